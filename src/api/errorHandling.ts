@@ -1,0 +1,42 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+
+/** Sentences for the framework's own failures, which otherwise read like internals. */
+function frameworkMessage(error: FastifyError, request: FastifyRequest): string | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return `The request body is larger than this route accepts (${request.routeOptions.bodyLimit ?? 'the limit'} bytes).`;
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return `Content type "${request.headers['content-type'] ?? ''}" is not accepted here; send application/json.`;
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is empty; send a JSON object.';
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return 'The Content-Length header does not match the body.';
+    default:
+      if (error.statusCode === 400 && /JSON/i.test(error.message)) return 'The request body is not valid JSON.';
+      return undefined;
+  }
+}
+
+/** Every error leaves as `{"error": "<sentence>", "code": "<snake_case>"}`; never a stack trace. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      reply.headers(error.headers).code(error.status).send({ error: error.message, code: error.code });
+      return;
+    }
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) {
+      request.log.error({ err: error }, 'request failed');
+      reply.code(500).send({ error: 'Something went wrong on our side; the failure has been logged.', code: 'internal_error' });
+      return;
+    }
+    const message = frameworkMessage(error as FastifyError, request) ?? error.message;
+    const code = status === 413 ? 'body_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
+    reply.code(status).send({ error: message, code });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ error: `There is no route ${request.method} ${request.url.split('?')[0]}.`, code: 'not_found' });
+  });
+}

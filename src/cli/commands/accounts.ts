@@ -1,0 +1,122 @@
+import type { Command } from 'commander';
+import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../stores/meta/apiKeys.js';
+import { createSite } from '../../stores/meta/sites.js';
+import { lockTeam, unlockTeam, type Team } from '../../stores/meta/teams.js';
+import { createUserWithTeam } from '../../stores/meta/users.js';
+import { commaList, idArgument, positiveInteger } from '../arguments.js';
+import { iso } from '../output.js';
+import type { CommandContext } from '../program.js';
+
+const keyJson = (record: ApiKeyRecord) => ({
+  id: record.id,
+  name: record.name,
+  prefix: record.prefix,
+  team_id: record.teamId,
+  user_id: record.userId,
+  scopes: record.scopes,
+  hourly_limit: record.hourlyLimit,
+  created_at: iso(record.createdAt),
+  last_used_at: iso(record.lastUsedAt),
+  revoked_at: iso(record.revokedAt),
+});
+
+const teamJson = (team: Team) => ({ id: team.id, name: team.name, locked: team.lockedAt !== null, locked_reason: team.lockedReason, locked_at: iso(team.lockedAt) });
+
+/** Users, teams, sites and API keys: commands that touch the metadata store only. */
+export function accountCommands(program: Command, run: (action: (ctx: CommandContext) => Promise<void>) => Promise<void>): void {
+  const user = program.command('user').description('Manage users');
+  user
+    .command('create')
+    .description('Create a user and the team they own')
+    .requiredOption('--email <email>', 'email address (unique, case-insensitive)')
+    .requiredOption('--name <name>', 'display name')
+    .option('--password <password>', 'password for the web app (at least 8 characters)')
+    .action((opts: { email: string; name: string; password?: string }) =>
+      run(async ({ meta, clock, out }) => {
+        const { userId, teamId } = await createUserWithTeam(meta.db, opts, clock.now());
+        out.result({ user_id: userId, team_id: teamId }, `Created user ${userId} with team ${teamId}.`);
+      }),
+    );
+
+  const site = program.command('site').description('Manage sites');
+  site
+    .command('create')
+    .description('Register a site')
+    .requiredOption('--team <id>', 'team that owns the site', idArgument('--team'))
+    .requiredOption('--domain <domain>', 'domain, e.g. example.com')
+    .option('--timezone <zone>', 'IANA time zone of the site', 'Etc/UTC')
+    .action((opts: { team: number; domain: string; timezone: string }) =>
+      run(async ({ meta, clock, out }) => {
+        const created = await createSite(meta.db, { teamId: opts.team, domain: opts.domain, timezone: opts.timezone }, clock.now());
+        out.result(
+          { id: created.id, team_id: created.teamId, domain: created.domain, timezone: created.timezone, created_at: iso(created.createdAt) },
+          `Created site ${created.domain} (${created.timezone}) with id ${created.id}.`,
+        );
+      }),
+    );
+
+  const key = program.command('api-key').description('Manage API keys');
+  key
+    .command('create')
+    .description('Create an API key; the key is printed once and cannot be shown again')
+    .requiredOption('--team <id>', 'team the key belongs to', idArgument('--team'))
+    .requiredOption('--user <id>', 'user the key belongs to (a member of the team)', idArgument('--user'))
+    .requiredOption('--name <name>', 'a name to recognise the key by')
+    .option('--scopes <list>', 'comma-separated: stats:read, sites:read, sites:provision, webhooks:write (default: all)', commaList)
+    .option('--hourly-limit <n>', 'requests per hour (default 10000)', positiveInteger)
+    .action((opts: { team: number; user: number; name: string; scopes?: string[]; hourlyLimit?: number }) =>
+      run(async ({ meta, clock, out }) => {
+        const { record, key: secret } = await createApiKey(
+          meta.db,
+          { teamId: opts.team, userId: opts.user, name: opts.name, scopes: opts.scopes, hourlyLimit: opts.hourlyLimit },
+          clock.now(),
+        );
+        out.result({ ...keyJson(record), key: secret }, `${secret}\nStore this key now: it is shown only once (id ${record.id}).`);
+      }),
+    );
+  key
+    .command('list')
+    .description("List a team's API keys (never the keys themselves)")
+    .requiredOption('--team <id>', 'team', idArgument('--team'))
+    .action((opts: { team: number }) =>
+      run(async ({ meta, out }) => {
+        const keys = await listApiKeys(meta.db, opts.team);
+        const human = keys.length === 0 ? 'No API keys.' : keys.map((k) => `${k.id}\t${k.prefix}…\t${k.name}\t${k.scopes.join(',')}\t${k.revokedAt ? 'revoked' : 'active'}`).join('\n');
+        out.result(keys.map(keyJson), human);
+      }),
+    );
+  key
+    .command('revoke')
+    .description('Revoke an API key; the record is kept')
+    .requiredOption('--team <id>', 'team', idArgument('--team'))
+    .requiredOption('--id <id>', 'key id', idArgument('--id'))
+    .action((opts: { team: number; id: number }) =>
+      run(async ({ meta, clock, out }) => {
+        const record = await revokeApiKey(meta.db, opts.team, opts.id, clock.now());
+        out.result(keyJson(record), `Revoked API key ${record.id}.`);
+      }),
+    );
+
+  const team = program.command('team').description('Manage teams');
+  team
+    .command('lock')
+    .description('Lock a team: its API answers 402; collection continues')
+    .requiredOption('--team <id>', 'team', idArgument('--team'))
+    .requiredOption('--reason <text>', 'shown to API callers')
+    .action((opts: { team: number; reason: string }) =>
+      run(async ({ meta, clock, out }) => {
+        const locked = await lockTeam(meta.db, opts.team, opts.reason, clock.now());
+        out.result(teamJson(locked), `Locked team ${locked.id}.`);
+      }),
+    );
+  team
+    .command('unlock')
+    .description('Unlock a team')
+    .requiredOption('--team <id>', 'team', idArgument('--team'))
+    .action((opts: { team: number }) =>
+      run(async ({ meta, out }) => {
+        const unlocked = await unlockTeam(meta.db, opts.team);
+        out.result(teamJson(unlocked), `Unlocked team ${unlocked.id}.`);
+      }),
+    );
+}

@@ -1,0 +1,183 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** The whole service configuration, parsed once from the environment. */
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  dataDir: string;
+  clickhouse:
+    | { kind: 'embedded'; path: string; memoryLimitBytes: number }
+    | { kind: 'server'; url: string; database: string; cluster: string | null };
+  metadata: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+  trustedProxies: Cidr[];
+  logLevel: LogLevel;
+  secretKeyBase: string;
+}
+
+export interface Cidr {
+  address: string;
+  prefix: number;
+  family: 'ipv4' | 'ipv6';
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A configuration problem, phrased as a sentence that names the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Every variable the service reads, with its default and meaning; the README table mirrors this. */
+export const CONFIG_VARIABLES = [
+  ['PORT', '8000', 'HTTP port.'],
+  ['HOST', '0.0.0.0', 'Address the HTTP server binds to.'],
+  ['BASE_URL', 'http://localhost:$PORT', 'Public address of the service, used in tracker snippets and links.'],
+  ['DATA_DIR', './data', 'Where every byte of embedded data lives (chDB, SQLite, the generated secret); created on first start.'],
+  ['CLICKHOUSE_URL', '(unset: embedded chDB)', 'A ClickHouse server, e.g. http://user:pass@host:8123/db.'],
+  ['CLICKHOUSE_CLUSTER', '(unset)', 'Cluster name: migrations run ON CLUSTER with Replicated and Distributed tables.'],
+  ['CLICKHOUSE_MEMORY_LIMIT_MB', 'min(2048, 25% of RAM)', 'Memory cap of the embedded engine (whole engine, all queries).'],
+  ['DATABASE_URL', '(unset: SQLite in DATA_DIR)', 'postgres://… to keep metadata in PostgreSQL.'],
+  ['TRUSTED_PROXIES', '(none)', 'Comma-separated CIDRs whose forwarding headers (X-Forwarded-For, Forwarded, …) are believed.'],
+  ['LOG_LEVEL', 'info', `One of ${LOG_LEVELS.join(', ')}.`],
+  ['SECRET_KEY_BASE', '(generated into DATA_DIR)', 'Secret for signing; at least 32 characters.'],
+] as const;
+
+type Env = Record<string, string | undefined>;
+
+/** Parse and validate the environment. Throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = parsePort(env.PORT);
+  const host = nonEmpty(env.HOST) ?? '0.0.0.0';
+  const baseUrl = parseBaseUrl(env.BASE_URL, port);
+  const dataDir = resolve(nonEmpty(env.DATA_DIR) ?? './data');
+  const clickhouse = parseClickhouse(env, dataDir);
+  const metadata = parseDatabaseUrl(env.DATABASE_URL, dataDir);
+  const trustedProxies = parseTrustedProxies(env.TRUSTED_PROXIES);
+  const logLevel = parseLogLevel(env.LOG_LEVEL);
+  const secretKeyBase = parseSecretKeyBase(env.SECRET_KEY_BASE, dataDir);
+  return { port, host, baseUrl, dataDir, clickhouse, metadata, trustedProxies, logLevel, secretKeyBase };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function parsePort(raw: string | undefined): number {
+  const value = nonEmpty(raw);
+  if (value === undefined) return 8000;
+  if (!/^\d+$/.test(value) || Number(value) > 65535) {
+    throw new ConfigError(`PORT must be a whole number from 0 to 65535, got "${value}".`);
+  }
+  return Number(value);
+}
+
+function parseBaseUrl(raw: string | undefined, port: number): string {
+  const value = nonEmpty(raw);
+  if (value === undefined) return `http://localhost:${port}`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`BASE_URL must be an absolute http(s) URL such as https://stats.example.com, got "${value}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`BASE_URL must use http or https, got "${url.protocol}".`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function parseClickhouse(env: Env, dataDir: string): Config['clickhouse'] {
+  const raw = nonEmpty(env.CLICKHOUSE_URL);
+  const cluster = nonEmpty(env.CLICKHOUSE_CLUSTER) ?? null;
+  if (cluster !== null && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(cluster)) {
+    throw new ConfigError(`CLICKHOUSE_CLUSTER must be a plain identifier (letters, digits, underscore), got "${cluster}".`);
+  }
+  if (raw === undefined) {
+    if (cluster !== null) throw new ConfigError('CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL: the embedded engine has no cluster.');
+    return { kind: 'embedded', path: join(dataDir, 'clickhouse'), memoryLimitBytes: parseMemoryLimit(env.CLICKHOUSE_MEMORY_LIMIT_MB) };
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('CLICKHOUSE_URL must be a URL such as http://user:pass@host:8123/db.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`CLICKHOUSE_URL must use http or https, got "${url.protocol}".`);
+  }
+  const database = decodeURIComponent(url.pathname.replace(/^\/+/, '')) || 'default';
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) {
+    throw new ConfigError(`CLICKHOUSE_URL names database "${database}", which is not a plain identifier.`);
+  }
+  return { kind: 'server', url: raw, database, cluster };
+}
+
+function parseMemoryLimit(raw: string | undefined): number {
+  const value = nonEmpty(raw);
+  if (value === undefined) return Math.min(2048 * 2 ** 20, Math.floor(totalmem() * 0.25));
+  if (!/^\d+$/.test(value) || Number(value) < 128) {
+    throw new ConfigError(`CLICKHOUSE_MEMORY_LIMIT_MB must be a whole number of megabytes, at least 128, got "${value}".`);
+  }
+  return Number(value) * 2 ** 20;
+}
+
+function parseDatabaseUrl(raw: string | undefined, dataDir: string): Config['metadata'] {
+  const value = nonEmpty(raw);
+  if (value === undefined) return { kind: 'sqlite', path: join(dataDir, 'meta.sqlite') };
+  if (!/^postgres(ql)?:\/\//.test(value)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset for SQLite in DATA_DIR).');
+  }
+  return { kind: 'postgres', url: value };
+}
+
+export function parseCidr(text: string): Cidr | null {
+  const [address = '', prefixText, ...rest] = text.trim().split('/');
+  if (rest.length > 0) return null;
+  const version = isIP(address);
+  if (version === 0) return null;
+  const max = version === 4 ? 32 : 128;
+  if (prefixText !== undefined && !/^\d+$/.test(prefixText)) return null;
+  const prefix = prefixText === undefined ? max : Number(prefixText);
+  if (prefix > max) return null;
+  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
+}
+
+function parseTrustedProxies(raw: string | undefined): Cidr[] {
+  const value = nonEmpty(raw);
+  if (value === undefined) return [];
+  return value.split(',').map((part) => {
+    const cidr = parseCidr(part);
+    if (!cidr) throw new ConfigError(`TRUSTED_PROXIES must be comma-separated addresses or CIDRs; "${part.trim()}" is not one.`);
+    return cidr;
+  });
+}
+
+function parseLogLevel(raw: string | undefined): LogLevel {
+  const value = nonEmpty(raw)?.toLowerCase() ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}".`);
+  }
+  return value as LogLevel;
+}
+
+/** An unset secret is generated once and kept in DATA_DIR so restarts keep signatures valid. */
+function parseSecretKeyBase(raw: string | undefined, dataDir: string): string {
+  const value = nonEmpty(raw);
+  if (value !== undefined) {
+    if (value.length < 32) throw new ConfigError('SECRET_KEY_BASE must be at least 32 characters long.');
+    return value;
+  }
+  const file = join(dataDir, 'secret_key_base');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,44 @@
+/**
+ * Table definitions rendered for one node (embedded chDB or a single server) or for a cluster,
+ * where each table becomes a Replicated `<name>_local` on every node plus a Distributed `<name>`
+ * in front of it. Pure: the same definition yields both, so the two never drift apart.
+ */
+export interface TableDef {
+  name: string;
+  columns: string[];
+  engine: 'MergeTree' | 'SummingMergeTree' | 'ReplacingMergeTree' | 'VersionedCollapsingMergeTree';
+  engineArgs?: string;
+  partitionBy?: string;
+  orderBy: string;
+  sampleBy?: string;
+  /** How rows spread over shards; all rows of a visitor land together so sessions collapse. */
+  shardingKey: string;
+  settings?: string;
+}
+
+export interface DdlTarget {
+  cluster: string | null;
+}
+
+const TABLE_SETTINGS = 'index_granularity = 8192, old_parts_lifetime = 30';
+
+export function createTableStatements(def: TableDef, target: DdlTarget): string[] {
+  const columns = def.columns.map((c) => `  ${c}`).join(',\n');
+  const clauses = [
+    def.partitionBy ? `PARTITION BY ${def.partitionBy}` : '',
+    `ORDER BY ${def.orderBy}`,
+    def.sampleBy ? `SAMPLE BY ${def.sampleBy}` : '',
+    `SETTINGS ${def.settings ? `${def.settings}, ` : ''}${TABLE_SETTINGS}`,
+  ]
+    .filter(Boolean)
+    .join('\n');
+  if (target.cluster === null) {
+    return [`CREATE TABLE IF NOT EXISTS ${def.name}\n(\n${columns}\n)\nENGINE = ${def.engine}(${def.engineArgs ?? ''})\n${clauses}`];
+  }
+  const local = `${def.name}_local`;
+  const replicatedArgs = [`'/clickhouse/tables/{shard}/{database}/${local}'`, `'{replica}'`, ...(def.engineArgs ? [def.engineArgs] : [])].join(', ');
+  return [
+    `CREATE TABLE IF NOT EXISTS ${local} ON CLUSTER ${target.cluster}\n(\n${columns}\n)\nENGINE = Replicated${def.engine}(${replicatedArgs})\n${clauses}`,
+    `CREATE TABLE IF NOT EXISTS ${def.name} ON CLUSTER ${target.cluster} AS ${local}\nENGINE = Distributed(${target.cluster}, currentDatabase(), ${local}, ${def.shardingKey})`,
+  ];
+}

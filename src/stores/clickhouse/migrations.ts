@@ -1,0 +1,46 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { type DdlTarget, createTableStatements } from './ddl.js';
+import { EVENTS, INGEST_COUNTERS, ROLLUPS, SESSIONS } from './schema.js';
+
+export interface EventMigration {
+  version: number;
+  name: string;
+  statements: (target: DdlTarget) => string[];
+}
+
+/** Versioned and append-only: a released migration is never edited, only followed. */
+export const EVENT_MIGRATIONS: EventMigration[] = [
+  {
+    version: 1,
+    name: 'events_sessions_rollups',
+    statements: (target) => [EVENTS, SESSIONS, INGEST_COUNTERS, ...ROLLUPS].flatMap((def) => createTableStatements(def, target)),
+  },
+];
+
+function ledgerStatement(target: DdlTarget): string {
+  const onCluster = target.cluster ? ` ON CLUSTER ${target.cluster}` : '';
+  const engine = target.cluster
+    ? "ReplicatedMergeTree('/clickhouse/tables/{database}/schema_migrations', '{replica}')"
+    : 'MergeTree';
+  return `CREATE TABLE IF NOT EXISTS schema_migrations${onCluster} (version UInt32, name String, applied_at DateTime('UTC')) ENGINE = ${engine} ORDER BY version`;
+}
+
+/** Applies every migration newer than the ledger's last entry; returns the versions applied. */
+export async function migrateEvents(client: ClickHouseClient, target: DdlTarget, now: number): Promise<number[]> {
+  await client.command({ query: ledgerStatement(target) });
+  const result = await client.query({ query: 'SELECT max(version) AS v FROM schema_migrations', format: 'JSONEachRow' });
+  const [row] = await result.json<{ v: number | string }>();
+  const current = Number(row?.v ?? 0);
+  const applied: number[] = [];
+  for (const migration of EVENT_MIGRATIONS) {
+    if (migration.version <= current) continue;
+    for (const statement of migration.statements(target)) await client.command({ query: statement });
+    await client.insert({
+      table: 'schema_migrations',
+      values: [{ version: migration.version, name: migration.name, applied_at: Math.floor(now / 1000) }],
+      format: 'JSONEachRow',
+    });
+    applied.push(migration.version);
+  }
+  return applied;
+}

@@ -1,0 +1,55 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../../config/config.js';
+import { type MetaDialect, migrateMeta } from './migrations.js';
+import type { MetaSchema } from './schema.js';
+
+// int8 (counts, epoch milliseconds) arrives as a string by default; every value we keep fits a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export type MetaDb = Kysely<MetaSchema>;
+
+export interface MetaStore {
+  db: MetaDb;
+  dialect: MetaDialect;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Open the metadata store named by the config and bring its schema up to date. */
+export async function openMetaStore(metadata: Config['metadata']): Promise<MetaStore> {
+  let db: MetaDb;
+  if (metadata.kind === 'sqlite') {
+    mkdirSync(dirname(metadata.path), { recursive: true });
+    const sqlite = new Database(metadata.path);
+    sqlite.pragma('journal_mode = WAL');
+    // The CLI writes while the server runs; wait for the other writer instead of failing.
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('synchronous = NORMAL');
+    db = new Kysely<MetaSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  } else {
+    const pool = new pg.Pool({ connectionString: metadata.url, max: 10 });
+    // An idle client that loses its server must not take the process down with it.
+    pool.on('error', () => {});
+    db = new Kysely<MetaSchema>({ dialect: new PostgresDialect({ pool }) });
+  }
+  const dialect: MetaDialect = metadata.kind === 'sqlite' ? 'sqlite' : 'postgres';
+  try {
+    await migrateMeta(db as Kysely<unknown>, dialect);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return {
+    db,
+    dialect,
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}

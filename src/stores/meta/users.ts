@@ -1,0 +1,44 @@
+import { conflict, badRequest } from '../../errors.js';
+import { hashPassword } from '../../accounts/passwords.js';
+import type { MetaDb } from './database.js';
+
+export interface NewUser {
+  email: string;
+  name: string;
+  password?: string | undefined;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A user and the team they own, created together: every user starts with a team of their own. */
+export async function createUserWithTeam(db: MetaDb, input: NewUser, now: number): Promise<{ userId: number; teamId: number }> {
+  const email = input.email.trim();
+  const name = input.name.trim();
+  if (!EMAIL.test(email) || email.length > 320) throw badRequest('invalid_email', `"${input.email}" is not an email address.`);
+  if (name.length === 0 || name.length > 200) throw badRequest('invalid_name', 'A name is required (at most 200 characters).');
+  if (input.password !== undefined && input.password.length < 8) {
+    throw badRequest('weak_password', 'The password must be at least 8 characters long.');
+  }
+  const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+  const emailNormalized = email.toLowerCase();
+  return db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom('users').select('id').where('email_normalized', '=', emailNormalized).executeTakeFirst();
+    if (existing) throw conflict('email_taken', `A user with email ${email} already exists.`);
+    const user = await trx
+      .insertInto('users')
+      .values({ email, email_normalized: emailNormalized, name, password_hash: passwordHash, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const team = await trx
+      .insertInto('teams')
+      .values({ name: `${name}'s team`, locked_at: null, locked_reason: null, collection_stopped_at: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx.insertInto('memberships').values({ team_id: team.id, user_id: user.id, role: 'owner', created_at: now }).execute();
+    return { userId: user.id, teamId: team.id };
+  });
+}
+
+export async function findUserByEmail(db: MetaDb, email: string) {
+  return db.selectFrom('users').selectAll().where('email_normalized', '=', email.trim().toLowerCase()).executeTakeFirst();
+}
