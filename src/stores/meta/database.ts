@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../../config/config.js';
-import { type MetaDialect, migrateMeta } from './migrations.js';
+import { type MetaDialect, migrateMeta } from './migrations/index.js';
 import type { MetaSchema } from './schema.js';
 
 // int8 (counts, epoch milliseconds) arrives as a string by default; every value we keep fits a double.

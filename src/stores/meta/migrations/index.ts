@@ -1,0 +1,29 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { MetaDialect } from './columns.js';
+import * as m0001 from './0001_accounts.js';
+import * as m0002 from './0002_ingestion.js';
+import * as m0003 from './0003_management.js';
+
+export type { MetaDialect } from './columns.js';
+
+type Up = (db: Kysely<unknown>, dialect: MetaDialect) => Promise<void>;
+
+/** In order; a released migration is never edited, only followed by a new one. */
+const MIGRATIONS: Array<[string, Up]> = [
+  ['0001_accounts', m0001.up],
+  ['0002_ingestion', m0002.up],
+  ['0003_management', m0003.up],
+];
+
+export function metaMigrations(dialect: MetaDialect): MigrationProvider {
+  const migrations: Record<string, Migration> = {};
+  for (const [name, up] of MIGRATIONS) migrations[name] = { up: (db) => up(db, dialect) };
+  return { getMigrations: async () => migrations };
+}
+
+export async function migrateMeta(db: Kysely<unknown>, dialect: MetaDialect): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: metaMigrations(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
