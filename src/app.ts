@@ -29,7 +29,7 @@ export async function createApp(config: Config, options: { clock?: Clock } = {})
     await meta.close();
     throw error;
   }
-  const http = buildHttpServer({ config, clock, meta, events });
+  const http = buildHttpServer({ config, clock, meta, events, siteChanged: () => {} });
   let closing: Promise<void> | undefined;
   const app: App = {
     config,

@@ -13,6 +13,8 @@ export interface HttpDeps {
   clock: Clock;
   meta: MetaStore;
   events: EventStore;
+  /** Call after any change to a site or its settings, so cached lookups (ingestion) refresh. */
+  siteChanged(siteId: number): void;
 }
 
 /** The one HTTP server: health, and the authenticated API under /api/v1 and /api/v2. */

@@ -22,6 +22,7 @@ export interface MetaSchema {
   invitations: InvitationsTable;
   site_guests: SiteGuestsTable;
   ownership_transfers: OwnershipTransfersTable;
+  webhook_events: WebhookEventsTable;
 }
 
 export interface UsersTable {
@@ -169,4 +170,16 @@ export interface OwnershipTransfersTable {
   expires_at: number;
   accepted_at: number | null;
   revoked_at: number | null;
+}
+
+export interface WebhookEventsTable {
+  id: Generated<number>;
+  event_id: string;
+  type: string;
+  team_id: number;
+  site_id: number | null;
+  /** JSON of the event's `data`. */
+  payload: string;
+  created_at: number;
+  dispatched_at: number | null;
 }

@@ -1,6 +1,7 @@
 import { normaliseDomain } from '../../accounts/domains.js';
 import { isValidTimeZone } from '../../accounts/timezones.js';
 import { badRequest, conflict } from '../../errors.js';
+import { publishEvent } from '../../webhooks/outbox.js';
 import type { MetaDb } from './database.js';
 import { requireTeam } from './teams.js';
 
@@ -41,14 +42,17 @@ export async function createSite(db: MetaDb, input: { teamId: number; domain: st
   const domain = parseDomain(input.domain);
   const timezone = parseTimeZone(input.timezone);
   await requireTeam(db, input.teamId);
-  const taken = await db.selectFrom('sites').select('id').where('domain', '=', domain).where('deleted_at', 'is', null).executeTakeFirst();
-  if (taken) throw conflict('domain_taken', `The domain ${domain} is already registered.`);
-  const row = await db
-    .insertInto('sites')
-    .values({ team_id: input.teamId, domain, timezone, created_at: now, updated_at: now, deleted_at: null })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return toSite(row);
+  return db.transaction().execute(async (trx) => {
+    const taken = await trx.selectFrom('sites').select('id').where('domain', '=', domain).where('deleted_at', 'is', null).executeTakeFirst();
+    if (taken) throw conflict('domain_taken', `The domain ${domain} is already registered.`);
+    const row = await trx
+      .insertInto('sites')
+      .values({ team_id: input.teamId, domain, timezone, created_at: now, updated_at: now, deleted_at: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await publishEvent(trx, { type: 'site.created', teamId: row.team_id, siteId: row.id, data: { domain, timezone } }, now);
+    return toSite(row);
+  });
 }
 
 /** A live site of the given team, or undefined: callers answer 404 alike for "missing" and "not yours". */

@@ -3,6 +3,7 @@ import type { MetaDialect } from './columns.js';
 import * as m0001 from './0001_accounts.js';
 import * as m0002 from './0002_ingestion.js';
 import * as m0003 from './0003_management.js';
+import * as m0004 from './0004_outbox.js';
 
 export type { MetaDialect } from './columns.js';
 
@@ -13,6 +14,7 @@ const MIGRATIONS: Array<[string, Up]> = [
   ['0001_accounts', m0001.up],
   ['0002_ingestion', m0002.up],
   ['0003_management', m0003.up],
+  ['0004_outbox', m0004.up],
 ];
 
 export function metaMigrations(dialect: MetaDialect): MigrationProvider {

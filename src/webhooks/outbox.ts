@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { MetaSchema } from '../stores/meta/schema.js';
+
+export const WEBHOOK_EVENT_TYPES = [
+  'site.created',
+  'goal.converted',
+  'traffic.spike',
+  'traffic.drop',
+  'usage.over_limit',
+  'import.completed',
+  'import.failed',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export interface OutboxEvent {
+  type: WebhookEventType;
+  teamId: number;
+  siteId: number | null;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Records an event for webhook delivery. Pass the transaction that makes the change, so the
+ * event is committed together with it or not at all; the webhook worker fans it out later.
+ */
+export async function publishEvent(db: Kysely<MetaSchema>, event: OutboxEvent, now: number): Promise<string> {
+  const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
+  await db
+    .insertInto('webhook_events')
+    .values({
+      event_id: eventId,
+      type: event.type,
+      team_id: event.teamId,
+      site_id: event.siteId,
+      payload: JSON.stringify(event.data),
+      created_at: now,
+      dispatched_at: null,
+    })
+    .execute();
+  return eventId;
+}
