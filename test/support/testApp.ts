@@ -22,10 +22,13 @@ export interface TestApp {
  * data directory, listening on a free loopback port. One per test file: chDB binds one data
  * directory per process, and vitest gives each file its own process.
  */
-export async function startTestApp(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { clock?: Clock; env?: Record<string, string>; beforeListen?: (app: App) => void } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', CLICKHOUSE_MEMORY_LIMIT_MB: '1024', ...options.env };
   const app = await createApp(loadConfig(env), { clock: options.clock });
+  options.beforeListen?.(app);
   const url = await app.listen();
   return {
     app,

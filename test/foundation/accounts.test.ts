@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { SCOPES, generateApiKey, hashApiKey, looksLikeApiKey, parseScopes } from '../../src/accounts/apiKeyTokens.js';
+import { normaliseDomain } from '../../src/accounts/domains.js';
+import { hashPassword, verifyPassword } from '../../src/accounts/passwords.js';
+import { isValidTimeZone } from '../../src/accounts/timezones.js';
+
+describe('API key tokens', () => {
+  it('are svc_ plus 43 URL-safe characters, all different', () => {
+    const keys = new Set(Array.from({ length: 200 }, generateApiKey));
+    expect(keys.size).toBe(200);
+    for (const key of keys) {
+      expect(key).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
+      expect(looksLikeApiKey(key)).toBe(true);
+    }
+  });
+
+  it('are stored as a SHA-256 hex digest only', () => {
+    const key = generateApiKey();
+    expect(hashApiKey(key)).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashApiKey(key)).toBe(hashApiKey(key));
+    expect(hashApiKey(key)).not.toContain(key.slice(4, 14));
+  });
+
+  it('carry all four scopes when none are given, and refuse unknown ones', () => {
+    expect(parseScopes([])).toEqual([...SCOPES]);
+    expect(parseScopes(['stats:read', 'stats:read'])).toEqual(['stats:read']);
+    expect(parseScopes(['stats:write'])).toEqual({ invalid: 'stats:write' });
+  });
+});
+
+describe('site domains', () => {
+  it.each([
+    ['Example.COM', 'example.com'],
+    ['https://www.example.com/blog?x=1', 'example.com'],
+    ['http://shop.example.co.uk:8080', 'shop.example.co.uk'],
+    ['www.example.org.', 'example.org'],
+    ['  sub.www.example.com ', 'sub.www.example.com'],
+  ])('normalises %s to %s', (input, expected) => {
+    expect(normaliseDomain(input)).toBe(expected);
+  });
+
+  it.each(['', 'exa mple.com', '-bad.com', 'a..b', 'https://', 'x'.repeat(64) + '.com'])('rejects %j', (input) => {
+    expect(normaliseDomain(input)).toBeNull();
+  });
+});
+
+describe('time zones', () => {
+  it.each(['UTC', 'Etc/UTC', 'Europe/Berlin', 'America/Argentina/Buenos_Aires', 'Asia/Kolkata', 'Etc/GMT+5', 'Pacific/Chatham'])('accepts %s', (zone) => {
+    expect(isValidTimeZone(zone)).toBe(true);
+  });
+  it.each(['', 'Mars/Olympus', 'Europe/Berlin ', 'GMT+25', '../etc/passwd'])('rejects %j', (zone) => {
+    expect(isValidTimeZone(zone)).toBe(false);
+  });
+  it('accepts every zone the runtime lists', () => {
+    for (const zone of Intl.supportedValuesOf('timeZone')) expect(isValidTimeZone(zone)).toBe(true);
+  });
+});
+
+describe('passwords', () => {
+  it('verify only the right password', async () => {
+    const stored = await hashPassword('correct horse battery');
+    expect(stored.startsWith('scrypt$')).toBe(true);
+    expect(await verifyPassword('correct horse battery', stored)).toBe(true);
+    expect(await verifyPassword('correct horse batterz', stored)).toBe(false);
+    expect(await verifyPassword('x', 'garbage')).toBe(false);
+  });
+});

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTableStatements } from '../../src/stores/clickhouse/ddl.js';
+import { EVENT_MIGRATIONS, migrateEvents } from '../../src/stores/clickhouse/migrations.js';
+import { EVENTS, ROLLUPS, SESSIONS } from '../../src/stores/clickhouse/schema.js';
+import { type TestApp, startTestApp } from '../support/testApp.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+async function rows<T>(sql: string, params: Record<string, unknown> = {}): Promise<T[]> {
+  const result = await t.app.events.query.query({ query: sql, query_params: params, format: 'JSONEachRow' });
+  return result.json<T>();
+}
+
+describe('the embedded event store', () => {
+  it('has every table after start-up migrations, and migrating again applies nothing', async () => {
+    const tables = (await rows<{ name: string }>('SELECT name FROM system.tables WHERE database = currentDatabase()')).map((r) => r.name);
+    const expected = ['events', 'sessions', 'ingest_counters', 'schema_migrations', ...ROLLUPS.map((r) => r.name)];
+    expect(tables.sort()).toEqual(expected.sort());
+    expect(ROLLUPS.map((r) => r.name)).toEqual(
+      ['visitors', 'sources', 'pages', 'entry_pages', 'exit_pages', 'custom_events', 'locations', 'devices', 'browsers', 'operating_systems'].map((n) => `rollup_${n}`),
+    );
+    expect(await migrateEvents(t.app.events.jobs, { cluster: null }, Date.now())).toEqual([]);
+    const ledger = await rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+    expect(ledger.map((r) => Number(r.version))).toEqual(EVENT_MIGRATIONS.map((m) => m.version));
+  });
+
+  it('round-trips an event with bound parameters, 64-bit ids intact', async () => {
+    const userId = '18446744073709551557';
+    await t.app.events.ingest.insert({
+      table: 'events',
+      format: 'JSONEachRow',
+      values: [
+        {
+          timestamp: '2026-04-01 10:00:00',
+          site_id: 7,
+          name: 'pageview',
+          user_id: userId,
+          session_id: '42',
+          hostname: 'example.com',
+          pathname: '/pricing',
+          props: { plan: 'pro' },
+          revenue_source_amount: '12.5',
+          revenue_source_currency: 'EUR',
+          country_code: 'DE',
+        },
+      ],
+    });
+    const [row] = await rows<Record<string, unknown>>(
+      "SELECT user_id, pathname, props['plan'] AS plan, revenue_source_amount, interactive, scroll_depth FROM events WHERE site_id = {site:UInt64} AND pathname = {path:String}",
+      { site: 7, path: '/pricing' },
+    );
+    expect(row).toEqual({ user_id: userId, pathname: '/pricing', plan: 'pro', revenue_source_amount: 12.5, interactive: 1, scroll_depth: 0 });
+  });
+
+  it('refuses an insert with a misspelt column instead of storing defaults', async () => {
+    await expect(
+      t.app.events.ingest.insert({ table: 'events', format: 'JSONEachRow', values: [{ timestamp: '2026-04-01 10:00:00', site_id: 7, nmae: 'typo' }] }),
+    ).rejects.toThrow();
+    const [count] = await rows<{ c: string }>("SELECT count() AS c FROM events WHERE name = 'typo' OR name = ''");
+    expect(count?.c).toBe('0');
+  });
+
+  it('collapses versioned session rows to the latest state', async () => {
+    const base = { session_id: '9', site_id: 7, user_id: '1', start: '2026-04-01 10:00:00', hostname: 'example.com', entry_page: '/' };
+    await t.app.events.ingest.insert({
+      table: 'sessions',
+      format: 'JSONEachRow',
+      values: [
+        { ...base, sign: 1, events: 1, pageviews: 1, is_bounce: 1, timestamp: '2026-04-01 10:00:00', duration: 0 },
+        { ...base, sign: -1, events: 1, pageviews: 1, is_bounce: 1, timestamp: '2026-04-01 10:00:00', duration: 0 },
+        { ...base, sign: 1, events: 2, pageviews: 2, is_bounce: 0, timestamp: '2026-04-01 10:05:00', duration: 300 },
+      ],
+    });
+    const [visit] = await rows<Record<string, number>>(
+      'SELECT sum(sign) AS visits, sum(sign * pageviews) AS pageviews, sum(sign * is_bounce) AS bounces, sum(sign * duration) AS duration FROM sessions WHERE site_id = 7',
+    );
+    expect(visit).toEqual({ visits: '1', pageviews: '2', bounces: '0', duration: '300' });
+  });
+
+  it('bounds a runaway query with its own settings and lives on', async () => {
+    await expect(
+      rows('SELECT count() FROM numbers(10000000000) WHERE sipHash64(number) % 7 = 3 SETTINGS max_execution_time = 1'),
+    ).rejects.toThrow(/TIMEOUT|time limit|Timeout/i);
+    expect(await rows<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+});
+
+describe('DDL for a cluster', () => {
+  it('renders Replicated local tables behind Distributed ones, sharded by visitor', () => {
+    const [local, distributed] = createTableStatements(SESSIONS, { cluster: 'analytics' });
+    expect(local).toMatch(/^CREATE TABLE IF NOT EXISTS sessions_local ON CLUSTER analytics/);
+    expect(local).toContain("ENGINE = ReplicatedVersionedCollapsingMergeTree('/clickhouse/tables/{shard}/{database}/sessions_local', '{replica}', sign, events)");
+    expect(local).toContain('SAMPLE BY user_id');
+    expect(distributed).toBe('CREATE TABLE IF NOT EXISTS sessions ON CLUSTER analytics AS sessions_local\nENGINE = Distributed(analytics, currentDatabase(), sessions_local, user_id)');
+  });
+
+  it('renders plain engines on one node', () => {
+    const statements = createTableStatements(EVENTS, { cluster: null });
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/ENGINE = MergeTree\(\)\nPARTITION BY toYYYYMM\(timestamp\)\nORDER BY \(site_id, toDate\(timestamp\), name, user_id, timestamp\)\nSAMPLE BY user_id/);
+  });
+});
