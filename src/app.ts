@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { buildHttpServer } from './api/httpServer.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config/config.js';
+import { type Ingestion, createIngestion } from './ingest/ingestion.js';
 import { type EventStore, openEventStore } from './stores/clickhouse/eventStore.js';
 import { type MetaStore, openMetaStore } from './stores/meta/database.js';
 
@@ -10,6 +12,7 @@ export interface App {
   clock: Clock;
   meta: MetaStore;
   events: EventStore;
+  ingestion: Ingestion;
   http: FastifyInstance;
   /** Where the HTTP server listens, once `listen` has run. */
   url: string;
@@ -21,6 +24,7 @@ export interface App {
 /** The composition root: opens both stores (migrating them) and wires the HTTP server. */
 export async function createApp(config: Config, options: { clock?: Clock } = {}): Promise<App> {
   const clock = options.clock ?? systemClock;
+  const log = pino({ level: config.logLevel });
   const meta = await openMetaStore(config.metadata);
   let events: EventStore;
   try {
@@ -29,13 +33,23 @@ export async function createApp(config: Config, options: { clock?: Clock } = {})
     await meta.close();
     throw error;
   }
-  const http = buildHttpServer({ config, clock, meta, events, siteChanged: () => {} });
+  let ingestion: Ingestion;
+  try {
+    ingestion = await createIngestion({ config, clock, meta: meta.db, events, log });
+  } catch (error) {
+    await events.close();
+    await meta.close();
+    throw error;
+  }
+  const http = buildHttpServer({ config, clock, log, meta, events, ingestion, siteChanged: (siteId) => ingestion.sites.invalidate(siteId) });
+  ingestion.start();
   let closing: Promise<void> | undefined;
   const app: App = {
     config,
     clock,
     meta,
     events,
+    ingestion,
     http,
     url: '',
     async listen() {
@@ -47,6 +61,7 @@ export async function createApp(config: Config, options: { clock?: Clock } = {})
     close() {
       closing ??= (async () => {
         await http.close();
+        await ingestion.close();
         await events.close();
         await meta.close();
       })();

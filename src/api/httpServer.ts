@@ -1,18 +1,24 @@
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
+import type { Ingestion } from '../ingest/ingestion.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../stores/meta/database.js';
 import { requireApiKey } from './authentication.js';
 import { installErrorHandling } from './errorHandling.js';
+import { collectRoutes } from './routes/collect.js';
 import { healthRoutes } from './routes/health.js';
+import { importRoutes } from './routes/eventImport.js';
+import { ingestionHealthRoutes } from './routes/ingestionHealth.js';
 import { siteRoutes } from './routes/sites.js';
 
 export interface HttpDeps {
   config: Config;
   clock: Clock;
+  log: FastifyBaseLogger;
   meta: MetaStore;
   events: EventStore;
+  ingestion: Ingestion;
   /** Call after any change to a site or its settings, so cached lookups (ingestion) refresh. */
   siteChanged(siteId: number): void;
 }
@@ -20,7 +26,7 @@ export interface HttpDeps {
 /** The one HTTP server: health, and the authenticated API under /api/v1 and /api/v2. */
 export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   const app = Fastify({
-    logger: { level: deps.config.logLevel },
+    loggerInstance: deps.log,
     // One log line per request would dominate the ingestion hot path; failures are logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
@@ -35,9 +41,13 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     { name: 'event store', ping: () => deps.events.ping() },
   ]);
 
+  collectRoutes(app, { pipeline: deps.ingestion.live, clock: deps.clock });
+
   app.register(async (api) => {
     requireApiKey(api, { db: deps.meta.db, clock: deps.clock });
     siteRoutes(api, { db: deps.meta.db });
+    importRoutes(api, { db: deps.meta.db, clock: deps.clock, ingestion: deps.ingestion });
+    ingestionHealthRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events, ingestion: deps.ingestion });
   });
   return app;
 }

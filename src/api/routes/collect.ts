@@ -1,0 +1,99 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../../clock.js';
+import type { IngestResult, IngestionPipeline } from '../../ingest/pipeline.js';
+
+const BODY_LIMIT = 64 * 1024;
+// The smallest transparent GIF: what a no-script page embeds, whatever happened to the event.
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'x-svc-dropped',
+};
+
+function readBody(raw: unknown): { ok: true; body: unknown } | { ok: false } {
+  if (typeof raw !== 'string' || raw.trim() === '') return { ok: false };
+  try {
+    return { ok: true, body: JSON.parse(raw) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * Collection: `POST /api/event` (any content type, read as JSON, 64 KiB) and the no-script
+ * `GET /api/event/pixel.gif`. No authentication; CORS open so the tracker reads `x-svc-dropped`.
+ */
+export function collectRoutes(app: FastifyInstance, deps: { pipeline: IngestionPipeline; clock: Clock }): void {
+  app.register(async (scope) => {
+    // Browsers send text/plain (no preflight), servers JSON, forms urlencoded, some nothing at all.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+    const send = (reply: FastifyReply, result: IngestResult) => {
+      reply.headers(CORS);
+      if (result.status === 400) return reply.code(400).send({ error: result.message, code: 'invalid_event' });
+      if (result.status === 200) return reply.code(200).send(result.debug);
+      if (result.dropped) reply.header('x-svc-dropped', result.dropped);
+      return reply.code(202).type('text/plain').send('ok');
+    };
+
+    scope.post('/api/event', { bodyLimit: BODY_LIMIT }, async (request: FastifyRequest, reply) => {
+      const read = readBody(request.body);
+      if (!read.ok) {
+        reply.headers(CORS);
+        return reply.code(400).send({ error: 'The request body is not readable: send one JSON object describing the event.', code: 'unreadable_body' });
+      }
+      const result = await deps.pipeline.ingest({
+        body: read.body,
+        headers: request.headers,
+        socketAddress: request.socket.remoteAddress ?? '',
+        at: deps.clock.now(),
+        debug: request.headers['x-debug-request'] === 'true',
+      });
+      return send(reply, result);
+    });
+
+    scope.options('/api/event', async (_request, reply) =>
+      reply
+        .headers({
+          ...CORS,
+          'access-control-allow-methods': 'POST, OPTIONS',
+          'access-control-allow-headers': 'Content-Type, X-Debug-Request',
+          'access-control-max-age': '86400',
+        })
+        .code(204)
+        .send(),
+    );
+
+    scope.get('/api/event/pixel.gif', async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const first = (value: unknown) => (Array.isArray(value) ? value[0] : value);
+      const referer = request.headers.referer;
+      const body = {
+        n: first(query.n) || 'pageview',
+        d: first(query.d),
+        u: first(query.u) || referer,
+        r: first(query.r),
+        p: first(query.p),
+      };
+      let dropped: string | null = null;
+      try {
+        const result = await deps.pipeline.ingest({
+          body,
+          headers: request.headers,
+          socketAddress: request.socket.remoteAddress ?? '',
+          at: deps.clock.now(),
+          debug: false,
+        });
+        dropped = result.status === 400 ? 'invalid_payload' : result.status === 202 ? result.dropped : null;
+      } catch (error) {
+        request.log.error({ err: error }, 'pixel ingestion failed');
+        dropped = 'internal_error';
+      }
+      reply.headers({ ...CORS, 'cache-control': 'no-store, max-age=0', 'content-type': 'image/gif' });
+      if (dropped) reply.header('x-svc-dropped', dropped);
+      return reply.code(200).send(PIXEL);
+    });
+  });
+}

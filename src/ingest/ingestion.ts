@@ -1,0 +1,105 @@
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/config.js';
+import type { EventStore } from '../stores/clickhouse/eventStore.js';
+import type { MetaDb } from '../stores/meta/database.js';
+import { type ClassificationLists, loadClassificationLists } from './classification/index.js';
+import { trustedProxyList } from './clientAddress.js';
+import { type GeoDatabase, openGeoDatabase } from './derive/geo.js';
+import { HealthCounters } from './healthCounters.js';
+import { IdempotencyKeys } from './idempotency.js';
+import { OrphanEngagements } from './orphans.js';
+import { IngestionPipeline } from './pipeline.js';
+import { AddressRateLimiter } from './rateLimiter.js';
+import { EphemeralSalts, StoredSalts } from './salts.js';
+import { SessionTracker } from './sessions.js';
+import { SiteDirectory } from './siteDirectory.js';
+import { WriteBuffer } from './writeBuffer.js';
+
+export interface Log {
+  error(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/** Everything collection needs, shared by live traffic and the historical import. */
+export interface Ingestion {
+  live: IngestionPipeline;
+  /** A pipeline for replaying history: its own visits, salts and idempotency keys, no rate limit. */
+  replay(): { pipeline: IngestionPipeline; finish(at: number): void };
+  buffer: WriteBuffer;
+  counters: HealthCounters;
+  sites: SiteDirectory;
+  /** Periodic work on the clock: flush when due, expire orphaned engagements, rotate salts. */
+  tick(): Promise<void>;
+  start(): void;
+  close(): Promise<void>;
+}
+
+export async function createIngestion(deps: { config: Config; clock: Clock; meta: MetaDb; events: EventStore; log: Log }): Promise<Ingestion> {
+  const { config, clock, log } = deps;
+  const [lists, geo]: [ClassificationLists, GeoDatabase] = await Promise.all([
+    loadClassificationLists({ listsDir: `${config.dataDir}/lists`, cacheDir: `${config.dataDir}/cache` }),
+    openGeoDatabase(),
+  ]);
+  const counters = new HealthCounters();
+  const buffer = new WriteBuffer({ client: deps.events.ingest, clock, counters, log });
+  const sites = new SiteDirectory(deps.meta, clock);
+  const salts = new StoredSalts(deps.meta);
+  const trustedProxies = trustedProxyList(config.trustedProxies);
+  const shared = { sites, lists, geo, counters, trustedProxies, trustedProxiesConfigured: config.trustedProxies.length > 0, sink: buffer };
+  const orphans = new OrphanEngagements();
+  const live = new IngestionPipeline({
+    ...shared,
+    salts,
+    sessions: new SessionTracker(),
+    orphans,
+    idempotency: new IdempotencyKeys(),
+    rateLimiter: new AddressRateLimiter(clock),
+  });
+
+  const expireOrphans = (held: OrphanEngagements, at: number) => {
+    for (const [siteId, n] of held.expire(at)) counters.count(siteId, at, 'no_session_for_engagement', n);
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  let lastHousekeeping = 0;
+  const ingestion: Ingestion = {
+    live,
+    replay() {
+      const held = new OrphanEngagements();
+      const pipeline = new IngestionPipeline({
+        ...shared,
+        salts: new EphemeralSalts(),
+        sessions: new SessionTracker(),
+        orphans: held,
+        idempotency: new IdempotencyKeys(),
+        rateLimiter: null,
+      });
+      // Whatever is still held when history ends has had its whole half hour.
+      return { pipeline, finish: (at) => expireOrphans(held, at + 30 * 60_000) };
+    },
+    buffer,
+    counters,
+    sites,
+    async tick() {
+      const now = clock.now();
+      if (now - lastHousekeeping >= 10_000 || now < lastHousekeeping) {
+        lastHousekeeping = now;
+        expireOrphans(orphans, now);
+        await salts.rotate(now).catch((error) => log.error({ err: error }, 'salt rotation failed'));
+      }
+      await buffer.tick();
+    },
+    start() {
+      timer = setInterval(() => {
+        ingestion.tick().catch((error) => log.error({ err: error }, 'ingestion housekeeping failed'));
+      }, 100);
+      timer.unref();
+    },
+    async close() {
+      clearInterval(timer);
+      await buffer.drain();
+      geo.close?.();
+    },
+  };
+  return ingestion;
+}

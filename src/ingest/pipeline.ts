@@ -1,0 +1,359 @@
+import type { BlockList } from 'node:net';
+import { normaliseDomain } from '../accounts/domains.js';
+import { type ClassificationLists, classify, isDatacenterAddress } from './classification/index.js';
+import { type ClientAddress, resolveClientAddress } from './clientAddress.js';
+import { type Attribution, deriveAttribution } from './derive/attribution.js';
+import type { GeoDatabase, GeoLocation } from './derive/geo.js';
+import { languageFrom } from './derive/language.js';
+import { parsePageUrl } from './derive/pageUrl.js';
+import { screenSize } from './derive/screen.js';
+import type { HealthCounters } from './healthCounters.js';
+import { registrableDomain, visitorId } from './identity.js';
+import type { IdempotencyKeys } from './idempotency.js';
+import type { OrphanEngagements } from './orphans.js';
+import { type EventPayload, checkExtras, parsePayload } from './payload.js';
+import type { AddressRateLimiter } from './rateLimiter.js';
+import { type EventRow, type SessionRow, type VisitAttributes, clickhouseTime } from './rows.js';
+import type { SaltSource } from './salts.js';
+import type { SessionTracker } from './sessions.js';
+import type { IngestSite, SiteDirectory } from './siteDirectory.js';
+import { type ParsedUserAgent, parseUserAgent } from './userAgent.js';
+
+/** Reasons that can be decided before the response, and so may appear in `x-svc-dropped`. */
+export type PreResponseReason =
+  | 'unknown_site'
+  | 'account_dormant'
+  | 'site_deleted'
+  | 'shield_ip'
+  | 'rate_limited'
+  | 'invalid_payload'
+  | 'internal_error'
+  | 'bot'
+  | 'datacenter_ip'
+  | 'referrer_spam'
+  | 'outdated_browser'
+  | 'automation';
+
+/** Reasons established after the response: counted on the health panel, never in the header. */
+export type PostResponseReason = 'shield_country' | 'shield_page' | 'hostname_not_allowed' | 'no_session_for_engagement';
+
+export interface IngestRequest {
+  body: unknown;
+  headers: Record<string, string | string[] | undefined>;
+  /** The socket peer; forwarding headers count only if it is a trusted proxy. */
+  socketAddress: string;
+  /** When the event happened: now for live traffic, the line's timestamp for an import. */
+  at: number;
+  debug: boolean;
+  /** Set by the import, which names the address and user agent explicitly. */
+  address?: ClientAddress;
+  userAgent?: string;
+}
+
+export type IngestResult =
+  | { status: 400; message: string }
+  | { status: 202; dropped: PreResponseReason | null; outcomes: SiteOutcome[] }
+  | { status: 200; debug: DebugReport };
+
+export interface SiteOutcome {
+  domain: string;
+  /** 'stored' includes classified events, which are stored with their reason. */
+  outcome: 'stored' | 'held' | 'duplicate' | 'dropped';
+  reason: PreResponseReason | PostResponseReason | null;
+  visitorId?: string;
+  event?: EventRow;
+  session?: SessionRow | null;
+}
+
+export interface DebugReport {
+  address: { value: string; source: string; trusted_proxy_configured: boolean };
+  salt_day: string;
+  user_agent: ParsedUserAgent;
+  geolocation: GeoLocation;
+  channel: string;
+  attribution: Attribution;
+  dropped: PreResponseReason | null;
+  truncated: Record<string, number>;
+  sites: SiteOutcome[];
+  written: false;
+}
+
+export interface PipelineDeps {
+  sites: SiteDirectory;
+  salts: SaltSource;
+  sessions: SessionTracker;
+  orphans: OrphanEngagements;
+  idempotency: IdempotencyKeys;
+  lists: ClassificationLists;
+  geo: GeoDatabase;
+  /** Null for the import, which replays history rather than taking live traffic. */
+  rateLimiter: AddressRateLimiter | null;
+  sink: { add(events: EventRow[], sessions: SessionRow[]): void; readonly hasRoom: boolean };
+  counters: HealthCounters;
+  trustedProxies: BlockList;
+  trustedProxiesConfigured: boolean;
+}
+
+const VISIT_ATTRIBUTE_KEYS: Array<keyof VisitAttributes> = [
+  'referrer',
+  'referrer_source',
+  'click_id_param',
+  'utm_medium',
+  'utm_source',
+  'utm_campaign',
+  'utm_content',
+  'utm_term',
+  'channel',
+  'country_code',
+  'subdivision1_code',
+  'subdivision2_code',
+  'city',
+  'screen_size',
+  'device',
+  'operating_system',
+  'operating_system_version',
+  'browser',
+  'browser_version',
+  'language',
+];
+
+/** Every event row carries its visit's attributes, fixed by the visit's first event. */
+function withVisit(row: EventRow, session: SessionRow): EventRow {
+  const merged: EventRow = { ...row, session_id: session.session_id, user_id: session.user_id };
+  for (const key of VISIT_ATTRIBUTE_KEYS) merged[key] = session[key];
+  merged.classification = session.classification || row.classification;
+  return merged;
+}
+
+function header(headers: IngestRequest['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function referrerHost(referrer: string | null): string | null {
+  if (!referrer) return null;
+  try {
+    return new URL(referrer).hostname.toLowerCase() || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The ingestion pipeline: parse → address → rate limit → site → shields → validation →
+ * classification → derivation → identity → visit → buffer. Each step may stop the event with a
+ * reason from the spec's closed set; a debug request runs every step and writes nothing.
+ */
+export class IngestionPipeline {
+  constructor(private readonly deps: PipelineDeps) {}
+
+  async ingest(request: IngestRequest): Promise<IngestResult> {
+    const parsed = parsePayload(request.body);
+    if (!parsed.ok) return { status: 400, message: parsed.message };
+    const payload = parsed.payload;
+    const { deps } = this;
+    const address = request.address ?? resolveClientAddress(request.socketAddress, request.headers, deps.trustedProxies);
+    const userAgent = request.userAgent ?? header(request.headers, 'user-agent') ?? '';
+    if (!address.forwarded && userAgent.trim() === '' && isDatacenterAddress(deps.lists, address.address)) {
+      return {
+        status: 400,
+        message: 'This request comes straight from a data-center address with neither a user agent nor a forwarded client address; send events from the browser, or forward the client address and user agent.',
+      };
+    }
+
+    const sites = await this.resolveSites(payload.domains);
+    if (!request.debug && deps.rateLimiter && !deps.rateLimiter.take(address.address)) {
+      for (const site of sites) if (site.lookup?.kind === 'live') deps.counters.count(site.lookup.site.id, request.at, 'rate_limited');
+      return { status: 202, dropped: 'rate_limited', outcomes: sites.map((s) => ({ domain: s.domain, outcome: 'dropped', reason: 'rate_limited' })) };
+    }
+
+    const ua = parseUserAgent(userAgent);
+    const page = payload.url === null ? null : parsePageUrl(payload.url, payload.hashMode);
+    const attribution = deriveAttribution({ page, referrer: payload.referrer, override: payload.override });
+    const geo = deps.geo.lookup(address.address);
+    const classification = classify(deps.lists, { userAgent, ua, ip: address.address, referrerHost: referrerHost(payload.override.referrer ?? payload.referrer) });
+    const extras = checkExtras(payload);
+    const salts = await deps.salts.saltsFor(request.at);
+    const attributes: VisitAttributes = {
+      referrer: attribution.referrer,
+      referrer_source: attribution.referrerSource,
+      click_id_param: attribution.clickIdParam,
+      utm_medium: attribution.utmMedium,
+      utm_source: attribution.utmSource,
+      utm_campaign: attribution.utmCampaign,
+      utm_content: attribution.utmContent,
+      utm_term: attribution.utmTerm,
+      channel: attribution.channel,
+      country_code: geo.countryCode,
+      subdivision1_code: geo.subdivision1Code,
+      subdivision2_code: geo.subdivision2Code,
+      city: geo.city,
+      screen_size: screenSize(payload.width),
+      device: ua.device,
+      operating_system: ua.os,
+      operating_system_version: ua.osVersion,
+      browser: ua.browser,
+      browser_version: ua.browserVersion,
+      language: languageFrom(header(request.headers, 'accept-language')),
+    };
+    const hostname = page?.hostname ?? '(none)';
+    const rootDomain = registrableDomain(hostname);
+
+    const outcomes: SiteOutcome[] = [];
+    for (const { domain, lookup } of sites) {
+      if (!lookup || lookup.kind === 'unknown') {
+        outcomes.push({ domain, outcome: 'dropped', reason: 'unknown_site' });
+        continue;
+      }
+      if (lookup.kind !== 'live') {
+        if (!request.debug) deps.counters.count(lookup.siteId, request.at, lookup.kind === 'deleted' ? 'site_deleted' : 'account_dormant');
+        outcomes.push({ domain, outcome: 'dropped', reason: lookup.kind === 'deleted' ? 'site_deleted' : 'account_dormant' });
+        continue;
+      }
+      const site = lookup.site;
+      const userIds = [visitorId(salts.current, { userAgent, address: address.address, domain: site.domain, rootDomain })];
+      if (salts.previous) userIds.push(visitorId(salts.previous, { userAgent, address: address.address, domain: site.domain, rootDomain }));
+      const outcome = this.forSite(request, payload, site, {
+        userIds,
+        extras,
+        classification,
+        attributes,
+        hostname,
+        pathname: page?.pathname ?? '',
+        ip: address.address,
+      });
+      outcomes.push({ domain, visitorId: userIds[0], ...outcome });
+    }
+
+    const preResponse = new Set<string>(['unknown_site', 'account_dormant', 'site_deleted', 'shield_ip', 'invalid_payload', 'internal_error', 'bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation']);
+    const dropped = (outcomes.find((o) => o.reason !== null && preResponse.has(o.reason))?.reason ?? null) as PreResponseReason | null;
+    if (request.debug) {
+      return {
+        status: 200,
+        debug: {
+          address: { value: address.address, source: address.source, trusted_proxy_configured: deps.trustedProxiesConfigured },
+          salt_day: salts.day,
+          user_agent: ua,
+          geolocation: geo,
+          channel: attribution.channel,
+          attribution,
+          dropped,
+          truncated: payload.truncated,
+          sites: outcomes,
+          written: false,
+        },
+      };
+    }
+    return { status: 202, dropped, outcomes: outcomes.map(({ domain, outcome, reason }) => ({ domain, outcome, reason })) };
+  }
+
+  private async resolveSites(domains: string[]) {
+    const unique = [...new Set(domains.map((d) => normaliseDomain(d) ?? d.trim().toLowerCase()))];
+    return Promise.all(
+      unique.map(async (domain) => ({ domain, lookup: normaliseDomain(domain) ? await this.deps.sites.lookup(domain) : undefined })),
+    );
+  }
+
+  private forSite(
+    request: IngestRequest,
+    payload: EventPayload,
+    site: IngestSite,
+    event: {
+      userIds: string[];
+      extras: ReturnType<typeof checkExtras>;
+      classification: string | null;
+      attributes: VisitAttributes;
+      hostname: string;
+      pathname: string;
+      ip: string;
+    },
+  ): Omit<SiteOutcome, 'domain'> {
+    const { deps } = this;
+    const at = request.at;
+    const commit = !request.debug;
+    const count = (reason: string, value = 1) => {
+      if (commit) deps.counters.count(site.id, at, reason, value);
+    };
+    const drop = (reason: PreResponseReason | PostResponseReason) => {
+      count(reason);
+      return { outcome: 'dropped' as const, reason };
+    };
+
+    if (site.shields.blocksAddress(event.ip)) return drop('shield_ip');
+    if (!event.extras.ok) return drop('invalid_payload');
+    if (payload.idempotencyKey && deps.idempotency.isRepeat(site.id, payload.idempotencyKey, at)) {
+      count('duplicate');
+      return { outcome: 'duplicate', reason: null };
+    }
+    if (commit && !deps.sink.hasRoom) return drop('internal_error');
+    if (site.shields.blocksCountry(event.attributes.country_code)) return drop('shield_country');
+    if (site.shields.blocksPage(event.pathname)) return drop('shield_page');
+    if (!site.shields.allowsHostname(event.hostname)) return drop('hostname_not_allowed');
+
+    const isEngagement = payload.name === 'engagement';
+    const row: EventRow = {
+      ...event.attributes,
+      timestamp: clickhouseTime(at),
+      site_id: site.id,
+      name: payload.name,
+      user_id: event.userIds[0]!,
+      session_id: '0',
+      hostname: event.hostname,
+      pathname: event.pathname,
+      page_title: payload.title,
+      props: event.extras.props,
+      revenue_source_amount: event.extras.revenue?.amount ?? null,
+      revenue_source_currency: event.extras.revenue?.currency ?? '',
+      scroll_depth: isEngagement ? payload.scrollDepth : 0,
+      engagement_time: isEngagement ? payload.engagementTime : 0,
+      interactive: payload.interactive ? 1 : 0,
+      tracker_version: payload.trackerVersion,
+      classification: event.classification ?? '',
+    };
+    if (commit && payload.idempotencyKey) deps.idempotency.remember(site.id, payload.idempotencyKey, at);
+    const truncations = Object.values(payload.truncated).reduce((sum, n) => sum + n, 0);
+    if (truncations > 0) count('truncated', truncations);
+
+    let written: EventRow[];
+    let sessionRows: SessionRow[] = [];
+    let session: SessionRow | null;
+    if (isEngagement) {
+      const live = deps.sessions.touch(site.id, event.userIds, at, commit);
+      if (!live) {
+        if (commit && !deps.orphans.hold(site.id, event.userIds, row, at)) return drop('no_session_for_engagement');
+        return { outcome: 'held', reason: null, event: row, session: null };
+      }
+      session = live;
+      written = [withVisit(row, live)];
+    } else {
+      const recorded = deps.sessions.record(
+        {
+          siteId: site.id,
+          userId: event.userIds[0]!,
+          timestamp: at,
+          name: payload.name,
+          hostname: event.hostname,
+          pathname: event.pathname,
+          interactive: payload.interactive,
+          attributes: event.attributes,
+          props: event.extras.props,
+          classification: row.classification,
+        },
+        event.userIds,
+        commit,
+      );
+      session = recorded.session;
+      sessionRows = recorded.rows;
+      const adopted = commit ? deps.orphans.adopt(site.id, event.userIds) : [];
+      written = [withVisit(row, session), ...adopted.map((held) => withVisit(held, recorded.session))];
+    }
+    const stored = written[0]!;
+    if (commit) {
+      deps.sink.add(written, sessionRows);
+      count('accepted', written.length);
+      for (const w of written) if (w.classification) count(w.classification);
+    }
+    const reason = (stored.classification || null) as PreResponseReason | null;
+    return { outcome: 'stored', reason, event: stored, session };
+  }
+}

@@ -1,0 +1,139 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Clock } from '../clock.js';
+import type { HealthCounters } from './healthCounters.js';
+import type { EventRow, SessionRow } from './rows.js';
+
+export interface WriteBufferOptions {
+  client: ClickHouseClient;
+  clock: Clock;
+  counters: HealthCounters;
+  log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  flushIntervalMs?: number;
+  flushAtEvents?: number;
+  /** Beyond this many waiting events (the store is down), new events are refused. */
+  maxPendingEvents?: number;
+}
+
+const INSERT_CHUNK = 10_000;
+const MAX_BACKOFF_MS = 30_000;
+
+class Queue<T> {
+  rows: T[] = [];
+  failures = 0;
+  retryAt = 0;
+}
+
+/**
+ * Accepted events wait here until the next flush: every 0.5 s or at 250 events, whichever comes
+ * first. A failed insert keeps its rows at the head of the queue and is retried with back-off,
+ * so an accepted event is never dropped silently; only a crash inside the window can lose rows.
+ * Events, session rows and health counters flush independently, so one failing cannot
+ * duplicate another on retry.
+ */
+export class WriteBuffer {
+  private events = new Queue<EventRow>();
+  private sessions = new Queue<SessionRow>();
+  private counterFailures = 0;
+  private counterRetryAt = 0;
+  private lastFlush: number;
+  private flushing: Promise<void> | null = null;
+  private readonly interval: number;
+  private readonly flushAt: number;
+  private readonly maxPending: number;
+
+  constructor(private readonly options: WriteBufferOptions) {
+    this.interval = options.flushIntervalMs ?? 500;
+    this.flushAt = options.flushAtEvents ?? 250;
+    this.maxPending = options.maxPendingEvents ?? 200_000;
+    this.lastFlush = options.clock.now();
+  }
+
+  get pendingEvents(): number {
+    return this.events.rows.length;
+  }
+
+  /** Whether another event can be taken; false means the store has been failing for a while. */
+  get hasRoom(): boolean {
+    return this.events.rows.length < this.maxPending;
+  }
+
+  add(events: EventRow[], sessions: SessionRow[]): void {
+    this.events.rows.push(...events);
+    this.sessions.rows.push(...sessions);
+    if (this.events.rows.length >= this.flushAt && this.events.failures === 0) void this.flush();
+  }
+
+  /** Called often by a timer: flushes when the interval has passed on the clock. */
+  tick(): Promise<void> {
+    if (this.options.clock.now() - this.lastFlush >= this.interval) return this.flush();
+    return this.flushing ?? Promise.resolve();
+  }
+
+  /** Writes everything waiting whose retry time has come; concurrent calls share one flush. */
+  flush(): Promise<void> {
+    if (this.flushing) return this.flushing;
+    this.flushing = this.write().finally(() => {
+      this.flushing = null;
+    });
+    return this.flushing;
+  }
+
+  /** Flushes until nothing waits or the deadline passes (graceful shutdown). */
+  async drain(deadlineMs = 10_000): Promise<void> {
+    const until = Date.now() + deadlineMs;
+    for (;;) {
+      if (this.flushing) await this.flushing;
+      this.events.retryAt = this.sessions.retryAt = this.counterRetryAt = 0;
+      await this.flush();
+      const empty = this.events.rows.length === 0 && this.sessions.rows.length === 0 && this.counterFailures === 0;
+      if (empty || Date.now() > until) {
+        if (!empty) this.options.log.error({ events: this.events.rows.length, sessions: this.sessions.rows.length }, 'shutdown with unwritten events');
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  private async write(): Promise<void> {
+    const now = this.options.clock.now();
+    this.lastFlush = now;
+    await this.writeQueue('events', this.events, now);
+    await this.writeQueue('sessions', this.sessions, now);
+    if (now >= this.counterRetryAt) {
+      const rows = this.options.counters.drain();
+      if (rows.length > 0) {
+        try {
+          await this.options.client.insert({ table: 'ingest_counters', values: rows, format: 'JSONEachRow' });
+          this.counterFailures = 0;
+        } catch (error) {
+          this.options.counters.restore(rows);
+          this.counterFailures += 1;
+          this.counterRetryAt = now + backoff(this.counterFailures);
+          this.options.log.warn({ err: error }, 'writing ingestion counters failed; will retry');
+        }
+      }
+    }
+  }
+
+  private async writeQueue<T>(table: string, queue: Queue<T>, now: number): Promise<void> {
+    if (queue.rows.length === 0 || now < queue.retryAt) return;
+    while (queue.rows.length > 0) {
+      const batch = queue.rows.slice(0, INSERT_CHUNK);
+      try {
+        await this.options.client.insert({ table, values: batch, format: 'JSONEachRow' });
+      } catch (error) {
+        queue.failures += 1;
+        queue.retryAt = now + backoff(queue.failures);
+        this.options.log.error({ err: error, rows: queue.rows.length, attempt: queue.failures }, `writing ${table} failed; kept for retry`);
+        return;
+      }
+      queue.rows.splice(0, batch.length);
+      queue.failures = 0;
+      queue.retryAt = 0;
+    }
+  }
+}
+
+function backoff(failures: number): number {
+  return Math.min(MAX_BACKOFF_MS, 250 * 2 ** Math.min(failures, 10));
+}
