@@ -80,10 +80,13 @@ function inferredMedium(source: string, clickIdParam: string): string {
   return '';
 }
 
-/** Whitespace-only values count as absent, as an empty `?utm_source=` does. */
-function present(value: string | null | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
+/**
+ * Whitespace-only values count as absent, as an empty `?utm_source=` does. Override fields come
+ * from a JSON body, so a non-string that slipped past validation is treated as absent too.
+ */
+function present(value: unknown): string | undefined {
+  const trimmed = typeof value === 'string' ? value.trim() : '';
+  return trimmed === '' ? undefined : trimmed;
 }
 
 /** Servers often send a bare host (`news.example.com`) as the referrer. */
@@ -95,7 +98,7 @@ function parseReferral(
   referrer: string | null,
   pageHostname: string | undefined,
 ): { referrer: string; source: string } | undefined {
-  if (!referrer) return undefined;
+  if (typeof referrer !== 'string' || referrer === '') return undefined;
   let url: URL;
   try {
     url = new URL(referrer.trim());

@@ -12,7 +12,7 @@ export interface GeoLocation {
   /** ISO 3166-2, e.g. `DE-BY`; only when a country is known. */
   subdivision1Code: string;
   subdivision2Code: string;
-  /** English city name as the database gives it, without its neighbourhood (`Seoul (Jongno)` → `Seoul`). */
+  /** English city name as the database gives it, without its neighbourhood (`Berlin (Bezirk Mitte)` → `Berlin`). */
   city: string;
 }
 

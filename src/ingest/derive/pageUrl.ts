@@ -45,6 +45,7 @@ export function stripWww(host: string): string {
 }
 
 function parseUrl(u: string): { url: URL; pathOnly: boolean } | null {
+  if (typeof u !== 'string') return null;
   const text = u.trim();
   if (text === '') return null;
   try {

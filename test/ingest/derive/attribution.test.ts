@@ -174,6 +174,11 @@ describe('deriveAttribution: server-side override', () => {
     expect(attribution).toMatchObject({ referrer: 'google.com', referrerSource: 'Google' });
   });
 
+  it('ignores non-string override fields', () => {
+    const override = { referrer: 42, utm_source: { x: 1 }, utm_medium: null } as unknown as AttributionOverride;
+    expect(derive('https://example.com/', 'https://www.google.com/', override)).toMatchObject({ referrerSource: 'Google', utmMedium: '' });
+  });
+
   it('works without a page', () => {
     expect(deriveAttribution({ page: null, referrer: null, override: { utm_source: 'fb', utm_medium: 'cpc' } })).toMatchObject({
       referrerSource: 'Facebook',
