@@ -22,7 +22,13 @@ export interface App {
 }
 
 /** The composition root: opens both stores (migrating them) and wires the HTTP server. */
-export async function createApp(config: Config, options: { clock?: Clock } = {}): Promise<App> {
+export interface AppOptions {
+  clock?: Clock;
+  /** Overrides for tests of back-pressure; production uses the defaults. */
+  ingestion?: { maxPendingEvents?: number };
+}
+
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const clock = options.clock ?? systemClock;
   const log = pino({ level: config.logLevel });
   const meta = await openMetaStore(config.metadata);
@@ -35,7 +41,7 @@ export async function createApp(config: Config, options: { clock?: Clock } = {})
   }
   let ingestion: Ingestion;
   try {
-    ingestion = await createIngestion({ config, clock, meta: meta.db, events, log });
+    ingestion = await createIngestion({ config, clock, meta: meta.db, events, log, ...options.ingestion });
   } catch (error) {
     await events.close();
     await meta.close();

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../config/config.js';
 import { AppError } from '../errors.js';
 import { type MetaStore, openMetaStore } from '../stores/meta/database.js';
 import { accountCommands } from './commands/accounts.js';
+import { eventCommands } from './commands/events.js';
 import { type Output, createOutput } from './output.js';
 
 export interface CommandContext {
@@ -34,12 +35,12 @@ export function buildProgram(): Command {
 
   const json = () => Boolean(program.opts().json);
   // Metadata commands open the store directly; SQLite in WAL mode lets them run beside the server.
-  const run = async (action: (ctx: CommandContext) => Promise<void>) => {
+  const run = async (action: (ctx: CommandContext) => Promise<void>, options = { meta: true }) => {
     let meta: MetaStore | undefined;
     try {
       const config = loadConfig();
-      meta = await openMetaStore(config.metadata);
-      await action({ meta, clock: systemClock, out: createOutput(json()) });
+      if (options.meta) meta = await openMetaStore(config.metadata);
+      await action({ meta: meta as MetaStore, clock: systemClock, out: createOutput(json()) });
     } catch (error) {
       if (error instanceof Exit) throw error;
       if (error instanceof AppError) fail(json(), error.status < 500 ? 2 : 1, error.message, error.code);
@@ -50,6 +51,7 @@ export function buildProgram(): Command {
     }
   };
   accountCommands(program, run);
+  eventCommands(program, (action) => run(({ out }) => action(out), { meta: false }));
   program.commands.forEach(function inherit(command) {
     command.exitOverride().configureOutput({ writeErr: () => {} }).option('--json', 'print results as JSON');
     command.commands.forEach(inherit);

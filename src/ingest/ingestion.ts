@@ -34,14 +34,21 @@ export interface Ingestion {
   close(): Promise<void>;
 }
 
-export async function createIngestion(deps: { config: Config; clock: Clock; meta: MetaDb; events: EventStore; log: Log }): Promise<Ingestion> {
+export async function createIngestion(deps: {
+  config: Config;
+  clock: Clock;
+  meta: MetaDb;
+  events: EventStore;
+  log: Log;
+  maxPendingEvents?: number;
+}): Promise<Ingestion> {
   const { config, clock, log } = deps;
   const [lists, geo]: [ClassificationLists, GeoDatabase] = await Promise.all([
     loadClassificationLists({ listsDir: `${config.dataDir}/lists`, cacheDir: `${config.dataDir}/cache` }),
     openGeoDatabase(),
   ]);
   const counters = new HealthCounters();
-  const buffer = new WriteBuffer({ client: deps.events.ingest, clock, counters, log });
+  const buffer = new WriteBuffer({ client: deps.events.ingest, clock, counters, log, maxPendingEvents: deps.maxPendingEvents });
   const sites = new SiteDirectory(deps.meta, clock);
   const salts = new StoredSalts(deps.meta);
   const trustedProxies = trustedProxyList(config.trustedProxies);

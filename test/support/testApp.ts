@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type App, createApp } from '../../src/app.js';
+import { type App, type AppOptions, createApp } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createApiKey } from '../../src/stores/meta/apiKeys.js';
@@ -23,11 +23,11 @@ export interface TestApp {
  * directory per process, and vitest gives each file its own process.
  */
 export async function startTestApp(
-  options: { clock?: Clock; env?: Record<string, string>; beforeListen?: (app: App) => void } = {},
+  options: { clock?: Clock; env?: Record<string, string>; beforeListen?: (app: App) => void; ingestion?: AppOptions['ingestion']; dataDir?: string } = {},
 ): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', CLICKHOUSE_MEMORY_LIMIT_MB: '1024', ...options.env };
-  const app = await createApp(loadConfig(env), { clock: options.clock });
+  const app = await createApp(loadConfig(env), { clock: options.clock, ingestion: options.ingestion });
   options.beforeListen?.(app);
   const url = await app.listen();
   return {
