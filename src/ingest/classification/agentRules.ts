@@ -1,4 +1,5 @@
 import { list as isbotPatterns } from 'isbot';
+import { LRUCache } from 'lru-cache';
 import type { ListSource } from './listFiles.js';
 import { parseList } from './listFiles.js';
 
@@ -8,29 +9,46 @@ import { parseList } from './listFiles.js';
  */
 export const USER_AGENT_CHECK_LENGTH = 1_024;
 
-const PATTERN_EXPECTED = 'a user-agent substring of at least 3 characters';
+/** What an agent alone says about a visit. */
+export type AgentVerdict = 'automation' | 'bot' | 'person';
+
+/** The compiled agent patterns, with verdicts cached per agent: a browser agent costs isbot ~5 µs. */
+export interface AgentRules {
+  readonly automation: RegExp;
+  readonly bots: RegExp;
+  readonly verdicts: LRUCache<string, AgentVerdict>;
+}
+
+const VERDICT_CACHE_ENTRIES = 10_000;
 
 /** Substring patterns of one or more lists (bots.txt, automation.txt), lower-cased. */
 export function parseAgentPatterns(sources: ListSource[]): string[] {
   return sources.flatMap((source) =>
-    parseList(source, PATTERN_EXPECTED, (entry) => (entry.length >= 3 ? entry.toLowerCase() : undefined)),
+    parseList(source, 'a user-agent substring of at least 3 characters', (entry) =>
+      entry.length >= 3 ? entry.toLowerCase() : undefined,
+    ),
   );
 }
 
-/** One case-insensitive regular expression matching any of the substrings. */
-export function substringMatcher(patterns: readonly string[]): RegExp {
-  return new RegExp(patterns.map(escapeRegExp).join('|'), 'i');
+/** Automation patterns alone; bot patterns joined to isbot's so an agent is scanned once. */
+export function compileAgentRules(automationPatterns: readonly string[], botPatterns: readonly string[]): AgentRules {
+  return {
+    automation: new RegExp(automationPatterns.map(escapeRegExp).join('|'), 'i'),
+    bots: new RegExp([...isbotPatterns, ...botPatterns.map(escapeRegExp)].join('|'), 'i'),
+    verdicts: new LRUCache({ max: VERDICT_CACHE_ENTRIES }),
+  };
 }
 
-/** isbot's own patterns plus ours, compiled into one expression so an agent is scanned once. */
-export function botMatcher(patterns: readonly string[]): RegExp {
-  return new RegExp([...isbotPatterns, ...patterns.map(escapeRegExp)].join('|'), 'i');
-}
-
-/** The agent as checked: capped, and empty when it is only whitespace (an empty agent counts as a bot). */
-export function checkedAgent(userAgent: string): string {
-  const capped = userAgent.length > USER_AGENT_CHECK_LENGTH ? userAgent.slice(0, USER_AGENT_CHECK_LENGTH) : userAgent;
-  return capped.trim();
+/** Automation first, then bots; an empty or blank agent counts as a bot (no browser sends one). */
+export function agentVerdict(rules: AgentRules, userAgent: string): AgentVerdict {
+  const agent = userAgent.length > USER_AGENT_CHECK_LENGTH ? userAgent.slice(0, USER_AGENT_CHECK_LENGTH) : userAgent;
+  let verdict = rules.verdicts.get(agent);
+  if (verdict === undefined) {
+    const trimmed = agent.trim();
+    verdict = rules.automation.test(trimmed) ? 'automation' : trimmed === '' || rules.bots.test(trimmed) ? 'bot' : 'person';
+    rules.verdicts.set(agent, verdict);
+  }
+  return verdict;
 }
 
 function escapeRegExp(text: string): string {

@@ -1,5 +1,6 @@
 import type { ParsedUserAgent } from '../userAgent.js';
-import { botMatcher, checkedAgent, parseAgentPatterns, substringMatcher } from './agentRules.js';
+import type { AgentRules } from './agentRules.js';
+import { agentVerdict, compileAgentRules, parseAgentPatterns } from './agentRules.js';
 import { isBelowFloor, parseBrowserFloors } from './browserFloors.js';
 import { BUILT_IN_AUTOMATION_PATTERNS, BUILT_IN_BOT_PATTERNS } from './data/agentPatterns.js';
 import { BUILT_IN_BROWSER_FLOORS } from './data/browserFloors.js';
@@ -26,8 +27,7 @@ export const LIST_FILES = {
 
 /** Every list `classify` consults, loaded once at start. Callers pass it along and never look inside. */
 export interface ClassificationLists {
-  readonly automation: RegExp;
-  readonly bots: RegExp;
+  readonly agents: AgentRules;
   readonly spamDomains: ReadonlySet<string>;
   readonly datacenter: DatacenterNetworks;
   readonly browserFloors: ReadonlyMap<string, number>;
@@ -65,8 +65,7 @@ export async function loadClassificationLists(options: ClassificationListOptions
   const datacenterCidrs = parseCidrs(cidrs);
   const datacenter = await loadDatacenterNetworks(datacenterAsns, datacenterCidrs, cacheDir);
   return {
-    automation: substringMatcher(automationPatterns),
-    bots: botMatcher(botPatterns),
+    agents: compileAgentRules(automationPatterns, botPatterns),
     spamDomains,
     datacenter,
     browserFloors,
@@ -102,9 +101,8 @@ export function classify(
   lists: ClassificationLists,
   input: { userAgent: string; ua: ParsedUserAgent; ip: string; referrerHost: string | null },
 ): Classification | null {
-  const agent = checkedAgent(input.userAgent);
-  if (lists.automation.test(agent)) return 'automation';
-  if (agent === '' || lists.bots.test(agent)) return 'bot';
+  const verdict = agentVerdict(lists.agents, input.userAgent);
+  if (verdict !== 'person') return verdict;
   if (isInNetworks(lists.datacenter, input.ip)) return 'datacenter_ip';
   if (input.referrerHost !== null && isListedHost(lists.spamDomains, input.referrerHost)) return 'referrer_spam';
   if (isBelowFloor(lists.browserFloors, input.ua)) return 'outdated_browser';

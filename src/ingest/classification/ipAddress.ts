@@ -26,6 +26,8 @@ export function parseIpv4(text: string): number | null {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code >= 48 && code <= 57) {
+      // A leading zero is refused, as Node's net.isIP does: some parsers read such octets as octal.
+      if (digits === 1 && octet === 0) return null;
       octet = octet * 10 + (code - 48);
       if (++digits > 3 || octet > 255) return null;
     } else if (code === 46 && digits > 0 && dots < 3) {
@@ -44,37 +46,57 @@ export function parseIpv4(text: string): number | null {
 /** IPv6 text (with `::`, an embedded IPv4 tail, or a `%zone`) → four 32-bit words, or null. */
 export function parseIpv6(text: string): Uint32Array | null {
   const zone = text.indexOf('%');
-  const address = zone >= 0 ? text.slice(0, zone) : text;
-  const gap = address.indexOf('::');
-  if (gap >= 0 && address.indexOf('::', gap + 1) >= 0) return null;
-  const head = gap >= 0 ? groups(address.slice(0, gap)) : groups(address);
-  const tail = gap >= 0 ? groups(address.slice(gap + 2)) : [];
-  if (head === null || tail === null) return null;
-  const count = head.length + tail.length;
-  if (gap >= 0 ? count > 7 : count !== 8) return null;
-  const all = [...head, ...new Array<number>(8 - count).fill(0), ...tail];
+  const end = zone >= 0 ? zone : text.length;
+  const groups = [0, 0, 0, 0, 0, 0, 0, 0];
+  let count = 0;
+  let gapAt = -1; // index in `groups` where `::` stands
+  let i = 0;
+  if (text.startsWith('::')) {
+    gapAt = 0;
+    i = 2;
+  }
+  while (i < end) {
+    const groupStart = i;
+    let value = 0;
+    for (let digit = hexDigit(text.charCodeAt(i)); digit >= 0 && i < end; digit = hexDigit(text.charCodeAt(++i))) {
+      value = value * 16 + digit;
+    }
+    if (i < end && text.charCodeAt(i) === DOT) {
+      const v4 = count <= 6 ? parseIpv4(text.slice(groupStart, end)) : null;
+      if (v4 === null) return null;
+      groups[count++] = Math.floor(v4 / 0x10000);
+      groups[count++] = v4 % 0x10000;
+      break;
+    }
+    const digits = i - groupStart;
+    if (digits === 0 || digits > 4 || count === 8) return null;
+    groups[count++] = value;
+    if (i === end) break;
+    if (text.charCodeAt(i++) !== COLON || i === end) return null;
+    if (text.charCodeAt(i) === COLON) {
+      if (gapAt >= 0) return null;
+      gapAt = count;
+      i++;
+    }
+  }
+  if (gapAt < 0 ? count !== 8 : count > 7) return null;
+  const zeros = 8 - count;
   const words = new Uint32Array(4);
-  for (let i = 0; i < 4; i++) words[i] = (all[2 * i] ?? 0) * 0x10000 + (all[2 * i + 1] ?? 0);
+  for (let k = 0; k < 8; k++) {
+    const group = gapAt < 0 || k < gapAt ? groups[k] : k < gapAt + zeros ? 0 : groups[k - zeros];
+    words[k >> 1] = (words[k >> 1] ?? 0) * 0x10000 + (group ?? 0);
+  }
   return words;
 }
 
-/** Colon-separated 16-bit groups; a final dotted IPv4 part counts as two groups. */
-function groups(part: string): number[] | null {
-  if (part === '') return [];
-  const pieces = part.split(':');
-  const result: number[] = [];
-  for (let i = 0; i < pieces.length; i++) {
-    const piece = pieces[i] ?? '';
-    if (i === pieces.length - 1 && piece.includes('.')) {
-      const v4 = parseIpv4(piece);
-      if (v4 === null) return null;
-      result.push(Math.floor(v4 / 0x10000), v4 % 0x10000);
-    } else {
-      if (!/^[0-9a-fA-F]{1,4}$/.test(piece)) return null;
-      result.push(parseInt(piece, 16));
-    }
-  }
-  return result;
+const DOT = 46;
+const COLON = 58;
+
+function hexDigit(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 102) return code - 87;
+  if (code >= 65 && code <= 70) return code - 55;
+  return -1;
 }
 
 /** An inclusive address range of one family, as words (one word for IPv4, four for IPv6). */
