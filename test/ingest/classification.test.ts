@@ -146,6 +146,16 @@ describe('classify', () => {
     expect(classifyVisit(headless, '35.190.0.1', 'semalt.com')).toBe('automation');
   });
 
+  it('never throws, whatever the request carries', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ maxLength: 60 }), fc.option(fc.string({ maxLength: 80 })), (userAgent, ip, referrerHost) => {
+        const reason = classify(lists, { userAgent, ua: parseUserAgent(userAgent), ip, referrerHost });
+        expect(reason === null || CLASSIFICATIONS.includes(reason)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('checks only the start of a 10 kB agent, quickly', () => {
     const hostile = `${CHROME} ${'x'.repeat(10_000)} curl/8.5.0`;
     const started = performance.now();
