@@ -3,7 +3,6 @@
  * run with `npx vitest bench --run bench/userAgent.bench.ts`.
  */
 import { isIP } from 'node:net';
-import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import UAParser from 'ua-parser-js';
@@ -23,7 +22,8 @@ const ADDRESSES = Array.from({ length: 4_096 }, (_, i) =>
   i % 4 === 0 ? `2a01:4f8:${(i % 65_536).toString(16)}::${i.toString(16)}` : `${((i * 7) % 223) + 1}.${i % 256}.${(i * 13) % 256}.${(i * 31) % 256}`,
 );
 
-const cacheDir = await mkdtemp(join(tmpdir(), 'svc-classification-bench-'));
+// A fixed directory, so repeated runs reuse one cache file instead of leaving new ones behind.
+const cacheDir = join(tmpdir(), 'svc-classification-bench');
 const lists = await loadClassificationLists({ cacheDir });
 let n = 0;
 
