@@ -33,15 +33,18 @@ export class OrphanEngagements {
     return true;
   }
 
-  /** Engagements waiting for a visit of any of these visitor ids. */
-  adopt(siteId: number, userIds: string[]): EventRow[] {
+  /** Engagements still waiting at `at` for a visit of any of these visitor ids; expired ones stay to be counted. */
+  adopt(siteId: number, userIds: string[], at: number): EventRow[] {
     const adopted: EventRow[] = [];
     for (const userId of userIds) {
-      const list = this.held.get(`${siteId}:${userId}`);
+      const id = `${siteId}:${userId}`;
+      const list = this.held.get(id);
       if (!list) continue;
-      this.held.delete(`${siteId}:${userId}`);
-      this.count -= list.length;
-      adopted.push(...list.map((h) => h.row));
+      const expired = list.filter((h) => h.expiresAt <= at);
+      adopted.push(...list.filter((h) => h.expiresAt > at).map((h) => h.row));
+      this.count -= list.length - expired.length;
+      if (expired.length === 0) this.held.delete(id);
+      else this.held.set(id, expired);
     }
     return adopted;
   }

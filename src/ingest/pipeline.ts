@@ -344,7 +344,7 @@ export class IngestionPipeline {
       );
       session = recorded.session;
       sessionRows = recorded.rows;
-      const adopted = commit ? deps.orphans.adopt(site.id, event.userIds) : [];
+      const adopted = commit ? deps.orphans.adopt(site.id, event.userIds, at) : [];
       written = [withVisit(row, session), ...adopted.map((held) => withVisit(held, recorded.session))];
     }
     const stored = written[0]!;

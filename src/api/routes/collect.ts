@@ -29,6 +29,10 @@ export function collectRoutes(app: FastifyInstance, deps: { pipeline: IngestionP
     // Browsers send text/plain (no preflight), servers JSON, forms urlencoded, some nothing at all.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
+    // The type is irrelevant to us, and an empty or malformed one would otherwise be refused with 415.
+    scope.addHook('onRequest', async (request) => {
+      request.headers['content-type'] = 'text/plain';
+    });
 
     const send = (reply: FastifyReply, result: IngestResult) => {
       reply.headers(CORS);

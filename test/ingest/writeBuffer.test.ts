@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { CHROME_MAC } from '../support/collect.js';
+import { type TestApp, createAccount, startTestApp } from '../support/testApp.js';
+
+/** Counts rows without flushing first: these tests are about when flushes happen. */
+async function count(t: TestApp, table = 'events'): Promise<number> {
+  const result = await t.app.events.query.query({ query: `SELECT count() AS c FROM ${table}`, format: 'JSONEachRow' });
+  const [row] = await result.json<{ c: string }>();
+  return Number(row?.c);
+}
+
+/** Waits for an insert already under way (real I/O, not a timer being waited out). */
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 100; i += 1) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('condition not reached');
+}
+
+function sender(t: TestApp, domain: string) {
+  let n = 0;
+  return async (extra: Record<string, unknown> = {}) => {
+    n += 1;
+    const res = await fetch(`${t.url}/api/event`, {
+      method: 'POST',
+      headers: { 'user-agent': CHROME_MAC, 'x-forwarded-for': `81.2.${Math.floor(n / 200)}.${(n % 200) + 1}` },
+      body: JSON.stringify({ n: 'pageview', d: domain, u: `https://${domain}/p${n}`, ...extra }),
+    });
+    return res;
+  };
+}
+
+describe('the write buffer', () => {
+  it('flushes at 250 events, and after 0.5 s on the clock otherwise', async () => {
+    const clock = new ManualClock(Date.parse('2026-07-02T10:00:00Z'));
+    const t = await startTestApp({ clock, env: { TRUSTED_PROXIES: '127.0.0.1' } });
+    try {
+      const account = await createAccount(t.app);
+      const send = sender(t, account.domain);
+      for (let i = 0; i < 249; i += 1) await send();
+      expect(await count(t)).toBe(0);
+      await send();
+      await eventually(async () => (await count(t)) === 250);
+
+      for (let i = 0; i < 10; i += 1) await send();
+      clock.advance(499);
+      await t.app.ingestion.tick();
+      expect(await count(t)).toBe(250);
+      clock.advance(1);
+      await t.app.ingestion.tick();
+      expect(await count(t)).toBe(260);
+      expect(await count(t, 'sessions')).toBe(260);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps events through a store outage, refuses new ones past its bound, and writes everything once the store is back', async () => {
+    const clock = new ManualClock(Date.parse('2026-07-02T11:00:00Z'));
+    const t = await startTestApp({ clock, env: { TRUSTED_PROXIES: '127.0.0.1' }, ingestion: { maxPendingEvents: 20 } });
+    try {
+      const account = await createAccount(t.app);
+      const send = sender(t, account.domain);
+      await t.app.events.jobs.command({ query: 'RENAME TABLE events TO events_away' });
+      for (let i = 0; i < 20; i += 1) expect((await send()).headers.get('x-svc-dropped')).toBeNull();
+      clock.advance(500);
+      await t.app.ingestion.tick();
+      expect(t.app.ingestion.buffer.pendingEvents).toBe(20);
+      const refused = await send();
+      expect(refused.status).toBe(202);
+      expect(refused.headers.get('x-svc-dropped')).toBe('internal_error');
+
+      await t.app.events.jobs.command({ query: 'RENAME TABLE events_away TO events' });
+      clock.advance(60_000);
+      await t.app.ingestion.tick();
+      expect(t.app.ingestion.buffer.pendingEvents).toBe(0);
+      expect(await count(t)).toBe(20);
+      expect(await count(t, 'sessions')).toBe(20);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('drains on graceful shutdown: every accepted event is stored', async () => {
+    const clock = new ManualClock(Date.parse('2026-07-02T12:00:00Z'));
+    const first = await startTestApp({ clock, env: { TRUSTED_PROXIES: '127.0.0.1' } });
+    const account = await createAccount(first.app);
+    const send = sender(first, account.domain);
+    for (let i = 0; i < 7; i += 1) await send();
+    expect(await count(first)).toBe(0);
+    await first.app.close();
+
+    const again = await startTestApp({ clock, dataDir: first.dataDir });
+    try {
+      expect(await count(again)).toBe(7);
+    } finally {
+      await again.close();
+    }
+  });
+});
