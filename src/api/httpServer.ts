@@ -6,7 +6,7 @@ import type { MetaStore } from '../stores/meta/database.js';
 import { requireApiKey } from './authentication.js';
 import { installErrorHandling } from './errorHandling.js';
 import { healthRoutes } from './routes/health.js';
-import { siteRoutes } from './routes/sites.js';
+import { managementRoutes } from './routes/management/index.js';
 
 export interface HttpDeps {
   config: Config;
@@ -37,7 +37,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
 
   app.register(async (api) => {
     requireApiKey(api, { db: deps.meta.db, clock: deps.clock });
-    siteRoutes(api, { db: deps.meta.db });
+    managementRoutes(api, { db: deps.meta.db, clock: deps.clock, baseUrl: deps.config.baseUrl, siteChanged: deps.siteChanged });
   });
   return app;
 }
