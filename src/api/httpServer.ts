@@ -6,7 +6,7 @@ import type { MetaStore } from '../stores/meta/database.js';
 import { requireApiKey } from './authentication.js';
 import { installErrorHandling } from './errorHandling.js';
 import { healthRoutes } from './routes/health.js';
-import { managementRoutes } from './routes/management/index.js';
+import { acceptanceRoutes, managementRoutes } from './routes/management/index.js';
 
 export interface HttpDeps {
   config: Config;
@@ -34,6 +34,9 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     { name: 'metadata store', ping: () => deps.meta.ping() },
     { name: 'event store', ping: () => deps.events.ping() },
   ]);
+
+  // Invitation and transfer links are opened by people who may have no account, hence no key.
+  acceptanceRoutes(app, { db: deps.meta.db, clock: deps.clock });
 
   app.register(async (api) => {
     requireApiKey(api, { db: deps.meta.db, clock: deps.clock });

@@ -4,6 +4,7 @@ import type { ManagementDeps } from './context.js';
 import { customPropRoutes } from './customProps.js';
 import { funnelRoutes } from './funnels.js';
 import { goalRoutes } from './goals.js';
+import { invitationRoutes } from './invitations.js';
 import { sharedLinkRoutes } from './sharedLinks.js';
 import { shieldRoutes } from './shields.js';
 
@@ -17,4 +18,7 @@ export function managementRoutes(app: FastifyInstance, deps: ManagementDeps): vo
   customPropRoutes(app, deps);
   sharedLinkRoutes(app, deps);
   shieldRoutes(app, deps);
+  invitationRoutes(app, deps);
 }
+
+export { acceptanceRoutes } from './acceptance.js';
