@@ -23,3 +23,9 @@ export function apiClient(baseUrl: string, key: string | undefined) {
 }
 
 export const q = (params: Record<string, string | number>) => '?' + new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+
+/** The app's environment for these tests; TEST_DATABASE_URL puts the metadata on PostgreSQL. */
+export function testEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const url = process.env.TEST_DATABASE_URL;
+  return { ...(url ? { DATABASE_URL: url } : {}), ...extra };
+}

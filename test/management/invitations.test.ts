@@ -4,12 +4,12 @@ import { INVITATION_LIFETIME_MS } from '../../src/management/invitations.js';
 import { membershipRole } from '../../src/stores/meta/teams.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
 import { type Account, type TestApp, createAccount, startTestApp } from '../support/testApp.js';
-import { type Answer, apiClient, q } from './client.js';
+import { type Answer, apiClient, q, testEnv } from './client.js';
 
 const clock = new ManualClock(Date.parse('2026-03-01T12:00:00Z'));
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ clock, env: { BASE_URL: 'https://stats.example.org' } });
+  t = await startTestApp({ clock, env: testEnv({ BASE_URL: 'https://stats.example.org' }) });
 });
 afterAll(() => t.close());
 

@@ -3,11 +3,11 @@ import { verifyPassword } from '../../src/accounts/passwords.js';
 import { loadSiteShields } from '../../src/stores/meta/shields.js';
 import { includedClassifications } from '../../src/stores/meta/siteSettings.js';
 import { type Account, type TestApp, createAccount, startTestApp } from '../support/testApp.js';
-import { apiClient, q } from './client.js';
+import { apiClient, q, testEnv } from './client.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ env: { BASE_URL: 'https://stats.example.org' } });
+  t = await startTestApp({ env: testEnv({ BASE_URL: 'https://stats.example.org' }) });
 });
 afterAll(() => t.close());
 

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { DOMAIN_TRANSITION_MS } from '../../src/stores/meta/sites.js';
 import { type TestApp, createAccount, startTestApp } from '../support/testApp.js';
-import { apiClient, q } from './client.js';
+import { apiClient, q, testEnv } from './client.js';
 
 const clock = new ManualClock(Date.parse('2026-03-01T12:00:00Z'));
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ clock, env: { BASE_URL: 'https://stats.example.org' } });
+  t = await startTestApp({ clock, env: testEnv({ BASE_URL: 'https://stats.example.org' }) });
 });
 afterAll(() => t.close());
 
