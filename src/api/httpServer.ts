@@ -40,7 +40,13 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
 
   app.register(async (api) => {
     requireApiKey(api, { db: deps.meta.db, clock: deps.clock });
-    managementRoutes(api, { db: deps.meta.db, clock: deps.clock, baseUrl: deps.config.baseUrl, siteChanged: deps.siteChanged });
+    managementRoutes(api, {
+      db: deps.meta.db,
+      clock: deps.clock,
+      eventQueries: deps.events.query,
+      baseUrl: deps.config.baseUrl,
+      siteChanged: deps.siteChanged,
+    });
   });
   return app;
 }

@@ -1,3 +1,4 @@
+import type { ClickHouseClient } from '@clickhouse/client';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../../clock.js';
 import type { MetaDb } from '../../../stores/meta/database.js';
@@ -6,6 +7,8 @@ import type { MetaDb } from '../../../stores/meta/database.js';
 export interface ManagementDeps {
   db: MetaDb;
   clock: Clock;
+  /** The event store's query connection (funnel report). */
+  eventQueries: ClickHouseClient;
   /** Public address of the service: snippet, shared-link and invitation URLs are built on it. */
   baseUrl: string;
   /** Tell cached lookups (ingestion) that a site, its shields or its settings changed. */
