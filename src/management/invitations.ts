@@ -4,6 +4,7 @@ import { AppError, badRequest, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { findSiteGuest, grantSiteGuest, grantTeamRole, listTeamMembers } from '../stores/meta/guests.js';
 import { type Invitation, findInvitationByTokenHash, markInvitationAccepted, replaceInvitation } from '../stores/meta/invitations.js';
+import { getSite } from '../stores/meta/sites.js';
 import { membershipRole } from '../stores/meta/teams.js';
 import { EMAIL } from '../stores/meta/users.js';
 
@@ -96,6 +97,8 @@ const invalidLink = () => notFound('This invitation link is not valid: it was re
 export async function openInvitation(db: MetaDb, token: string, now: number): Promise<Invitation> {
   const invitation = await findInvitationByTokenHash(db, hashAcceptToken(token));
   if (!invitation || invitation.acceptedAt !== null || invitation.revokedAt !== null) throw invalidLink();
+  // A guest invitation dies with its site.
+  if (invitation.siteId !== null && (await getSite(db, invitation.siteId))?.deletedAt !== null) throw invalidLink();
   if (invitation.expiresAt <= now) {
     throw new AppError(410, 'invitation_expired', `This invitation expired at ${new Date(invitation.expiresAt).toISOString()}; ask for a new one.`);
   }

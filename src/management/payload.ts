@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { badRequest } from '../errors.js';
 
 /**
- * Management payloads are zod strict objects: an unknown field is refused by name, so a typo in
+ * Management payloads (and query strings, whose values are strings) are zod strict objects: an unknown field is refused by name, so a typo in
  * a provisioning script fails loudly instead of being ignored.
  */
 export function parsePayload<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>, input: unknown): z.infer<z.ZodObject<Shape>> {
@@ -13,11 +13,6 @@ export function parsePayload<Shape extends z.ZodRawShape>(schema: z.ZodObject<Sh
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   throw badRequest('invalid_payload', describeIssue(issue, Object.keys(schema.shape)));
-}
-
-/** Query-string parameters, read as strings; the same rules as bodies (unknown names refused). */
-export function parseQuery<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>, input: unknown): z.infer<z.ZodObject<Shape>> {
-  return parsePayload(schema, input ?? {});
 }
 
 function describeIssue(issue: z.core.$ZodIssue, allowed: string[]): string {

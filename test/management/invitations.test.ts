@@ -125,6 +125,14 @@ describe('invitation expiry and revocation', () => {
     expect(await membershipRole(t.app.meta.db, account.teamId, person.userId)).toBeUndefined();
   });
 
+  it('a guest invitation dies with its site', async () => {
+    const { account, api } = await setup();
+    const person = await personWithPassword();
+    const invited = await api.put('/api/v1/sites/guests', { site_id: account.domain, email: person.email, role: 'viewer' });
+    await api.delete(`/api/v1/sites/${account.domain}`);
+    expect((await publicApi().post('/api/invitations/accept', { token: tokenOf(invited), password: person.password })).status).toBe(404);
+  });
+
   it('re-inviting replaces the earlier link', async () => {
     const { api } = await setup();
     const person = await personWithPassword();

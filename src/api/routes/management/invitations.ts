@@ -2,13 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../../errors.js';
 import { inviteGuest, inviteTeamMember } from '../../../management/invitations.js';
-import { cancelOwnershipTransfer, openOwnershipTransfer, listOpenInvitations, revokeInvitation, revokeInvitationsFor } from '../../../stores/meta/invitations.js';
 import { requestOwnershipTransfer, transferJson } from '../../../management/ownershipTransfer.js';
 import { pageOfList, parsePageRequest } from '../../../management/pagination.js';
 import { parseId, parsePayload } from '../../../management/payload.js';
 import { checkTeamParameter, requireRole, requireTeamSite } from '../../../management/siteAccess.js';
 import { findSiteGuest, listSiteGuests, listTeamMembers, removeSiteGuest, removeTeamMember } from '../../../stores/meta/guests.js';
-import type { Invitation } from '../../../stores/meta/invitations.js';
+import {
+  type Invitation,
+  cancelOwnershipTransfer,
+  listOpenInvitations,
+  openOwnershipTransfer,
+  revokeInvitation,
+  revokeInvitationsFor,
+} from '../../../stores/meta/invitations.js';
 import { getSite } from '../../../stores/meta/sites.js';
 import { type ManagementDeps, PROVISION, READ, isoTime, siteIdParameter } from './context.js';
 
