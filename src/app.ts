@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildHttpServer } from './api/httpServer.js';
+import { type BackgroundJobs, startBackgroundJobs } from './backgroundJobs.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config/config.js';
 import { type Ingestion, createIngestion } from './ingest/ingestion.js';
@@ -13,6 +14,7 @@ export interface App {
   meta: MetaStore;
   events: EventStore;
   ingestion: Ingestion;
+  jobs: BackgroundJobs;
   http: FastifyInstance;
   /** Where the HTTP server listens, once `listen` has run. */
   url: string;
@@ -49,6 +51,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   }
   const http = buildHttpServer({ config, clock, log, meta, events, ingestion, siteChanged: (siteId) => ingestion.sites.invalidate(siteId) });
   ingestion.start();
+  const jobs = startBackgroundJobs({ meta: meta.db, events, clock, log });
   let closing: Promise<void> | undefined;
   const app: App = {
     config,
@@ -56,6 +59,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     meta,
     events,
     ingestion,
+    jobs,
     http,
     url: '',
     async listen() {
@@ -67,6 +71,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     close() {
       closing ??= (async () => {
         await http.close();
+        await jobs.stop();
         await ingestion.close();
         await events.close();
         await meta.close();

@@ -10,7 +10,7 @@ import { collectRoutes } from './routes/collect.js';
 import { healthRoutes } from './routes/health.js';
 import { importRoutes } from './routes/eventImport.js';
 import { ingestionHealthRoutes } from './routes/ingestionHealth.js';
-import { siteRoutes } from './routes/sites.js';
+import { acceptanceRoutes, managementRoutes } from './routes/management/index.js';
 
 export interface HttpDeps {
   config: Config;
@@ -42,10 +42,18 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   ]);
 
   collectRoutes(app, { pipeline: deps.ingestion.live, clock: deps.clock });
+  // Invitation and transfer links are opened by people who may have no account, hence no key.
+  acceptanceRoutes(app, { db: deps.meta.db, clock: deps.clock });
 
   app.register(async (api) => {
     requireApiKey(api, { db: deps.meta.db, clock: deps.clock });
-    siteRoutes(api, { db: deps.meta.db });
+    managementRoutes(api, {
+      db: deps.meta.db,
+      clock: deps.clock,
+      eventQueries: deps.events.query,
+      baseUrl: deps.config.baseUrl,
+      siteChanged: deps.siteChanged,
+    });
     importRoutes(api, { db: deps.meta.db, clock: deps.clock, ingestion: deps.ingestion });
     ingestionHealthRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events, ingestion: deps.ingestion });
   });

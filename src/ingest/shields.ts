@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { parseCidr } from '../config/config.js';
+import type { SiteShields } from '../stores/meta/shields.js';
 
 /** A site's shields, compiled once per cache fill so each event is checked in constant time. */
 export interface CompiledShields {
@@ -7,13 +8,6 @@ export interface CompiledShields {
   blocksCountry(countryCode: string): boolean;
   blocksPage(pathname: string): boolean;
   allowsHostname(hostname: string): boolean;
-}
-
-export interface ShieldRules {
-  ipRules: string[];
-  countryRules: string[];
-  pageRules: string[];
-  hostnameRules: string[];
 }
 
 /** `*` and `**` both match any run of characters; everything else is literal; the whole value must match. */
@@ -25,7 +19,7 @@ export function globToRegExp(pattern: string): RegExp {
   return new RegExp(`^${body}$`, 'i');
 }
 
-export function compileShields(rules: ShieldRules): CompiledShields {
+export function compileShields(rules: SiteShields): CompiledShields {
   const addresses = new BlockList();
   for (const rule of rules.ipRules) {
     const cidr = parseCidr(rule);

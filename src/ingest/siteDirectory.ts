@@ -1,9 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { MetaDb } from '../stores/meta/database.js';
+import { loadSiteShields } from '../stores/meta/shields.js';
+import { DOMAIN_TRANSITION_MS } from '../stores/meta/sites.js';
 import { type CompiledShields, compileShields } from './shields.js';
-
-/** How long a renamed site still collects under its previous domain. */
-export const DOMAIN_TRANSITION_MS = 30 * 24 * 3_600_000;
 const TTL_MS = 30_000;
 
 export interface IngestSite {
@@ -73,8 +72,6 @@ export class SiteDirectory {
       return deleted ? { kind: 'deleted', siteId: deleted.id } : { kind: 'unknown' };
     }
     if (live.collection_stopped_at !== null) return { kind: 'dormant', siteId: live.id };
-    const shieldRows = await this.db.selectFrom('site_shields').select(['kind', 'value']).where('site_id', '=', live.id).execute();
-    const of = (kind: string) => shieldRows.filter((row) => row.kind === kind).map((row) => row.value);
     return {
       kind: 'live',
       site: {
@@ -82,7 +79,7 @@ export class SiteDirectory {
         domain: live.domain,
         teamId: live.team_id,
         includedClassifications: new Set(live.included_classifications.split(' ').filter(Boolean)),
-        shields: compileShields({ ipRules: of('ip'), countryRules: of('country'), pageRules: of('page'), hostnameRules: of('hostname') }),
+        shields: compileShields(await loadSiteShields(this.db, live.id)),
       },
     };
   }

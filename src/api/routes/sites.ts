@@ -1,35 +1,126 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from '../../errors.js';
-import type { MetaDb } from '../../stores/meta/database.js';
-import { listTeamSites } from '../../stores/meta/sites.js';
+import { z } from 'zod';
+import { AppError, badRequest } from '../../errors.js';
+import { parsePageRequest, fetchPage, pageOfList } from '../../management/pagination.js';
+import { parsePayload } from '../../management/payload.js';
+import { checkTeamParameter, requireRole, requireTeamSite } from '../../management/siteAccess.js';
+import {
+  type TrackerConfiguration,
+  completeTrackerConfiguration,
+  mergeTrackerConfiguration,
+  renderTrackerSnippet,
+  trackerConfigurationSchema,
+} from '../../management/trackerSnippet.js';
+import { listCustomProps } from '../../stores/meta/customProps.js';
+import { setTrackerScriptConfiguration, trackerScriptConfiguration } from '../../stores/meta/siteSettings.js';
+import { type Site, createSite, deleteSite, listTeamSites, updateSite } from '../../stores/meta/sites.js';
+import { requireTeam } from '../../stores/meta/teams.js';
+import { type ManagementDeps, PROVISION, READ } from './management/context.js';
 
-const MAX_LIMIT = 1000;
+const listQuerySchema = z.strictObject({
+  team_id: z.string().optional(),
+  after: z.string().optional(),
+  before: z.string().optional(),
+  limit: z.string().optional(),
+});
 
-function parseLimit(raw: unknown): number {
-  if (raw === undefined) return 100;
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_LIMIT) {
-    throw badRequest('invalid_limit', `limit must be a whole number from 1 to ${MAX_LIMIT}.`);
-  }
-  return Number(raw);
-}
+const teamId = z.union([z.string(), z.number().int()]);
 
-function parseCursor(raw: unknown): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw badRequest('invalid_cursor', '"after" must be a cursor returned in meta.after.');
-  return Number(raw);
-}
+const createSchema = z.strictObject({
+  domain: z.string(),
+  timezone: z.string().optional(),
+  team_id: teamId.optional(),
+  tracker_script_configuration: trackerConfigurationSchema.optional(),
+});
 
-/** Sites of the key's team, in Plausible's list shape. */
-export function siteRoutes(app: FastifyInstance, deps: { db: MetaDb }): void {
-  app.get('/api/v1/sites', { config: { scope: 'sites:read' } }, async (request) => {
-    const query = request.query as Record<string, unknown>;
-    const limit = parseLimit(query.limit);
-    const sites = await listTeamSites(deps.db, request.caller.teamId, { limit: limit + 1, afterId: parseCursor(query.after) });
-    const page = sites.slice(0, limit);
-    const last = page.at(-1);
+const updateSchema = z.strictObject({
+  domain: z.string().optional(),
+  timezone: z.string().optional(),
+  tracker_script_configuration: trackerConfigurationSchema.optional(),
+});
+
+const teamNotFound = () => new AppError(404, 'not_found', 'Team could not be found.');
+
+/** Sites in Plausible's Sites API shapes, plus the tracker snippet. */
+export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
+  const { db, clock } = deps;
+
+  async function siteJson(site: Site) {
     return {
-      sites: page.map((site) => ({ domain: site.domain, timezone: site.timezone })),
-      meta: { after: sites.length > limit && last ? String(last.id) : null, before: null, limit },
+      domain: site.domain,
+      timezone: site.timezone,
+      custom_properties: await listCustomProps(db, site.id),
+      tracker_script_configuration: completeTrackerConfiguration(await trackerScriptConfiguration(db, site.id)),
     };
+  }
+
+  async function saveTrackerConfiguration(siteId: number, change: z.infer<typeof trackerConfigurationSchema>, now: number): Promise<TrackerConfiguration> {
+    const merged = mergeTrackerConfiguration(completeTrackerConfiguration(await trackerScriptConfiguration(db, siteId)), change);
+    await setTrackerScriptConfiguration(db, siteId, { ...merged }, now);
+    return merged;
+  }
+
+  app.get('/api/v1/sites', READ, async (request) => {
+    const query = parsePayload(listQuerySchema, request.query ?? {});
+    checkTeamParameter(request.caller, query.team_id, teamNotFound);
+    const page = parsePageRequest(query);
+    const { rows, meta } = await fetchPage(page, (site: Site) => site.id, ({ from, forward, limit }) =>
+      listTeamSites(db, request.caller.teamId, forward ? { limit, afterId: from } : { limit, beforeId: from }),
+    );
+    return { sites: rows.map((site) => ({ domain: site.domain, timezone: site.timezone })), meta };
+  });
+
+  app.get('/api/v1/sites/teams', READ, async (request) => {
+    const page = parsePageRequest(parsePayload(listQuerySchema.omit({ team_id: true }), request.query ?? {}));
+    // A key belongs to one team, so that team is the only one it can see.
+    const team = await requireTeam(db, request.caller.teamId);
+    const { rows, meta } = await pageOfList([team], page, (t) => t.id);
+    return { teams: rows.map((t) => ({ id: String(t.id), name: t.name, api_available: true })), meta };
+  });
+
+  app.get('/api/v1/sites/:site_id', READ, async (request) => {
+    const { site_id } = request.params as { site_id: string };
+    return siteJson(await requireTeamSite(db, request.caller, site_id, clock.now()));
+  });
+
+  app.post('/api/v1/sites', PROVISION, async (request) => {
+    const body = parsePayload(createSchema, request.body);
+    checkTeamParameter(request.caller, body.team_id, () => new AppError(403, 'forbidden_team', "You can't add sites to the selected team."));
+    const now = clock.now();
+    const site = await createSite(db, { teamId: request.caller.teamId, domain: body.domain, timezone: body.timezone ?? 'Etc/UTC' }, now);
+    if (body.tracker_script_configuration) await saveTrackerConfiguration(site.id, body.tracker_script_configuration, now);
+    deps.siteChanged(site.id);
+    return siteJson(site);
+  });
+
+  app.put('/api/v1/sites/:site_id', PROVISION, async (request) => {
+    const { site_id } = request.params as { site_id: string };
+    const body = parsePayload(updateSchema, request.body);
+    if (body.domain === undefined && body.timezone === undefined && body.tracker_script_configuration === undefined) {
+      throw badRequest('invalid_payload', "Payload must contain at least one of the parameters 'domain', 'timezone', 'tracker_script_configuration'.");
+    }
+    const now = clock.now();
+    const current = await requireTeamSite(db, request.caller, site_id, now);
+    const site = await updateSite(db, current.id, { domain: body.domain, timezone: body.timezone }, now);
+    if (body.tracker_script_configuration) await saveTrackerConfiguration(site.id, body.tracker_script_configuration, now);
+    deps.siteChanged(site.id);
+    return siteJson(site);
+  });
+
+  app.delete('/api/v1/sites/:site_id', PROVISION, async (request) => {
+    const { site_id } = request.params as { site_id: string };
+    const now = clock.now();
+    const site = await requireTeamSite(db, request.caller, site_id, now);
+    await requireRole(db, request.caller, ['owner'], 'delete a site');
+    await deleteSite(db, site.id, now);
+    deps.siteChanged(site.id);
+    return { deleted: true };
+  });
+
+  app.get('/api/v1/sites/:site_id/snippet', READ, async (request) => {
+    const { site_id } = request.params as { site_id: string };
+    const site = await requireTeamSite(db, request.caller, site_id, clock.now());
+    const configuration = completeTrackerConfiguration(await trackerScriptConfiguration(db, site.id));
+    return { domain: site.domain, ...renderTrackerSnippet({ baseUrl: deps.baseUrl, domain: site.domain, configuration }) };
   });
 }

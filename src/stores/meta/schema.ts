@@ -62,6 +62,10 @@ export interface SitesTable {
   included_classifications: Generated<string>;
   previous_domain: string | null;
   domain_changed_at: number | null;
+  /** JSON of the tracker options the snippet is rendered from. */
+  tracker_script_configuration: Generated<string>;
+  /** When a deleted site's analytics rows were removed; null while still to do. */
+  purged_at: number | null;
 }
 
 export interface ApiKeysTable {

@@ -1,6 +1,6 @@
 import { normaliseDomain } from '../../accounts/domains.js';
 import { isValidTimeZone } from '../../accounts/timezones.js';
-import { badRequest, conflict } from '../../errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import { publishEvent } from '../../webhooks/outbox.js';
 import type { MetaDb } from './database.js';
 import { requireTeam } from './teams.js';
@@ -13,9 +13,25 @@ export interface Site {
   createdAt: number;
   updatedAt: number;
   deletedAt: number | null;
+  /** The name the site had before its last rename; it still answers to it until the transition ends. */
+  previousDomain: string | null;
+  domainChangedAt: number | null;
 }
 
-type SiteRow = { id: number; team_id: number; domain: string; timezone: string; created_at: number; updated_at: number; deleted_at: number | null };
+/** How long a renamed site keeps answering (ingestion, queries, management) under its old domain. */
+export const DOMAIN_TRANSITION_MS = 30 * 24 * 3_600_000;
+
+type SiteRow = {
+  id: number;
+  team_id: number;
+  domain: string;
+  timezone: string;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+  previous_domain: string | null;
+  domain_changed_at: number | null;
+};
 
 const toSite = (row: SiteRow): Site => ({
   id: row.id,
@@ -25,6 +41,8 @@ const toSite = (row: SiteRow): Site => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   deletedAt: row.deleted_at,
+  previousDomain: row.previous_domain,
+  domainChangedAt: row.domain_changed_at,
 });
 
 export function parseDomain(input: string): string {
@@ -43,8 +61,7 @@ export async function createSite(db: MetaDb, input: { teamId: number; domain: st
   const timezone = parseTimeZone(input.timezone);
   await requireTeam(db, input.teamId);
   return db.transaction().execute(async (trx) => {
-    const taken = await trx.selectFrom('sites').select('id').where('domain', '=', domain).where('deleted_at', 'is', null).executeTakeFirst();
-    if (taken) throw conflict('domain_taken', `The domain ${domain} is already registered.`);
+    await refuseTakenDomain(trx, domain, now);
     const row = await trx
       .insertInto('sites')
       .values({ team_id: input.teamId, domain, timezone, created_at: now, updated_at: now, deleted_at: null })
@@ -69,9 +86,103 @@ export async function findTeamSite(db: MetaDb, teamId: number, domainInput: stri
   return row && toSite(row);
 }
 
-export async function listTeamSites(db: MetaDb, teamId: number, page: { limit: number; afterId?: number | undefined }): Promise<Site[]> {
+/**
+ * Live sites of a team in id order. With `beforeId` the rows nearest below it come first
+ * (descending), which is what a "previous page" needs.
+ */
+export async function listTeamSites(
+  db: MetaDb,
+  teamId: number,
+  page: { limit: number; afterId?: number | undefined; beforeId?: number | undefined },
+): Promise<Site[]> {
   let query = db.selectFrom('sites').selectAll().where('team_id', '=', teamId).where('deleted_at', 'is', null);
   if (page.afterId !== undefined) query = query.where('id', '>', page.afterId);
-  const rows = await query.orderBy('id').limit(page.limit).execute();
+  if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId);
+  const rows = await query
+    .orderBy('id', page.beforeId !== undefined ? 'desc' : 'asc')
+    .limit(page.limit)
+    .execute();
   return rows.map(toSite);
+}
+
+/** A domain is taken by a live site that holds it now or held it within the transition period. */
+async function refuseTakenDomain(db: MetaDb, domain: string, now: number, exceptSiteId?: number): Promise<void> {
+  let query = db
+    .selectFrom('sites')
+    .select('id')
+    .where('deleted_at', 'is', null)
+    .where((eb) =>
+      eb.or([eb('domain', '=', domain), eb.and([eb('previous_domain', '=', domain), eb('domain_changed_at', '>', now - DOMAIN_TRANSITION_MS)])]),
+    );
+  if (exceptSiteId !== undefined) query = query.where('id', '!=', exceptSiteId);
+  if (await query.executeTakeFirst()) throw conflict('domain_taken', `The domain ${domain} is already registered.`);
+}
+
+/**
+ * A live site of the team by its domain, or by its previous domain while the rename is in
+ * transition. Undefined for "missing" and "another team's" alike, so both answer the same 404.
+ */
+export async function findTeamSiteByName(db: MetaDb, teamId: number, name: string, now: number): Promise<Site | undefined> {
+  const domain = normaliseDomain(name);
+  if (!domain) return undefined;
+  const rows = await db
+    .selectFrom('sites')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('deleted_at', 'is', null)
+    .where((eb) =>
+      eb.or([eb('domain', '=', domain), eb.and([eb('previous_domain', '=', domain), eb('domain_changed_at', '>', now - DOMAIN_TRANSITION_MS)])]),
+    )
+    .execute();
+  // The current holder of a name wins over a site that merely used to have it.
+  const row = rows.find((r) => r.domain === domain) ?? rows[0];
+  return row && toSite(row);
+}
+
+export async function getSite(db: MetaDb, siteId: number): Promise<Site | undefined> {
+  const row = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
+  return row && toSite(row);
+}
+
+/**
+ * Renames and/or moves a site to another time zone. A rename keeps every stored event (they are
+ * keyed by site id) and remembers the old name, which keeps answering for DOMAIN_TRANSITION_MS.
+ */
+export async function updateSite(db: MetaDb, siteId: number, change: { domain?: string | undefined; timezone?: string | undefined }, now: number): Promise<Site> {
+  const domain = change.domain === undefined ? undefined : parseDomain(change.domain);
+  const timezone = change.timezone === undefined ? undefined : parseTimeZone(change.timezone);
+  return db.transaction().execute(async (trx) => {
+    const current = await trx.selectFrom('sites').selectAll().where('id', '=', siteId).where('deleted_at', 'is', null).executeTakeFirst();
+    if (!current) throw notFound('Site could not be found.');
+    const renamed = domain !== undefined && domain !== current.domain;
+    if (renamed) await refuseTakenDomain(trx, domain, now, siteId);
+    const row = await trx
+      .updateTable('sites')
+      .set({
+        updated_at: now,
+        ...(timezone !== undefined ? { timezone } : {}),
+        ...(renamed ? { domain, previous_domain: current.domain, domain_changed_at: now } : {}),
+      })
+      .where('id', '=', siteId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toSite(row);
+  });
+}
+
+/**
+ * Soft delete: the row stays (ingestion answers `site_deleted`, the domain is free for a new
+ * site) and `purgeDeletedSites` later removes the analytics rows.
+ */
+export async function deleteSite(db: MetaDb, siteId: number, now: number): Promise<void> {
+  await db.updateTable('sites').set({ deleted_at: now, updated_at: now }).where('id', '=', siteId).where('deleted_at', 'is', null).execute();
+}
+
+export async function sitesAwaitingPurge(db: MetaDb): Promise<number[]> {
+  const rows = await db.selectFrom('sites').select('id').where('deleted_at', 'is not', null).where('purged_at', 'is', null).orderBy('id').execute();
+  return rows.map((r) => r.id);
+}
+
+export async function markSitePurged(db: MetaDb, siteId: number, now: number): Promise<void> {
+  await db.updateTable('sites').set({ purged_at: now }).where('id', '=', siteId).execute();
 }

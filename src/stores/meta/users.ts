@@ -8,7 +8,7 @@ export interface NewUser {
   password?: string | undefined;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A user and the team they own, created together: every user starts with a team of their own. */
 export async function createUserWithTeam(db: MetaDb, input: NewUser, now: number): Promise<{ userId: number; teamId: number }> {

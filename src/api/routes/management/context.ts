@@ -1,0 +1,31 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../../../clock.js';
+import type { MetaDb } from '../../../stores/meta/database.js';
+
+/** What every management route needs. */
+export interface ManagementDeps {
+  db: MetaDb;
+  clock: Clock;
+  /** The event store's query connection (funnel report). */
+  eventQueries: ClickHouseClient;
+  /** Public address of the service: snippet, shared-link and invitation URLs are built on it. */
+  baseUrl: string;
+  /** Tell cached lookups (ingestion) that a site, its shields or its settings changed. */
+  siteChanged(siteId: number): void;
+}
+
+/**
+ * `site_id` (the domain) as Plausible takes it on reads and deletes: in the query string, or in
+ * a JSON body.
+ */
+export function siteIdParameter(request: FastifyRequest): unknown {
+  const query = request.query as Record<string, unknown> | undefined;
+  const body = request.body as Record<string, unknown> | undefined | null;
+  return query?.site_id ?? (body && typeof body === 'object' ? body.site_id : undefined);
+}
+
+export const READ = { config: { scope: 'sites:read' as const } };
+export const PROVISION = { config: { scope: 'sites:provision' as const } };
+
+export const isoTime = (epochMs: number) => new Date(epochMs).toISOString();

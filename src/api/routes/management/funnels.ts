@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '../../../errors.js';
+import { z } from 'zod';
+import { funnelReport } from '../../../management/funnelReport.js';
+import { findOrCreateFunnel, funnelJson, funnelPayloadSchema } from '../../../management/funnels.js';
+import { parseId, parsePayload } from '../../../management/payload.js';
+import { requireTeamSite } from '../../../management/siteAccess.js';
+import { deleteFunnel, listFunnels } from '../../../stores/meta/funnels.js';
+import { listSiteGoals } from '../../../stores/meta/goals.js';
+import { includedClassifications } from '../../../stores/meta/siteSettings.js';
+import { type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
+
+const reportQuerySchema = z.strictObject({ site_id: z.string(), from: z.string(), to: z.string() });
+
+/** Funnels are not in Plausible's public API; these follow the goals routes' style. */
+export function funnelRoutes(app: FastifyInstance, deps: ManagementDeps): void {
+  const { db, clock } = deps;
+
+  app.get('/api/v1/sites/funnels', READ, async (request) => {
+    const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
+    const [funnels, goals] = await Promise.all([listFunnels(db, site.id), listSiteGoals(db, site.id)]);
+    return { funnels: funnels.map((funnel) => funnelJson(funnel, goals)) };
+  });
+
+  app.put('/api/v1/sites/funnels', PROVISION, async (request) => {
+    const body = parsePayload(funnelPayloadSchema, request.body);
+    const now = clock.now();
+    const site = await requireTeamSite(db, request.caller, body.site_id, now);
+    const { funnel } = await findOrCreateFunnel(db, site.id, body, now);
+    return funnelJson(funnel, await listSiteGoals(db, site.id));
+  });
+
+  // A report reads statistics, so it takes the stats scope like the query API.
+  app.get('/api/v1/sites/funnels/:funnel_id/report', { config: { scope: 'stats:read' } }, async (request) => {
+    const funnelId = parseId((request.params as { funnel_id: string }).funnel_id, 'The funnel id');
+    const query = parsePayload(reportQuerySchema, request.query ?? {});
+    const site = await requireTeamSite(db, request.caller, query.site_id, clock.now());
+    const funnel = (await listFunnels(db, site.id)).find((f) => f.id === funnelId);
+    if (!funnel) throw notFound('Funnel could not be found.');
+    const goals = await listSiteGoals(db, site.id);
+    const steps = await funnelReport(deps.eventQueries, {
+      siteId: site.id,
+      timezone: site.timezone,
+      goals: funnel.goalIds.map((id) => goals.find((g) => g.id === id)!),
+      from: query.from,
+      to: query.to,
+      includedClassifications: await includedClassifications(db, site.id),
+    });
+    return { funnel: { id: funnel.id, name: funnel.name }, from: query.from, to: query.to, steps };
+  });
+
+  app.delete('/api/v1/sites/funnels/:funnel_id', PROVISION, async (request) => {
+    const funnelId = parseId((request.params as { funnel_id: string }).funnel_id, 'The funnel id');
+    const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
+    if (!(await deleteFunnel(db, site.id, funnelId))) throw notFound('Funnel could not be found.');
+    return { deleted: true };
+  });
+}

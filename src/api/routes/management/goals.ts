@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { notFound } from '../../../errors.js';
+import { findOrCreateGoal, goalJson, goalPayloadSchema } from '../../../management/goals.js';
+import { fetchPage, parsePageRequest } from '../../../management/pagination.js';
+import { parseId, parsePayload } from '../../../management/payload.js';
+import { requireTeamSite } from '../../../management/siteAccess.js';
+import { type Goal, deleteGoal, pageSiteGoals } from '../../../stores/meta/goals.js';
+import { type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
+
+const listQuerySchema = z.strictObject({
+  site_id: z.string(),
+  after: z.string().optional(),
+  before: z.string().optional(),
+  limit: z.string().optional(),
+});
+
+export function goalRoutes(app: FastifyInstance, deps: ManagementDeps): void {
+  const { db, clock } = deps;
+
+  app.get('/api/v1/sites/goals', READ, async (request) => {
+    const query = parsePayload(listQuerySchema, request.query ?? {});
+    const site = await requireTeamSite(db, request.caller, query.site_id, clock.now());
+    const { rows, meta } = await fetchPage(parsePageRequest(query), (goal: Goal) => goal.id, (range) => pageSiteGoals(db, site.id, range));
+    return { goals: rows.map((goal) => goalJson(goal, site.domain)), meta };
+  });
+
+  app.put('/api/v1/sites/goals', PROVISION, async (request) => {
+    const body = parsePayload(goalPayloadSchema, request.body);
+    const now = clock.now();
+    const site = await requireTeamSite(db, request.caller, body.site_id, now);
+    const { goal, created } = await findOrCreateGoal(db, site.id, body, now);
+    // Revenue goals decide at ingestion which currency an amount is reported in.
+    if (created) deps.siteChanged(site.id);
+    return goalJson(goal, site.domain);
+  });
+
+  app.delete('/api/v1/sites/goals/:goal_id', PROVISION, async (request) => {
+    const goalId = parseId((request.params as { goal_id: string }).goal_id, 'The goal id');
+    const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
+    if (!(await deleteGoal(db, site.id, goalId))) throw notFound('Goal could not be found.');
+    deps.siteChanged(site.id);
+    return { deleted: true };
+  });
+}

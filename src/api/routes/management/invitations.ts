@@ -1,0 +1,144 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { badRequest, notFound } from '../../../errors.js';
+import { inviteGuest, inviteTeamMember } from '../../../management/invitations.js';
+import { requestOwnershipTransfer, transferJson } from '../../../management/ownershipTransfer.js';
+import { pageOfList, parsePageRequest } from '../../../management/pagination.js';
+import { parseId, parsePayload } from '../../../management/payload.js';
+import { checkTeamParameter, requireRole, requireTeamSite } from '../../../management/siteAccess.js';
+import { findSiteGuest, listSiteGuests, listTeamMembers, removeSiteGuest, removeTeamMember } from '../../../stores/meta/guests.js';
+import {
+  type Invitation,
+  cancelOwnershipTransfer,
+  listOpenInvitations,
+  openOwnershipTransfer,
+  revokeInvitation,
+  revokeInvitationsFor,
+} from '../../../stores/meta/invitations.js';
+import { getSite } from '../../../stores/meta/sites.js';
+import { type ManagementDeps, PROVISION, READ, isoTime, siteIdParameter } from './context.js';
+
+const MANAGERS = ['owner', 'admin'] as const;
+
+const guestSchema = z.strictObject({ site_id: z.string(), email: z.string(), role: z.string() });
+const memberSchema = z.strictObject({ email: z.string(), role: z.string(), team_id: z.union([z.string(), z.number().int()]).optional() });
+const transferSchema = z.strictObject({ email: z.string() });
+const pageQuerySchema = z.strictObject({ site_id: z.string().optional(), after: z.string().optional(), before: z.string().optional(), limit: z.string().optional() });
+
+type Listed = { email: string; role: string; status: 'accepted' | 'invited' };
+
+/** Accepted grants first, then open invitations; each address once. */
+function grantsAndInvitations(granted: Array<{ email: string; role: string }>, invitations: Invitation[], now: number): Listed[] {
+  const listed: Listed[] = granted.map((g) => ({ email: g.email, role: g.role, status: 'accepted' }));
+  for (const invitation of invitations) {
+    if (invitation.expiresAt <= now || listed.some((l) => l.email.toLowerCase() === invitation.emailNormalized)) continue;
+    listed.push({ email: invitation.email, role: invitation.role, status: 'invited' });
+  }
+  return listed;
+}
+
+/**
+ * Guests, team memberships, invitations and ownership transfers. None of these routes grants
+ * access by itself: each creates an invitation (or a transfer) that the invited person accepts.
+ */
+export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): void {
+  const { db, clock, baseUrl } = deps;
+
+  app.get('/api/v1/sites/guests', READ, async (request) => {
+    const query = parsePayload(pageQuerySchema, request.query ?? {});
+    const now = clock.now();
+    const site = await requireTeamSite(db, request.caller, query.site_id, now);
+    const listed = grantsAndInvitations(await listSiteGuests(db, site.id), await listOpenInvitations(db, request.caller.teamId, { siteId: site.id }), now);
+    const { rows, meta } = await pageOfList(listed.map((g, i) => ({ ...g, position: i + 1 })), parsePageRequest(query), (g) => g.position);
+    return { guests: rows.map(({ position: _, ...g }) => g), meta };
+  });
+
+  app.put('/api/v1/sites/guests', PROVISION, async (request) => {
+    const body = parsePayload(guestSchema, request.body);
+    const now = clock.now();
+    const site = await requireTeamSite(db, request.caller, body.site_id, now);
+    await requireRole(db, request.caller, MANAGERS, 'invite guests');
+    return inviteGuest(db, { teamId: request.caller.teamId, siteId: site.id, email: body.email, role: body.role, invitedBy: request.caller.userId, baseUrl }, now);
+  });
+
+  app.delete('/api/v1/sites/guests/:email', PROVISION, async (request) => {
+    const { email } = request.params as { email: string };
+    const now = clock.now();
+    const site = await requireTeamSite(db, request.caller, siteIdParameter(request), now);
+    await requireRole(db, request.caller, MANAGERS, 'remove guests');
+    const guest = await findSiteGuest(db, site.id, email);
+    const removed = guest ? await removeSiteGuest(db, site.id, guest.userId) : false;
+    const revoked = await revokeInvitationsFor(db, request.caller.teamId, site.id, email, now);
+    if (!removed && revoked === 0) throw notFound(`${email} is neither a guest of this site nor invited to it.`);
+    return { deleted: true };
+  });
+
+  app.get('/api/v1/teams/memberships', READ, async (request) => {
+    const query = parsePayload(pageQuerySchema.omit({ site_id: true }), request.query ?? {});
+    const now = clock.now();
+    const listed = grantsAndInvitations(await listTeamMembers(db, request.caller.teamId), await listOpenInvitations(db, request.caller.teamId, { siteId: null }), now);
+    const { rows, meta } = await pageOfList(listed.map((m, i) => ({ ...m, position: i + 1 })), parsePageRequest(query), (m) => m.position);
+    return { memberships: rows.map(({ position: _, ...m }) => m), meta };
+  });
+
+  app.put('/api/v1/teams/memberships', PROVISION, async (request) => {
+    const body = parsePayload(memberSchema, request.body);
+    checkTeamParameter(request.caller, body.team_id, () => notFound('Team could not be found.'));
+    await requireRole(db, request.caller, MANAGERS, 'invite team members');
+    return inviteTeamMember(db, { teamId: request.caller.teamId, email: body.email, role: body.role, invitedBy: request.caller.userId, baseUrl }, clock.now());
+  });
+
+  app.delete('/api/v1/teams/memberships/:email', PROVISION, async (request) => {
+    const { email } = request.params as { email: string };
+    const now = clock.now();
+    await requireRole(db, request.caller, MANAGERS, 'remove team members');
+    const member = (await listTeamMembers(db, request.caller.teamId)).find((m) => m.email.toLowerCase() === email.toLowerCase());
+    if (member?.role === 'owner') throw badRequest('invalid_role', 'The owner cannot be removed; transfer ownership first.');
+    const removed = member ? await removeTeamMember(db, request.caller.teamId, member.userId) : false;
+    const revoked = await revokeInvitationsFor(db, request.caller.teamId, null, email, now);
+    if (!removed && revoked === 0) throw notFound(`${email} is neither a member of this team nor invited to it.`);
+    return { deleted: true };
+  });
+
+  app.get('/api/v1/teams/invitations', READ, async (request) => {
+    const now = clock.now();
+    const invitations = await listOpenInvitations(db, request.caller.teamId);
+    const domains = new Map<number, string | undefined>();
+    for (const siteId of new Set(invitations.flatMap((i) => (i.siteId === null ? [] : [i.siteId])))) domains.set(siteId, (await getSite(db, siteId))?.domain);
+    return {
+      invitations: invitations.map((i) => ({
+        id: i.id,
+        email: i.email,
+        role: i.role,
+        site_id: i.siteId === null ? null : (domains.get(i.siteId) ?? null),
+        status: i.expiresAt <= now ? 'expired' : 'pending',
+        created_at: isoTime(i.createdAt),
+        expires_at: isoTime(i.expiresAt),
+      })),
+    };
+  });
+
+  app.delete('/api/v1/teams/invitations/:invitation_id', PROVISION, async (request) => {
+    const invitationId = parseId((request.params as { invitation_id: string }).invitation_id, 'The invitation id');
+    await requireRole(db, request.caller, MANAGERS, 'revoke invitations');
+    if (!(await revokeInvitation(db, request.caller.teamId, invitationId, clock.now()))) throw notFound('Invitation could not be found.');
+    return { revoked: true };
+  });
+
+  app.get('/api/v1/teams/ownership-transfer', READ, async (request) => {
+    const transfer = await openOwnershipTransfer(db, request.caller.teamId);
+    return { transfer: transfer && transfer.expiresAt > clock.now() ? transferJson(transfer) : null };
+  });
+
+  app.post('/api/v1/teams/ownership-transfer', PROVISION, async (request) => {
+    const body = parsePayload(transferSchema, request.body);
+    await requireRole(db, request.caller, ['owner'], 'transfer ownership');
+    return requestOwnershipTransfer(db, { teamId: request.caller.teamId, fromUserId: request.caller.userId, email: body.email, baseUrl }, clock.now());
+  });
+
+  app.delete('/api/v1/teams/ownership-transfer', PROVISION, async (request) => {
+    await requireRole(db, request.caller, ['owner'], 'cancel an ownership transfer');
+    if (!(await cancelOwnershipTransfer(db, request.caller.teamId, clock.now()))) throw notFound('There is no open ownership transfer.');
+    return { cancelled: true };
+  });
+}

@@ -1,0 +1,76 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { badRequest, notFound } from '../../../errors.js';
+import { parseId, parsePayload } from '../../../management/payload.js';
+import { MAX_RULES_PER_KIND, normaliseShieldRule } from '../../../management/shieldRules.js';
+import { requireTeamSite } from '../../../management/siteAccess.js';
+import { SHIELD_KINDS, type ShieldKind, type ShieldRule, addShieldRule, countShieldRules, listShieldRules, removeShieldRule } from '../../../stores/meta/shields.js';
+import { CLASSIFICATION_REASONS, includedClassifications, setIncludedClassifications } from '../../../stores/meta/siteSettings.js';
+import { type ManagementDeps, PROVISION, READ, isoTime, siteIdParameter } from './context.js';
+
+const addSchema = z.strictObject({ site_id: z.string(), value: z.string().min(1), description: z.string().max(500).optional() });
+const classificationsSchema = z.strictObject({ site_id: z.string(), included: z.array(z.string()) });
+
+function parseKind(raw: string): ShieldKind {
+  if (!(SHIELD_KINDS as readonly string[]).includes(raw)) throw notFound(`There are no "${raw}" shields; the kinds are ${SHIELD_KINDS.join(', ')}.`);
+  return raw as ShieldKind;
+}
+
+const ruleJson = (rule: ShieldRule) => ({ id: rule.id, value: rule.value, description: rule.description, created_at: isoTime(rule.createdAt) });
+
+/** Shields (exclusion rules applied at ingestion) and which classified traffic reports include. */
+export function shieldRoutes(app: FastifyInstance, deps: ManagementDeps): void {
+  const { db, clock } = deps;
+
+  app.get('/api/v1/sites/shields', READ, async (request) => {
+    const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
+    const entries = await Promise.all(SHIELD_KINDS.map(async (kind) => [kind, (await listShieldRules(db, site.id, kind)).map(ruleJson)] as const));
+    return Object.fromEntries(entries);
+  });
+
+  app.get('/api/v1/sites/shields/:kind', READ, async (request) => {
+    const kind = parseKind((request.params as { kind: string }).kind);
+    const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
+    return { rules: (await listShieldRules(db, site.id, kind)).map(ruleJson) };
+  });
+
+  app.put('/api/v1/sites/shields/:kind', PROVISION, async (request) => {
+    const kind = parseKind((request.params as { kind: string }).kind);
+    const body = parsePayload(addSchema, request.body);
+    const now = clock.now();
+    const site = await requireTeamSite(db, request.caller, body.site_id, now);
+    const value = normaliseShieldRule(kind, body.value);
+    const existing = (await listShieldRules(db, site.id, kind)).find((rule) => rule.value === value);
+    if (existing) return ruleJson(existing);
+    if ((await countShieldRules(db, site.id, kind)) >= MAX_RULES_PER_KIND) {
+      throw badRequest('too_many_shield_rules', `A site can have at most ${MAX_RULES_PER_KIND} ${kind} rules; remove one first.`);
+    }
+    const { rule } = await addShieldRule(db, { siteId: site.id, kind, value, description: body.description?.trim() || null }, now);
+    deps.siteChanged(site.id);
+    return ruleJson(rule);
+  });
+
+  app.delete('/api/v1/sites/shields/:kind/:rule_id', PROVISION, async (request) => {
+    const params = request.params as { kind: string; rule_id: string };
+    const kind = parseKind(params.kind);
+    const ruleId = parseId(params.rule_id, 'The rule id');
+    const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
+    if (!(await removeShieldRule(db, site.id, kind, ruleId))) throw notFound('Shield rule could not be found.');
+    deps.siteChanged(site.id);
+    return { deleted: true };
+  });
+
+  app.get('/api/v1/sites/classifications', READ, async (request) => {
+    const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
+    return { included: await includedClassifications(db, site.id), reasons: CLASSIFICATION_REASONS };
+  });
+
+  app.put('/api/v1/sites/classifications', PROVISION, async (request) => {
+    const body = parsePayload(classificationsSchema, request.body);
+    const now = clock.now();
+    const site = await requireTeamSite(db, request.caller, body.site_id, now);
+    const included = await setIncludedClassifications(db, site.id, body.included, now);
+    deps.siteChanged(site.id);
+    return { included, reasons: CLASSIFICATION_REASONS };
+  });
+}

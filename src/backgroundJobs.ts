@@ -1,0 +1,43 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from './clock.js';
+import { purgeDeletedSites } from './management/sitePurge.js';
+import type { EventStore } from './stores/clickhouse/eventStore.js';
+import { pruneApiUsage } from './stores/meta/apiKeys.js';
+import type { MetaDb } from './stores/meta/database.js';
+
+const EVERY_MS = 5 * 60_000;
+
+export interface BackgroundJobs {
+  /** One round of every job, on the clock; the timer calls it, tests may too. */
+  runOnce(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Slow periodic housekeeping: purging deleted sites' data, forgetting finished rate windows. */
+export function startBackgroundJobs(deps: { meta: MetaDb; events: EventStore; clock: Clock; log: FastifyBaseLogger }): BackgroundJobs {
+  let running: Promise<void> | null = null;
+  const runOnce = () => {
+    running ??= (async () => {
+      const now = deps.clock.now();
+      try {
+        const purged = await purgeDeletedSites(deps.meta, deps.events, now);
+        if (purged.length > 0) deps.log.info({ sites: purged }, 'purged deleted sites');
+        await pruneApiUsage(deps.meta, now - 2 * 3_600_000);
+      } catch (error) {
+        deps.log.error({ err: error }, 'background job failed; retrying next round');
+      }
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+  const timer = setInterval(() => void runOnce(), EVERY_MS);
+  timer.unref();
+  return {
+    runOnce,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

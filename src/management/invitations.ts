@@ -1,0 +1,126 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Role } from '../accounts/roles.js';
+import { AppError, badRequest, notFound } from '../errors.js';
+import type { MetaDb } from '../stores/meta/database.js';
+import { findSiteGuest, grantSiteGuest, grantTeamRole, listTeamMembers } from '../stores/meta/guests.js';
+import { type Invitation, findInvitationByTokenHash, markInvitationAccepted, replaceInvitation } from '../stores/meta/invitations.js';
+import { getSite } from '../stores/meta/sites.js';
+import { membershipRole } from '../stores/meta/teams.js';
+import { EMAIL } from '../stores/meta/users.js';
+
+/** Invitations and ownership transfers alike. */
+export const INVITATION_LIFETIME_MS = 48 * 3_600_000;
+
+export const GUEST_ROLES = ['viewer', 'editor'] as const satisfies readonly Role[];
+export const TEAM_INVITATION_ROLES = ['admin', 'editor', 'viewer', 'billing'] as const satisfies readonly Role[];
+
+/** 256 random bits; only the SHA-256 is stored, the token itself lives only in the accept link. */
+export function newAcceptToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashAcceptToken(token) };
+}
+
+export const hashAcceptToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function acceptUrl(baseUrl: string, kind: 'invitations' | 'ownership-transfers', token: string): string {
+  return `${baseUrl}/${kind}/accept?token=${token}`;
+}
+
+export function parseEmail(input: string): string {
+  const email = input.trim();
+  if (!EMAIL.test(email) || email.length > 320) throw badRequest('invalid_email', `"${input}" is not an email address.`);
+  return email;
+}
+
+/** `owner` is never invited: ownership moves only by a transfer the new owner accepts. */
+export function parseInvitationRole<R extends string>(input: string, allowed: readonly R[]): R {
+  if ((allowed as readonly string[]).includes(input)) return input as R;
+  const why = input === 'owner' ? '"owner" is not an invitational role (ownership moves only by a transfer the new owner accepts)' : `"${input}" is not a role here`;
+  throw badRequest('invalid_role', `${why}; choose one of ${allowed.join(', ')}.`);
+}
+
+/**
+ * What an invite answers. It has the same shape, and the same status, whether or not the address
+ * has an account: only an existing grant on this team or site (which the inviter can list
+ * anyway) makes it `accepted` without an invitation.
+ */
+export interface InviteOutcome {
+  email: string;
+  role: string;
+  status: 'invited' | 'accepted';
+  invitation: { id: number; expires_at: string; accept_url: string } | null;
+}
+
+async function issue(db: MetaDb, target: { teamId: number; siteId: number | null }, email: string, role: string, invitedBy: number, baseUrl: string, now: number): Promise<InviteOutcome> {
+  const { token, hash } = newAcceptToken();
+  const invitation = await replaceInvitation(
+    db,
+    { teamId: target.teamId, siteId: target.siteId, email, role, tokenHash: hash, invitedByUserId: invitedBy, expiresAt: now + INVITATION_LIFETIME_MS },
+    now,
+  );
+  return {
+    email,
+    role,
+    status: 'invited',
+    invitation: { id: invitation.id, expires_at: new Date(invitation.expiresAt).toISOString(), accept_url: acceptUrl(baseUrl, 'invitations', token) },
+  };
+}
+
+export async function inviteGuest(
+  db: MetaDb,
+  input: { teamId: number; siteId: number; email: string; role: string; invitedBy: number; baseUrl: string },
+  now: number,
+): Promise<InviteOutcome> {
+  const email = parseEmail(input.email);
+  const role = parseInvitationRole(input.role, GUEST_ROLES);
+  const guest = await findSiteGuest(db, input.siteId, email);
+  if (guest && guest.role === role) return { email: guest.email, role, status: 'accepted', invitation: null };
+  return issue(db, { teamId: input.teamId, siteId: input.siteId }, email, role, input.invitedBy, input.baseUrl, now);
+}
+
+export async function inviteTeamMember(
+  db: MetaDb,
+  input: { teamId: number; email: string; role: string; invitedBy: number; baseUrl: string },
+  now: number,
+): Promise<InviteOutcome> {
+  const email = parseEmail(input.email);
+  const role = parseInvitationRole(input.role, TEAM_INVITATION_ROLES);
+  const member = (await listTeamMembers(db, input.teamId)).find((m) => m.email.toLowerCase() === email.toLowerCase());
+  if (member && member.role === 'owner') throw badRequest('invalid_role', `${member.email} owns this team; ownership changes only by a transfer.`);
+  if (member && member.role === role) return { email: member.email, role, status: 'accepted', invitation: null };
+  return issue(db, { teamId: input.teamId, siteId: null }, email, role, input.invitedBy, input.baseUrl, now);
+}
+
+const invalidLink = () => notFound('This invitation link is not valid: it was revoked, already used, or never existed.');
+
+/** The open invitation a token opens; an expired one is refused with its own sentence. */
+export async function openInvitation(db: MetaDb, token: string, now: number): Promise<Invitation> {
+  const invitation = await findInvitationByTokenHash(db, hashAcceptToken(token));
+  if (!invitation || invitation.acceptedAt !== null || invitation.revokedAt !== null) throw invalidLink();
+  // A guest invitation dies with its site.
+  if (invitation.siteId !== null && (await getSite(db, invitation.siteId))?.deletedAt !== null) throw invalidLink();
+  if (invitation.expiresAt <= now) {
+    throw new AppError(410, 'invitation_expired', `This invitation expired at ${new Date(invitation.expiresAt).toISOString()}; ask for a new one.`);
+  }
+  return invitation;
+}
+
+/**
+ * Accepts an invitation as the given user, whose address must be the invited one: the web app
+ * passes its signed-in user, the token route the account it verified or created. The grant and
+ * the acceptance are one transaction.
+ */
+export async function acceptInvitation(db: MetaDb, input: { token: string; userId: number; userEmail: string }, now: number): Promise<Invitation> {
+  const invitation = await openInvitation(db, input.token, now);
+  if (input.userEmail.toLowerCase() !== invitation.emailNormalized) {
+    throw new AppError(403, 'wrong_account', 'This invitation was sent to another address; sign in with that address to accept it.');
+  }
+  await db.transaction().execute(async (trx) => {
+    if (!(await markInvitationAccepted(trx, invitation.id, now))) throw invalidLink();
+    if (invitation.siteId === null) {
+      // An owner accepting a lesser role keeps ownership; only a transfer takes it away.
+      if ((await membershipRole(trx, invitation.teamId, input.userId)) !== 'owner') await grantTeamRole(trx, invitation.teamId, input.userId, invitation.role, now);
+    } else await grantSiteGuest(trx, invitation.siteId, input.userId, invitation.role, now);
+  });
+  return { ...invitation, acceptedAt: now };
+}
