@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaDb } from '../stores/meta/database.js';
-import { type ClassificationLists, loadClassificationLists } from './classification/index.js';
+import { type ClassificationLists, describeClassificationLists, loadClassificationLists } from './classification/index.js';
 import { trustedProxyList } from './clientAddress.js';
 import { type GeoDatabase, openGeoDatabase } from './derive/geo.js';
 import { HealthCounters } from './healthCounters.js';
@@ -18,6 +18,7 @@ import { WriteBuffer } from './writeBuffer.js';
 export interface Log {
   error(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
 }
 
 /** Everything collection needs, shared by live traffic and the historical import. */
@@ -47,6 +48,7 @@ export async function createIngestion(deps: {
     loadClassificationLists({ listsDir: `${config.dataDir}/lists`, cacheDir: `${config.dataDir}/cache` }),
     openGeoDatabase(),
   ]);
+  log.info(describeClassificationLists(lists), 'classification lists loaded');
   const counters = new HealthCounters();
   const buffer = new WriteBuffer({ client: deps.events.ingest, clock, counters, log, maxPendingEvents: deps.maxPendingEvents });
   const sites = new SiteDirectory(deps.meta, clock);

@@ -1,0 +1,116 @@
+// npm run bench:ingest — sustained events/s and latency of POST /api/event against a bare Node
+// server answering 202 in the same run, then proof that every accepted event was stored.
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const CLASSIFIED = new Set(['bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation']);
+
+// A realistic mix: thousands of distinct agents, addresses, pages and referrers, skewed.
+const rand = (n) => Math.floor(Math.random() ** 2 * n);
+const browsers = [
+  (v) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.${v * 7}.${v % 90} Safari/537.36`,
+  (v) => `Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_${v % 8}) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${15 + (v % 4)}.${v % 6} Safari/605.1.15`,
+  (v) => `Mozilla/5.0 (iPhone; CPU iPhone OS 17_${v % 7} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.${v % 7} Mobile/15E${v} Safari/604.1`,
+  (v) => `Mozilla/5.0 (X11; Linux x86_64; rv:${100 + (v % 40)}.0) Gecko/20100101 Firefox/${100 + (v % 40)}.0`,
+  (v) => `Mozilla/5.0 (Linux; Android ${10 + (v % 5)}; SM-G9${v % 100}B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.0.0 Mobile Safari/537.36`,
+];
+const agents = Array.from({ length: 3000 }, (_, i) => browsers[i % browsers.length](90 + (i % 45)) + (i > 2500 ? ` build/${i}` : ''));
+const addresses = Array.from({ length: 20000 }, (_, i) => `${81 + (i % 60)}.${(i >> 8) % 256}.${i % 256}.${(i * 7) % 250 + 1}`);
+const pages = Array.from({ length: 800 }, (_, i) => `/blog/post-${i}${i % 5 === 0 ? '?utm_source=newsletter&utm_medium=email' : ''}`);
+const referrers = [null, null, null, 'https://www.google.com/', 'https://news.ycombinator.com/', 'https://t.co/x', 'https://www.reddit.com/r/x', 'https://duckduckgo.com/', ...Array.from({ length: 300 }, (_, i) => `https://blog${i}.example.net/post`)];
+
+function nextEvent() {
+  const visitor = rand(addresses.length);
+  const roll = Math.random();
+  const body = { d: 'bench.example.com', u: `https://bench.example.com${pages[rand(pages.length)]}`, r: referrers[rand(referrers.length)], w: 360 + rand(1600) };
+  if (roll < 0.85) Object.assign(body, { n: 'pageview' });
+  else Object.assign(body, { n: 'Signup', p: { plan: ['free', 'pro', 'team'][rand(3)] } });
+  return { body: JSON.stringify(body), ua: agents[visitor % agents.length], ip: addresses[visitor] };
+}
+
+async function load(url) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const target = new URL('/api/event', url);
+  const latencies = [];
+  const tally = { sent: 0, accepted: 0, storedExpected: 0, dropped: {} };
+  const until = performance.now() + SECONDS * 1000;
+  const one = () =>
+    new Promise((resolve, reject) => {
+      const event = nextEvent();
+      const started = performance.now();
+      const req = request(target, { method: 'POST', agent, headers: { 'content-type': 'text/plain', 'user-agent': event.ua, 'x-forwarded-for': event.ip } }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - started);
+          tally.sent += 1;
+          const dropped = res.headers['x-svc-dropped'];
+          if (res.statusCode === 202) tally.accepted += 1;
+          if (dropped) tally.dropped[dropped] = (tally.dropped[dropped] ?? 0) + 1;
+          if (res.statusCode === 202 && (!dropped || CLASSIFIED.has(dropped))) tally.storedExpected += 1;
+          resolve();
+        });
+      });
+      req.on('error', reject);
+      req.end(event.body);
+    });
+  const worker = async () => {
+    while (performance.now() < until) await one();
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+  return { ...tally, perSecond: tally.sent / elapsed, p50: pct(50), p99: pct(99) };
+}
+
+async function start(script, args = []) {
+  const child = fork(new URL(script, import.meta.url), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.env.BENCH_PROFILE && script.includes('service') ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [] });
+  const [ready] = await once(child, 'message');
+  return { child, ...ready };
+}
+
+async function stop(server) {
+  server.child.send('stop');
+  await once(server.child, 'exit');
+}
+
+const show = (name, r) =>
+  console.log(`${name.padEnd(22)} ${r.perSecond.toFixed(0).padStart(7)} events/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   (${r.sent} requests)`);
+
+console.log(`bench:ingest — ${SECONDS} s per run, ${CONCURRENCY} keep-alive connections, 3,000 agents, 20,000 addresses, 800 pages, 308 referrers`);
+const bare = await start('./bareServer.mjs');
+await load(bare.url); // warm-up of the client side
+const baseline = await load(bare.url);
+await stop(bare);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-ingest-'));
+const service = await start('./serviceServer.mjs', [dataDir]);
+const ours = await load(service.url);
+await stop(service); // graceful stop drains the write buffer
+
+show('bare node (202)', baseline);
+show('svc POST /api/event', ours);
+console.log(`ratio (svc / bare)     ${(ours.perSecond / baseline.perSecond).toFixed(2)}`);
+console.log(`drops in header        ${JSON.stringify(ours.dropped)}`);
+
+// Every event answered 202 without a drop (or with a classification, which is stored) must be in the store.
+const { createClient } = await import('@clickhouse/client');
+const { createRequire } = await import('node:module');
+const require = createRequire(import.meta.url);
+const { createChdbConnection } = require('chdb/connection');
+const client = createClient({ connection: createChdbConnection({ path: join(dataDir, 'clickhouse') }) });
+const result = await client.query({ query: "SELECT count() AS c FROM events WHERE name != 'engagement'", format: 'JSONEachRow' });
+const [{ c }] = await result.json();
+await client.close();
+rmSync(dataDir, { recursive: true, force: true });
+const storedCount = Number(c);
+console.log(`stored ${storedCount} of ${ours.storedExpected} accepted events: ${storedCount === ours.storedExpected ? 'all stored' : 'MISMATCH'}`);
+if (storedCount !== ours.storedExpected) process.exitCode = 1;
