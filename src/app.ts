@@ -4,6 +4,7 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config/config.js';
 import { type EventStore, openEventStore } from './stores/clickhouse/eventStore.js';
 import { type MetaStore, openMetaStore } from './stores/meta/database.js';
+import { type WebhookWorker, createWebhookWorker } from './webhooks/worker.js';
 
 export interface App {
   config: Config;
@@ -11,6 +12,8 @@ export interface App {
   meta: MetaStore;
   events: EventStore;
   http: FastifyInstance;
+  /** Delivers webhooks in the background; tests stop it and drive their own with `tick()`. */
+  webhooks: WebhookWorker;
   /** Where the HTTP server listens, once `listen` has run. */
   url: string;
   listen(): Promise<string>;
@@ -30,6 +33,8 @@ export async function createApp(config: Config, options: { clock?: Clock } = {})
     throw error;
   }
   const http = buildHttpServer({ config, clock, meta, events, siteChanged: () => {} });
+  const webhooks = createWebhookWorker({ db: meta.db, dialect: meta.dialect, clock, logger: http.log, allowPrivate: config.webhookAllowPrivate });
+  webhooks.start();
   let closing: Promise<void> | undefined;
   const app: App = {
     config,
@@ -37,6 +42,7 @@ export async function createApp(config: Config, options: { clock?: Clock } = {})
     meta,
     events,
     http,
+    webhooks,
     url: '',
     async listen() {
       app.url = await http.listen({ port: config.port, host: config.host });
@@ -47,6 +53,7 @@ export async function createApp(config: Config, options: { clock?: Clock } = {})
     close() {
       closing ??= (async () => {
         await http.close();
+        await webhooks.stop();
         await events.close();
         await meta.close();
       })();

@@ -7,6 +7,7 @@ import { requireApiKey } from './authentication.js';
 import { installErrorHandling } from './errorHandling.js';
 import { healthRoutes } from './routes/health.js';
 import { siteRoutes } from './routes/sites.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 export interface HttpDeps {
   config: Config;
@@ -38,6 +39,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   app.register(async (api) => {
     requireApiKey(api, { db: deps.meta.db, clock: deps.clock });
     siteRoutes(api, { db: deps.meta.db });
+    webhookRoutes(api, { db: deps.meta.db, clock: deps.clock, allowPrivate: deps.config.webhookAllowPrivate });
   });
   return app;
 }
