@@ -56,23 +56,28 @@ export async function fanOutEvents(db: MetaDb, now: number): Promise<number> {
 /**
  * Leases up to `limit` due deliveries to this worker in one statement. The re-checked
  * condition makes a row go to one claimer only; on PostgreSQL `SKIP LOCKED` also keeps
- * concurrent workers from waiting on each other's rows.
+ * concurrent workers from waiting on each other's rows. The candidates sit in a WITH clause
+ * because PostgreSQL evaluates that once, where an IN sub-select may be re-run per row and
+ * so exceed the limit.
  */
 export async function claimDueDeliveries(db: MetaDb, dialect: MetaDialect, now: number, options: { limit: number; leaseMs: number }): Promise<{ token: string; ids: number[] }> {
   const token = randomUUID();
-  const claimable = db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('state', '=', 'queued')
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(options.limit);
   await db
+    .with('due', (qb) => {
+      const due = qb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('state', '=', 'queued')
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+        .orderBy('next_attempt_at')
+        .orderBy('id')
+        .limit(options.limit);
+      return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
+    })
     .updateTable('webhook_deliveries')
     .set({ claimed_until: now + options.leaseMs, claim_token: token })
-    .where('id', 'in', dialect === 'postgres' ? claimable.forUpdate().skipLocked() : claimable)
+    .where('id', 'in', (eb) => eb.selectFrom('due').select('due.id'))
     .where('state', '=', 'queued')
     .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
     .execute();

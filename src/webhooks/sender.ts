@@ -45,8 +45,8 @@ export interface SendRequest {
 
 class Refused extends Error {}
 
-/** Resolves the host once and checks every address; the connection then goes to the checked one. */
-async function checkedAddress(url: URL, request: SendRequest): Promise<ResolvedAddress> {
+/** Resolves the host once and checks every address; the connection then goes to checked ones only. */
+async function checkedAddresses(url: URL, request: SendRequest): Promise<ResolvedAddress[]> {
   const host = bareHost(url);
   const family = isIP(host);
   const addresses = family !== 0 ? [{ address: host, family }] : await (request.resolve ?? systemResolver)(host);
@@ -57,7 +57,7 @@ async function checkedAddress(url: URL, request: SendRequest): Promise<ResolvedA
     const refusal = refusedAddress(address, rules);
     if (refusal) throw new Refused(`${host} resolves to a refused address: ${refusal}`);
   }
-  return addresses[0]!;
+  return addresses;
 }
 
 const cleanText = (bytes: Buffer) => bytes.toString('utf8').replaceAll('\u0000', '\uFFFD');
@@ -83,10 +83,10 @@ export async function sendWebhook(request: SendRequest): Promise<AttemptOutcome>
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), request.timeoutMs);
   try {
-    let target: ResolvedAddress;
+    let targets: ResolvedAddress[];
     try {
-      target = await Promise.race([
-        checkedAddress(url, request),
+      targets = await Promise.race([
+        checkedAddresses(url, request),
         new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })),
       ]);
     } catch (error) {
@@ -94,18 +94,19 @@ export async function sendWebhook(request: SendRequest): Promise<AttemptOutcome>
       if (controller.signal.aborted) return failure('timeout', `No answer within ${request.timeoutMs / 1000} seconds (resolving ${url.hostname}).`);
       return failure('connection_error', `Could not resolve ${url.hostname}: ${(error as Error).message}`);
     }
-    return await post(url, target, request, controller.signal, elapsed);
+    return await post(url, targets, request, controller.signal, elapsed);
   } finally {
     clearTimeout(timer);
   }
 }
 
-function post(url: URL, target: ResolvedAddress, request: SendRequest, signal: AbortSignal, elapsed: () => number): Promise<AttemptOutcome> {
+function post(url: URL, targets: ResolvedAddress[], request: SendRequest, signal: AbortSignal, elapsed: () => number): Promise<AttemptOutcome> {
   const host = bareHost(url);
-  // Hand the connection the address that was checked, never a second resolution.
+  // Hand the connection the addresses that were checked, never a second resolution. With
+  // `all` (Node's address-family racing) it may try each of them, all checked.
   const pinned: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
+    if (options.all) callback(null, targets.map(({ address, family }) => ({ address, family })));
+    else callback(null, targets[0]!.address, targets[0]!.family);
   };
   const secure = url.protocol === 'https:';
   const options: https.RequestOptions = {

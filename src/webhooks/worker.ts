@@ -47,7 +47,7 @@ export interface WebhookWorker {
   tick(): Promise<TickSummary>;
   /** Starts polling in the background. */
   start(): void;
-  /** Stops polling and waits for the attempt in flight. */
+  /** Stops polling and waits for the attempts in flight; `tick()` still works afterwards. */
   stop(): Promise<void>;
 }
 
@@ -64,6 +64,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   let running: Promise<TickSummary> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let started = false;
+  let stopping = false;
 
   async function announce(notices: Notice[]): Promise<void> {
     for (const notice of notices) {
@@ -98,7 +99,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
 
   async function runDue(): Promise<TickSummary> {
     const summary: TickSummary = { queued: await fanOutEvents(db, clock.now()), attempted: 0, succeeded: 0 };
-    for (;;) {
+    while (!stopping) {
       const { token, ids } = await claimDueDeliveries(db, dialect, clock.now(), { limit: concurrency, leaseMs });
       if (ids.length === 0) return summary;
       await Promise.all(
@@ -117,6 +118,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
         }),
       );
     }
+    return summary;
   }
 
   function tick(): Promise<TickSummary> {
@@ -141,12 +143,16 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     start() {
       if (started) return;
       started = true;
+      stopping = false;
       schedule();
     },
     async stop() {
       started = false;
+      // Finish the batch in flight, claim nothing more.
+      stopping = true;
       clearTimeout(timer);
       await running?.catch(() => undefined);
+      stopping = false;
     },
   };
 }

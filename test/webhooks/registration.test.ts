@@ -2,17 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { lockTeam } from '../../src/stores/meta/teams.js';
 import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { type IsolatedMetadata, isolatedMetadata } from './support/database.js';
 
 const clock = new ManualClock(Date.parse('2026-03-01T12:00:00Z'));
 let t: TestApp;
+let metadata: IsolatedMetadata;
 let account: Account;
 
 beforeAll(async () => {
-  t = await startTestApp({ clock, env: process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {} });
+  metadata = await isolatedMetadata('registration');
+  t = await startTestApp({ clock, env: metadata.env });
   await t.app.webhooks.stop();
   account = await createAccount(t.app, { scopes: ['webhooks:write'] });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await metadata.dispose();
+});
 
 async function call(method: string, path: string, options: { key?: string; body?: unknown } = {}) {
   const headers: Record<string, string> = bearer(options.key ?? account.key);
