@@ -4,6 +4,7 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config/config.js';
 import { type EventStore, openEventStore } from './stores/clickhouse/eventStore.js';
 import { type MetaStore, openMetaStore } from './stores/meta/database.js';
+import { createSmtpMailer } from './webhooks/smtp.js';
 import { type WebhookWorker, createWebhookWorker } from './webhooks/worker.js';
 
 export interface App {
@@ -33,7 +34,8 @@ export async function createApp(config: Config, options: { clock?: Clock } = {})
     throw error;
   }
   const http = buildHttpServer({ config, clock, meta, events, siteChanged: () => {} });
-  const webhooks = createWebhookWorker({ db: meta.db, dialect: meta.dialect, clock, logger: http.log, allowPrivate: config.webhookAllowPrivate });
+  const mailer = config.smtpUrl === null ? undefined : createSmtpMailer(config.smtpUrl);
+  const webhooks = createWebhookWorker({ db: meta.db, dialect: meta.dialect, clock, logger: http.log, allowPrivate: config.webhookAllowPrivate, mailer });
   webhooks.start();
   let closing: Promise<void> | undefined;
   const app: App = {

@@ -2,12 +2,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { lockTeam, unlockTeam } from '../../src/stores/meta/teams.js';
 import { listOpenNotices } from '../../src/webhooks/notices.js';
+import { createSmtpMailer } from '../../src/webhooks/smtp.js';
 import { ATTEMPT_TIMEOUT_MS } from '../../src/webhooks/policy.js';
 import { type Resolver, systemResolver } from '../../src/webhooks/sender.js';
 import { type WebhookWorker, type WebhookWorkerOptions, createWebhookWorker } from '../../src/webhooks/worker.js';
 import { type TestApp, startTestApp } from '../support/testApp.js';
 import { type IsolatedMetadata, isolatedMetadata } from './support/database.js';
 import { addSite, call, registerEndpoint } from './support/api.js';
+import { startMailServer } from './support/mailServer.js';
 import { type Receiver, receiverCert, startReceiver, verifySignature } from './support/receiver.js';
 
 const clock = new ManualClock(Date.parse('2026-03-01T12:00:00Z'));
@@ -273,6 +275,28 @@ describe('failures and retries', () => {
     const [refused] = (await log(closed.account.key, closed.id)).deliveries;
     expect(refused).toMatchObject({ status_code: null, error: 'connection_error' });
     expect(refused.error_detail).toContain('ECONNREFUSED');
+  });
+});
+
+describe('owner email', () => {
+  it('emails the team owners when SMTP_URL is configured', async () => {
+    const mail = await startMailServer();
+    try {
+      const r = await receiver();
+      r.answer = () => ({ status: 503 });
+      const endpoint = await registerEndpoint(t.app, t.url, clock, `${r.url}/mailed`);
+      for (let i = 0; i < 5; i += 1) await addSite(t.app, clock, endpoint.account.teamId);
+      const mailing = worker({ mailer: createSmtpMailer(`smtp://alerts:s3cret@127.0.0.1:${mail.port}?from=alerts@svc.example`) });
+      await mailing.tick();
+      expect(mail.mails).toHaveLength(1);
+      const [sent] = mail.mails;
+      const owner = await t.app.meta.db.selectFrom('users').select('email').where('id', '=', endpoint.account.userId).executeTakeFirstOrThrow();
+      expect(sent).toMatchObject({ auth: '\u0000alerts\u0000s3cret', from: 'alerts@svc.example', to: [owner.email] });
+      expect(sent!.data).toContain('Subject: A webhook endpoint needs attention');
+      expect(sent!.data).toContain(`${r.url}/mailed looks broken`);
+    } finally {
+      await mail.close();
+    }
   });
 });
 
