@@ -93,8 +93,8 @@ export interface DeliveryJob {
   teamId: number;
   url: string;
   secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: number | null;
+  previousSecret: string | null;
+  previousSecretExpiresAt: number | null;
   webhookStopped: boolean;
   teamLocked: boolean;
   event: { eventId: string; type: string; siteId: number | null; payload: string; createdAt: number };
@@ -135,8 +135,8 @@ export async function loadDeliveryJob(db: MetaDb, deliveryId: number, token: str
     teamId: row.team_id,
     url: row.url,
     secret: row.secret,
-    previous_secret: row.previous_secret,
-    previous_secret_expires_at: row.previous_secret_expires_at,
+    previousSecret: row.previous_secret,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
     webhookStopped: row.stopped_at !== null,
     teamLocked: row.locked_at !== null,
     event: { eventId: row.event_id, type: row.type, siteId: row.site_id, payload: row.payload, createdAt: row.created_at },

@@ -159,7 +159,7 @@ export async function rotateWebhookSecret(
 }
 
 /** Secrets to sign with at `now`, newest first. */
-export function liveSecrets(row: { secret: string; previous_secret: string | null; previous_secret_expires_at: number | null }, now: number): string[] {
-  const previousLive = row.previous_secret !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now;
-  return previousLive ? [row.secret, row.previous_secret!] : [row.secret];
+export function liveSecrets(keys: { secret: string; previousSecret: string | null; previousSecretExpiresAt: number | null }, now: number): string[] {
+  const previousLive = keys.previousSecret !== null && keys.previousSecretExpiresAt !== null && keys.previousSecretExpiresAt > now;
+  return previousLive ? [keys.secret, keys.previousSecret!] : [keys.secret];
 }
