@@ -31,7 +31,9 @@ export interface WebhookWorkerOptions {
   /** Clock milliseconds a claim lasts; a worker that dies mid-attempt frees its rows after this. */
   leaseMs?: number;
   attemptTimeoutMs?: number;
+  /** Name resolution; tests point made-up names at loopback receivers. */
   resolve?: Resolver;
+  /** Certificate authorities to trust instead of the system's; only tests set it. */
   tlsCa?: string | Buffer;
 }
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
 import { refusedAddress } from '../../src/webhooks/addresses.js';
 import { MAX_RETRY_DELAY_MS, nextRetryAt, retryDelayMs } from '../../src/webhooks/policy.js';
 import { signatureHeader } from '../../src/webhooks/signing.js';
+import { parseSmtpSettings } from '../../src/webhooks/smtp.js';
 import { parseWebhookUrl } from '../../src/webhooks/webhookUrl.js';
 
 const strict = { loopbackAllowed: false, privateAllowed: false };
@@ -57,5 +59,28 @@ describe('signature header', () => {
     const header = signatureHeader(['whsec_new', 'whsec_old'], 1_700_000_000, '{"a":1}');
     expect(header).toMatch(/^t=1700000000,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
     expect(header.split(',')[1]).toBe(signatureHeader(['whsec_new'], 1_700_000_000, '{"a":1}').split(',')[1]);
+  });
+});
+
+describe('settings', () => {
+  const base = { DATA_DIR: '/tmp/svc-config-test', SECRET_KEY_BASE: 'x'.repeat(40) };
+
+  it('reads WEBHOOK_ALLOW_PRIVATE and SMTP_URL, naming the variable on bad input', () => {
+    expect(loadConfig(base)).toMatchObject({ webhookAllowPrivate: false, smtpUrl: null });
+    expect(loadConfig({ ...base, WEBHOOK_ALLOW_PRIVATE: 'true', SMTP_URL: 'smtps://mail.example.com' })).toMatchObject({ webhookAllowPrivate: true, smtpUrl: 'smtps://mail.example.com' });
+    expect(() => loadConfig({ ...base, WEBHOOK_ALLOW_PRIVATE: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
+    expect(() => loadConfig({ ...base, SMTP_URL: 'mail.example.com' })).toThrow(/SMTP_URL/);
+  });
+
+  it('takes the SMTP sender from ?from=', () => {
+    expect(parseSmtpSettings('smtp://u%40x:p@mail.example.com?from=alerts@example.com')).toEqual({
+      host: 'mail.example.com',
+      port: 587,
+      implicitTls: false,
+      user: 'u@x',
+      password: 'p',
+      from: 'alerts@example.com',
+    });
+    expect(parseSmtpSettings('smtps://mail.example.com').port).toBe(465);
   });
 });
