@@ -81,14 +81,12 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     }
   }
 
-  async function attempt(job: DeliveryJob, token: string): Promise<boolean> {
-    if (job.teamLocked) {
-      await closeUnattempted(db, job, token, 'withheld', clock.now());
-      return false;
-    }
-    if (job.webhookStopped) {
-      await closeUnattempted(db, job, token, 'cancelled', clock.now());
-      return false;
+  /** One claimed delivery: sent and recorded, or closed unsent when its team or endpoint says so. */
+  async function attempt(job: DeliveryJob, token: string): Promise<'withheld' | 'cancelled' | 'succeeded' | 'failed'> {
+    if (job.teamLocked || job.webhookStopped) {
+      const state = job.teamLocked ? 'withheld' : 'cancelled';
+      await closeUnattempted(db, job, token, state, clock.now());
+      return state;
     }
     const now = clock.now();
     const body = deliveryBody(job.event);
@@ -96,7 +94,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     const outcome = await sendWebhook({ url: job.url, headers, body, timeoutMs, allowPrivate: options.allowPrivate, resolve: options.resolve, tlsCa: options.tlsCa });
     const { notices } = await recordAttempt(db, job, token, outcome, now);
     await announce(notices);
-    return outcome.ok;
+    return outcome.ok ? 'succeeded' : 'failed';
   }
 
   async function runDue(): Promise<TickSummary> {
@@ -109,10 +107,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
           try {
             const job = await loadDeliveryJob(db, id, token);
             if (!job) return;
-            const sent = !job.teamLocked && !job.webhookStopped;
-            const ok = await attempt(job, token);
-            if (sent) summary.attempted += 1;
-            if (ok) summary.succeeded += 1;
+            const result = await attempt(job, token);
+            if (result === 'succeeded' || result === 'failed') summary.attempted += 1;
+            if (result === 'succeeded') summary.succeeded += 1;
           } catch (error) {
             // The claim lapses and another tick retries; one bad row must not stall the rest.
             logger.error({ err: error, deliveryId: id }, 'webhook delivery attempt failed');
