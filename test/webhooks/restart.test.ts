@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { type MetaStore, openMetaStore } from '../../src/stores/meta/database.js';
@@ -114,4 +117,28 @@ describe('delivery across restarts and processes', () => {
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     expect(await queuedCount()).toBe(0);
   });
+
+  it('gives each delivery to exactly one of several worker processes', async () => {
+    receiver.requests.length = 0;
+    receiver.answer = () => ({ status: 200 });
+    const endpoint = await registerEndpoint(t.app, t.url, clock, `${receiver.url}/processes`);
+    for (let i = 0; i < 24; i += 1) await addSite(t.app, clock, endpoint.account.teamId);
+    const support = new URL('./support/', import.meta.url);
+    const run = () =>
+      promisify(execFile)(process.execPath, ['--import', fileURLToPath(new URL('registerTsLoader.mjs', support)), fileURLToPath(new URL('workerProcess.ts', support))], {
+        env: {
+          ...process.env,
+          SVC_TEST_METADATA: JSON.stringify(t.app.config.metadata),
+          SVC_TEST_NOW: String(clock.now()),
+          SVC_TEST_CA: fileURLToPath(new URL('../fixtures/receiver-cert.pem', support)),
+        },
+      });
+    const outputs = await Promise.all([run(), run(), run()]);
+    const summaries = outputs.map((output) => JSON.parse(output.stdout) as { attempted: number });
+    expect(summaries.reduce((sum, summary) => sum + summary.attempted, 0)).toBe(24);
+    const counts = successesByDelivery();
+    expect(counts.size).toBe(24);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    expect(await queuedCount()).toBe(0);
+  }, 60_000);
 });
