@@ -7,6 +7,8 @@ import type { Config } from './config/config.js';
 import { type Ingestion, createIngestion } from './ingest/ingestion.js';
 import { type EventStore, openEventStore } from './stores/clickhouse/eventStore.js';
 import { type MetaStore, openMetaStore } from './stores/meta/database.js';
+import { createSmtpMailer } from './webhooks/smtp.js';
+import { type WebhookWorker, createWebhookWorker } from './webhooks/worker.js';
 
 export interface App {
   config: Config;
@@ -16,6 +18,8 @@ export interface App {
   ingestion: Ingestion;
   jobs: BackgroundJobs;
   http: FastifyInstance;
+  /** Delivers webhooks in the background; tests stop it and drive their own with `tick()`. */
+  webhooks: WebhookWorker;
   /** Where the HTTP server listens, once `listen` has run. */
   url: string;
   listen(): Promise<string>;
@@ -52,6 +56,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const http = buildHttpServer({ config, clock, log, meta, events, ingestion, siteChanged: (siteId) => ingestion.sites.invalidate(siteId) });
   ingestion.start();
   const jobs = startBackgroundJobs({ meta: meta.db, events, clock, log });
+  const mailer = config.smtpUrl === null ? undefined : createSmtpMailer(config.smtpUrl);
+  const webhooks = createWebhookWorker({ db: meta.db, dialect: meta.dialect, clock, logger: log, allowPrivate: config.webhookAllowPrivate, mailer });
+  webhooks.start();
   let closing: Promise<void> | undefined;
   const app: App = {
     config,
@@ -61,6 +68,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     ingestion,
     jobs,
     http,
+    webhooks,
     url: '',
     async listen() {
       app.url = await http.listen({ port: config.port, host: config.host });
@@ -71,6 +79,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     close() {
       closing ??= (async () => {
         await http.close();
+        await webhooks.stop();
         await jobs.stop();
         await ingestion.close();
         await events.close();

@@ -11,6 +11,7 @@ import { healthRoutes } from './routes/health.js';
 import { importRoutes } from './routes/eventImport.js';
 import { ingestionHealthRoutes } from './routes/ingestionHealth.js';
 import { acceptanceRoutes, managementRoutes } from './routes/management/index.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 export interface HttpDeps {
   config: Config;
@@ -56,6 +57,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     });
     importRoutes(api, { db: deps.meta.db, clock: deps.clock, ingestion: deps.ingestion });
     ingestionHealthRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events, ingestion: deps.ingestion });
+import { webhookRoutes } from './routes/webhooks.js';
   });
   return app;
 }

@@ -17,6 +17,10 @@ export interface Config {
   trustedProxies: Cidr[];
   logLevel: LogLevel;
   secretKeyBase: string;
+  /** Webhook deliveries may reach private and loopback addresses (internal receivers). */
+  webhookAllowPrivate: boolean;
+  /** smtp:// or smtps:// server for owner notices; null sends no email. */
+  smtpUrl: string | null;
 }
 
 export interface Cidr {
@@ -46,6 +50,8 @@ export const CONFIG_VARIABLES = [
   ['TRUSTED_PROXIES', '(none)', 'Comma-separated CIDRs whose forwarding headers (X-Forwarded-For, Forwarded, …) are believed.'],
   ['LOG_LEVEL', 'info', `One of ${LOG_LEVELS.join(', ')}.`],
   ['SECRET_KEY_BASE', '(generated into DATA_DIR)', 'Secret for signing; at least 32 characters.'],
+  ['WEBHOOK_ALLOW_PRIVATE', 'false', 'true lets webhooks reach private, loopback and link-local addresses (receivers on an internal network).'],
+  ['SMTP_URL', '(unset: no email)', 'smtp://user:pass@host:587 or smtps://…:465 (optional ?from=address) to email team owners about broken webhook endpoints.'],
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -61,7 +67,9 @@ export function loadConfig(env: Env = process.env): Config {
   const trustedProxies = parseTrustedProxies(env.TRUSTED_PROXIES);
   const logLevel = parseLogLevel(env.LOG_LEVEL);
   const secretKeyBase = parseSecretKeyBase(env.SECRET_KEY_BASE, dataDir);
-  return { port, host, baseUrl, dataDir, clickhouse, metadata, trustedProxies, logLevel, secretKeyBase };
+  const webhookAllowPrivate = parseBoolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE);
+  const smtpUrl = parseSmtpUrl(env.SMTP_URL);
+  return { port, host, baseUrl, dataDir, clickhouse, metadata, trustedProxies, logLevel, secretKeyBase, webhookAllowPrivate, smtpUrl };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -165,6 +173,28 @@ function parseLogLevel(raw: string | undefined): LogLevel {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}".`);
   }
   return value as LogLevel;
+}
+
+function parseBoolean(name: string, raw: string | undefined): boolean {
+  const value = nonEmpty(raw)?.toLowerCase();
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new ConfigError(`${name} must be true or false, got "${raw}".`);
+}
+
+function parseSmtpUrl(raw: string | undefined): string | null {
+  const value = nonEmpty(raw);
+  if (value === undefined) return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) {
+    throw new ConfigError('SMTP_URL must be a URL such as smtp://user:pass@mail.example.com:587 or smtps://mail.example.com:465.');
+  }
+  return value;
 }
 
 /** An unset secret is generated once and kept in DATA_DIR so restarts keep signatures valid. */

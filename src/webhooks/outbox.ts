@@ -23,9 +23,11 @@ export interface OutboxEvent {
 /**
  * Records an event for webhook delivery. Pass the transaction that makes the change, so the
  * event is committed together with it or not at all; the webhook worker fans it out later.
+ * A locked team's event is recorded as already dispatched: withheld, never replayed on unlock.
  */
 export async function publishEvent(db: Kysely<MetaSchema>, event: OutboxEvent, now: number): Promise<string> {
   const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
+  const team = await db.selectFrom('teams').select('locked_at').where('id', '=', event.teamId).executeTakeFirst();
   await db
     .insertInto('webhook_events')
     .values({
@@ -35,7 +37,7 @@ export async function publishEvent(db: Kysely<MetaSchema>, event: OutboxEvent, n
       site_id: event.siteId,
       payload: JSON.stringify(event.data),
       created_at: now,
-      dispatched_at: null,
+      dispatched_at: team?.locked_at != null ? now : null,
     })
     .execute();
   return eventId;

@@ -23,6 +23,10 @@ export interface MetaSchema {
   site_guests: SiteGuestsTable;
   ownership_transfers: OwnershipTransfersTable;
   webhook_events: WebhookEventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  notices: NoticesTable;
 }
 
 export interface UsersTable {
@@ -186,4 +190,66 @@ export interface WebhookEventsTable {
   payload: string;
   created_at: number;
   dispatched_at: number | null;
+}
+
+export interface WebhooksTable {
+  id: Generated<number>;
+  team_id: number;
+  url: string;
+  /** Space-separated subscribed types; empty means every type. */
+  event_types: string;
+  secret: string;
+  /** The secret before the last rotation, still signed with until `previous_secret_expires_at`. */
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  consecutive_failures: Generated<number>;
+  /** Set after too many consecutive failures; nothing is sent until re-enabled. */
+  stopped_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type WebhookDeliveryState = 'queued' | 'succeeded' | 'failed' | 'withheld' | 'cancelled';
+
+export interface WebhookDeliveriesTable {
+  /** The `Svc-Delivery` header. */
+  id: Generated<number>;
+  webhook_id: number;
+  event_row_id: number;
+  /** The delivery a manual redelivery repeats. */
+  redelivery_of: number | null;
+  state: WebhookDeliveryState;
+  attempts: Generated<number>;
+  next_attempt_at: number | null;
+  /** A worker's lease on the row while it attempts it; an expired lease may be taken over. */
+  claimed_until: number | null;
+  claim_token: string | null;
+  created_at: number;
+  completed_at: number | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  webhook_id: number;
+  attempted_at: number;
+  status_code: number | null;
+  /** Why there is no usable answer: timeout, redirect_refused, connection_error, address_refused. */
+  error: string | null;
+  error_detail: string | null;
+  duration_ms: number;
+  /** The first 2 KB of the receiver's response. */
+  response_body: string;
+  response_truncated: number;
+}
+
+export interface NoticesTable {
+  id: Generated<number>;
+  team_id: number;
+  /** webhook_failing (5 consecutive failures) or webhook_stopped (15). */
+  kind: string;
+  webhook_id: number | null;
+  message: string;
+  created_at: number;
+  dismissed_at: number | null;
 }

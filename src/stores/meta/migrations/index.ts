@@ -5,6 +5,7 @@ import * as m0002 from './0002_ingestion.js';
 import * as m0003 from './0003_management.js';
 import * as m0004 from './0004_outbox.js';
 import * as m0005 from './0005_site_lifecycle.js';
+import * as m0006 from './0006_webhooks.js';
 
 export type { MetaDialect } from './columns.js';
 
@@ -17,6 +18,7 @@ const MIGRATIONS: Array<[string, Up]> = [
   ['0003_management', m0003.up],
   ['0004_outbox', m0004.up],
   ['0005_site_lifecycle', m0005.up],
+  ['0006_webhooks', m0006.up],
 ];
 
 export function metaMigrations(dialect: MetaDialect): MigrationProvider {

@@ -1,0 +1,131 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../../clock.js';
+import { badRequest, notFound } from '../../errors.js';
+import type { MetaDb } from '../../stores/meta/database.js';
+import { type AttemptLogEntry, listAttempts, redeliver } from '../../webhooks/deliveries.js';
+import {
+  type Webhook,
+  type WebhookSettings,
+  createWebhook,
+  deleteWebhook,
+  listWebhooks,
+  reenableWebhook,
+  requireWebhook,
+  rotateWebhookSecret,
+  updateWebhook,
+} from '../../webhooks/webhooks.js';
+
+const MAX_LOG_PAGE = 100;
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+const webhookJson = (webhook: Webhook) => ({
+  id: webhook.id,
+  url: webhook.url,
+  event_types: webhook.eventTypes,
+  state: webhook.state,
+  consecutive_failures: webhook.consecutiveFailures,
+  stopped_at: iso(webhook.stoppedAt),
+  previous_secret_valid_until: iso(webhook.previousSecretExpiresAt),
+  created_at: iso(webhook.createdAt),
+  updated_at: iso(webhook.updatedAt),
+});
+
+const attemptJson = (entry: AttemptLogEntry) => ({
+  id: entry.id,
+  delivery_id: entry.deliveryId,
+  delivery_state: entry.deliveryState,
+  redelivery_of: entry.redeliveryOf,
+  event_id: entry.eventId,
+  event_type: entry.eventType,
+  attempted_at: iso(entry.attemptedAt),
+  status_code: entry.statusCode,
+  error: entry.error,
+  error_detail: entry.errorDetail,
+  duration_ms: entry.durationMs,
+  response_body: entry.responseBody,
+  response_truncated: entry.responseTruncated,
+});
+
+function idParam(request: FastifyRequest, name: string, what: string): number {
+  const raw = (request.params as Record<string, string>)[name] ?? '';
+  if (!/^\d{1,15}$/.test(raw)) throw notFound(`This team has no ${what} ${raw}.`);
+  return Number(raw);
+}
+
+/** The body of a create or update: an object with only `url` and `event_types`. */
+function settingsBody(body: unknown): WebhookSettings {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw badRequest('invalid_body', 'Send a JSON object such as {"url": "https://example.com/hooks", "event_types": ["site.created"]}.');
+  }
+  const unknown = Object.keys(body).filter((key) => key !== 'url' && key !== 'event_types');
+  if (unknown.length > 0) throw badRequest('unknown_field', `Unknown field "${unknown[0]}"; a webhook takes "url" and "event_types".`);
+  const { url, event_types: eventTypes } = body as { url?: unknown; event_types?: unknown };
+  return { url, eventTypes };
+}
+
+function pageQuery(request: FastifyRequest): { limit: number; beforeId: number | undefined } {
+  const { limit, after } = request.query as Record<string, unknown>;
+  if (limit !== undefined && (typeof limit !== 'string' || !/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_LOG_PAGE)) {
+    throw badRequest('invalid_limit', `limit must be a whole number from 1 to ${MAX_LOG_PAGE}.`);
+  }
+  if (after !== undefined && (typeof after !== 'string' || !/^\d{1,15}$/.test(after))) {
+    throw badRequest('invalid_cursor', '"after" must be a cursor returned in meta.after.');
+  }
+  return { limit: limit === undefined ? 50 : Number(limit), beforeId: after === undefined ? undefined : Number(after) };
+}
+
+/** Webhook registration and its delivery log, for keys with the webhooks:write scope. */
+export function webhookRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: Clock; allowPrivate: boolean }): void {
+  const { db, clock } = deps;
+  const config = { scope: 'webhooks:write' as const };
+  const urlRules = { allowPrivate: deps.allowPrivate };
+
+  app.post('/api/v1/webhooks', { config }, async (request, reply) => {
+    const settings = settingsBody(request.body);
+    const { webhook, secret } = await createWebhook(db, { teamId: request.caller.teamId, ...settings }, urlRules, clock.now());
+    reply.code(201);
+    return { ...webhookJson(webhook), secret };
+  });
+
+  app.get('/api/v1/webhooks', { config }, async (request) => ({
+    webhooks: (await listWebhooks(db, request.caller.teamId, clock.now())).map(webhookJson),
+  }));
+
+  app.get('/api/v1/webhooks/:id', { config }, async (request) =>
+    webhookJson(await requireWebhook(db, request.caller.teamId, idParam(request, 'id', 'webhook'), clock.now())),
+  );
+
+  app.patch('/api/v1/webhooks/:id', { config }, async (request) =>
+    webhookJson(await updateWebhook(db, request.caller.teamId, idParam(request, 'id', 'webhook'), settingsBody(request.body), urlRules, clock.now())),
+  );
+
+  app.delete('/api/v1/webhooks/:id', { config }, async (request, reply) => {
+    await deleteWebhook(db, request.caller.teamId, idParam(request, 'id', 'webhook'), clock.now());
+    return reply.code(204).send();
+  });
+
+  app.post('/api/v1/webhooks/:id/enable', { config }, async (request) =>
+    webhookJson(await reenableWebhook(db, request.caller.teamId, idParam(request, 'id', 'webhook'), clock.now())),
+  );
+
+  app.post('/api/v1/webhooks/:id/rotate-secret', { config }, async (request) => {
+    const rotated = await rotateWebhookSecret(db, request.caller.teamId, idParam(request, 'id', 'webhook'), clock.now());
+    return { ...webhookJson(rotated.webhook), secret: rotated.secret, previous_secret_valid_until: iso(rotated.previousSecretValidUntil) };
+  });
+
+  app.get('/api/v1/webhooks/:id/deliveries', { config }, async (request) => {
+    const page = pageQuery(request);
+    const entries = await listAttempts(db, request.caller.teamId, idParam(request, 'id', 'webhook'), { limit: page.limit + 1, beforeId: page.beforeId }, clock.now());
+    const shown = entries.slice(0, page.limit);
+    return {
+      deliveries: shown.map(attemptJson),
+      meta: { after: entries.length > page.limit ? String(shown.at(-1)!.id) : null, limit: page.limit },
+    };
+  });
+
+  app.post('/api/v1/webhooks/deliveries/:delivery_id/redeliver', { config }, async (request, reply) => {
+    const delivery = await redeliver(db, request.caller.teamId, idParam(request, 'delivery_id', 'webhook delivery'), clock.now());
+    reply.code(202);
+    return { delivery: { id: delivery.id, webhook_id: delivery.webhookId, event_id: delivery.eventId, state: 'queued' } };
+  });
+}

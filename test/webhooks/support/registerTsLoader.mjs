@@ -1,0 +1,3 @@
+import { register } from 'node:module';
+
+register('./tsLoader.mjs', import.meta.url);
