@@ -57,7 +57,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     });
     importRoutes(api, { db: deps.meta.db, clock: deps.clock, ingestion: deps.ingestion });
     ingestionHealthRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events, ingestion: deps.ingestion });
-import { webhookRoutes } from './routes/webhooks.js';
+    webhookRoutes(api, { db: deps.meta.db, clock: deps.clock, allowPrivate: deps.config.webhookAllowPrivate });
   });
   return app;
 }
