@@ -1,8 +1,10 @@
+import type { Selectable } from 'kysely';
 import { normaliseDomain } from '../../accounts/domains.js';
 import { isValidTimeZone } from '../../accounts/timezones.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { publishEvent } from '../../webhooks/outbox.js';
 import type { MetaDb } from './database.js';
+import type { SitesTable } from './schema.js';
 import { requireTeam } from './teams.js';
 
 export interface Site {
@@ -21,17 +23,7 @@ export interface Site {
 /** How long a renamed site keeps answering (ingestion, queries, management) under its old domain. */
 export const DOMAIN_TRANSITION_MS = 30 * 24 * 3_600_000;
 
-type SiteRow = {
-  id: number;
-  team_id: number;
-  domain: string;
-  timezone: string;
-  created_at: number;
-  updated_at: number;
-  deleted_at: number | null;
-  previous_domain: string | null;
-  domain_changed_at: number | null;
-};
+type SiteRow = Selectable<SitesTable>;
 
 const toSite = (row: SiteRow): Site => ({
   id: row.id,
