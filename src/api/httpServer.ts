@@ -6,6 +6,7 @@ import type { MetaStore } from '../stores/meta/database.js';
 import { requireApiKey } from './authentication.js';
 import { installErrorHandling } from './errorHandling.js';
 import { healthRoutes } from './routes/health.js';
+import { queryRoutes } from './routes/query.js';
 import { siteRoutes } from './routes/sites.js';
 
 export interface HttpDeps {
@@ -38,6 +39,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   app.register(async (api) => {
     requireApiKey(api, { db: deps.meta.db, clock: deps.clock });
     siteRoutes(api, { db: deps.meta.db });
+    queryRoutes(api, deps);
   });
   return app;
 }

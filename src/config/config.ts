@@ -17,6 +17,19 @@ export interface Config {
   trustedProxies: Cidr[];
   logLevel: LogLevel;
   secretKeyBase: string;
+  query: QueryConfig;
+}
+
+/** Guardrails and data of the query engine. */
+export interface QueryConfig {
+  /** Each analytics query's own `max_execution_time`. */
+  timeoutSeconds: number;
+  /** Each analytics query's own `max_memory_usage`. */
+  memoryLimitBytes: number;
+  /** Above this many events in the queried range a query is sampled unless it asks for `exact`. */
+  samplingThresholdEvents: number;
+  /** An operator-supplied exchange-rates JSON file; null uses the bundled snapshot. */
+  exchangeRatesFile: string | null;
 }
 
 export interface Cidr {
@@ -46,6 +59,10 @@ export const CONFIG_VARIABLES = [
   ['TRUSTED_PROXIES', '(none)', 'Comma-separated CIDRs whose forwarding headers (X-Forwarded-For, Forwarded, …) are believed.'],
   ['LOG_LEVEL', 'info', `One of ${LOG_LEVELS.join(', ')}.`],
   ['SECRET_KEY_BASE', '(generated into DATA_DIR)', 'Secret for signing; at least 32 characters.'],
+  ['QUERY_TIMEOUT_SECONDS', '30', 'Time limit of one analytics query (each statement of a stats request).'],
+  ['QUERY_MEMORY_LIMIT_MB', '512', 'Memory limit of one analytics query.'],
+  ['QUERY_SAMPLING_THRESHOLD', '20000000', 'Events in a queried range above which stats queries are sampled by visitor (unless `exact: true`).'],
+  ['EXCHANGE_RATES_FILE', '(bundled snapshot)', 'JSON file of exchange rates used to convert revenue into each goal\'s currency; see docs/query.md.'],
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -61,7 +78,30 @@ export function loadConfig(env: Env = process.env): Config {
   const trustedProxies = parseTrustedProxies(env.TRUSTED_PROXIES);
   const logLevel = parseLogLevel(env.LOG_LEVEL);
   const secretKeyBase = parseSecretKeyBase(env.SECRET_KEY_BASE, dataDir);
-  return { port, host, baseUrl, dataDir, clickhouse, metadata, trustedProxies, logLevel, secretKeyBase };
+  const query = parseQueryConfig(env);
+  return { port, host, baseUrl, dataDir, clickhouse, metadata, trustedProxies, logLevel, secretKeyBase, query };
+}
+
+function parseWholeNumber(name: string, raw: string | undefined, fallback: number, min: number): number {
+  const value = nonEmpty(raw);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min) {
+    throw new ConfigError(`${name} must be a whole number, at least ${min}, got "${value}".`);
+  }
+  return Number(value);
+}
+
+function parseQueryConfig(env: Env): QueryConfig {
+  const file = nonEmpty(env.EXCHANGE_RATES_FILE);
+  if (file !== undefined && !existsSync(file)) {
+    throw new ConfigError(`EXCHANGE_RATES_FILE names "${file}", which does not exist.`);
+  }
+  return {
+    timeoutSeconds: parseWholeNumber('QUERY_TIMEOUT_SECONDS', env.QUERY_TIMEOUT_SECONDS, 30, 1),
+    memoryLimitBytes: parseWholeNumber('QUERY_MEMORY_LIMIT_MB', env.QUERY_MEMORY_LIMIT_MB, 512, 16) * 2 ** 20,
+    samplingThresholdEvents: parseWholeNumber('QUERY_SAMPLING_THRESHOLD', env.QUERY_SAMPLING_THRESHOLD, 20_000_000, 1),
+    exchangeRatesFile: file === undefined ? null : resolve(file),
+  };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
