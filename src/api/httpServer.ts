@@ -7,6 +7,7 @@ import { requireApiKey } from './authentication.js';
 import { installErrorHandling } from './errorHandling.js';
 import { healthRoutes } from './routes/health.js';
 import { queryRoutes } from './routes/query.js';
+import { statsV1Routes } from './routes/statsV1.js';
 import { siteRoutes } from './routes/sites.js';
 
 export interface HttpDeps {
@@ -40,6 +41,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     requireApiKey(api, { db: deps.meta.db, clock: deps.clock });
     siteRoutes(api, { db: deps.meta.db });
     queryRoutes(api, deps);
+    statsV1Routes(api, deps);
   });
   return app;
 }

@@ -44,6 +44,8 @@ export interface QueryResponse {
 export interface EngineOptions {
   extraPresets?: boolean;
   countEverything?: boolean;
+  /** v1 `date`: the day ranges are relative to. */
+  relativeTo?: string;
 }
 
 const ALL_CLASSIFICATIONS = ['bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation'];
@@ -59,6 +61,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     siteStart,
     extraPresets: options.extraPresets,
     classifications: options.countEverything ? ALL_CLASSIFICATIONS : undefined,
+    relativeTo: options.relativeTo,
   });
   const sampleRate = q.exact ? null : await chooseSampleRate(deps.client, deps.limits, site, [q.range, ...(q.comparison ? [q.comparison.range] : [])]);
 

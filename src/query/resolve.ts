@@ -2,6 +2,7 @@ import { isValidTimeZone } from '../accounts/timezones.js';
 import { badRequest } from '../errors.js';
 import { type Interval, type MetricSpec, canonicalDimension, dimensionKind, metricScope } from './catalog.js';
 import { type DateRange, comparisonRange, impliedInterval, resolveDateRange } from './dateRange.js';
+import { endOfDay, formatDate, parseIsoDate, toLocal } from './localTime.js';
 import type { ComparisonRequest, FilterTree, ParsedQuery } from './request.js';
 import type { SiteContext } from './siteContext.js';
 
@@ -29,11 +30,12 @@ const HOUR = 3_600_000;
 
 export function resolveQuery(
   parsed: ParsedQuery,
-  context: { site: SiteContext; now: number; siteStart: number | null; extraPresets?: boolean; classifications?: string[] },
+  context: { site: SiteContext; now: number; siteStart: number | null; extraPresets?: boolean; classifications?: string[]; relativeTo?: string },
 ): ResolvedQuery {
   const tz = parsed.timezone ?? context.site.timezone;
   if (!isValidTimeZone(tz)) throw badRequest('invalid_timezone', `#/timezone: "${tz}" is not an IANA time zone such as Europe/Berlin or Etc/UTC.`);
-  const range = resolveDateRange(parsed.dateRange, { now: context.now, tz, siteStart: context.siteStart, extraPresets: context.extraPresets });
+  const now = relativeNow(context.now, context.relativeTo, tz);
+  const range = resolveDateRange(parsed.dateRange, { now, tz, siteStart: context.siteStart, extraPresets: context.extraPresets });
   const interval = timeInterval(parsed.dimensions, range);
   const dimensions = parsed.dimensions.map((d) => (d === 'time' ? `time:${interval}` : d));
   checkCompatibility(parsed.metrics, parsed.metricSpecs, dimensions, parsed.filters);
@@ -47,13 +49,20 @@ export function resolveQuery(
     interval,
     filters: parsed.filters,
     range,
-    comparison: parsed.comparison ? { ...parsed.comparison, range: comparisonRange(range, parsed.comparison, { now: context.now, tz }) } : null,
+    comparison: parsed.comparison ? { ...parsed.comparison, range: comparisonRange(range, parsed.comparison, { now, tz }) } : null,
     orderBy,
     limit: parsed.limit,
     offset: parsed.offset,
     exact: parsed.exact,
     classifications: context.classifications ?? context.site.includedClassifications,
   };
+}
+
+/** v1's `date`: ranges are computed as if it were the end of that day, unless it is today. */
+function relativeNow(now: number, relativeTo: string | undefined, tz: string): number {
+  const date = relativeTo === undefined ? undefined : parseIsoDate(relativeTo);
+  if (!date || formatDate(toLocal(now, tz)) === relativeTo) return now;
+  return endOfDay(date, tz);
 }
 
 function timeInterval(dimensions: string[], range: DateRange): Interval {

@@ -86,8 +86,9 @@ export function buildRows(siteId: number, events: FixtureEvent[]) {
   const sessionRows: Record<string, unknown>[] = [];
   for (const [visitor, entries] of byVisitor) {
     const userId = fixtureId(`user:${visitor}`);
-    let visit: { id: string; entries: { event: FixtureEvent; ms: number }[]; last: number } | null = null;
-    const visits: NonNullable<typeof visit>[] = [];
+    type Visit = { id: string; entries: { event: FixtureEvent; ms: number }[]; last: number };
+    let visit: Visit | null = null;
+    const visits: Visit[] = [];
     for (const entry of entries) {
       const engagement = (entry.event.name ?? 'pageview') === 'engagement';
       if (!visit || (!engagement && entry.ms - visit.last > SESSION_TIMEOUT_MS)) {
