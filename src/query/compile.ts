@@ -94,7 +94,8 @@ export function compileQuery(
   const revenueColumn = (name: 'total_revenue' | 'average_revenue') => {
     if (revenue?.kind !== 'converted') return 'NULL';
     col(eventsSide, 'revenue_missing', revenue.missingRate);
-    return name === 'total_revenue' ? col(eventsSide, name, `round(ifNull(${scale(`sum(${revenue.amount})`)}, 0), 3)`) : col(eventsSide, name, `round(avg(${revenue.amount}), 3)`);
+    const value = name === 'total_revenue' ? `round(ifNull(${scale(`sum(${revenue.amount})`)}, 0), 3)` : `round(avg(${revenue.amount}), 3)`;
+    return col(eventsSide, name, revenue.rowIsRevenue === null ? value : `if(${revenue.rowIsRevenue}, ${value}, NULL)`);
   };
   const bounceCondition = topLevelPageFilters(q.filters)
     .map((leaf) => columnLeaf(leaf, 'entry_page', { emptyLabel: null }, ctx))

@@ -11,15 +11,19 @@ import type { SqlParams } from './sqlParams.js';
  */
 export type RevenuePlan =
   | { kind: 'unavailable'; code: 'no_revenue_goals_matching' | 'no_single_revenue_currency'; warning: string }
-  | { kind: 'converted'; amount: string; missingRate: string; currency: string | Record<string, string> };
+  | {
+      kind: 'converted';
+      amount: string;
+      missingRate: string;
+      currency: string | Record<string, string>;
+      /** Grouped by goal: whether the row's goal is a revenue goal at all (others read null). */
+      rowIsRevenue: string | null;
+    };
 
 /** Goals the query is about: those its top-level goal filters select, else all of the site's. */
 export function goalsInPlay(q: ResolvedQuery): Goal[] {
-  const filtered = goalsInFilters(
-    q.filters.filter((f) => 'dimension' in f && f.dimension === 'event:goal' && !f.op.endsWith('_not')),
-    q.site.goals,
-  );
-  return q.filters.some((f) => 'dimension' in f && f.dimension === 'event:goal' && !f.op.endsWith('_not')) ? filtered : q.site.goals;
+  const goalFilters = q.filters.filter((f) => 'dimension' in f && f.dimension === 'event:goal' && !f.op.endsWith('_not'));
+  return goalFilters.length ? goalsInFilters(goalFilters, q.site.goals) : q.site.goals;
 }
 
 export function planRevenue(q: ResolvedQuery, params: SqlParams, rates: ExchangeRates, goalColumn: string | null): RevenuePlan {
@@ -48,6 +52,7 @@ export function planRevenue(q: ResolvedQuery, params: SqlParams, rates: Exchange
       kind: 'converted',
       ...amount(`${goalCurrency} != ''`, multiplier),
       currency: Object.fromEntries(revenueGoals.map((goal) => [goal.displayName, goal.currency!])),
+      rowIsRevenue: `${goalCurrency} != ''`,
     };
   }
   const currencies = [...new Set(revenueGoals.map((goal) => goal.currency!))];
@@ -61,5 +66,5 @@ export function planRevenue(q: ResolvedQuery, params: SqlParams, rates: Exchange
   const { from, multipliers } = multipliersInto(rates, currencies[0]!);
   const multiplier = `transform(revenue_source_currency, ${params.strings(from)}, ${params.add(multipliers, 'Array(Float64)')}, -1.)`;
   const condition = revenueGoals.map((goal) => goalCondition(goal, params)).join(' OR ');
-  return { kind: 'converted', ...amount(condition, multiplier), currency: currencies[0]! };
+  return { kind: 'converted', ...amount(condition, multiplier), currency: currencies[0]!, rowIsRevenue: null };
 }
