@@ -186,7 +186,7 @@ function buildMeta(
     present_index: presentIndex !== null && presentIndex >= 0 ? presentIndex : null,
     metric_warnings: warnings,
     ...(revenue?.kind === 'converted' ? { currency: Object.fromEntries(revenueMetrics.map((m) => [m, revenue.currency])) } : {}),
-    ...(context.sampleRate !== null ? { sampling: samplingMeta(context.sampleRate, q.metrics, q.specs, rawRows, results.length) } : {}),
+    ...(context.sampleRate !== null ? { sampling: samplingMeta(context.sampleRate, q.metrics, q.specs, rawRows) } : {}),
   };
 }
 

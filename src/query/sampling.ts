@@ -48,9 +48,9 @@ export function sampleRateFor(events: number, threshold: number): number | null 
   return rate >= 1 ? null : rate;
 }
 
-export function samplingMeta(rate: number, metrics: string[], specs: MetricSpec[], rawRows: number, resultRows: number) {
+export function samplingMeta(rate: number, metrics: string[], specs: MetricSpec[], rawRows: number) {
   const warnings: { code: string; warning: string }[] = [];
-  if (resultRows === 0) warnings.push({ code: 'empty_sample', warning: `The ${Math.round(rate * 100)} % sample of visitors holds no matching events; the true figures may still be above zero. Query with "exact": true to read everything.` });
+  if (rawRows === 0) warnings.push({ code: 'empty_sample', warning: `The ${Math.round(rate * 100)} % sample of visitors holds no matching events; the true figures may still be above zero. Query with "exact": true to read everything.` });
   else if (rawRows < SPARSE_ROWS) warnings.push({ code: 'sparse_sample', warning: `Only ${rawRows} sampled events stand behind these figures; they are rough estimates. Query with "exact": true to read everything.` });
   return {
     rate,
