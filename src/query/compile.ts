@@ -58,8 +58,11 @@ export function compileQuery(
   const plan = planTables(q);
   const allDims = q.dimensions.map((_, i) => i);
   const exitRate = q.metrics.includes('exit_rate');
-  const engagementInEvents = q.metrics.includes('time_on_page') || q.filters.some((f) => usesScrollGoals(f, ctx)) || goalDimensionGoals(q).some(isScrollGoal);
-  const countable = q.filters.some((f) => usesScrollGoals(f, ctx)) || goalDimensionGoals(q).some(isScrollGoal) ? '1' : "name != 'engagement'";
+  const scrollGoals = q.filters.some((f) => usesScrollGoals(f, ctx)) || goalDimensionGoals(q).some(isScrollGoal);
+  const engagementInEvents = q.metrics.includes('time_on_page') || scrollGoals;
+  // Which rows count as visits and events: the WHERE clause already drops engagement unless a
+  // metric or scroll goal needs those rows, and scroll goals are reached by engagement itself.
+  const countable = engagementInEvents && !scrollGoals ? "name != 'engagement'" : '1';
 
   const eventsSide: Side = {
     table: 'events',
@@ -188,16 +191,23 @@ export function compileQuery(
     .map((side, index) => {
       const subquery = `(${sideSql(side, index, ctx)}) AS s${index}`;
       if (index === 0) return subquery;
-      const using = side.dims.map((i) => `d${i}`);
+      const using = side.dims.map((i) => `k${i}`);
       return using.length ? `LEFT JOIN ${subquery} USING (${using.join(', ')})` : `CROSS JOIN ${subquery}`;
     })
     .join('\n');
   const dimensionColumns = q.dimensions.map((_, i) => `d${i}`);
+  const labels = q.dimensions.map((dimension, i) => `${dimensionLabel(ctx, dimension, `k${i}`)} AS d${i}`);
   const restrict = options.restrictTo ? `WHERE has(${params.add(options.restrictTo, 'Array(Array(String))')}, [${dimensionColumns.join(', ')}])` : '';
   const order = [...q.orderBy.map(([name, direction]) => `${alias(q, name)} ${direction.toUpperCase()}`), ...dimensionColumns.map((d) => `${d} ASC`)];
   // One row past the page tells the caller whether groups were cut off.
   const paging = options.paginate ? `LIMIT ${params.add(q.limit + 1, 'UInt32')} OFFSET ${params.add(q.offset, 'UInt32')}` : '';
-  const select = [...dimensionColumns, ...metricExprs.map((sql, i) => `${sql} AS m${i}`), `${rows} AS __rows`, `${revenueMissing} AS __revenue_missing`];
+  const select = [
+    ...labels,
+    ...metricExprs.map((sql, i) => `${sql} AS m${i}`),
+    `${rows} AS __rows`,
+    `${revenueMissing} AS __revenue_missing`,
+    ...(q.totalRows ? ['count() OVER () AS __total_rows'] : []),
+  ];
   const sql = `SELECT ${select.join(', ')}\nFROM ${from}\n${restrict}\nORDER BY ${order.join(', ')}\n${paging}`;
   return { sql, params: params.values, plan, revenue };
 }
@@ -211,10 +221,10 @@ function alias(q: ResolvedQuery, name: string): string {
 function sideSql(side: Side, index: number, ctx: CompileContext): string {
   const dims = side.dims.map((i) => {
     const dimension = ctx.q.dimensions[i]!;
-    return `${side.exitPageAsPath && dimension === 'visit:exit_page' ? 'pathname' : dimensionSql(ctx, dimension, side.table)} AS d${i}`;
+    return `${side.exitPageAsPath && dimension === 'visit:exit_page' ? 'pathname' : dimensionKey(ctx, dimension, side.table)} AS k${i}`;
   });
   const columns = [...side.columns].map(([name, sql]) => `${sql} AS c${index}_${name}`);
-  const group = side.dims.map((i) => `d${i}`);
+  const group = side.dims.map((i) => `k${i}`);
   const where = and(side.where);
   if (side.perVisitMax) {
     const inner = `SELECT ${[...dims, 'session_id', 'max(scroll_depth) AS max_scroll_depth'].join(', ')} FROM ${fromTable(ctx, 'events')} WHERE ${where} GROUP BY ${[...group, 'session_id'].join(', ')}`;
@@ -223,22 +233,21 @@ function sideSql(side: Side, index: number, ctx: CompileContext): string {
   return `SELECT ${[...dims, ...columns].join(', ')} FROM ${fromTable(ctx, side.table)} WHERE ${where}${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
 }
 
-/** The SQL of a dimension on a table's rows, as its report label. */
-function dimensionSql(ctx: CompileContext, dimension: string, table: 'events' | 'sessions'): string {
+/**
+ * The value a side groups a dimension by: the raw column, cheap to group (LowCardinality stays
+ * so); labels for empty values and bucket formatting are applied to the few grouped rows only.
+ */
+function dimensionKey(ctx: CompileContext, dimension: string, table: 'events' | 'sessions'): string {
   const { params, q } = ctx;
   const kind = dimensionKind(dimension)!;
   switch (kind.kind) {
-    case 'column': {
-      const column = table === 'sessions' ? (SESSION_DIMENSION_SUBSTITUTES[dimension] ?? kind.def.column) : kind.def.column;
-      return kind.def.emptyLabel === null ? column : `if(${column} = '', ${params.string(kind.def.emptyLabel)}, ${column})`;
-    }
-    case 'prop': {
-      const value = `props[${params.string(kind.prop)}]`;
-      return `if(${value} = '', '(none)', ${value})`;
-    }
+    case 'column':
+      return table === 'sessions' ? (SESSION_DIMENSION_SUBSTITUTES[dimension] ?? kind.def.column) : kind.def.column;
+    case 'prop':
+      return `props[${params.string(kind.prop)}]`;
     case 'goal': {
       const goals = goalDimensionGoals(q);
-      if (goals.length === 0) return 'arrayJoin(CAST([], \'Array(String)\'))';
+      if (goals.length === 0) return "arrayJoin(CAST([], 'Array(String)'))";
       const labels = goals.map((goal) => `if(${goalCondition(goal, params)}, ${params.string(goal.displayName)}, '')`);
       return `arrayJoin(arrayFilter(goal -> goal != '', [${labels.join(', ')}]))`;
     }
@@ -247,19 +256,35 @@ function dimensionSql(ctx: CompileContext, dimension: string, table: 'events' | 
       const tz = params.string(q.tz);
       switch (kind.interval) {
         case 'minute':
-          return `formatDateTime(${ts}, '%Y-%m-%d %H:%i:00', ${tz})`;
+          return `toStartOfMinute(${ts}, ${tz})`;
         case 'hour':
-          return `formatDateTime(${ts}, '%Y-%m-%d %H:00:00', ${tz})`;
-        case 'week': {
-          const firstDay = `toDate(${params.instant(ctx.range.first)}, ${tz})`;
-          return `toString(greatest(toMonday(${ts}, ${tz}), ${firstDay}))`;
-        }
+          return `toStartOfHour(${ts}, ${tz})`;
+        case 'week':
+          return `greatest(toMonday(${ts}, ${tz}), toDate(${params.instant(ctx.range.first)}, ${tz}))`;
         case 'month':
-          return `toString(toStartOfMonth(${ts}, ${tz}))`;
+          return `toStartOfMonth(${ts}, ${tz})`;
         default:
-          return `toString(toDate(${ts}, ${tz}))`;
+          return `toDate(${ts}, ${tz})`;
       }
     }
+  }
+}
+
+/** A grouped key as the report labels it. */
+function dimensionLabel(ctx: CompileContext, dimension: string, key: string): string {
+  const { params, q } = ctx;
+  const kind = dimensionKind(dimension)!;
+  switch (kind.kind) {
+    case 'column':
+      return kind.def.emptyLabel === null ? `toString(${key})` : `if(${key} = '', ${params.string(kind.def.emptyLabel)}, toString(${key}))`;
+    case 'prop':
+      return `if(${key} = '', '(none)', ${key})`;
+    case 'goal':
+      return key;
+    case 'time':
+      if (kind.interval === 'minute') return `formatDateTime(${key}, '%Y-%m-%d %H:%i:00', ${params.string(q.tz)})`;
+      if (kind.interval === 'hour') return `formatDateTime(${key}, '%Y-%m-%d %H:00:00', ${params.string(q.tz)})`;
+      return `toString(${key})`;
   }
 }
 
@@ -272,7 +297,7 @@ function goalDimensionGoals(q: ResolvedQuery) {
 
 function goalColumn(q: ResolvedQuery): string | null {
   const index = q.dimensions.indexOf('event:goal');
-  return index >= 0 ? `d${index}` : null;
+  return index >= 0 ? `k${index}` : null;
 }
 
 function topLevelPageFilters(filters: FilterTree[]) {

@@ -186,6 +186,8 @@ function buildMeta(
     present_index: presentIndex !== null && presentIndex >= 0 ? presentIndex : null,
     metric_warnings: warnings,
     ...(revenue?.kind === 'converted' ? { currency: Object.fromEntries(revenueMetrics.map((m) => [m, revenue.currency])) } : {}),
+    ...(q.timeLabels ? { time_labels: timeLabels(q.range, q.interval, q.tz) } : {}),
+    ...(q.totalRows ? { total_rows: toMetricValue(rows[0]?.__total_rows) ?? 0 } : {}),
     ...(context.sampleRate !== null ? { sampling: samplingMeta(context.sampleRate, q.metrics, q.specs, rawRows) } : {}),
   };
 }
@@ -200,9 +202,13 @@ function echoQuery(q: ResolvedQuery, parsed: ParsedQuery): Record<string, unknow
     filters: echoFilters(parsed),
     order_by: q.orderBy,
     pagination: { limit: q.limit, offset: q.offset },
-    include: q.comparison
-      ? { comparisons: { mode: q.comparison.mode, date_range: dateRange(q.comparison.range), ...(q.comparison.matchDayOfWeek ? { match_day_of_week: true } : {}) } }
-      : {},
+    include: {
+      ...(q.comparison
+        ? { comparisons: { mode: q.comparison.mode, date_range: dateRange(q.comparison.range), ...(q.comparison.matchDayOfWeek ? { match_day_of_week: true } : {}) } }
+        : {}),
+      ...(q.timeLabels ? { time_labels: true } : {}),
+      ...(q.totalRows ? { total_rows: true } : {}),
+    },
     timezone: q.tz,
     exact: q.exact,
   };

@@ -79,6 +79,9 @@ export interface ParsedQuery {
   comparison: ComparisonRequest | null;
   timezone: string | null;
   exact: boolean;
+  /** Every bucket label of the range in meta.time_labels; the number of groups in meta.total_rows. */
+  timeLabels: boolean;
+  totalRows: boolean;
 }
 
 function pointer(path: PropertyKey[]): string {
@@ -129,6 +132,9 @@ export function parseRequest(body: unknown): ParsedQuery {
   if (comparisons && comparisons.mode !== 'custom' && comparisons.date_range) {
     throw badRequest('invalid_comparison', '#/include/comparisons/date_range is only taken with the mode "custom".');
   }
+  if (query.include?.time_labels && !dimensions.some((d) => d.startsWith('time'))) {
+    throw badRequest('invalid_query', '#/include/time_labels needs a time dimension to label.');
+  }
   return {
     siteId: query.site_id,
     metrics: query.metrics,
@@ -144,6 +150,8 @@ export function parseRequest(body: unknown): ParsedQuery {
       : null,
     timezone: query.timezone ?? null,
     exact: query.exact ?? false,
+    timeLabels: query.include?.time_labels ?? false,
+    totalRows: query.include?.total_rows ?? false,
   };
 }
 

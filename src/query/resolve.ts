@@ -22,6 +22,8 @@ export interface ResolvedQuery {
   limit: number;
   offset: number;
   exact: boolean;
+  timeLabels: boolean;
+  totalRows: boolean;
   /** Classification reasons counted in this query besides ''. */
   classifications: string[];
 }
@@ -54,6 +56,8 @@ export function resolveQuery(
     limit: parsed.limit,
     offset: parsed.offset,
     exact: parsed.exact,
+    timeLabels: parsed.timeLabels,
+    totalRows: parsed.totalRows,
     classifications: context.classifications ?? context.site.includedClassifications,
   };
 }

@@ -114,6 +114,16 @@ describe('dimensions', () => {
   });
 });
 
+describe('include', () => {
+  it('lists every time label and counts every group on request', async () => {
+    const labelled = await ok({ metrics: ['visitors'], date_range: ['2024-01-07', '2024-01-09'], dimensions: ['time:day'], include: { time_labels: true } });
+    expect(labelled.meta.time_labels).toEqual(['2024-01-07', '2024-01-08', '2024-01-09']);
+    const counted = await ok({ metrics: ['pageviews'], date_range: RANGE, dimensions: ['event:page'], pagination: { limit: 1 }, include: { total_rows: true } });
+    expect(counted.meta.total_rows).toBe(3);
+    expect(counted.results).toHaveLength(1);
+  });
+});
+
 describe('filters', () => {
   it('applies every operator on event:name', async () => {
     const events = async (filter: unknown[]) => rows(await ok({ metrics: ['events'], date_range: RANGE, filters: [filter] }))[0][0];
