@@ -46,7 +46,7 @@ export function selectGoals(leaf: GoalLeaf, goals: Goal[]): Goal[] {
     return goals.filter((goal) => values.includes(fold(goal.displayName)));
   }
   if (positive === 'contains') return goals.filter((goal) => values.some((value) => fold(goal.displayName).includes(value)));
-  const patterns = leaf.values.map((value) => new RegExp(value.replace(/^\(\?[imsU]+\)/, ''), leaf.caseSensitive ? 'u' : 'iu'));
+  const patterns = leaf.values.map((value) => new RegExp(value.replace(/^\(\?[imsU]+\)/, ''), leaf.caseSensitive ? '' : 'i'));
   return goals.filter((goal) => patterns.some((pattern) => pattern.test(goal.displayName)));
 }
 

@@ -11,7 +11,8 @@ import { runSql, toMetricValue } from './execute.js';
  * key. The same rate serves the primary and comparison periods, so both read the same visitors.
  */
 
-const counts = new LRUCache<string, number>({ max: 10_000, ttl: 60_000 });
+// Whether to sample needs only a rough size, so counts are kept for a while.
+const counts = new LRUCache<string, number>({ max: 10_000, ttl: 10 * 60_000 });
 
 /** Smallest fraction read, so a sample never collapses to a handful of visitors. */
 const MIN_RATE = 0.01;
@@ -24,21 +25,31 @@ export async function chooseSampleRate(
   site: { id: number },
   ranges: DateRange[],
 ): Promise<number | null> {
+  // The whole table's row count is metadata; below the threshold no site's range can exceed it.
+  const total = await cachedCount('table', () =>
+    runSql(client, "SELECT sum(rows) AS events FROM system.parts WHERE active AND database = currentDatabase() AND table = 'events'", {}, limits),
+  );
+  if (total <= limits.samplingThresholdEvents) return null;
   const first = Math.min(...ranges.map((r) => r.first));
   const last = Math.max(...ranges.map((r) => r.last));
-  const key = `${site.id}:${first}:${last}`;
-  let events = counts.get(key);
-  if (events === undefined) {
-    const rows = await runSql(
+  const events = await cachedCount(`${site.id}:${first}:${last}`, () =>
+    runSql(
       client,
       "SELECT count() AS events FROM events WHERE site_id = {site:UInt64} AND timestamp >= toDateTime({first:UInt32}, 'UTC') AND timestamp <= toDateTime({last:UInt32}, 'UTC')",
       { site: site.id, first: Math.floor(first / 1000), last: Math.floor(last / 1000) },
       limits,
-    );
-    events = toMetricValue(rows[0]?.events) ?? 0;
-    counts.set(key, events);
-  }
+    ),
+  );
   return sampleRateFor(events, limits.samplingThresholdEvents);
+}
+
+async function cachedCount(key: string, count: () => Promise<Record<string, unknown>[]>): Promise<number> {
+  let value = counts.get(key);
+  if (value === undefined) {
+    value = toMetricValue((await count())[0]?.events) ?? 0;
+    counts.set(key, value);
+  }
+  return value;
 }
 
 /** Read about `threshold` events' worth: the rate rounded down to two decimals, at least MIN_RATE. */
