@@ -148,6 +148,13 @@ describe('revenue', () => {
     expect(body.meta.metric_warnings.total_revenue).toEqual([expect.objectContaining({ code: 'no_single_revenue_currency' })]);
   });
 
+  it('is null with a warning when no revenue goal matches', async () => {
+    const body = await ok(shop, { metrics: ['total_revenue', 'visitors'], date_range: DAY, filters: [['is', 'event:goal', ['Signup']]] });
+    expect(rows(body)).toEqual([[null, 1]]);
+    expect(body.meta.metric_warnings.total_revenue).toEqual([expect.objectContaining({ code: 'no_revenue_goals_matching' })]);
+    expect(body.meta.metric_warnings.visitors).toBeUndefined();
+  });
+
   it('gives each goal its own currency in a goal breakdown', async () => {
     const body = await ok(shop, { metrics: ['visitors', 'total_revenue'], date_range: DAY, dimensions: ['event:goal'] });
     expect(rows(body)).toEqual([
