@@ -2,6 +2,7 @@ import { isValidTimeZone } from '../accounts/timezones.js';
 import { badRequest } from '../errors.js';
 import { type Interval, type MetricSpec, canonicalDimension, dimensionKind, metricScope } from './catalog.js';
 import { type DateRange, comparisonRange, impliedInterval, resolveDateRange } from './dateRange.js';
+import { goalsInFilters } from './goals.js';
 import { endOfDay, formatDate, parseIsoDate, toLocal } from './localTime.js';
 import type { ComparisonRequest, FilterTree, ParsedQuery } from './request.js';
 import type { SiteContext } from './siteContext.js';
@@ -41,6 +42,8 @@ export function resolveQuery(
   const interval = timeInterval(parsed.dimensions, range);
   const dimensions = parsed.dimensions.map((d) => (d === 'time' ? `time:${interval}` : d));
   checkCompatibility(parsed.metrics, parsed.metricSpecs, dimensions, parsed.filters);
+  // Goal names are checked here, before anything is read, rather than when filters compile.
+  goalsInFilters(parsed.filters, context.site.goals);
   const orderBy = resolveOrder(parsed.orderBy, parsed.metrics, dimensions);
   return {
     site: context.site,
