@@ -1,9 +1,9 @@
-import { type MetricSpec, dimensionKind, metricScope } from './catalog.js';
+import { type MetricSpec, REVENUE_METRICS, dimensionKind, metricScope } from './catalog.js';
 import type { ExchangeRates } from './exchangeRates.js';
 import { columnLeaf, filtersCondition, usesScrollGoals } from './filters.js';
 import { goalCondition, goalsInFilters, isScrollGoal } from './goals.js';
 import type { FilterTree } from './request.js';
-import { type ResolvedQuery, filterLeaves } from './resolve.js';
+import { type ResolvedQuery, filterLeaves, isSessionDimension } from './resolve.js';
 import { type RevenuePlan, planRevenue } from './revenue.js';
 import { type CompileContext, and, eventsBase, fromTable, sessionsBase } from './tables.js';
 
@@ -42,7 +42,7 @@ export function planTables(q: ResolvedQuery): Plan {
   const eventMetrics = scopes.includes('event');
   const sessionMetrics = scopes.includes('session');
   const eventDims = q.dimensions.some((d) => d.startsWith('event:'));
-  const sessionDims = q.dimensions.some((d) => dimensionKind(d)?.kind === 'column' && (dimensionKind(d) as { def: { scope: string } }).def.scope === 'session');
+  const sessionDims = q.dimensions.some(isSessionDimension);
   const eventFilters = filterLeaves(q.filters).some((leaf) => !leaf.behavioral && leaf.dimension.startsWith('event:'));
   if (!eventMetrics && !eventDims && !eventFilters) return 'sessions';
   if (!sessionMetrics && !sessionDims) return 'events';
@@ -91,7 +91,7 @@ export function compileQuery(
 
   const uniq = (column: string) => (countable === '1' ? `uniq(${column})` : `uniqIf(${column}, ${countable})`);
   const eventVisitors = () => col(eventsSide, 'visitors', scale(uniq('user_id')));
-  const revenue = q.specs.some((s) => s.kind === 'builtin' && ['total_revenue', 'average_revenue', 'revenue_per_visitor'].includes(s.name))
+  const revenue = q.metrics.some((m) => REVENUE_METRICS.includes(m))
     ? planRevenue(q, params, options.rates, goalColumn(q))
     : null;
   const revenueColumn = (name: 'total_revenue' | 'average_revenue') => {

@@ -105,7 +105,8 @@ export function filterLeaves(filters: FilterTree[]): { dimension: string; topLev
 }
 
 const isEventDimension = (d: string) => d.startsWith('event:');
-const isSessionDimension = (d: string) => {
+/** Entry and exit pages: properties only visits (sessions rows) carry. */
+export const isSessionDimension = (d: string) => {
   const kind = dimensionKind(d);
   return kind?.kind === 'column' && kind.def.scope === 'session';
 };
