@@ -12,6 +12,8 @@ import { importRoutes } from './routes/eventImport.js';
 import { ingestionHealthRoutes } from './routes/ingestionHealth.js';
 import { acceptanceRoutes, managementRoutes } from './routes/management/index.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { queryRoutes } from './routes/query.js';
+import { statsV1Routes } from './routes/statsV1.js';
 
 export interface HttpDeps {
   config: Config;
@@ -58,6 +60,8 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     importRoutes(api, { db: deps.meta.db, clock: deps.clock, ingestion: deps.ingestion });
     ingestionHealthRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events, ingestion: deps.ingestion });
     webhookRoutes(api, { db: deps.meta.db, clock: deps.clock, allowPrivate: deps.config.webhookAllowPrivate });
+    queryRoutes(api, deps);
+    statsV1Routes(api, deps);
   });
   return app;
 }

@@ -21,6 +21,19 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** smtp:// or smtps:// server for owner notices; null sends no email. */
   smtpUrl: string | null;
+  query: QueryConfig;
+}
+
+/** Guardrails and data of the query engine. */
+export interface QueryConfig {
+  /** Each analytics query's own `max_execution_time`. */
+  timeoutSeconds: number;
+  /** Each analytics query's own `max_memory_usage`. */
+  memoryLimitBytes: number;
+  /** Above this many events in the queried range a query is sampled unless it asks for `exact`. */
+  samplingThresholdEvents: number;
+  /** An operator-supplied exchange-rates JSON file; null uses the bundled snapshot. */
+  exchangeRatesFile: string | null;
 }
 
 export interface Cidr {
@@ -52,6 +65,10 @@ export const CONFIG_VARIABLES = [
   ['SECRET_KEY_BASE', '(generated into DATA_DIR)', 'Secret for signing; at least 32 characters.'],
   ['WEBHOOK_ALLOW_PRIVATE', 'false', 'true lets webhooks reach private, loopback and link-local addresses (receivers on an internal network).'],
   ['SMTP_URL', '(unset: no email)', 'smtp://user:pass@host:587 or smtps://…:465 (optional ?from=address) to email team owners about broken webhook endpoints.'],
+  ['QUERY_TIMEOUT_SECONDS', '30', 'Time limit of one analytics query (each statement of a stats request).'],
+  ['QUERY_MEMORY_LIMIT_MB', '512', 'Memory limit of one analytics query.'],
+  ['QUERY_SAMPLING_THRESHOLD', '20000000', 'Events in a queried range above which stats queries are sampled by visitor (unless `exact: true`).'],
+  ['EXCHANGE_RATES_FILE', '(bundled snapshot)', 'JSON file of exchange rates used to convert revenue into each goal\'s currency; see docs/query.md.'],
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -69,7 +86,30 @@ export function loadConfig(env: Env = process.env): Config {
   const secretKeyBase = parseSecretKeyBase(env.SECRET_KEY_BASE, dataDir);
   const webhookAllowPrivate = parseBoolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE);
   const smtpUrl = parseSmtpUrl(env.SMTP_URL);
-  return { port, host, baseUrl, dataDir, clickhouse, metadata, trustedProxies, logLevel, secretKeyBase, webhookAllowPrivate, smtpUrl };
+  const query = parseQueryConfig(env);
+  return { port, host, baseUrl, dataDir, clickhouse, metadata, trustedProxies, logLevel, secretKeyBase, webhookAllowPrivate, smtpUrl, query };
+}
+
+function parseWholeNumber(name: string, raw: string | undefined, fallback: number, min: number): number {
+  const value = nonEmpty(raw);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min) {
+    throw new ConfigError(`${name} must be a whole number, at least ${min}, got "${value}".`);
+  }
+  return Number(value);
+}
+
+function parseQueryConfig(env: Env): QueryConfig {
+  const file = nonEmpty(env.EXCHANGE_RATES_FILE);
+  if (file !== undefined && !existsSync(file)) {
+    throw new ConfigError(`EXCHANGE_RATES_FILE names "${file}", which does not exist.`);
+  }
+  return {
+    timeoutSeconds: parseWholeNumber('QUERY_TIMEOUT_SECONDS', env.QUERY_TIMEOUT_SECONDS, 30, 1),
+    memoryLimitBytes: parseWholeNumber('QUERY_MEMORY_LIMIT_MB', env.QUERY_MEMORY_LIMIT_MB, 512, 16) * 2 ** 20,
+    samplingThresholdEvents: parseWholeNumber('QUERY_SAMPLING_THRESHOLD', env.QUERY_SAMPLING_THRESHOLD, 20_000_000, 1),
+    exchangeRatesFile: file === undefined ? null : resolve(file),
+  };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

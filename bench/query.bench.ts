@@ -1,0 +1,227 @@
+/**
+ * Query engine benchmark: `npm run bench:query`.
+ *
+ * Loads a synthetic site straight into the embedded store (10 million events, about a million
+ * visitors, 90 days ending yesterday, skewed pages, sources, countries and devices), then times
+ * a dashboard's worth of POST /api/v2/query requests over HTTP and, in the same run, the same
+ * questions as hand-written SQL on the same engine connection. Prints per-query p50, the whole
+ * dashboard's time and the overhead ratio. Scale with BENCH_EVENTS (default 10,000,000).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config/config.js';
+import { createApiKey } from '../src/stores/meta/apiKeys.js';
+import { createSite } from '../src/stores/meta/sites.js';
+import { createUserWithTeam } from '../src/stores/meta/users.js';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const DAYS = 90;
+// Sessions hold 1–7 events, four on average; visitors come back for about 2.5 visits each.
+const SESSIONS = Math.round(EVENTS / 4);
+const VISITORS = Math.round(EVENTS / 8.5);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'svc-query-bench-'));
+const app = await createApp(loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }));
+const url = await app.listen();
+const ch = app.events.jobs;
+const now = Date.now();
+const { userId, teamId } = await createUserWithTeam(app.meta.db, { email: 'bench@example.com', name: 'Bench' }, now);
+const site = await createSite(app.meta.db, { teamId, domain: 'bench.example.com', timezone: 'Europe/Berlin' }, now);
+const { key } = await createApiKey(app.meta.db, { teamId, userId, name: 'bench' }, now);
+await app.meta.db.insertInto('goals').values({ site_id: site.id, event_name: 'Signup', page_path: null, display_name: 'Signup', currency: null, created_at: now }).execute();
+await app.meta.db.insertInto('goals').values({ site_id: site.id, event_name: null, page_path: '/pricing', display_name: 'Visit /pricing', currency: null, created_at: now }).execute();
+
+async function exec(query: string) {
+  await ch.command({ query, clickhouse_settings: { max_execution_time: 3600, max_insert_threads: '2' } });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load: events generated inside ClickHouse from numbers(), sessions derived from them.
+const loadStart = performance.now();
+const firstDay = Math.floor(now / 86_400_000) * 86_400_000 - DAYS * 86_400_000;
+const pick = (list: string[], u: string) => `[${list.map((v) => `'${v}'`).join(',')}][1 + toUInt32(floor(${u} * ${list.length}))]`;
+// A skewed draw in [0, 1): most mass near 0, so the first entries of each list dominate.
+const skew = (seed: string, power: number) => `pow((sipHash64(s, '${seed}') % 1000000) / 1000000, ${power})`;
+const SOURCES = ['', 'Google', '', 'Google', 'Bing', 'Twitter', 'Facebook', 'DuckDuckGo', 'Reddit', 'GitHub', 'Hacker News', 'LinkedIn', 'Newsletter', 'Ecosia'];
+const COUNTRIES = ['US', 'DE', 'GB', 'FR', 'IN', 'BR', 'CA', 'NL', 'ES', 'IT', 'PL', 'SE', 'JP', 'AU', 'CH', 'AT', 'BE', 'MX', 'TR', 'ZA'];
+const DEVICES = ['Desktop', 'Mobile', 'Tablet'];
+const BROWSERS = ['Chrome', 'Safari', 'Firefox', 'Edge', 'Samsung Internet', 'Opera'];
+const OSES = ['Windows', 'iOS', 'Android', 'Mac', 'Linux', 'ChromeOS'];
+await exec(`
+  INSERT INTO events (timestamp, site_id, name, user_id, session_id, hostname, pathname, referrer_source, channel,
+                      country_code, device, screen_size, browser, operating_system, props, interactive, classification)
+  SELECT
+    toDateTime(${Math.floor(firstDay / 1000)} + intDiv(s * ${DAYS * 86400}, ${SESSIONS}) + k * (20 + sipHash64(s, k) % 240), 'UTC') AS timestamp,
+    ${site.id} AS site_id,
+    if(k > 0 AND sipHash64(s, k, 'goal') % 25 = 0, 'Signup', 'pageview') AS name,
+    sipHash64('visitor', sipHash64(s, 'v') % ${VISITORS}) AS user_id,
+    sipHash64(s, 'session') AS session_id,
+    'bench.example.com' AS hostname,
+    if(sipHash64(s, k, 'pricing') % 30 = 0, '/pricing', concat('/docs/', toString(toUInt32(floor(pow((sipHash64(s, k, 'p') % 1000000) / 1000000, 4) * 2000))))) AS pathname,
+    ${pick(SOURCES, skew('src', 2))} AS referrer_source,
+    if(referrer_source = '', 'Direct', 'Organic Search') AS channel,
+    ${pick(COUNTRIES, skew('c', 3))} AS country_code,
+    ${pick(DEVICES, skew('d', 1.5))} AS device,
+    device AS screen_size,
+    ${pick(BROWSERS, skew('b', 2))} AS browser,
+    ${pick(OSES, skew('o', 2))} AS operating_system,
+    map() AS props,
+    1 AS interactive,
+    '' AS classification
+  FROM (SELECT number AS s, 1 + sipHash64(number, 'len') % 7 AS len FROM numbers(${SESSIONS}))
+  ARRAY JOIN range(len) AS k`);
+// One +1 row per visit in its final state, derived in slices to bound memory.
+for (let slice = 0; slice < 8; slice++) {
+  await exec(`
+    INSERT INTO sessions (session_id, sign, site_id, user_id, hostname, timestamp, start, is_bounce, entry_page, exit_page,
+                          exit_page_hostname, pageviews, events, duration, referrer_source, channel, country_code, device,
+                          screen_size, browser, operating_system, classification)
+    SELECT session_id, 1, any(site_id), any(user_id), any(hostname), max(timestamp), min(timestamp),
+           countIf(name = 'pageview') <= 1 AND count() = 1, argMin(pathname, timestamp), argMax(pathname, timestamp),
+           any(hostname), countIf(name = 'pageview'), count(), dateDiff('second', min(timestamp), max(timestamp)),
+           any(referrer_source), any(channel), any(country_code), any(device), any(screen_size), any(browser),
+           any(operating_system), ''
+    FROM events WHERE site_id = ${site.id} AND session_id % 8 = ${slice}
+    GROUP BY session_id`);
+}
+await exec('OPTIMIZE TABLE events FINAL');
+await exec('OPTIMIZE TABLE sessions FINAL');
+const counts = (await (await ch.query({ query: `SELECT (SELECT count() FROM events) AS events, (SELECT uniqExact(user_id) FROM events) AS visitors, (SELECT count() FROM sessions) AS sessions`, format: 'JSONEachRow' })).json()) as Record<string, string>[];
+console.log(`Loaded ${Number(counts[0]!.events).toLocaleString('en')} events, ${Number(counts[0]!.visitors).toLocaleString('en')} visitors, ${Number(counts[0]!.sessions).toLocaleString('en')} visits over ${DAYS} days in ${((performance.now() - loadStart) / 1000).toFixed(1)} s.\n`);
+
+// ---------------------------------------------------------------------------------------------
+// The dashboard: what the engine is asked over HTTP, and the same question in hand-written SQL.
+const range = '91d';
+const tz = 'Europe/Berlin';
+const localMidnight = (daysAgo: number) => {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(now - daysAgo * 86_400_000));
+  return `toDateTime('${parts} 00:00:00', '${tz}')`;
+};
+// 91d: 91 days before today up to the end of yesterday, in the site's time zone; the comparison is the 91 days before.
+const first = localMidnight(91);
+const last = `${localMidnight(0)} - 1`;
+const previousFirst = localMidnight(182);
+const previousLast = `${first} - 1`;
+const events = (from = first, to = last) => `FROM events WHERE site_id = ${site.id} AND timestamp >= ${from} AND timestamp <= ${to} AND classification = '' AND name != 'engagement'`;
+const sessions = (from = first, to = last) =>
+  `FROM sessions WHERE site_id = ${site.id} AND start >= ${from} - 604800 AND timestamp >= ${from} AND start <= ${to} AND classification = ''`;
+const topVisitors = (column: string, label = column) => `SELECT ${label} AS value, uniq(user_id) AS visitors ${sessions()} GROUP BY value ORDER BY visitors DESC, value LIMIT 10`;
+const aggregate = (from: string, to: string) =>
+  `SELECT * FROM (SELECT uniq(user_id) AS visitors, uniq(session_id) AS visits, countIf(name = 'pageview') AS pageviews ${events(from, to)}) AS e
+   CROSS JOIN (SELECT round(sum(sign * pageviews) / sum(sign), 2) AS views_per_visit, round(sum(is_bounce * sign) / sum(sign) * 100) AS bounce_rate,
+                      round(sum(duration * sign) / sum(sign)) AS visit_duration ${sessions(from, to)}) AS s`;
+
+interface DashboardQuery {
+  name: string;
+  body: Record<string, unknown>;
+  sql: string[];
+}
+
+const DASHBOARD: DashboardQuery[] = [
+  {
+    name: 'aggregate + comparison',
+    body: { metrics: ['visitors', 'visits', 'pageviews', 'views_per_visit', 'bounce_rate', 'visit_duration'], include: { comparisons: { mode: 'previous_period' } } },
+    sql: [aggregate(first, last), aggregate(previousFirst, previousLast)],
+  },
+  {
+    name: 'timeseries (day)',
+    body: { metrics: ['visitors', 'pageviews'], dimensions: ['time:day'] },
+    sql: [`SELECT toString(toDate(timestamp, '${tz}')) AS day, uniq(user_id) AS visitors, countIf(name = 'pageview') AS pageviews ${events()} GROUP BY day ORDER BY day`],
+  },
+  { name: 'sources', body: { metrics: ['visitors'], dimensions: ['visit:source'] }, sql: [topVisitors('referrer_source', "if(referrer_source = '', 'Direct / None', referrer_source)")] },
+  {
+    name: 'pages',
+    body: { metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] },
+    sql: [`SELECT pathname AS page, uniq(user_id) AS visitors, countIf(name = 'pageview') AS pageviews ${events()} GROUP BY page ORDER BY visitors DESC, page LIMIT 10`],
+  },
+  {
+    name: 'entry pages',
+    body: { metrics: ['visitors', 'visits'], dimensions: ['visit:entry_page'] },
+    sql: [`SELECT entry_page, uniq(user_id) AS visitors, sum(sign) AS visits ${sessions()} GROUP BY entry_page ORDER BY visitors DESC, entry_page LIMIT 10`],
+  },
+  { name: 'countries', body: { metrics: ['visitors'], dimensions: ['visit:country'] }, sql: [topVisitors('toString(country_code)')] },
+  { name: 'devices', body: { metrics: ['visitors'], dimensions: ['visit:device'] }, sql: [topVisitors('device')] },
+  { name: 'browsers', body: { metrics: ['visitors'], dimensions: ['visit:browser'] }, sql: [topVisitors('browser')] },
+  {
+    name: 'goals',
+    body: { metrics: ['visitors', 'events', 'conversion_rate'], dimensions: ['event:goal'] },
+    sql: [
+      `SELECT goal, visitors, events, round(visitors / total * 100, 2) AS conversion_rate FROM (
+         SELECT arrayJoin(arrayFilter(g -> g != '', [if(name = 'Signup', 'Signup', ''), if(name = 'pageview' AND pathname = '/pricing', 'Visit /pricing', '')])) AS goal,
+                uniq(user_id) AS visitors, count() AS events ${events()} GROUP BY goal) AS g
+       CROSS JOIN (SELECT uniq(user_id) AS total ${events()}) AS t ORDER BY visitors DESC, goal LIMIT 10`,
+    ],
+  },
+];
+
+async function viaHttp(query: DashboardQuery): Promise<void> {
+  const res = await fetch(`${url}/api/v2/query`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ site_id: site.domain, date_range: range, pagination: { limit: 10 }, ...query.body }),
+  });
+  if (res.status !== 200) throw new Error(`${query.name}: ${res.status} ${await res.text()}`);
+  await res.json();
+}
+
+async function viaSql(query: DashboardQuery): Promise<void> {
+  for (const sql of query.sql) {
+    await (await app.events.query.query({ query: `${sql} SETTINGS max_execution_time = 30, join_use_nulls = 1`, format: 'JSONEachRow' })).json();
+  }
+}
+
+async function time(run: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+// Warm both paths once (caches, metadata, the sampling count), then alternate them run by run
+// so contention from other work on the machine falls on both alike.
+for (const query of DASHBOARD) {
+  await viaHttp(query);
+  await viaSql(query);
+}
+const engineTimes = new Map<string, number[]>(DASHBOARD.map((q) => [q.name, []]));
+const sqlTimes = new Map<string, number[]>(DASHBOARD.map((q) => [q.name, []]));
+const engineDashboards: number[] = [];
+const sqlDashboards: number[] = [];
+for (let run = 0; run < RUNS; run++) {
+  let engineTotal = 0;
+  let sqlTotal = 0;
+  for (const query of DASHBOARD) {
+    const engine = await time(() => viaHttp(query));
+    const sql = await time(() => viaSql(query));
+    engineTimes.get(query.name)!.push(engine);
+    sqlTimes.get(query.name)!.push(sql);
+    engineTotal += engine;
+    sqlTotal += sql;
+  }
+  engineDashboards.push(engineTotal);
+  sqlDashboards.push(sqlTotal);
+}
+
+const pad = (text: string, width: number) => text.padEnd(width);
+const ms = (value: number) => `${value.toFixed(1)} ms`.padStart(11);
+console.log(`${pad('query (p50 of ' + RUNS + ' runs)', 28)}${'engine+HTTP'.padStart(11)}${'SQL'.padStart(11)}${'ratio'.padStart(8)}`);
+for (const query of DASHBOARD) {
+  const engine = median(engineTimes.get(query.name)!);
+  const sql = median(sqlTimes.get(query.name)!);
+  console.log(`${pad(query.name, 28)}${ms(engine)}${ms(sql)}${(engine / sql).toFixed(2).padStart(8)}`);
+}
+const engineDashboard = median(engineDashboards);
+const sqlDashboard = median(sqlDashboards);
+console.log(`${pad('whole dashboard (sequential)', 28)}${ms(engineDashboard)}${ms(sqlDashboard)}${(engineDashboard / sqlDashboard).toFixed(2).padStart(8)}`);
+console.log(`\nOverhead ratio ${(engineDashboard / sqlDashboard).toFixed(2)}× (goal ≤ 1.15×); whole dashboard ${(engineDashboard / 1000).toFixed(2)} s (goal < 1 s).`);
+
+await app.close();
+rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import { type QueryEngineDeps, runQuery } from '../../query/engine.js';
+import { loadExchangeRates } from '../../query/exchangeRates.js';
+import type { HttpDeps } from '../httpServer.js';
+
+/** The engine's dependencies from the server's: API-query ClickHouse connection, limits, rates, clock. */
+export function queryEngineDeps(deps: Pick<HttpDeps, 'config' | 'clock' | 'meta' | 'events'>): QueryEngineDeps {
+  return {
+    db: deps.meta.db,
+    client: deps.events.query,
+    limits: deps.config.query,
+    rates: loadExchangeRates(deps.config.query.exchangeRatesFile),
+    now: () => deps.clock.now(),
+  };
+}
+
+/** POST /api/v2/query: every report is this one request. */
+export function queryRoutes(app: FastifyInstance, deps: Pick<HttpDeps, 'config' | 'clock' | 'meta' | 'events'>): void {
+  const engine = queryEngineDeps(deps);
+  app.post('/api/v2/query', { config: { scope: 'stats:read' }, bodyLimit: 1024 * 1024 }, async (request) => runQuery(engine, request.caller.teamId, request.body));
+}

@@ -1,0 +1,120 @@
+import type { FastifyInstance } from 'fastify';
+import { badRequest } from '../../errors.js';
+import type { Interval } from '../../query/catalog.js';
+import { type QueryEngineDeps, type QueryResponse, runQuery } from '../../query/engine.js';
+import { timeLabels } from '../../query/timeLabels.js';
+import { type V1Params, parseWholeNumber, translateCommon } from '../../query/v1/request.js';
+import type { HttpDeps } from '../httpServer.js';
+import { queryEngineDeps } from './query.js';
+
+/**
+ * The v1 stats endpoints, translated into v2 queries for the one engine and their answers
+ * translated back into v1's response shapes.
+ */
+export function statsV1Routes(app: FastifyInstance, deps: Pick<HttpDeps, 'config' | 'clock' | 'meta' | 'events'>): void {
+  const engine = queryEngineDeps(deps);
+  const options = { config: { scope: 'stats:read' as const } };
+
+  app.get('/api/v1/stats/aggregate', options, async (request) => {
+    const v1 = translateCommon(request.query as V1Params);
+    const response = await runQuery(engine, request.caller.teamId, v1.body, v1.options);
+    const row = response.results[0];
+    const metrics = v1.body.metrics as string[];
+    return {
+      results: Object.fromEntries(
+        metrics.map((metric, i) => {
+          const value = row?.metrics[i] ?? null;
+          if (!row?.comparison) return [metric, { value }];
+          return [metric, { value, comparison_value: row.comparison.metrics[i] ?? null, change: row.comparison.change[i] ?? null }];
+        }),
+      ),
+    };
+  });
+
+  app.get('/api/v1/stats/timeseries', options, async (request) => {
+    const params = request.query as V1Params;
+    const v1 = translateCommon(params);
+    const interval = timeseriesInterval(params.interval, v1.period);
+    // Comparisons are not part of v1 timeseries.
+    const { include: _ignored, ...body } = v1.body;
+    const response = await runQuery(engine, request.caller.teamId, { ...body, dimensions: [`time:${interval}`], pagination: { limit: 10_000 } }, v1.options);
+    return { results: everyBucket(response, interval, v1.body.metrics as string[]) };
+  });
+
+  app.get('/api/v1/stats/breakdown', options, async (request) => {
+    const params = request.query as V1Params;
+    const v1 = translateCommon(params);
+    const property = params.property?.trim();
+    if (!property) throw badRequest('missing_property', 'The property parameter is required: name the property to break down by, e.g. property=visit:source.');
+    if (property === 'event:hostname') throw badRequest('invalid_property', 'Breakdowns by event:hostname are not available in v1; use POST /api/v2/query.');
+    const limit = parseWholeNumber(params.limit, 'limit', 100, { min: 1, max: 1000 });
+    const page = parseWholeNumber(params.page, 'page', 1, { min: 1, max: 1_000_000 });
+    const metrics = v1.body.metrics as string[];
+    const dimensions = property === 'visit:browser_version' ? ['visit:browser', property] : property === 'visit:os_version' ? ['visit:os', property] : [property];
+    // v1's conversion rate in a breakdown by anything but goals or properties is the group's own.
+    const perGroup = !property.startsWith('event:goal') && !property.startsWith('event:props:');
+    // v1 breakdowns carry no comparisons.
+    const { include: _ignored, ...common } = v1.body;
+    const body = {
+      ...common,
+      metrics: metrics.map((m) => (m === 'conversion_rate' && perGroup ? 'group_conversion_rate' : m)),
+      dimensions,
+      filters: [...(v1.body.filters as unknown[]), ...implicitExclusions(property)],
+      pagination: { limit, offset: (page - 1) * limit },
+    };
+    const response = await runQuery(engine, request.caller.teamId, body, v1.options);
+    const keys = dimensions.map(v1Key);
+    return {
+      results: response.results.map((row) => ({
+        ...Object.fromEntries(keys.map((key, i) => [key, row.dimensions[i]])),
+        ...Object.fromEntries(metrics.map((metric, i) => [metric, row.metrics[i] ?? null])),
+      })),
+    };
+  });
+
+  app.get('/api/v1/stats/realtime/visitors', options, async (request, reply) => {
+    const site = (request.query as V1Params).site_id?.trim();
+    if (!site) throw badRequest('missing_site_id', 'The site_id parameter is required: give the domain of the site to report on.');
+    const response = await runQuery(engine, request.caller.teamId, { site_id: site, metrics: ['visitors'], date_range: '5m' });
+    reply.type('application/json');
+    return JSON.stringify(response.results[0]?.metrics[0] ?? 0);
+  });
+}
+
+/** A v1 breakdown row names its property without the scope: `source`, `page`, a custom property's own name. */
+function v1Key(dimension: string): string {
+  if (dimension.startsWith('event:props:')) return dimension.slice('event:props:'.length);
+  return dimension.slice(dimension.indexOf(':') + 1);
+}
+
+/** v1 leaves out rows with no value for these properties instead of listing them as "(not set)". */
+function implicitExclusions(property: string): unknown[] {
+  if (['visit:country', 'visit:region', 'visit:city', 'visit:entry_page', 'visit:exit_page'].includes(property)) return [['is_not', property, ['']]];
+  if (property.startsWith('visit:utm_')) return [['is_not', property, ['(not set)']]];
+  return [];
+}
+
+const V1_INTERVALS: Record<string, Interval> = { minute: 'minute', hour: 'hour', date: 'day', day: 'day', week: 'week', month: 'month' };
+
+function timeseriesInterval(requested: string | undefined, period: string): Interval {
+  if (requested !== undefined && requested !== '') {
+    const interval = V1_INTERVALS[requested];
+    if (!interval) throw badRequest('invalid_interval', `The interval "${requested}" is not valid; use one of hour, day, week, month.`);
+    return interval;
+  }
+  if (period === 'day') return 'hour';
+  if (['6mo', '12mo', 'year', 'all'].includes(period)) return 'month';
+  return 'day';
+}
+
+/** v1 timeseries list every bucket of the range, empty ones with each metric's empty value. */
+function everyBucket(response: QueryResponse, interval: Interval, metrics: string[]): Record<string, unknown>[] {
+  const [first, last] = response.query.date_range as [string, string];
+  const tz = response.query.timezone as string;
+  const labels = timeLabels({ first: Date.parse(first), last: Date.parse(last), unit: 'days' }, interval, tz);
+  const byLabel = new Map(response.results.map((row) => [row.dimensions[0], row.metrics]));
+  return labels.map((label) => {
+    const values = byLabel.get(label);
+    return { date: label, ...Object.fromEntries(metrics.map((metric, i) => [metric, values ? (values[i] ?? null) : metric === 'visit_duration' ? null : 0])) };
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * The closed lists of the query language: metrics, dimensions and what each reads. Every SQL
+ * identifier the compiler emits comes from here, never from a request.
+ */
+
+export const METRICS = [
+  'visitors',
+  'visits',
+  'pageviews',
+  'events',
+  'views_per_visit',
+  'bounce_rate',
+  'visit_duration',
+  'time_on_page',
+  'scroll_depth',
+  'exit_rate',
+  'conversion_rate',
+  'group_conversion_rate',
+  'total_revenue',
+  'average_revenue',
+  'revenue_per_visitor',
+] as const;
+export type BuiltinMetric = (typeof METRICS)[number];
+
+export const PROP_AGGREGATES = ['sum', 'avg', 'min', 'max'] as const;
+
+/** A metric as the engine understands it: one of the fifteen, or an aggregate of a numeric custom property. */
+export type MetricSpec =
+  | { kind: 'builtin'; name: BuiltinMetric }
+  | { kind: 'prop'; fn: (typeof PROP_AGGREGATES)[number] | 'quantile'; quantile: number; prop: string };
+
+const PROP_METRIC = /^(sum|avg|min|max|p([5-9][0-9]))\(event:props:(.+)\)$/;
+
+export function parseMetric(text: string): MetricSpec | undefined {
+  if ((METRICS as readonly string[]).includes(text)) return { kind: 'builtin', name: text as BuiltinMetric };
+  const match = PROP_METRIC.exec(text);
+  if (!match) return undefined;
+  const [, fn = '', percentile, prop = ''] = match;
+  if (percentile !== undefined) return { kind: 'prop', fn: 'quantile', quantile: Number(percentile) / 100, prop };
+  return { kind: 'prop', fn: fn as (typeof PROP_AGGREGATES)[number], quantile: 0, prop };
+}
+
+/** Which table a metric needs: events only, sessions only, or either. */
+export function metricScope(spec: MetricSpec): 'event' | 'session' | 'either' {
+  if (spec.kind === 'prop') return 'event';
+  switch (spec.name) {
+    case 'visitors':
+    case 'visits':
+      return 'either';
+    case 'bounce_rate':
+    case 'visit_duration':
+    case 'views_per_visit':
+    case 'exit_rate':
+      return 'session';
+    default:
+      return 'event';
+  }
+}
+
+/** Metrics that are counts or sums, so a sample is scaled up by the inverse rate. */
+export function isAdditive(spec: MetricSpec): boolean {
+  if (spec.kind === 'prop') return spec.fn === 'sum';
+  return ['visitors', 'visits', 'pageviews', 'events', 'total_revenue'].includes(spec.name);
+}
+
+export const REVENUE_METRICS: readonly string[] = ['total_revenue', 'average_revenue', 'revenue_per_visitor'];
+
+/**
+ * A dimension (or filterable property): `column` is the raw value on an events or sessions row,
+ * `emptyLabel` what an empty value is reported (and filtered) as. `scope` says which rows carry
+ * it: visit attributes are copied onto every event row, entry and exit pages live only on sessions.
+ */
+export interface DimensionDef {
+  scope: 'event' | 'visit' | 'session';
+  column: string;
+  emptyLabel: string | null;
+}
+
+const visit = (column: string, emptyLabel: string | null = '(not set)'): DimensionDef => ({ scope: 'visit', column, emptyLabel });
+
+export const DIMENSIONS: Record<string, DimensionDef> = {
+  'event:name': { scope: 'event', column: 'name', emptyLabel: null },
+  'event:page': { scope: 'event', column: 'pathname', emptyLabel: null },
+  'event:page_title': { scope: 'event', column: 'page_title', emptyLabel: null },
+  'event:hostname': { scope: 'event', column: 'hostname', emptyLabel: null },
+  'visit:source': visit('referrer_source', 'Direct / None'),
+  'visit:referrer': visit('referrer', 'Direct / None'),
+  'visit:channel': visit('channel', 'Direct'),
+  'visit:utm_source': visit('utm_source'),
+  'visit:utm_medium': visit('utm_medium'),
+  'visit:utm_campaign': visit('utm_campaign'),
+  'visit:utm_content': visit('utm_content'),
+  'visit:utm_term': visit('utm_term'),
+  'visit:country': visit('toString(country_code)', null),
+  'visit:region': visit('subdivision1_code', null),
+  'visit:city': visit('city', null),
+  'visit:device': visit('device'),
+  'visit:screen': visit('screen_size'),
+  'visit:browser': visit('browser'),
+  'visit:browser_version': visit('browser_version'),
+  'visit:os': visit('operating_system'),
+  'visit:os_version': visit('operating_system_version'),
+  'visit:language': visit('language'),
+  'visit:entry_page': { scope: 'session', column: 'entry_page', emptyLabel: null },
+  'visit:exit_page': { scope: 'session', column: 'exit_page', emptyLabel: null },
+};
+
+/** Older names kept for integrations written against them. */
+export const DIMENSION_ALIASES: Record<string, string> = {
+  'visit:screen_size': 'visit:screen',
+  'visit:device_type': 'visit:device',
+  'event:path': 'event:page',
+};
+
+export const TIME_DIMENSIONS = ['time', 'time:minute', 'time:hour', 'time:day', 'time:week', 'time:month'] as const;
+export type Interval = 'minute' | 'hour' | 'day' | 'week' | 'month';
+
+export const PROPS_PREFIX = 'event:props:';
+
+export type DimensionKind = { kind: 'column'; def: DimensionDef } | { kind: 'prop'; prop: string } | { kind: 'goal' } | { kind: 'time'; interval: Interval | null };
+
+/** Classify a (canonical) dimension name, or undefined when it is not one. */
+export function dimensionKind(name: string): DimensionKind | undefined {
+  const def = DIMENSIONS[name];
+  if (def) return { kind: 'column', def };
+  if (name === 'event:goal') return { kind: 'goal' };
+  if (name.startsWith(PROPS_PREFIX) && name.length > PROPS_PREFIX.length) return { kind: 'prop', prop: name.slice(PROPS_PREFIX.length) };
+  if ((TIME_DIMENSIONS as readonly string[]).includes(name)) return { kind: 'time', interval: name === 'time' ? null : (name.slice(5) as Interval) };
+  return undefined;
+}
+
+export function canonicalDimension(name: string): string {
+  return DIMENSION_ALIASES[name] ?? name;
+}
+
+/** Every dimension name a request may use, for error messages. */
+export function dimensionChoices(): string {
+  return [...Object.keys(DIMENSIONS), 'event:goal', 'event:props:<name>', ...TIME_DIMENSIONS, ...Object.keys(DIMENSION_ALIASES)].join(', ');
+}
+
+export const FILTER_OPERATORS = ['is', 'is_not', 'contains', 'contains_not', 'matches', 'matches_not'] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+/** The classifications a stored event can carry besides '' (counted). */
+export const CLASSIFICATIONS = ['bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation'] as const;

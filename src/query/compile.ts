@@ -1,0 +1,310 @@
+import { type MetricSpec, REVENUE_METRICS, dimensionKind, metricScope } from './catalog.js';
+import type { ExchangeRates } from './exchangeRates.js';
+import { columnLeaf, filtersCondition, usesScrollGoals } from './filters.js';
+import { goalCondition, goalsInFilters, isScrollGoal } from './goals.js';
+import type { FilterTree } from './request.js';
+import { type ResolvedQuery, filterLeaves, isSessionDimension } from './resolve.js';
+import { type RevenuePlan, planRevenue } from './revenue.js';
+import { type CompileContext, and, eventsBase, fromTable, sessionsBase } from './tables.js';
+
+/**
+ * A resolved query compiled to one ClickHouse statement. Each "side" is a grouped subquery on
+ * one table (events, sessions, or a helper such as the conversion-rate denominator); the first
+ * side holds the result rows and the others are joined to it on the dimension values.
+ */
+
+export type Plan = 'events' | 'sessions' | 'split';
+
+interface Side {
+  table: 'events' | 'sessions';
+  /** Indices of the query dimensions this side groups by. */
+  dims: number[];
+  columns: Map<string, string>;
+  where: string[];
+  /** Scroll depth is a maximum per visit first, then an average over visits. */
+  perVisitMax?: boolean;
+  /** Exit-rate denominators: pageviews grouped by the page they were on, as exits are by exit page. */
+  exitPageAsPath?: boolean;
+}
+
+export interface CompiledQuery {
+  sql: string;
+  params: Record<string, unknown>;
+  plan: Plan;
+  revenue: RevenuePlan | null;
+}
+
+const SESSION_DIMENSION_SUBSTITUTES: Record<string, string> = { 'event:page': 'entry_page', 'event:hostname': 'hostname' };
+
+/** Which table answers the query, following the reference's table decider. */
+export function planTables(q: ResolvedQuery): Plan {
+  const scopes = q.specs.map(metricScope);
+  const eventMetrics = scopes.includes('event');
+  const sessionMetrics = scopes.includes('session');
+  const eventDims = q.dimensions.some((d) => d.startsWith('event:'));
+  const sessionDims = q.dimensions.some(isSessionDimension);
+  const eventFilters = filterLeaves(q.filters).some((leaf) => !leaf.behavioral && leaf.dimension.startsWith('event:'));
+  if (!eventMetrics && !eventDims && !eventFilters) return 'sessions';
+  if (!sessionMetrics && !sessionDims) return 'events';
+  if (!eventMetrics && !eventDims) return 'sessions';
+  return 'split';
+}
+
+export function compileQuery(
+  ctx: CompileContext,
+  options: { rates: ExchangeRates; paginate: boolean; restrictTo?: string[][] },
+): CompiledQuery {
+  const { q, params } = ctx;
+  const plan = planTables(q);
+  const allDims = q.dimensions.map((_, i) => i);
+  const exitRate = q.metrics.includes('exit_rate');
+  const scrollGoals = q.filters.some((f) => usesScrollGoals(f, ctx)) || goalDimensionGoals(q).some(isScrollGoal);
+  const engagementInEvents = q.metrics.includes('time_on_page') || scrollGoals;
+  // Which rows count as visits and events: the WHERE clause already drops engagement unless a
+  // metric or scroll goal needs those rows, and scroll goals are reached by engagement itself.
+  const countable = engagementInEvents && !scrollGoals ? "name != 'engagement'" : '1';
+
+  const eventsSide: Side = {
+    table: 'events',
+    dims: allDims,
+    columns: new Map(),
+    where: [...eventsBase(ctx, { engagement: engagementInEvents }), ...filtersCondition(q.filters, 'events', ctx)],
+  };
+  const sessionsSide: Side = {
+    table: 'sessions',
+    dims: allDims,
+    columns: new Map(),
+    where: [...sessionsBase(ctx), ...filtersCondition(q.filters, 'sessions', ctx)],
+  };
+  const main = plan === 'sessions' || exitRate ? sessionsSide : eventsSide;
+  const sides: Side[] = [main];
+  const use = (side: Side) => {
+    if (!sides.includes(side)) sides.push(side);
+    return sides.indexOf(side);
+  };
+  const scale = (sql: string) => (ctx.sampleRate === null ? sql : `round(${sql} * ${1 / ctx.sampleRate})`);
+  const col = (side: Side, name: string, sql: string) => {
+    side.columns.set(name, sql);
+    return `c${use(side)}_${name}`;
+  };
+  const orDefault = (side: Side, ref: string, fallback: string) => (side === main ? ref : `ifNull(${ref}, ${fallback})`);
+
+  const uniq = (column: string) => (countable === '1' ? `uniq(${column})` : `uniqIf(${column}, ${countable})`);
+  const eventVisitors = () => col(eventsSide, 'visitors', scale(uniq('user_id')));
+  const revenue = q.metrics.some((m) => REVENUE_METRICS.includes(m))
+    ? planRevenue(q, params, options.rates, goalColumn(q))
+    : null;
+  const revenueColumn = (name: 'total_revenue' | 'average_revenue') => {
+    if (revenue?.kind !== 'converted') return 'NULL';
+    col(eventsSide, 'revenue_missing', revenue.missingRate);
+    const value = name === 'total_revenue' ? `round(ifNull(${scale(`sum(${revenue.amount})`)}, 0), 3)` : `round(avg(${revenue.amount}), 3)`;
+    return col(eventsSide, name, revenue.rowIsRevenue === null ? value : `if(${revenue.rowIsRevenue}, ${value}, NULL)`);
+  };
+  const bounceCondition = topLevelPageFilters(q.filters)
+    .map((leaf) => columnLeaf(leaf, 'entry_page', { emptyLabel: null }, ctx))
+    .join(' AND ') || '1';
+
+  const sessionMetric = (name: string): string => {
+    const side = plan === 'split' ? sessionsSide : main;
+    switch (name) {
+      case 'bounce_rate':
+        return orDefault(side, col(side, name, `toUInt32(greatest(ifNotFinite(round(sumIf(is_bounce * sign, ${bounceCondition}) / sumIf(sign, ${bounceCondition}) * 100), 0), 0))`), '0');
+      case 'visit_duration':
+        return col(side, name, `toUInt32(greatest(ifNotFinite(round(sum(duration * sign) / sum(sign)), 0), 0))`);
+      case 'views_per_visit':
+        return orDefault(side, col(side, name, `greatest(ifNotFinite(round(sum(sign * pageviews) / sum(sign), 2), 0), 0)`), '0');
+      default: {
+        const exits = col(sessionsSide, 'exits', 'greatest(sum(sign), 0)');
+        const pageviewsSide: Side = {
+          table: 'events',
+          dims: allDims,
+          exitPageAsPath: true,
+          columns: new Map(),
+          where: [...eventsBase(ctx, { engagement: false }), ...filtersCondition(withoutTopLevel(q.filters, (d) => d === 'visit:exit_page'), 'events', ctx)],
+        };
+        const pageviews = col(pageviewsSide, 'pageviews', "countIf(name = 'pageview')");
+        return `if(ifNull(${pageviews}, 0) > 0, round(${exits} / ${pageviews} * 100, 1), NULL)`;
+      }
+    }
+  };
+
+  const metricSql = (spec: MetricSpec, index: number): string => {
+    if (spec.kind === 'prop') {
+      const value = `toFloat64OrNull(props[${params.string(spec.prop)}])`;
+      const aggregate = spec.fn === 'quantile' ? `quantileExactInclusive(${spec.quantile})(${value})` : `${spec.fn}(${value})`;
+      return col(eventsSide, `prop_${index}`, spec.fn === 'sum' ? scale(aggregate) : aggregate);
+    }
+    if (metricScope(spec) === 'session') return sessionMetric(spec.name);
+    const onSessions = plan === 'sessions' || exitRate;
+    switch (spec.name) {
+      case 'visitors':
+        return onSessions ? col(main, 'visitors', scale('uniq(user_id)')) : eventVisitors();
+      case 'visits':
+        return onSessions ? col(main, 'visits', scale('greatest(sum(sign), 0)')) : col(eventsSide, 'visits', scale(uniq('session_id')));
+      case 'pageviews':
+        return col(eventsSide, 'pageviews', scale("countIf(name = 'pageview')"));
+      case 'events':
+        return col(eventsSide, 'events', scale(countable === '1' ? 'count()' : `countIf(${countable})`));
+      case 'time_on_page': {
+        const visits = "uniqIf(session_id, name = 'engagement')";
+        return col(eventsSide, 'time_on_page', `if(${visits} > 0, toInt32(round(sumIf(engagement_time, name = 'engagement') / 1000 / ${visits})), NULL)`);
+      }
+      case 'scroll_depth': {
+        const scroll: Side = {
+          table: 'events',
+          dims: allDims,
+          columns: new Map(),
+          where: [...eventsBase(ctx, { engagement: true }), "name = 'engagement'", 'scroll_depth <= 100', ...filtersCondition(q.filters, 'events', ctx)],
+          perVisitMax: true,
+        };
+        return col(scroll, 'scroll_depth', 'toUInt8(round(avg(max_scroll_depth)))');
+      }
+      case 'conversion_rate':
+      case 'group_conversion_rate': {
+        const visitors = eventVisitors();
+        const denominator: Side = {
+          table: 'events',
+          dims: spec.name === 'conversion_rate' ? [] : allDims.filter((i) => q.dimensions[i] !== 'event:goal'),
+          columns: new Map(),
+          where: [...eventsBase(ctx, { engagement: false }), ...filtersCondition(withoutTopLevel(q.filters, (d) => d === 'event:goal' || d.startsWith('event:props:')), 'events', ctx)],
+        };
+        const total = col(denominator, 'visitors', scale('uniq(user_id)'));
+        return `if(ifNull(${total}, 0) > 0, round(${visitors} / ${total} * 100, 2), 0)`;
+      }
+      case 'total_revenue':
+      case 'average_revenue':
+        return revenueColumn(spec.name);
+      case 'revenue_per_visitor': {
+        const total = revenueColumn('total_revenue');
+        return total === 'NULL' ? 'NULL' : `if(${eventVisitors()} > 0, round(${total} / ${eventVisitors()}, 3), NULL)`;
+      }
+      default:
+        return 'NULL';
+    }
+  };
+
+  const metricExprs = q.specs.map(metricSql);
+  const rows = col(main, 'rows', 'count()');
+  const revenueMissing = eventsSide.columns.has('revenue_missing') ? `c${sides.indexOf(eventsSide)}_revenue_missing` : '0';
+
+  const from = sides
+    .map((side, index) => {
+      const subquery = `(${sideSql(side, index, ctx)}) AS s${index}`;
+      if (index === 0) return subquery;
+      const using = side.dims.map((i) => `k${i}`);
+      return using.length ? `LEFT JOIN ${subquery} USING (${using.join(', ')})` : `CROSS JOIN ${subquery}`;
+    })
+    .join('\n');
+  const dimensionColumns = q.dimensions.map((_, i) => `d${i}`);
+  const labels = q.dimensions.map((dimension, i) => `${dimensionLabel(ctx, dimension, `k${i}`)} AS d${i}`);
+  const restrict = options.restrictTo ? `WHERE has(${params.add(options.restrictTo, 'Array(Array(String))')}, [${dimensionColumns.join(', ')}])` : '';
+  const order = [...q.orderBy.map(([name, direction]) => `${alias(q, name)} ${direction.toUpperCase()}`), ...dimensionColumns.map((d) => `${d} ASC`)];
+  // One row past the page tells the caller whether groups were cut off.
+  const paging = options.paginate ? `LIMIT ${params.add(q.limit + 1, 'UInt32')} OFFSET ${params.add(q.offset, 'UInt32')}` : '';
+  const select = [
+    ...labels,
+    ...metricExprs.map((sql, i) => `${sql} AS m${i}`),
+    `${rows} AS __rows`,
+    `${revenueMissing} AS __revenue_missing`,
+    ...(q.totalRows ? ['count() OVER () AS __total_rows'] : []),
+  ];
+  const sql = `SELECT ${select.join(', ')}\nFROM ${from}\n${restrict}\nORDER BY ${order.join(', ')}\n${paging}`;
+  return { sql, params: params.values, plan, revenue };
+}
+
+function alias(q: ResolvedQuery, name: string): string {
+  const metric = q.metrics.indexOf(name);
+  return metric >= 0 ? `m${metric}` : `d${q.dimensions.indexOf(name)}`;
+}
+
+/** One side's grouped subquery; its dimension columns are named after the query's positions. */
+function sideSql(side: Side, index: number, ctx: CompileContext): string {
+  const dims = side.dims.map((i) => {
+    const dimension = ctx.q.dimensions[i]!;
+    return `${side.exitPageAsPath && dimension === 'visit:exit_page' ? 'pathname' : dimensionKey(ctx, dimension, side.table)} AS k${i}`;
+  });
+  const columns = [...side.columns].map(([name, sql]) => `${sql} AS c${index}_${name}`);
+  const group = side.dims.map((i) => `k${i}`);
+  const where = and(side.where);
+  if (side.perVisitMax) {
+    const inner = `SELECT ${[...dims, 'session_id', 'max(scroll_depth) AS max_scroll_depth'].join(', ')} FROM ${fromTable(ctx, 'events')} WHERE ${where} GROUP BY ${[...group, 'session_id'].join(', ')}`;
+    return `SELECT ${[...group, ...columns].join(', ')} FROM (${inner})${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
+  }
+  return `SELECT ${[...dims, ...columns].join(', ')} FROM ${fromTable(ctx, side.table)} WHERE ${where}${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
+}
+
+/**
+ * The value a side groups a dimension by: the raw column, cheap to group (LowCardinality stays
+ * so); labels for empty values and bucket formatting are applied to the few grouped rows only.
+ */
+function dimensionKey(ctx: CompileContext, dimension: string, table: 'events' | 'sessions'): string {
+  const { params, q } = ctx;
+  const kind = dimensionKind(dimension)!;
+  switch (kind.kind) {
+    case 'column':
+      return table === 'sessions' ? (SESSION_DIMENSION_SUBSTITUTES[dimension] ?? kind.def.column) : kind.def.column;
+    case 'prop':
+      return `props[${params.string(kind.prop)}]`;
+    case 'goal': {
+      const goals = goalDimensionGoals(q);
+      if (goals.length === 0) return "arrayJoin(CAST([], 'Array(String)'))";
+      const labels = goals.map((goal) => `if(${goalCondition(goal, params)}, ${params.string(goal.displayName)}, '')`);
+      return `arrayJoin(arrayFilter(goal -> goal != '', [${labels.join(', ')}]))`;
+    }
+    case 'time': {
+      const ts = table === 'sessions' ? `least(timestamp, ${params.instant(ctx.range.last)})` : 'timestamp';
+      const tz = params.string(q.tz);
+      switch (kind.interval) {
+        case 'minute':
+          return `toStartOfMinute(${ts}, ${tz})`;
+        case 'hour':
+          return `toStartOfHour(${ts}, ${tz})`;
+        case 'week':
+          return `greatest(toMonday(${ts}, ${tz}), toDate(${params.instant(ctx.range.first)}, ${tz}))`;
+        case 'month':
+          return `toStartOfMonth(${ts}, ${tz})`;
+        default:
+          return `toDate(${ts}, ${tz})`;
+      }
+    }
+  }
+}
+
+/** A grouped key as the report labels it. */
+function dimensionLabel(ctx: CompileContext, dimension: string, key: string): string {
+  const { params, q } = ctx;
+  const kind = dimensionKind(dimension)!;
+  switch (kind.kind) {
+    case 'column':
+      return kind.def.emptyLabel === null ? `toString(${key})` : `if(${key} = '', ${params.string(kind.def.emptyLabel)}, toString(${key}))`;
+    case 'prop':
+      return `if(${key} = '', '(none)', ${key})`;
+    case 'goal':
+      return key;
+    case 'time':
+      if (kind.interval === 'minute') return `formatDateTime(${key}, '%Y-%m-%d %H:%i:00', ${params.string(q.tz)})`;
+      if (kind.interval === 'hour') return `formatDateTime(${key}, '%Y-%m-%d %H:00:00', ${params.string(q.tz)})`;
+      return `toString(${key})`;
+  }
+}
+
+/** Goals a goal breakdown lists: those the top-level goal filters pick, else every goal of the site. */
+function goalDimensionGoals(q: ResolvedQuery) {
+  if (!q.dimensions.includes('event:goal')) return [];
+  const goalFilters = q.filters.filter((f) => 'dimension' in f && f.dimension === 'event:goal' && !f.op.endsWith('_not'));
+  return goalFilters.length ? goalsInFilters(goalFilters, q.site.goals) : q.site.goals;
+}
+
+function goalColumn(q: ResolvedQuery): string | null {
+  const index = q.dimensions.indexOf('event:goal');
+  return index >= 0 ? `k${index}` : null;
+}
+
+function topLevelPageFilters(filters: FilterTree[]) {
+  return filters.filter((f): f is Extract<FilterTree, { values: string[] }> => 'dimension' in f && f.dimension === 'event:page');
+}
+
+function withoutTopLevel(filters: FilterTree[], drop: (dimension: string) => boolean): FilterTree[] {
+  return filters.filter((f) => !('dimension' in f && drop(f.dimension)));
+}
+

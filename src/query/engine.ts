@@ -1,0 +1,226 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { QueryConfig } from '../config/config.js';
+import { REVENUE_METRICS } from './catalog.js';
+import type { MetaDb } from '../stores/meta/database.js';
+import { type CompiledQuery, compileQuery } from './compile.js';
+import type { DateRange } from './dateRange.js';
+import type { ExchangeRates } from './exchangeRates.js';
+import { type Row, runSql, toMetricValue } from './execute.js';
+import { isoWithOffset } from './localTime.js';
+import { type ParsedQuery, parseRequest } from './request.js';
+import { type ResolvedQuery, resolveQuery } from './resolve.js';
+import { chooseSampleRate, samplingMeta } from './sampling.js';
+import { loadSiteContext } from './siteContext.js';
+import { SqlParams } from './sqlParams.js';
+import { currentLabel, timeLabels } from './timeLabels.js';
+
+/** The query engine: parse → resolve → plan and compile → execute → shape. */
+export interface QueryEngineDeps {
+  db: MetaDb;
+  client: ClickHouseClient;
+  limits: QueryConfig;
+  rates: ExchangeRates;
+  now(): number;
+}
+
+export interface ResultRow {
+  dimensions: string[];
+  metrics: (number | null)[];
+  comparison?: { dimensions: string[]; metrics: (number | null)[]; change: (number | null)[] };
+}
+
+export interface MetricWarning {
+  code: string;
+  warning: string;
+}
+
+export interface QueryResponse {
+  results: ResultRow[];
+  meta: Record<string, unknown>;
+  query: Record<string, unknown>;
+}
+
+/** Options the v1 adapter passes: its extra presets, and `with_bots` counting every classification. */
+export interface EngineOptions {
+  extraPresets?: boolean;
+  countEverything?: boolean;
+  /** v1 `date`: the day ranges are relative to. */
+  relativeTo?: string;
+}
+
+const ALL_CLASSIFICATIONS = ['bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation'];
+
+export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unknown, options: EngineOptions = {}): Promise<QueryResponse> {
+  const parsed = parseRequest(body);
+  const site = await loadSiteContext(deps.db, teamId, parsed.siteId);
+  const now = deps.now();
+  const siteStart = parsed.dateRange === 'all' ? await firstEventAt(deps, site.id) : null;
+  const q = resolveQuery(parsed, {
+    site,
+    now,
+    siteStart,
+    extraPresets: options.extraPresets,
+    classifications: options.countEverything ? ALL_CLASSIFICATIONS : undefined,
+    relativeTo: options.relativeTo,
+  });
+  const sampleRate = q.exact ? null : await chooseSampleRate(deps.client, deps.limits, site, [q.range, ...(q.comparison ? [q.comparison.range] : [])]);
+
+  const run = async (range: DateRange, options: { paginate: boolean; restrictTo?: string[][] }) => {
+    const compiled = compileQuery({ q, params: new SqlParams(), range, sampleRate }, { rates: deps.rates, ...options });
+    return { compiled, rows: await runSql(deps.client, compiled.sql, compiled.params, deps.limits) };
+  };
+  // One row past the page tells whether groups were cut off.
+  const primary = await run(q.range, { paginate: true });
+  const truncated = primary.rows.length > q.limit;
+  const rows = primary.rows.slice(0, q.limit);
+  let results = rows.map((row) => toResult(row, q));
+
+  const timeIndex = q.dimensions.findIndex((d) => d.startsWith('time:'));
+  if (q.comparison) {
+    const onlyTime = q.dimensions.length === 1 && timeIndex === 0;
+    if (onlyTime) results = fillTimeBuckets(results, timeLabels(q.range, q.interval, q.tz), q);
+    const restrictTo = timeIndex < 0 && q.dimensions.length > 0 ? results.map((r) => r.dimensions) : undefined;
+    const earlier = q.dimensions.length > 0 && timeIndex < 0 && results.length === 0 ? [] : (await run(q.comparison.range, { paginate: false, restrictTo })).rows.map((row) => toResult(row, q));
+    attachComparisons(results, earlier, q, timeIndex);
+  }
+
+  return {
+    results,
+    meta: buildMeta(q, primary.compiled, rows, results, { truncated, sampleRate, now }),
+    query: echoQuery(q, parsed),
+  };
+}
+
+async function firstEventAt(deps: QueryEngineDeps, siteId: number): Promise<number | null> {
+  const rows = await runSql(deps.client, 'SELECT toUnixTimestamp(min(timestamp)) AS first, count() AS n FROM events WHERE site_id = {site:UInt64}', { site: siteId }, deps.limits);
+  return toMetricValue(rows[0]?.n) ? toMetricValue(rows[0]?.first)! * 1000 : null;
+}
+
+function toResult(row: Row, q: ResolvedQuery): ResultRow {
+  return {
+    dimensions: q.dimensions.map((_, i) => String(row[`d${i}`] ?? '')),
+    metrics: q.metrics.map((_, i) => toMetricValue(row[`m${i}`])),
+  };
+}
+
+/** What a metric reads when nothing happened: zero for counts and rates, null for averages of nothing. */
+function emptyValue(metric: string): number | null {
+  return ['visit_duration', 'exit_rate', 'scroll_depth', 'time_on_page', 'average_revenue', 'revenue_per_visitor'].includes(metric) || metric.includes('(') ? null : 0;
+}
+
+function fillTimeBuckets(results: ResultRow[], labels: string[], q: ResolvedQuery): ResultRow[] {
+  const byLabel = new Map(results.map((r) => [r.dimensions[0]!, r]));
+  return labels.map((label) => byLabel.get(label) ?? { dimensions: [label], metrics: q.metrics.map(emptyValue) });
+}
+
+/**
+ * Comparison rows match primary rows on their dimensions, with time buckets matched by position
+ * (the first day of this week against the first day of last week).
+ */
+function attachComparisons(results: ResultRow[], earlier: ResultRow[], q: ResolvedQuery, timeIndex: number): void {
+  const position = (range: DateRange) => new Map(timeLabels(range, q.interval, q.tz).map((label, i) => [label, String(i)]));
+  const primaryPositions = timeIndex >= 0 ? position(q.range) : null;
+  const earlierPositions = timeIndex >= 0 ? position(q.comparison!.range) : null;
+  const key = (dimensions: string[], positions: Map<string, string> | null) =>
+    JSON.stringify(dimensions.map((d, i) => (i === timeIndex ? positions!.get(d) ?? d : d)));
+  const byKey = new Map(earlier.map((row) => [key(row.dimensions, earlierPositions), row]));
+  const earlierLabels = timeIndex >= 0 ? timeLabels(q.comparison!.range, q.interval, q.tz) : [];
+  for (const row of results) {
+    const match = byKey.get(key(row.dimensions, primaryPositions));
+    const dimensions = match?.dimensions ?? row.dimensions.map((d, i) => (i === timeIndex ? earlierLabels[Number(primaryPositions!.get(d))] ?? d : d));
+    const metrics = match?.metrics ?? q.metrics.map(emptyValue);
+    row.comparison = { dimensions, metrics, change: q.metrics.map((metric, i) => change(metric, row.metrics[i] ?? null, metrics[i] ?? null)) };
+  }
+}
+
+/** Half away from zero, as the reference's change figures round. */
+const roundHalfAway = (value: number, digits = 0) => {
+  const factor = 10 ** digits;
+  return (Math.sign(value) * Math.round(Math.abs(value) * factor)) / factor;
+};
+
+/**
+ * Change from the earlier value: percentage points for rates (bounce rate in whole points,
+ * conversion and exit rates to one decimal), otherwise a whole percentage; null when the
+ * earlier value was zero or either is missing.
+ */
+export function change(metric: string, now: number | null, before: number | null): number | null {
+  if (now === null || before === null || before === 0) return null;
+  if (metric === 'bounce_rate') return now - before;
+  if (metric === 'conversion_rate' || metric === 'group_conversion_rate' || metric === 'exit_rate') return roundHalfAway(now - before, 1);
+  return roundHalfAway(((now - before) / before) * 100);
+}
+
+function buildMeta(
+  q: ResolvedQuery,
+  compiled: CompiledQuery,
+  rows: Row[],
+  results: ResultRow[],
+  context: { truncated: boolean; sampleRate: number | null; now: number },
+): Record<string, unknown> {
+  const warnings: Record<string, MetricWarning[]> = {};
+  const warn = (metric: string, warning: MetricWarning) => (warnings[metric] ??= []).push(warning);
+  const revenue = compiled.revenue;
+  const revenueMetrics = q.metrics.filter((m) => REVENUE_METRICS.includes(m));
+  if (revenue?.kind === 'unavailable') revenueMetrics.forEach((m) => warn(m, { code: revenue.code, warning: revenue.warning }));
+  const missingRate = rows.reduce((sum, row) => sum + (toMetricValue(row.__revenue_missing) ?? 0), 0);
+  if (missingRate > 0) {
+    revenueMetrics.forEach((m) =>
+      warn(m, { code: 'exchange_rate_missing', warning: `${missingRate} revenue event(s) are left out: their currency has no exchange rate into the goal's currency.` }),
+    );
+  }
+  if (context.truncated) {
+    q.metrics.forEach((m) => warn(m, { code: 'truncated_groups', warning: `Only the first ${q.limit} groups are listed; page on with pagination.offset for the rest.` }));
+  }
+  const timeIndex = q.dimensions.findIndex((d) => d.startsWith('time:'));
+  const filling = timeIndex >= 0 ? currentLabel(q.range, q.interval, q.tz, context.now) : null;
+  const presentIndex = filling === null ? null : results.findIndex((r) => r.dimensions[timeIndex] === filling);
+  if (filling !== null && presentIndex !== null && presentIndex >= 0) {
+    q.metrics.forEach((m) => warn(m, { code: 'bucket_in_progress', warning: `The bucket ${filling} is still in progress; its figures will grow.` }));
+  }
+  const rawRows = rows.reduce((sum, row) => sum + (toMetricValue(row.__rows) ?? 0), 0);
+  return {
+    interval: q.interval,
+    sources: ['raw'],
+    sample_rate: context.sampleRate ?? 1,
+    present_index: presentIndex !== null && presentIndex >= 0 ? presentIndex : null,
+    metric_warnings: warnings,
+    ...(revenue?.kind === 'converted' ? { currency: Object.fromEntries(revenueMetrics.map((m) => [m, revenue.currency])) } : {}),
+    ...(q.timeLabels ? { time_labels: timeLabels(q.range, q.interval, q.tz) } : {}),
+    ...(q.totalRows ? { total_rows: toMetricValue(rows[0]?.__total_rows) ?? 0 } : {}),
+    ...(context.sampleRate !== null ? { sampling: samplingMeta(context.sampleRate, q.metrics, q.specs, rawRows) } : {}),
+  };
+}
+
+function echoQuery(q: ResolvedQuery, parsed: ParsedQuery): Record<string, unknown> {
+  const dateRange = (range: DateRange) => [isoWithOffset(range.first, q.tz), isoWithOffset(range.last, q.tz)];
+  return {
+    site_id: q.site.domain,
+    metrics: q.metrics,
+    date_range: dateRange(q.range),
+    dimensions: q.dimensions,
+    filters: echoFilters(parsed),
+    order_by: q.orderBy,
+    pagination: { limit: q.limit, offset: q.offset },
+    include: {
+      ...(q.comparison
+        ? { comparisons: { mode: q.comparison.mode, date_range: dateRange(q.comparison.range), ...(q.comparison.matchDayOfWeek ? { match_day_of_week: true } : {}) } }
+        : {}),
+      ...(q.timeLabels ? { time_labels: true } : {}),
+      ...(q.totalRows ? { total_rows: true } : {}),
+    },
+    timezone: q.tz,
+    exact: q.exact,
+  };
+}
+
+/** Filters as resolved: aliases replaced by their dimensions, options spelled out. */
+function echoFilters(parsed: ParsedQuery): unknown[] {
+  const echo = (tree: ParsedQuery['filters'][number]): unknown => {
+    if ('dimension' in tree) return [tree.op, tree.dimension, tree.values, ...(tree.caseSensitive ? [] : [{ case_sensitive: false }])];
+    if ('children' in tree) return [tree.op, tree.children.map(echo)];
+    return [tree.op, echo(tree.child)];
+  };
+  return parsed.filters.map(echo);
+}
+

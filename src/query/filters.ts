@@ -1,0 +1,119 @@
+import { type DimensionDef, dimensionKind } from './catalog.js';
+import { goalCondition, isScrollGoal, selectGoals } from './goals.js';
+import type { FilterTree } from './request.js';
+import { type CompileContext, and, eventsBase, fromTable, sessionsBase } from './tables.js';
+
+/**
+ * Filter trees compiled to a WHERE condition on events or sessions rows. A leaf on a property
+ * the rows lack goes through the other table by session id: a visit filter on events keeps the
+ * events of matching visits, an event filter on sessions keeps visits with a matching event.
+ */
+
+type Leaf = Extract<FilterTree, { values: string[] }>;
+export type RowTable = 'events' | 'sessions';
+
+export function filtersCondition(filters: FilterTree[], table: RowTable, ctx: CompileContext): string[] {
+  return filters.map((filter) => treeCondition(filter, table, ctx));
+}
+
+function treeCondition(tree: FilterTree, table: RowTable, ctx: CompileContext): string {
+  switch (tree.op) {
+    case 'and':
+    case 'or':
+      return tree.children.map((child) => `(${treeCondition(child, table, ctx)})`).join(tree.op === 'and' ? ' AND ' : ' OR ');
+    case 'not':
+      return `NOT (${treeCondition(tree.child, table, ctx)})`;
+    case 'has_done':
+    case 'has_not_done': {
+      const inner = treeCondition(tree.child, 'events', ctx);
+      const engagement = usesScrollGoals(tree.child, ctx);
+      const visits = `SELECT session_id FROM ${fromTable(ctx, 'events')} WHERE ${and([...eventsBase(ctx, { engagement }), inner])}`;
+      return `session_id ${tree.op === 'has_done' ? 'IN' : 'NOT IN'} (${visits})`;
+    }
+    default:
+      return leafCondition(tree, table, ctx);
+  }
+}
+
+function leafCondition(leaf: Leaf, table: RowTable, ctx: CompileContext): string {
+  const kind = dimensionKind(leaf.dimension)!;
+  const scope = kind.kind === 'column' ? kind.def.scope : 'event';
+  if (table === 'events' && scope === 'session') {
+    const visits = `SELECT session_id FROM ${fromTable(ctx, 'sessions')} WHERE ${and([...sessionsBase(ctx), leafCondition(leaf, 'sessions', ctx)])} GROUP BY session_id HAVING sum(sign) > 0`;
+    return `session_id IN (${visits})`;
+  }
+  if (table === 'sessions' && scope === 'event') {
+    const engagement = kind.kind === 'goal' && selectGoals(leaf, ctx.q.site.goals).some(isScrollGoal);
+    const visits = `SELECT session_id FROM ${fromTable(ctx, 'events')} WHERE ${and([...eventsBase(ctx, { engagement }), leafCondition(leaf, 'events', ctx)])}`;
+    return `session_id IN (${visits})`;
+  }
+  if (kind.kind === 'goal') return goalLeaf(leaf, ctx);
+  if (kind.kind === 'prop') return propLeaf(leaf, kind.prop, ctx);
+  if (kind.kind === 'column') return columnLeaf(leaf, kind.def.column, kind.def, ctx);
+  return '0';
+}
+
+/** A leaf on a column, with the column given (the bounce-rate condition reuses page filters on entry_page). */
+export function columnLeaf(leaf: Leaf, column: string, def: Pick<DimensionDef, 'emptyLabel'>, ctx: CompileContext): string {
+  const negated = leaf.op.endsWith('_not');
+  const positive = valueCondition(leaf, column, def.emptyLabel, ctx);
+  return negated ? `NOT (${positive})` : positive;
+}
+
+/**
+ * The positive form of a leaf (`is` for `is_not`, …) on a string expression. Values equal to the
+ * empty label (`(not set)`, `Direct / None`) match empty values, as the labels are what reports show.
+ */
+function valueCondition(leaf: Leaf, column: string, emptyLabel: string | null, ctx: CompileContext): string {
+  const { params } = ctx;
+  const fold = (text: string) => (leaf.caseSensitive ? text : text.toLowerCase());
+  const subject = leaf.caseSensitive ? column : `lowerUTF8(${column})`;
+  const matchesEmpty = (test: (label: string) => boolean) => emptyLabel !== null && test(fold(emptyLabel)) ? ` OR ${column} = ''` : '';
+  if (leaf.op.startsWith('is')) {
+    const values = leaf.values.map(fold);
+    return `${subject} IN ${params.strings(values)}${matchesEmpty((label) => values.includes(label))}`;
+  }
+  if (leaf.op.startsWith('contains')) {
+    const needles = leaf.values.map(fold);
+    const position = leaf.caseSensitive ? 'position' : 'positionCaseInsensitiveUTF8';
+    return `arrayExists(needle -> ${position}(${column}, needle) > 0, ${params.strings(leaf.values)})${matchesEmpty((label) => needles.some((n) => label.includes(n)))}`;
+  }
+  return `match(${column}, ${params.string(regexUnion(leaf.values, leaf.caseSensitive))})`;
+}
+
+/** One RE2 pattern matching any of the given ones (unanchored, as the reference's multiMatchAny). */
+function regexUnion(patterns: string[], caseSensitive: boolean): string {
+  return `${caseSensitive ? '' : '(?i)'}${patterns.map((p) => `(?:${p})`).join('|')}`;
+}
+
+/**
+ * Custom properties: `is` also matches events without the property when the values include
+ * `(none)`; the pattern operators (and their negations) need the property present.
+ */
+function propLeaf(leaf: Leaf, prop: string, ctx: CompileContext): string {
+  const key = ctx.params.string(prop);
+  const present = `mapContains(props, ${key})`;
+  const value = `props[${key}]`;
+  if (leaf.op === 'is' || leaf.op === 'is_not') {
+    const listed = leaf.values.filter((v) => v !== '(none)');
+    const conditions = listed.length ? [`(${present} AND ${valueCondition({ ...leaf, values: listed }, value, null, ctx)})`] : [];
+    if (listed.length < leaf.values.length) conditions.push(`NOT ${present}`);
+    const positive = conditions.join(' OR ');
+    return leaf.op === 'is' ? positive : `NOT (${positive})`;
+  }
+  const positive = valueCondition(leaf, value, null, ctx);
+  return `${present} AND ${leaf.op.endsWith('_not') ? `NOT (${positive})` : positive}`;
+}
+
+function goalLeaf(leaf: Leaf, ctx: CompileContext): string {
+  const selected = selectGoals(leaf, ctx.q.site.goals);
+  const positive = selected.length ? selected.map((goal) => goalCondition(goal, ctx.params)).join(' OR ') : '0';
+  return leaf.op.endsWith('_not') ? `NOT (${positive})` : positive;
+}
+
+/** Whether a tree selects scroll goals, whose engagement rows the usual events base leaves out. */
+export function usesScrollGoals(tree: FilterTree, ctx: CompileContext): boolean {
+  if ('dimension' in tree) return tree.dimension === 'event:goal' && selectGoals(tree, ctx.q.site.goals).some(isScrollGoal);
+  if ('children' in tree) return tree.children.some((child) => usesScrollGoals(child, ctx));
+  return usesScrollGoals(tree.child, ctx);
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { badRequest, notFound } from '../errors.js';
+import type { QueryEngineDeps } from './engine.js';
+import { runSql, toMetricValue } from './execute.js';
+import { filtersCondition } from './filters.js';
+import { goalCondition, isScrollGoal } from './goals.js';
+import { parseRequest } from './request.js';
+import { type ResolvedQuery, resolveQuery } from './resolve.js';
+import { type Goal, loadSiteContext } from './siteContext.js';
+import { SqlParams } from './sqlParams.js';
+import { and, eventsBase } from './tables.js';
+
+/**
+ * The funnel report on the same engine: of the visitors matching the query's range and filters,
+ * how many reached each goal step in order, each step within 24 hours of the first
+ * (ClickHouse windowFunnel per visitor), with drop-off and conversion between steps.
+ */
+
+const funnelSchema = z.strictObject({
+  site_id: z.string().min(1),
+  funnel: z.string('must be the funnel\'s name').min(1),
+  date_range: z.union([z.string(), z.tuple([z.string(), z.string()])]),
+  filters: z.array(z.unknown()).optional(),
+  timezone: z.string().optional(),
+});
+
+const WINDOW_SECONDS = 86_400;
+
+export interface FunnelStep {
+  label: string;
+  visitors: number;
+  conversion_rate: string;
+  conversion_rate_step: string;
+  dropoff: number;
+  dropoff_percentage: string;
+}
+
+export interface FunnelReport {
+  name: string;
+  steps: FunnelStep[];
+  all_visitors: number;
+  entering_visitors: number;
+  entering_visitors_percentage: string;
+  never_entering_visitors: number;
+  never_entering_visitors_percentage: string;
+}
+
+export async function runFunnel(deps: QueryEngineDeps, teamId: number, body: unknown): Promise<FunnelReport> {
+  const request = funnelSchema.safeParse(body);
+  if (!request.success) throw badRequest('invalid_query', `The funnel request is not valid: ${z.prettifyError(request.error)}`);
+  const { funnel, ...rest } = request.data;
+  const parsed = parseRequest({ ...rest, metrics: ['visitors'] });
+  const site = await loadSiteContext(deps.db, teamId, parsed.siteId);
+  const steps = await funnelSteps(deps, site.id, funnel, site.goals);
+  const q = resolveQuery(parsed, { site, now: deps.now(), siteStart: null });
+  const params = new SqlParams();
+  const sql = compileFunnel(q, steps, params);
+  const rows = await runSql(deps.client, sql, params.values, deps.limits);
+  const byLevel = new Map(rows.map((row) => [toMetricValue(row.level) ?? 0, toMetricValue(row.visitors) ?? 0]));
+  return shapeFunnel(funnel, steps, byLevel);
+}
+
+async function funnelSteps(deps: QueryEngineDeps, siteId: number, name: string, goals: Goal[]): Promise<Goal[]> {
+  const rows = await deps.db
+    .selectFrom('funnels')
+    .innerJoin('funnel_steps', 'funnel_steps.funnel_id', 'funnels.id')
+    .innerJoin('goals', 'goals.id', 'funnel_steps.goal_id')
+    .select(['goals.display_name', 'funnel_steps.step_order'])
+    .where('funnels.site_id', '=', siteId)
+    .where('funnels.name', '=', name)
+    .orderBy('funnel_steps.step_order')
+    .execute();
+  if (rows.length === 0) throw notFound(`There is no funnel "${name}" on this site.`);
+  return rows.map((row) => goals.find((goal) => goal.displayName === row.display_name)!);
+}
+
+export function compileFunnel(q: ResolvedQuery, steps: Goal[], params: SqlParams): string {
+  const ctx = { q, params, range: q.range, sampleRate: null };
+  const conditions = steps.map((goal) => goalCondition(goal, params));
+  const where = and([...eventsBase(ctx, { engagement: steps.some(isScrollGoal) }), ...filtersCondition(q.filters, 'events', ctx)]);
+  const perVisitor = `SELECT user_id, windowFunnel(${WINDOW_SECONDS})(timestamp, ${conditions.join(', ')}) AS level FROM events WHERE ${where} GROUP BY user_id`;
+  return `SELECT level, count() AS visitors FROM (${perVisitor}) GROUP BY level`;
+}
+
+/** Percentages as the reference shows them: two decimals, `.00` dropped. */
+const percent = (part: number, whole: number) => (whole > 0 ? ((part / whole) * 100).toFixed(2).replace(/\.00$/, '') : '0');
+
+export function shapeFunnel(name: string, steps: Goal[], visitorsByLevel: Map<number, number>): FunnelReport {
+  const all = [...visitorsByLevel.values()].reduce((sum, n) => sum + n, 0);
+  // Visitors reaching step k are those whose furthest step is k or later.
+  const reached = steps.map((_, k) => [...visitorsByLevel].filter(([level]) => level >= k + 1).reduce((sum, [, n]) => sum + n, 0));
+  const entering = reached[0] ?? 0;
+  return {
+    name,
+    steps: steps.map((goal, k) => {
+      const previous = k === 0 ? entering : reached[k - 1]!;
+      const visitors = reached[k]!;
+      return {
+        label: goal.displayName,
+        visitors,
+        conversion_rate: percent(visitors, entering),
+        conversion_rate_step: k === 0 ? '0' : percent(visitors, previous),
+        dropoff: previous - visitors,
+        dropoff_percentage: percent(previous - visitors, previous),
+      };
+    }),
+    all_visitors: all,
+    entering_visitors: entering,
+    entering_visitors_percentage: percent(entering, all),
+    never_entering_visitors: all - entering,
+    never_entering_visitors_percentage: percent(all - entering, all),
+  };
+}

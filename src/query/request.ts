@@ -1,0 +1,246 @@
+import { z } from 'zod';
+import { badRequest } from '../errors.js';
+import {
+  FILTER_OPERATORS,
+  type FilterOperator,
+  type MetricSpec,
+  METRICS,
+  canonicalDimension,
+  dimensionChoices,
+  dimensionKind,
+  parseMetric,
+} from './catalog.js';
+
+/**
+ * The v2 query request: the whole object is validated before any data is touched. Structure is
+ * a zod schema (strict everywhere, so an unknown key is named with where it is); filters, being
+ * positional arrays, are checked by hand so every message can say exactly what is wrong.
+ */
+
+export const LIMITS = { dimensions: 5, filters: 32, filterValues: 1000, pageSize: 10_000, defaultPageSize: 100 } as const;
+
+const comparisonSchema = z.strictObject({
+  mode: z.enum(['previous_period', 'year_over_year', 'custom'], 'must be one of previous_period, year_over_year, custom'),
+  date_range: z.tuple([z.string(), z.string()], 'must be a pair of ISO dates').optional(),
+  match_day_of_week: z.boolean('must be true or false').optional(),
+});
+
+const requestSchema = z.strictObject({
+  site_id: z.string('must be the site\'s domain as a string').min(1, 'must name a site'),
+  metrics: z.array(z.string('must be a metric name'), 'must be an array of metric names').min(1, 'must name at least one metric'),
+  date_range: z.union([z.string(), z.tuple([z.string(), z.string()])], 'must be a preset such as "7d" or a pair of ISO dates'),
+  dimensions: z
+    .array(z.string('must be a dimension name'), 'must be an array of dimension names')
+    .max(LIMITS.dimensions, `may hold at most ${LIMITS.dimensions} dimensions`)
+    .optional(),
+  filters: z.array(z.unknown(), 'must be an array of filters').max(LIMITS.filters, `may hold at most ${LIMITS.filters} filters`).optional(),
+  order_by: z
+    .array(z.tuple([z.string(), z.enum(['asc', 'desc'], 'direction must be "asc" or "desc"')], 'each entry must be [metric or dimension, "asc" | "desc"]'))
+    .optional(),
+  pagination: z
+    .strictObject({
+      limit: z.number().int('must be a whole number').min(1, 'must be at least 1').max(LIMITS.pageSize, `may be at most ${LIMITS.pageSize.toLocaleString('en')}`).optional(),
+      offset: z.number().int('must be a whole number').min(0, 'must be 0 or more').optional(),
+    })
+    .optional(),
+  include: z
+    .strictObject({
+      comparisons: comparisonSchema.optional(),
+      time_labels: z.boolean().optional(),
+      total_rows: z.boolean().optional(),
+      imports: z.boolean().optional(),
+    })
+    .optional(),
+  timezone: z.string('must be an IANA time zone name').optional(),
+  exact: z.boolean('must be true or false').optional(),
+});
+
+export type QueryRequestBody = z.infer<typeof requestSchema>;
+
+export type FilterTree =
+  | { op: FilterOperator; dimension: string; values: string[]; caseSensitive: boolean }
+  | { op: 'and' | 'or'; children: FilterTree[] }
+  | { op: 'not'; child: FilterTree }
+  | { op: 'has_done' | 'has_not_done'; child: FilterTree };
+
+export type ComparisonRequest = { mode: 'previous_period' | 'year_over_year' | 'custom'; dateRange?: [string, string]; matchDayOfWeek: boolean };
+
+/** A request that passed every structural check; semantics (goals, date bounds, compatibility) come next. */
+export interface ParsedQuery {
+  siteId: string;
+  metrics: string[];
+  metricSpecs: MetricSpec[];
+  dateRange: string | [string, string];
+  dimensions: string[];
+  filters: FilterTree[];
+  orderBy: [string, 'asc' | 'desc'][] | null;
+  limit: number;
+  offset: number;
+  comparison: ComparisonRequest | null;
+  timezone: string | null;
+  exact: boolean;
+  /** Every bucket label of the range in meta.time_labels; the number of groups in meta.total_rows. */
+  timeLabels: boolean;
+  totalRows: boolean;
+}
+
+function pointer(path: PropertyKey[]): string {
+  return `#/${path.map(String).join('/')}`;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = issue.path.length ? pointer(issue.path) : 'the request';
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((key) => `"${key}"`).join(', ');
+    return `Unknown key ${keys} in ${where}; remove it (the query language has no such option there).`;
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) return `${where} is required.`;
+  return `${where} ${issue.message}.`;
+}
+
+export function parseRequest(body: unknown): ParsedQuery {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('invalid_query', 'The request body must be a JSON object.');
+  const result = requestSchema.safeParse(body);
+  if (!result.success) {
+    const issue = result.error.issues.find((i) => i.code === 'unrecognized_keys') ?? result.error.issues[0];
+    throw badRequest(issue?.code === 'unrecognized_keys' ? 'unknown_key' : 'invalid_query', issue ? describeIssue(issue) : 'The query is not valid.');
+  }
+  const query = result.data;
+  const metricSpecs = query.metrics.map((metric, index) => {
+    const spec = parseMetric(metric);
+    if (!spec) {
+      throw badRequest(
+        'invalid_metric',
+        `#/metrics/${index}: unknown metric "${metric}"; choose from ${METRICS.join(', ')}, or sum|avg|min|max|p50…p99(event:props:<name>).`,
+      );
+    }
+    return spec;
+  });
+  assertUnique(query.metrics, 'metrics');
+  const dimensions = (query.dimensions ?? []).map((dimension, index) => {
+    const canonical = canonicalDimension(dimension);
+    if (!dimensionKind(canonical)) throw badRequest('invalid_dimension', `#/dimensions/${index}: unknown dimension "${dimension}"; choose from ${dimensionChoices()}.`);
+    return canonical;
+  });
+  assertUnique(dimensions, 'dimensions');
+  if (dimensions.filter((d) => d.startsWith('time')).length > 1) throw badRequest('invalid_dimension', '#/dimensions may hold only one time dimension.');
+  const filters = (query.filters ?? []).map((filter, index) => parseFilter(filter, [`filters`, index], false));
+  const comparisons = query.include?.comparisons;
+  if (comparisons?.mode === 'custom' && !comparisons.date_range) {
+    throw badRequest('invalid_comparison', '#/include/comparisons/date_range is required when the comparison mode is "custom".');
+  }
+  if (comparisons && comparisons.mode !== 'custom' && comparisons.date_range) {
+    throw badRequest('invalid_comparison', '#/include/comparisons/date_range is only taken with the mode "custom".');
+  }
+  if (query.include?.time_labels && !dimensions.some((d) => d.startsWith('time'))) {
+    throw badRequest('invalid_query', '#/include/time_labels needs a time dimension to label.');
+  }
+  return {
+    siteId: query.site_id,
+    metrics: query.metrics,
+    metricSpecs,
+    dateRange: query.date_range,
+    dimensions,
+    filters,
+    orderBy: query.order_by ?? null,
+    limit: query.pagination?.limit ?? LIMITS.defaultPageSize,
+    offset: query.pagination?.offset ?? 0,
+    comparison: comparisons
+      ? { mode: comparisons.mode, ...(comparisons.date_range ? { dateRange: comparisons.date_range } : {}), matchDayOfWeek: comparisons.match_day_of_week ?? false }
+      : null,
+    timezone: query.timezone ?? null,
+    exact: query.exact ?? false,
+    timeLabels: query.include?.time_labels ?? false,
+    totalRows: query.include?.total_rows ?? false,
+  };
+}
+
+function assertUnique(values: string[], key: string): void {
+  const seen = new Set<string>();
+  for (const value of values) {
+    if (seen.has(value)) throw badRequest('invalid_query', `#/${key} names "${value}" twice; each may appear once.`);
+    seen.add(value);
+  }
+}
+
+const invalidFilter = (path: (string | number)[], problem: string) => badRequest('invalid_filter', `${pointer(path)}: ${problem}`);
+
+/** A filter tree: a leaf `[op, dimension, values, options?]` or a combinator over inner filters. */
+export function parseFilter(raw: unknown, path: (string | number)[], insideBehavioral: boolean): FilterTree {
+  if (!Array.isArray(raw) || raw.length === 0 || typeof raw[0] !== 'string') {
+    throw invalidFilter(path, `a filter is an array such as ["is", "visit:country", ["DE"]], got ${JSON.stringify(raw)?.slice(0, 100)}.`);
+  }
+  const op = raw[0];
+  if (op === 'and' || op === 'or') {
+    if (raw.length !== 2 || !Array.isArray(raw[1]) || raw[1].length === 0) throw invalidFilter(path, `"${op}" takes one non-empty array of filters: ["${op}", [filter, …]].`);
+    if (raw[1].length > LIMITS.filters) throw invalidFilter(path, `"${op}" may combine at most ${LIMITS.filters} filters.`);
+    return { op, children: raw[1].map((child: unknown, i: number) => parseFilter(child, [...path, 1, i], insideBehavioral)) };
+  }
+  if (op === 'not') {
+    if (raw.length !== 2) throw invalidFilter(path, '"not" takes one inner filter: ["not", filter].');
+    return { op, child: parseFilter(raw[1], [...path, 1], insideBehavioral) };
+  }
+  if (op === 'has_done' || op === 'has_not_done') {
+    if (insideBehavioral) throw invalidFilter(path, `"${op}" cannot be nested inside another has_done or has_not_done.`);
+    if (raw.length !== 2) throw invalidFilter(path, `"${op}" takes one inner filter: ["${op}", filter].`);
+    const child = parseFilter(raw[1], [...path, 1], true);
+    assertEventScoped(child, [...path, 1], op);
+    return { op, child };
+  }
+  if (!(FILTER_OPERATORS as readonly string[]).includes(op)) {
+    throw invalidFilter(path, `unknown operator "${op}"; choose from ${[...FILTER_OPERATORS, 'and', 'or', 'not', 'has_done', 'has_not_done'].join(', ')}.`);
+  }
+  if (raw.length < 3 || raw.length > 4) throw invalidFilter(path, `"${op}" takes [operator, dimension, [values], options?].`);
+  const [, dimensionRaw, values, options] = raw as [string, unknown, unknown, unknown];
+  if (typeof dimensionRaw !== 'string') throw invalidFilter([...path, 1], 'the dimension must be a string.');
+  const dimension = canonicalDimension(dimensionRaw);
+  const kind = dimensionKind(dimension);
+  if (!kind) throw invalidFilter([...path, 1], `unknown dimension "${dimensionRaw}"; choose from ${dimensionChoices()}.`);
+  if (kind.kind === 'time') throw invalidFilter([...path, 1], `a time dimension ("${dimensionRaw}") cannot be filtered; narrow the date_range instead.`);
+  if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === 'string' || typeof v === 'number')) {
+    throw invalidFilter([...path, 2], 'the values must be a non-empty array of strings.');
+  }
+  if (values.length > LIMITS.filterValues) {
+    throw invalidFilter([...path, 2], `one filter may hold at most ${LIMITS.filterValues.toLocaleString('en')} values, got ${values.length.toLocaleString('en')}.`);
+  }
+  let caseSensitive = true;
+  if (options !== undefined) {
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidFilter([...path, 3], 'options must be an object such as {"case_sensitive": false}.');
+    const unknown = Object.keys(options).filter((key) => key !== 'case_sensitive');
+    if (unknown.length) throw badRequest('unknown_key', `Unknown key "${unknown[0]}" in ${pointer([...path, 3])}; the only filter option is "case_sensitive".`);
+    const value = (options as { case_sensitive?: unknown }).case_sensitive;
+    if (value !== undefined && typeof value !== 'boolean') throw invalidFilter([...path, 3, 'case_sensitive'], 'must be true or false.');
+    caseSensitive = value ?? true;
+  }
+  const strings = values.map(String);
+  if (op === 'matches' || op === 'matches_not') strings.forEach((pattern, i) => assertRegex(pattern, [...path, 2, i]));
+  return { op: op as FilterOperator, dimension, values: strings, caseSensitive };
+}
+
+function assertEventScoped(tree: FilterTree, path: (string | number)[], op: string): void {
+  if ('dimension' in tree) {
+    const kind = dimensionKind(tree.dimension);
+    if (kind?.kind === 'column' && kind.def.scope === 'session') {
+      throw invalidFilter(path, `"${op}" looks at what a visit did, so its filter must be on event or visit attributes, not "${tree.dimension}".`);
+    }
+    return;
+  }
+  if ('children' in tree) tree.children.forEach((child, i) => assertEventScoped(child, [...path, 1, i], op));
+  else assertEventScoped(tree.child, [...path, 1], op);
+}
+
+/**
+ * Patterns run in ClickHouse's RE2, which has no look-around or back-references; reject those and
+ * anything JavaScript cannot parse, so a pattern fails here with a sentence rather than mid-query.
+ */
+function assertRegex(pattern: string, path: (string | number)[]): void {
+  if (/\(\?<?[=!]/.test(pattern) || /\\[1-9]/.test(pattern)) {
+    throw invalidFilter(path, `the regular expression "${pattern}" uses look-around or a back-reference, which RE2 does not support.`);
+  }
+  try {
+    // RE2 flag groups such as (?i) are valid there though JavaScript lacks them.
+    new RegExp(pattern.replace(/^\(\?[imsU]+\)/, ''));
+  } catch {
+    throw invalidFilter(path, `"${pattern}" is not a valid regular expression.`);
+  }
+}

@@ -1,0 +1,151 @@
+import { isValidTimeZone } from '../accounts/timezones.js';
+import { badRequest } from '../errors.js';
+import { type Interval, type MetricSpec, canonicalDimension, dimensionKind, metricScope } from './catalog.js';
+import { type DateRange, comparisonRange, impliedInterval, resolveDateRange } from './dateRange.js';
+import { goalsInFilters } from './goals.js';
+import { endOfDay, formatDate, parseIsoDate, toLocal } from './localTime.js';
+import type { ComparisonRequest, FilterTree, ParsedQuery } from './request.js';
+import type { SiteContext } from './siteContext.js';
+
+/** A query with every name, bound and default settled: what the planner and compiler read. */
+export interface ResolvedQuery {
+  site: SiteContext;
+  tz: string;
+  metrics: string[];
+  specs: MetricSpec[];
+  /** Canonical dimensions in request order; bare `time` is replaced by its width. */
+  dimensions: string[];
+  interval: Interval;
+  filters: FilterTree[];
+  range: DateRange;
+  comparison: (ComparisonRequest & { range: DateRange }) | null;
+  orderBy: [string, 'asc' | 'desc'][];
+  limit: number;
+  offset: number;
+  exact: boolean;
+  timeLabels: boolean;
+  totalRows: boolean;
+  /** Classification reasons counted in this query besides ''. */
+  classifications: string[];
+}
+
+const HOUR = 3_600_000;
+
+export function resolveQuery(
+  parsed: ParsedQuery,
+  context: { site: SiteContext; now: number; siteStart: number | null; extraPresets?: boolean; classifications?: string[]; relativeTo?: string },
+): ResolvedQuery {
+  const tz = parsed.timezone ?? context.site.timezone;
+  if (!isValidTimeZone(tz)) throw badRequest('invalid_timezone', `#/timezone: "${tz}" is not an IANA time zone such as Europe/Berlin or Etc/UTC.`);
+  const now = relativeNow(context.now, context.relativeTo, tz);
+  const range = resolveDateRange(parsed.dateRange, { now, tz, siteStart: context.siteStart, extraPresets: context.extraPresets });
+  const interval = timeInterval(parsed.dimensions, range);
+  const dimensions = parsed.dimensions.map((d) => (d === 'time' ? `time:${interval}` : d));
+  checkCompatibility(parsed.metrics, parsed.metricSpecs, dimensions, parsed.filters);
+  // Goal names are checked here, before anything is read, rather than when filters compile.
+  goalsInFilters(parsed.filters, context.site.goals);
+  const orderBy = resolveOrder(parsed.orderBy, parsed.metrics, dimensions);
+  return {
+    site: context.site,
+    tz,
+    metrics: parsed.metrics,
+    specs: parsed.metricSpecs,
+    dimensions,
+    interval,
+    filters: parsed.filters,
+    range,
+    comparison: parsed.comparison ? { ...parsed.comparison, range: comparisonRange(range, parsed.comparison, { now, tz }) } : null,
+    orderBy,
+    limit: parsed.limit,
+    offset: parsed.offset,
+    exact: parsed.exact,
+    timeLabels: parsed.timeLabels,
+    totalRows: parsed.totalRows,
+    classifications: context.classifications ?? context.site.includedClassifications,
+  };
+}
+
+/** v1's `date`: ranges are computed as if it were the end of that day, unless it is today. */
+function relativeNow(now: number, relativeTo: string | undefined, tz: string): number {
+  const date = relativeTo === undefined ? undefined : parseIsoDate(relativeTo);
+  if (!date || formatDate(toLocal(now, tz)) === relativeTo) return now;
+  return endOfDay(date, tz);
+}
+
+function timeInterval(dimensions: string[], range: DateRange): Interval {
+  const explicit = dimensions.find((d) => d.startsWith('time:'));
+  if (explicit === 'time:minute' && range.last - range.first > 30 * HOUR) {
+    throw badRequest('invalid_dimension', 'The dimension time:minute is only available for date ranges up to 30 hours; use time:hour or a shorter range.');
+  }
+  return explicit ? (explicit.slice(5) as Interval) : impliedInterval(range);
+}
+
+function resolveOrder(requested: ParsedQuery['orderBy'], metrics: string[], dimensions: string[]): [string, 'asc' | 'desc'][] {
+  const timeDimension = dimensions.find((d) => d.startsWith('time:'));
+  if (!requested) return timeDimension ? [[timeDimension, 'asc'], [metrics[0]!, 'desc']] : [[metrics[0]!, 'desc']];
+  return requested.map(([name, direction], index) => {
+    const resolved = name === 'time' && timeDimension ? timeDimension : canonicalDimension(name);
+    if (!metrics.includes(resolved) && !dimensions.includes(resolved)) {
+      throw badRequest('invalid_order_by', `#/order_by/${index}: "${name}" is neither a queried metric nor a queried dimension; order by one of ${[...metrics, ...dimensions].join(', ')}.`);
+    }
+    return [resolved, direction];
+  });
+}
+
+/** Leaf dimensions of a filter tree, with whether each sits at the top level (not under a combinator). */
+export function filterLeaves(filters: FilterTree[]): { dimension: string; topLevel: boolean; behavioral: boolean }[] {
+  const leaves: { dimension: string; topLevel: boolean; behavioral: boolean }[] = [];
+  const visit = (tree: FilterTree, topLevel: boolean, behavioral: boolean) => {
+    if ('dimension' in tree) leaves.push({ dimension: tree.dimension, topLevel, behavioral });
+    else if ('children' in tree) tree.children.forEach((child) => visit(child, tree.op === 'and' && topLevel, behavioral));
+    else visit(tree.child, false, behavioral || tree.op === 'has_done' || tree.op === 'has_not_done');
+  };
+  filters.forEach((filter) => visit(filter, true, false));
+  return leaves;
+}
+
+const isEventDimension = (d: string) => d.startsWith('event:');
+/** Entry and exit pages: properties only visits (sessions rows) carry. */
+export const isSessionDimension = (d: string) => {
+  const kind = dimensionKind(d);
+  return kind?.kind === 'column' && kind.def.scope === 'session';
+};
+
+/** The reference's rules for metrics that only make sense with certain dimensions or filters. */
+function checkCompatibility(metrics: string[], specs: MetricSpec[], dimensions: string[], filters: FilterTree[]): void {
+  const leaves = filterLeaves(filters);
+  const direct = leaves.filter((leaf) => !leaf.behavioral);
+  const hasGoal = dimensions.includes('event:goal') || direct.some((leaf) => leaf.dimension === 'event:goal');
+  const hasPage = dimensions.includes('event:page') || direct.some((leaf) => leaf.dimension === 'event:page' && leaf.topLevel);
+  const fail = (message: string) => {
+    throw badRequest('invalid_metric_combination', message);
+  };
+  for (const metric of metrics) {
+    if ((metric === 'conversion_rate' || metric === 'group_conversion_rate') && !hasGoal) {
+      fail(`Metric ${metric} needs an event:goal filter or dimension: it is the share of visitors who completed a goal.`);
+    }
+    if ((metric === 'scroll_depth' || metric === 'time_on_page') && !hasPage) {
+      fail(`Metric ${metric} needs an event:page dimension or a top-level event:page filter: it is measured per page.`);
+    }
+    if (metric === 'views_per_visit' && direct.some((leaf) => leaf.dimension === 'event:page')) {
+      fail('Metric views_per_visit cannot be queried with a filter on event:page: it counts every page of a visit.');
+    }
+    if (metric === 'exit_rate') {
+      if (dimensions.length !== 1 || dimensions[0] !== 'visit:exit_page') fail('Metric exit_rate needs exactly the dimension visit:exit_page and no other.');
+      if (direct.some((leaf) => isEventDimension(leaf.dimension))) fail('Metric exit_rate cannot be queried with filters on event dimensions.');
+    }
+  }
+  const sessionMetrics = metrics.filter((_, i) => metricScope(specs[i]!) === 'session' && metrics[i] !== 'exit_rate');
+  const eventDimensions = dimensions.filter((d) => isEventDimension(d) && d !== 'event:page' && d !== 'event:hostname');
+  if (sessionMetrics.length && eventDimensions.length) {
+    fail(`Visit metric(s) ${sessionMetrics.join(', ')} cannot be grouped by event dimension(s) ${eventDimensions.join(', ')}: a visit has many events.`);
+  }
+  const eventMetrics = metrics.filter((_, i) => metricScope(specs[i]!) === 'event');
+  const sessionDimensions = dimensions.filter(isSessionDimension);
+  if (sessionDimensions.length && (eventMetrics.length || dimensions.some(isEventDimension)) && !metrics.includes('exit_rate')) {
+    fail(
+      `Event metric(s) or dimensions (${[...eventMetrics, ...dimensions.filter(isEventDimension)].join(', ')}) cannot be combined with visit dimension(s) ${sessionDimensions.join(', ')}.`,
+    );
+  }
+  if (metrics.includes('exit_rate') && eventMetrics.length) fail(`Metric exit_rate cannot be queried together with ${eventMetrics.join(', ')}.`);
+}

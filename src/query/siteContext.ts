@@ -1,0 +1,50 @@
+import { notFound } from '../errors.js';
+import type { MetaDb } from '../stores/meta/database.js';
+import { findTeamSite } from '../stores/meta/sites.js';
+
+/** What the engine needs to know about a site besides its events. */
+export interface SiteContext {
+  id: number;
+  domain: string;
+  timezone: string;
+  /** Classification reasons this site counts in its reports ('' = unclassified is always counted). */
+  includedClassifications: string[];
+  goals: Goal[];
+}
+
+export interface Goal {
+  displayName: string;
+  eventName: string | null;
+  pagePath: string | null;
+  /** -1 = not a scroll goal. */
+  scrollThreshold: number;
+  currency: string | null;
+}
+
+/** The caller's site with its goals; a site of another team is answered exactly like a missing one. */
+export async function loadSiteContext(db: MetaDb, teamId: number, domain: string): Promise<SiteContext> {
+  const site = await findTeamSite(db, teamId, domain);
+  if (!site) throw notFound(`There is no site "${domain}" that this API key can read.`);
+  const [row, goals] = await Promise.all([
+    db.selectFrom('sites').select('included_classifications').where('id', '=', site.id).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('goals')
+      .select(['display_name', 'event_name', 'page_path', 'scroll_threshold', 'currency'])
+      .where('site_id', '=', site.id)
+      .orderBy('id')
+      .execute(),
+  ]);
+  return {
+    id: site.id,
+    domain: site.domain,
+    timezone: site.timezone,
+    includedClassifications: row.included_classifications.split(/\s+/).filter(Boolean),
+    goals: goals.map((goal) => ({
+      displayName: goal.display_name,
+      eventName: goal.event_name,
+      pagePath: goal.page_path,
+      scrollThreshold: goal.scroll_threshold,
+      currency: goal.currency,
+    })),
+  };
+}

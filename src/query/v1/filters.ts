@@ -1,0 +1,64 @@
+import { badRequest } from '../../errors.js';
+import { pathPattern } from '../goals.js';
+
+/**
+ * v1's filter strings: clauses separated by `;` (all must hold), values by `|` (any may match;
+ * `\|` is a literal bar), operators `==` is, `!=` is not, `~` contains, `!~` does not contain.
+ * A `*` in an `==`/`!=` value is a wildcard. A JSON array is taken as v2 filters unchanged.
+ */
+export function parseV1Filters(text: string | undefined): unknown[] {
+  if (text === undefined || text.trim() === '') return [];
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      if (Array.isArray(parsed)) return parsed;
+    } catch {
+      // fall through to the sentence below
+    }
+    throw badRequest('invalid_filter', 'filters starting with "[" must be a JSON array of v2 filters.');
+  }
+  return splitUnescaped(trimmed, ';')
+    .filter((clause) => clause.trim() !== '')
+    .map(parseClause);
+}
+
+const OPERATOR = /^\s*([a-z_]+:[^=!~]+?)\s*(==|!=|!~|~)\s*(.*)$/s;
+
+function parseClause(clause: string): unknown[] {
+  const match = OPERATOR.exec(clause);
+  if (!match) {
+    throw badRequest('invalid_filter', `The filter "${clause}" is not of the form property==value (operators ==, !=, ~, !~), e.g. visit:country==DE.`);
+  }
+  const [, property = '', operator, rawValues = ''] = match;
+  const values = splitUnescaped(rawValues, '|').map((value) => value.replace(/\\([|;])/g, '$1').trim());
+  if (values.some((value) => value === '')) throw badRequest('invalid_filter', `The filter "${clause}" has an empty value.`);
+  switch (operator) {
+    case '~':
+      return ['contains', property, values];
+    case '!~':
+      return ['contains_not', property, values];
+    default: {
+      const negated = operator === '!=';
+      if (values.some((value) => value.includes('*'))) return [negated ? 'matches_not' : 'matches', property, values.map(pathPattern)];
+      return [negated ? 'is_not' : 'is', property, values];
+    }
+  }
+}
+
+function splitUnescaped(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (char === '\\' && text[i + 1] === separator) {
+      current += `\\${separator}`;
+      i++;
+    } else if (char === separator) {
+      parts.push(current);
+      current = '';
+    } else current += char;
+  }
+  parts.push(current);
+  return parts;
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { compileQuery, planTables } from '../../src/query/compile.js';
+import { loadExchangeRates } from '../../src/query/exchangeRates.js';
+import { parseRequest } from '../../src/query/request.js';
+import { resolveQuery } from '../../src/query/resolve.js';
+import type { SiteContext } from '../../src/query/siteContext.js';
+import { SqlParams } from '../../src/query/sqlParams.js';
+
+const site: SiteContext = {
+  id: 7,
+  domain: 'example.com',
+  timezone: 'Etc/UTC',
+  includedClassifications: [],
+  goals: [{ displayName: 'Buy', eventName: 'Buy', pagePath: null, scrollThreshold: -1, currency: 'EUR' }],
+};
+const rates = loadExchangeRates(null);
+
+function compile(body: Record<string, unknown>) {
+  const q = resolveQuery(parseRequest({ site_id: 'example.com', date_range: '7d', ...body }), { site, now: Date.parse('2024-01-10T12:00:00Z'), siteStart: null });
+  return { q, compiled: compileQuery({ q, params: new SqlParams(), range: q.range, sampleRate: null }, { rates, paginate: true }) };
+}
+
+describe('compileQuery', () => {
+  it('binds every request value as a parameter, so names and patterns cannot alter the SQL', () => {
+    const evil = "x') OR 1=1 --";
+    const { compiled } = compile({
+      metrics: [`sum(event:props:${evil})`],
+      dimensions: [`event:props:${evil}`],
+      filters: [
+        ['matches', 'event:page', [`^/a'; DROP TABLE events; --`]],
+        ['is', `event:props:${evil}`, [evil]],
+        ['contains', 'visit:source', ["'"]],
+      ],
+    });
+    expect(compiled.sql).not.toContain(evil);
+    expect(compiled.sql).not.toContain('DROP TABLE');
+    expect(Object.values(compiled.params)).toContain(evil);
+    expect(Object.values(compiled.params)).toContain(`(?:^/a'; DROP TABLE events; --)`);
+  });
+
+  it('reads visits alone from sessions, events from events, and splits when both are asked', () => {
+    expect(planTables(compile({ metrics: ['visitors', 'bounce_rate'], dimensions: ['visit:source'] }).q)).toBe('sessions');
+    expect(planTables(compile({ metrics: ['visitors', 'pageviews'], dimensions: ['visit:source'] }).q)).toBe('events');
+    expect(planTables(compile({ metrics: ['bounce_rate'], filters: [['is', 'event:name', ['Buy']]] }).q)).toBe('sessions');
+    expect(planTables(compile({ metrics: ['pageviews', 'bounce_rate'], dimensions: ['event:page'] }).q)).toBe('split');
+  });
+
+  it('excludes classified events unless the site puts them back', () => {
+    expect(compile({ metrics: ['pageviews'] }).compiled.sql).toContain("classification = ''");
+  });
+
+  it('samples every table read at the same rate', () => {
+    const q = compile({ metrics: ['visitors', 'pageviews'], filters: [['has_done', ['is', 'event:name', ['Buy']]], ['is', 'visit:entry_page', ['/']]] }).q;
+    const { sql } = compileQuery({ q, params: new SqlParams(), range: q.range, sampleRate: 0.25 }, { rates, paginate: true });
+    expect(sql.match(/FROM events SAMPLE 0\.25/g)).toHaveLength(2);
+    expect(sql.match(/FROM sessions SAMPLE 0\.25/g)).toHaveLength(1);
+    expect(sql).toContain('* 4)');
+  });
+});
+
+describe('request validation', () => {
+  const error = (body: Record<string, unknown>) => {
+    try {
+      compile(body);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return 'no error';
+  };
+
+  it('explains each invalid input', () => {
+    expect(error({ metrics: ['visitors'], dimensions: ['visit:source', 'visit:os', 'visit:browser', 'visit:device', 'visit:city', 'visit:region'] })).toMatch(/at most 5 dimensions/);
+    expect(error({ metrics: ['visitors'], filters: Array.from({ length: 33 }, () => ['is', 'visit:os', ['x']]) })).toMatch(/at most 32 filters/);
+    expect(error({ metrics: ['visitors'], filters: [['is', 'visit:os', Array.from({ length: 1001 }, (_, i) => `v${i}`)]] })).toMatch(/at most 1,000 values/);
+    expect(error({ metrics: ['visitors'], pagination: { limit: 10_001 } })).toMatch(/#\/pagination\/limit may be at most 10,000/);
+    expect(error({ metrics: ['visitors'], filters: [['is', 'time:day', ['2024-01-01']]] })).toMatch(/time dimension .* cannot be filtered/);
+    expect(error({ metrics: ['conversion_rate'] })).toMatch(/conversion_rate needs an event:goal/);
+    expect(error({ metrics: ['scroll_depth'] })).toMatch(/scroll_depth needs an event:page/);
+    expect(error({ metrics: ['bounce_rate'], dimensions: ['event:name'] })).toMatch(/bounce_rate cannot be grouped by event dimension\(s\) event:name/);
+    expect(error({ metrics: ['pageviews'], dimensions: ['visit:exit_page'] })).toMatch(/cannot be combined with visit dimension\(s\) visit:exit_page/);
+    expect(error({ metrics: ['visitors'], date_range: ['2024-01-01', 'soon'] })).toMatch(/"soon" is not a valid ISO date/);
+    expect(error({ metrics: ['visitors'], timezone: 'Mars/Olympus' })).toMatch(/"Mars\/Olympus" is not an IANA time zone/);
+    expect(error({ metrics: ['visitors'], filters: [['matches', 'event:page', ['(?=x)']]] })).toMatch(/look-around/);
+    expect(error({ metrics: ['visitors'], filters: [['matches', 'event:page', ['(']]] })).toMatch(/not a valid regular expression/);
+    expect(error({ metrics: ['visitors'], filters: [['is', 'event:goal', ['Sell']]] })).toMatch(/goal "Sell" is not configured/);
+    expect(error({ metrics: ['visitors'], filters: [['has_done', ['has_done', ['is', 'event:name', ['x']]]]] })).toMatch(/cannot be nested/);
+    expect(error({ metrics: ['visitors'], order_by: [['pageviews', 'desc']] })).toMatch(/neither a queried metric nor a queried dimension/);
+    expect(error({ metrics: ['visitors'], dimensions: ['time:minute'], date_range: '7d' })).toMatch(/time:minute is only available/);
+  });
+});

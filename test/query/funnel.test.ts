@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryEngineDeps } from '../../src/api/routes/query.js';
+import { ManualClock } from '../../src/clock.js';
+import { runFunnel } from '../../src/query/funnel.js';
+import { addGoal, insertEvents } from '../support/eventFixtures.js';
+import { type Account, type TestApp, createAccount, startTestApp } from '../support/testApp.js';
+import { SMALL_SITE } from './smallSite.js';
+
+let t: TestApp;
+let account: Account;
+
+beforeAll(async () => {
+  t = await startTestApp({ clock: new ManualClock(Date.parse('2024-01-10T12:00:00Z')) });
+  account = await createAccount(t.app);
+  await insertEvents(t.app, account.siteId, SMALL_SITE);
+  await addGoal(t.app, account.siteId, { pagePath: '/' });
+  await addGoal(t.app, account.siteId, { eventName: 'Signup' });
+  const db = t.app.meta.db;
+  const funnel = await db.insertInto('funnels').values({ site_id: account.siteId, name: 'Home to signup', created_at: 0 }).returning('id').executeTakeFirstOrThrow();
+  const goals = await db.selectFrom('goals').select(['id', 'display_name']).where('site_id', '=', account.siteId).execute();
+  const goalId = (name: string) => goals.find((g) => g.display_name === name)!.id;
+  await db
+    .insertInto('funnel_steps')
+    .values([
+      { funnel_id: funnel.id, step_order: 1, goal_id: goalId('Visit /') },
+      { funnel_id: funnel.id, step_order: 2, goal_id: goalId('Signup') },
+    ])
+    .execute();
+});
+afterAll(() => t.close());
+
+describe('funnels on the query engine', () => {
+  it('counts visitors reaching each step in order', async () => {
+    // Home: alice, carol, dave (bob only saw /pricing); of them only alice signed up.
+    const report = await runFunnel(queryEngineDeps(t.app), account.teamId, { site_id: account.domain, funnel: 'Home to signup', date_range: ['2024-01-08', '2024-01-09'] });
+    expect(report).toEqual({
+      name: 'Home to signup',
+      steps: [
+        { label: 'Visit /', visitors: 3, conversion_rate: '100', conversion_rate_step: '0', dropoff: 0, dropoff_percentage: '0' },
+        { label: 'Signup', visitors: 1, conversion_rate: '33.33', conversion_rate_step: '33.33', dropoff: 2, dropoff_percentage: '66.67' },
+      ],
+      all_visitors: 4,
+      entering_visitors: 3,
+      entering_visitors_percentage: '75',
+      never_entering_visitors: 1,
+      never_entering_visitors_percentage: '25',
+    });
+  });
+
+  it('takes the query filters and refuses an unknown funnel', async () => {
+    const report = await runFunnel(queryEngineDeps(t.app), account.teamId, {
+      site_id: account.domain,
+      funnel: 'Home to signup',
+      date_range: ['2024-01-08', '2024-01-09'],
+      filters: [['is', 'visit:country', ['DE']]],
+    });
+    expect(report.steps.map((s) => s.visitors)).toEqual([2, 1]);
+    await expect(runFunnel(queryEngineDeps(t.app), account.teamId, { site_id: account.domain, funnel: 'Nope', date_range: '7d' })).rejects.toMatchObject({ status: 404 });
+  });
+});

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { addGoal, insertEvents } from '../support/eventFixtures.js';
+import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { SMALL_SITE } from './smallSite.js';
+
+let t: TestApp;
+let account: Account;
+const NOW = Date.parse('2024-01-10T12:00:00Z');
+const clock = new ManualClock(NOW);
+
+beforeAll(async () => {
+  t = await startTestApp({ clock });
+  account = await createAccount(t.app);
+  await insertEvents(t.app, account.siteId, SMALL_SITE);
+  await addGoal(t.app, account.siteId, { eventName: 'Signup' });
+});
+afterAll(() => t.close());
+
+async function get(path: string, params: Record<string, string>) {
+  const search = new URLSearchParams({ site_id: account.domain, ...params });
+  const res = await fetch(`${t.url}/api/v1/stats/${path}?${search}`, { headers: bearer(account.key) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const CUSTOM = { period: 'custom', date: '2024-01-08,2024-01-09' };
+
+describe('GET /api/v1/stats/aggregate', () => {
+  it('answers each metric as {value}', async () => {
+    const res = await get('aggregate', { ...CUSTOM, metrics: 'visitors,visits,pageviews,views_per_visit,bounce_rate,visit_duration' });
+    expect(res.body).toEqual({
+      results: { visitors: { value: 4 }, visits: { value: 5 }, pageviews: { value: 8 }, views_per_visit: { value: 1.6 }, bounce_rate: { value: 60 }, visit_duration: { value: 312 } },
+    });
+  });
+
+  it('compares with the previous period', async () => {
+    const res = await get('aggregate', { period: 'day', date: '2024-01-09', metrics: 'visitors,pageviews', compare: 'previous_period' });
+    expect(res.body.results).toEqual({ visitors: { value: 2, comparison_value: 3, change: -33 }, pageviews: { value: 4, comparison_value: 4, change: 0 } });
+  });
+
+  it('reads the 7d, 30d and 6mo periods relative to today', async () => {
+    expect((await get('aggregate', { period: '7d' })).body.results.visitors.value).toBe(4);
+    expect((await get('aggregate', { period: '30d' })).body.results.visitors.value).toBe(4);
+    // 6mo ends with the previous month: nothing from January.
+    expect((await get('aggregate', { period: '6mo' })).body.results.visitors.value).toBe(0);
+  });
+
+  it('parses the filter grammar', async () => {
+    const visitors = async (filters: string) => (await get('aggregate', { ...CUSTOM, filters })).body.results.visitors.value;
+    expect(await visitors('visit:country==DE|FR;visit:browser==Chrome')).toBe(2);
+    // alice's second visit has no country, so she is counted outside DE too.
+    expect(await visitors('visit:country!=DE')).toBe(3);
+    expect(await visitors('event:page~pric')).toBe(2);
+    // bob only ever saw /pricing.
+    expect(await visitors('event:page!~pric')).toBe(3);
+    expect(await visitors('event:page==/b*')).toBe(2);
+    expect(await visitors('event:goal==Signup')).toBe(1);
+  });
+
+  it('counts bots only with with_bots=true', async () => {
+    expect((await get('aggregate', { ...CUSTOM, with_bots: 'true' })).body.results.visitors.value).toBe(5);
+  });
+
+  it('rejects unknown metrics and periods with a sentence', async () => {
+    const metric = await get('aggregate', { metrics: 'visitorz' });
+    expect(metric.status).toBe(400);
+    expect(metric.body.error).toMatch(/visitorz/);
+    const period = await get('aggregate', { period: '3w' });
+    expect(period.status).toBe(400);
+    expect(period.body.error).toMatch(/3w/);
+  });
+});
+
+describe('GET /api/v1/stats/timeseries', () => {
+  it('lists every day of the period, empty ones as zero', async () => {
+    const res = await get('timeseries', { period: '7d', metrics: 'visitors,visit_duration' });
+    expect(res.body.results).toEqual([
+      { date: '2024-01-03', visitors: 0, visit_duration: null },
+      { date: '2024-01-04', visitors: 0, visit_duration: null },
+      { date: '2024-01-05', visitors: 0, visit_duration: null },
+      { date: '2024-01-06', visitors: 0, visit_duration: null },
+      { date: '2024-01-07', visitors: 0, visit_duration: null },
+      { date: '2024-01-08', visitors: 3, visit_duration: 120 },
+      { date: '2024-01-09', visitors: 2, visit_duration: 600 },
+    ]);
+  });
+
+  it('takes a month interval and refuses an unknown one', async () => {
+    expect((await get('timeseries', { ...CUSTOM, interval: 'month' })).body.results).toEqual([{ date: '2024-01-01', visitors: 4 }]);
+    const bad = await get('timeseries', { ...CUSTOM, interval: 'fortnight' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/fortnight/);
+  });
+});
+
+describe('GET /api/v1/stats/breakdown', () => {
+  it('breaks down by a property, keyed by its name', async () => {
+    const res = await get('breakdown', { ...CUSTOM, property: 'visit:source', metrics: 'visitors,bounce_rate' });
+    expect(res.body.results).toEqual([
+      { source: 'Direct / None', visitors: 2, bounce_rate: 100 },
+      { source: 'Google', visitors: 2, bounce_rate: 0 },
+      { source: 'Twitter', visitors: 1, bounce_rate: 100 },
+    ]);
+  });
+
+  it('pages with limit and page, and leaves out empty countries', async () => {
+    expect((await get('breakdown', { ...CUSTOM, property: 'visit:source', limit: '1', page: '2' })).body.results).toEqual([{ source: 'Google', visitors: 2 }]);
+    expect((await get('breakdown', { ...CUSTOM, property: 'visit:country' })).body.results).toEqual([
+      { country: 'DE', visitors: 2 },
+      { country: 'FR', visitors: 1 },
+      { country: 'US', visitors: 1 },
+    ]);
+  });
+
+  it('keys custom properties by their own name', async () => {
+    expect((await get('breakdown', { ...CUSTOM, property: 'event:props:plan', metrics: 'events' })).body.results).toEqual([
+      { plan: '(none)', events: 8 },
+      { plan: 'pro', events: 1 },
+    ]);
+  });
+
+  it('names a non-numeric limit or page', async () => {
+    const limit = await get('breakdown', { ...CUSTOM, property: 'visit:source', limit: 'ten' });
+    expect(limit.status).toBe(400);
+    expect(limit.body.error).toMatch(/^limit must be a whole number/);
+    const page = await get('breakdown', { ...CUSTOM, property: 'visit:source', page: 'two' });
+    expect(page.status).toBe(400);
+    expect(page.body.error).toMatch(/^page must be a whole number/);
+    expect((await get('breakdown', { ...CUSTOM })).body.error).toMatch(/property parameter is required/);
+  });
+});
+
+describe('GET /api/v1/stats/realtime/visitors', () => {
+  it('answers a bare integer of visitors in the last five minutes', async () => {
+    clock.set('2024-01-09T15:22:00Z');
+    try {
+      const res = await fetch(`${t.url}/api/v1/stats/realtime/visitors?site_id=${account.domain}`, { headers: bearer(account.key) });
+      expect(await res.text()).toBe('1');
+    } finally {
+      clock.set(NOW);
+    }
+  });
+});
