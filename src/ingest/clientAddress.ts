@@ -26,7 +26,19 @@ export function cleanAddress(raw: string): string | null {
   return isIP(text) ? text.toLowerCase() : null;
 }
 
-const isTrusted = (list: BlockList, address: string) => list.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+// BlockList.check builds a SocketAddress per call; the same few peers ask again and again.
+const verdicts = new WeakMap<BlockList, Map<string, boolean>>();
+function isTrusted(list: BlockList, address: string): boolean {
+  let known = verdicts.get(list);
+  if (!known) verdicts.set(list, (known = new Map()));
+  let verdict = known.get(address);
+  if (verdict === undefined) {
+    verdict = list.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+    if (known.size >= 10_000) known.clear();
+    known.set(address, verdict);
+  }
+  return verdict;
+}
 
 /** The right-most hop that is not one of our proxies is the client; proxies can only prepend lies. */
 function fromChain(chain: string[], trusted: BlockList): string | null {

@@ -3,7 +3,6 @@ import { SESSION_TIMEOUT_MS } from './sessions.js';
 
 interface Held {
   row: EventRow;
-  userIds: string[];
   expiresAt: number;
 }
 
@@ -23,19 +22,20 @@ export class OrphanEngagements {
   }
 
   /** False when the hold is full; the caller counts the event as expired at once. */
-  hold(siteId: number, userIds: string[], row: EventRow, at: number): boolean {
+  hold(siteId: number, userId: string, row: EventRow, at: number): boolean {
     if (this.count >= MAX_HELD) return false;
-    const id = `${siteId}:${userIds[0]}`;
+    const id = `${siteId}:${userId}`;
     const list = this.held.get(id) ?? [];
-    list.push({ row, userIds, expiresAt: at + SESSION_TIMEOUT_MS });
+    list.push({ row, expiresAt: at + SESSION_TIMEOUT_MS });
     this.held.set(id, list);
     this.count += 1;
     return true;
   }
 
   /** Engagements still waiting at `at` for a visit of any of these visitor ids; expired ones stay to be counted. */
-  adopt(siteId: number, userIds: string[], at: number): EventRow[] {
+  adopt(siteId: number, userIds: Iterable<string>, at: number): EventRow[] {
     const adopted: EventRow[] = [];
+    if (this.count === 0) return adopted;
     for (const userId of userIds) {
       const id = `${siteId}:${userId}`;
       const list = this.held.get(id);

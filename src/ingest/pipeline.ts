@@ -8,7 +8,7 @@ import { languageFrom } from './derive/language.js';
 import { parsePageUrl } from './derive/pageUrl.js';
 import { screenSize } from './derive/screen.js';
 import type { HealthCounters } from './healthCounters.js';
-import { registrableDomain, visitorId } from './identity.js';
+import { type VisitorIds, registrableDomain, visitorIds } from './identity.js';
 import type { IdempotencyKeys } from './idempotency.js';
 import type { OrphanEngagements } from './orphans.js';
 import { type EventPayload, checkExtras, parsePayload } from './payload.js';
@@ -211,8 +211,7 @@ export class IngestionPipeline {
         continue;
       }
       const site = lookup.site;
-      const userIds = [visitorId(salts.current, { userAgent, address: address.address, domain: site.domain, rootDomain })];
-      if (salts.previous) userIds.push(visitorId(salts.previous, { userAgent, address: address.address, domain: site.domain, rootDomain }));
+      const userIds = visitorIds(salts, { userAgent, address: address.address, domain: site.domain, rootDomain });
       const outcome = this.forSite(request, payload, site, {
         userIds,
         extras,
@@ -222,7 +221,7 @@ export class IngestionPipeline {
         pathname: page?.pathname ?? '',
         ip: address.address,
       });
-      outcomes.push({ domain, visitorId: userIds[0], ...outcome });
+      outcomes.push({ domain, visitorId: userIds.current, ...outcome });
     }
 
     const preResponse = new Set<string>(['unknown_site', 'account_dormant', 'site_deleted', 'shield_ip', 'invalid_payload', 'internal_error', 'bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation']);
@@ -259,7 +258,7 @@ export class IngestionPipeline {
     payload: EventPayload,
     site: IngestSite,
     event: {
-      userIds: string[];
+      userIds: VisitorIds;
       extras: ReturnType<typeof checkExtras>;
       classification: string | null;
       attributes: VisitAttributes;
@@ -296,7 +295,7 @@ export class IngestionPipeline {
       timestamp: clickhouseTime(at),
       site_id: site.id,
       name: payload.name,
-      user_id: event.userIds[0]!,
+      user_id: event.userIds.current,
       session_id: '0',
       hostname: event.hostname,
       pathname: event.pathname,
@@ -320,7 +319,7 @@ export class IngestionPipeline {
     if (isEngagement) {
       const live = deps.sessions.touch(site.id, event.userIds, at, commit);
       if (!live) {
-        if (commit && !deps.orphans.hold(site.id, event.userIds, row, at)) return drop('no_session_for_engagement');
+        if (commit && !deps.orphans.hold(site.id, event.userIds.current, row, at)) return drop('no_session_for_engagement');
         return { outcome: 'held', reason: null, event: row, session: null };
       }
       session = live;
@@ -329,7 +328,7 @@ export class IngestionPipeline {
       const recorded = deps.sessions.record(
         {
           siteId: site.id,
-          userId: event.userIds[0]!,
+          userId: event.userIds.current,
           timestamp: at,
           name: payload.name,
           hostname: event.hostname,

