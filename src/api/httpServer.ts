@@ -12,7 +12,7 @@ import { importRoutes } from './routes/eventImport.js';
 import { ingestionHealthRoutes } from './routes/ingestionHealth.js';
 import { acceptanceRoutes, managementRoutes } from './routes/management/index.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import { queryRoutes } from './routes/query.js';
+import { queryEngineDeps, queryRoutes } from './routes/query.js';
 import { statsV1Routes } from './routes/statsV1.js';
 
 export interface HttpDeps {
@@ -48,20 +48,22 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   // Invitation and transfer links are opened by people who may have no account, hence no key.
   acceptanceRoutes(app, { db: deps.meta.db, clock: deps.clock });
 
+  // One engine for every statistics answer: v2, v1 and the funnel report.
+  const engine = queryEngineDeps(deps);
   app.register(async (api) => {
     requireApiKey(api, { db: deps.meta.db, clock: deps.clock });
     managementRoutes(api, {
       db: deps.meta.db,
       clock: deps.clock,
-      eventQueries: deps.events.query,
+      engine,
       baseUrl: deps.config.baseUrl,
       siteChanged: deps.siteChanged,
     });
     importRoutes(api, { db: deps.meta.db, clock: deps.clock, ingestion: deps.ingestion });
     ingestionHealthRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events, ingestion: deps.ingestion });
     webhookRoutes(api, { db: deps.meta.db, clock: deps.clock, allowPrivate: deps.config.webhookAllowPrivate });
-    queryRoutes(api, deps);
-    statsV1Routes(api, deps);
+    queryRoutes(api, engine);
+    statsV1Routes(api, engine);
   });
   return app;
 }

@@ -12,8 +12,9 @@ import { and, eventsBase } from './tables.js';
 
 /**
  * The funnel report on the same engine: of the visitors matching the query's range and filters,
- * how many reached each goal step in order, each step within 24 hours of the first
- * (ClickHouse windowFunnel per visitor), with drop-off and conversion between steps.
+ * how many reached each goal step in order within one visit (ClickHouse windowFunnel over each
+ * visit's events; a visitor counts at the furthest step any of their visits reached), with
+ * drop-off and conversion between steps.
  */
 
 const funnelSchema = z.strictObject({
@@ -78,7 +79,8 @@ export function compileFunnel(q: ResolvedQuery, steps: Goal[], params: SqlParams
   const ctx = { q, params, range: q.range, sampleRate: null };
   const conditions = steps.map((goal) => goalCondition(goal, params));
   const where = and([...eventsBase(ctx, { engagement: steps.some(isScrollGoal) }), ...filtersCondition(q.filters, 'events', ctx)]);
-  const perVisitor = `SELECT user_id, windowFunnel(${WINDOW_SECONDS})(timestamp, ${conditions.join(', ')}) AS level FROM events WHERE ${where} GROUP BY user_id`;
+  const perVisit = `SELECT user_id, windowFunnel(${WINDOW_SECONDS})(timestamp, ${conditions.join(', ')}) AS level FROM events WHERE ${where} GROUP BY user_id, session_id`;
+  const perVisitor = `SELECT user_id, max(level) AS level FROM (${perVisit}) GROUP BY user_id`;
   return `SELECT level, count() AS visitors FROM (${perVisitor}) GROUP BY level`;
 }
 

@@ -3,7 +3,7 @@ import { queryEngineDeps } from '../../src/api/routes/query.js';
 import { ManualClock } from '../../src/clock.js';
 import { runFunnel } from '../../src/query/funnel.js';
 import { addGoal, insertEvents } from '../support/eventFixtures.js';
-import { type Account, type TestApp, createAccount, startTestApp } from '../support/testApp.js';
+import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
 import { SMALL_SITE } from './smallSite.js';
 
 let t: TestApp;
@@ -56,5 +56,26 @@ describe('funnels on the query engine', () => {
     });
     expect(report.steps.map((s) => s.visitors)).toEqual([2, 1]);
     await expect(runFunnel(queryEngineDeps(t.app), account.teamId, { site_id: account.domain, funnel: 'Nope', date_range: '7d' })).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('is served by GET /api/v1/sites/funnels/{id}/report, counting steps only within one visit', async () => {
+    // erin views / on the 8th and signs up two hours later, in a second visit: she enters the
+    // funnel but does not convert, because the steps must happen in order within one visit.
+    await insertEvents(t.app, account.siteId, [
+      { visitor: 'erin', at: '2024-01-08 16:00:00', page: '/' },
+      { visitor: 'erin', at: '2024-01-08 18:00:00', name: 'Signup', page: '/pricing' },
+    ]);
+    const [funnel] = await t.app.meta.db.selectFrom('funnels').select('id').where('site_id', '=', account.siteId).execute();
+    const res = await fetch(`${t.url}/api/v1/sites/funnels/${funnel!.id}/report?site_id=${account.domain}&from=2024-01-08&to=2024-01-09`, { headers: bearer(account.key) });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ funnel: { id: funnel!.id, name: 'Home to signup' }, from: '2024-01-08', to: '2024-01-09', entering_visitors: 4 });
+    expect(body.steps.map((s: { label: string; visitors: number }) => [s.label, s.visitors])).toEqual([
+      ['Visit /', 4],
+      ['Signup', 1],
+    ]);
+    const statsOnly = await createAccount(t.app, { scopes: ['sites:read'] });
+    const refused = await fetch(`${t.url}/api/v1/sites/funnels/${funnel!.id}/report?site_id=${statsOnly.domain}&from=2024-01-08&to=2024-01-09`, { headers: bearer(statsOnly.key) });
+    expect(refused.status).toBe(403);
   });
 });

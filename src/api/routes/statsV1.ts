@@ -4,15 +4,12 @@ import type { Interval } from '../../query/catalog.js';
 import { type QueryEngineDeps, type QueryResponse, runQuery } from '../../query/engine.js';
 import { timeLabels } from '../../query/timeLabels.js';
 import { type V1Params, parseWholeNumber, translateCommon } from '../../query/v1/request.js';
-import type { HttpDeps } from '../httpServer.js';
-import { queryEngineDeps } from './query.js';
 
 /**
  * The v1 stats endpoints, translated into v2 queries for the one engine and their answers
  * translated back into v1's response shapes.
  */
-export function statsV1Routes(app: FastifyInstance, deps: Pick<HttpDeps, 'config' | 'clock' | 'meta' | 'events'>): void {
-  const engine = queryEngineDeps(deps);
+export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): void {
   const options = { config: { scope: 'stats:read' as const } };
 
   app.get('/api/v1/stats/aggregate', options, async (request) => {

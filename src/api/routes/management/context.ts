@@ -1,14 +1,14 @@
-import type { ClickHouseClient } from '@clickhouse/client';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../../clock.js';
+import type { QueryEngineDeps } from '../../../query/engine.js';
 import type { MetaDb } from '../../../stores/meta/database.js';
 
 /** What every management route needs. */
 export interface ManagementDeps {
   db: MetaDb;
   clock: Clock;
-  /** The event store's query connection (funnel report). */
-  eventQueries: ClickHouseClient;
+  /** The query engine, which answers the funnel report. */
+  engine: QueryEngineDeps;
   /** Public address of the service: snippet, shared-link and invitation URLs are built on it. */
   baseUrl: string;
   /** Tell cached lookups (ingestion) that a site, its shields or its settings changed. */

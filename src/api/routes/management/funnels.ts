@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../../errors.js';
 import { z } from 'zod';
-import { funnelReport } from '../../../management/funnelReport.js';
+import { runFunnel } from '../../../query/funnel.js';
 import { findOrCreateFunnel, funnelJson, funnelPayloadSchema } from '../../../management/funnels.js';
 import { parseId, parsePayload } from '../../../management/payload.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
 import { deleteFunnel, listFunnels } from '../../../stores/meta/funnels.js';
 import { listSiteGoals } from '../../../stores/meta/goals.js';
-import { includedClassifications } from '../../../stores/meta/siteSettings.js';
 import { type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
 const reportQuerySchema = z.strictObject({ site_id: z.string(), from: z.string(), to: z.string() });
@@ -37,16 +36,8 @@ export function funnelRoutes(app: FastifyInstance, deps: ManagementDeps): void {
     const site = await requireTeamSite(db, request.caller, query.site_id, clock.now());
     const funnel = (await listFunnels(db, site.id)).find((f) => f.id === funnelId);
     if (!funnel) throw notFound('Funnel could not be found.');
-    const goals = await listSiteGoals(db, site.id);
-    const steps = await funnelReport(deps.eventQueries, {
-      siteId: site.id,
-      timezone: site.timezone,
-      goals: funnel.goalIds.map((id) => goals.find((g) => g.id === id)!),
-      from: query.from,
-      to: query.to,
-      includedClassifications: await includedClassifications(db, site.id),
-    });
-    return { funnel: { id: funnel.id, name: funnel.name }, from: query.from, to: query.to, steps };
+    const report = await runFunnel(deps.engine, request.caller.teamId, { site_id: site.domain, funnel: funnel.name, date_range: [query.from, query.to] });
+    return { funnel: { id: funnel.id, name: funnel.name }, from: query.from, to: query.to, ...report };
   });
 
   app.delete('/api/v1/sites/funnels/:funnel_id', PROVISION, async (request) => {
