@@ -68,7 +68,7 @@ export const CONFIG_VARIABLES = [
   ['QUERY_TIMEOUT_SECONDS', '30', 'Time limit of one analytics query (each statement of a stats request).'],
   ['QUERY_MEMORY_LIMIT_MB', '512', 'Memory limit of one analytics query.'],
   ['QUERY_SAMPLING_THRESHOLD', '20000000', 'Events in a queried range above which stats queries are sampled by visitor (unless `exact: true`).'],
-  ['EXCHANGE_RATES_FILE', '(bundled snapshot)', 'JSON file of exchange rates used to convert revenue into each goal\'s currency; see docs/query.md.'],
+  ['EXCHANGE_RATES_FILE', '(bundled snapshot)', 'JSON file of exchange rates used to convert revenue into each goal\'s currency; see the README (Querying → Revenue).'],
 ] as const;
 
 type Env = Record<string, string | undefined>;
