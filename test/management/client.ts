@@ -1,3 +1,5 @@
+import { afterAll } from 'vitest';
+import { freshPostgresDatabase } from '../support/postgres.js';
 import { bearer } from '../support/testApp.js';
 
 export interface Answer {
@@ -24,8 +26,11 @@ export function apiClient(baseUrl: string, key: string | undefined) {
 
 export const q = (params: Record<string, string | number>) => '?' + new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
 
+// Each test file runs in its own process and gets its own database, so files never share rows.
+const postgres = await freshPostgresDatabase();
+afterAll(() => postgres?.drop());
+
 /** The app's environment for these tests; TEST_DATABASE_URL puts the metadata on PostgreSQL. */
 export function testEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const url = process.env.TEST_DATABASE_URL;
-  return { ...(url ? { DATABASE_URL: url } : {}), ...extra };
+  return { ...(postgres ? { DATABASE_URL: postgres.url } : {}), ...extra };
 }

@@ -51,7 +51,7 @@ async function receiver(tls = true, host?: string): Promise<Receiver> {
 const log = async (key: string, id: number, query = '') => (await call(t.url, key, 'GET', `/api/v1/webhooks/${id}/deliveries${query}`)).body;
 
 beforeAll(async () => {
-  metadata = await isolatedMetadata('delivery');
+  metadata = await isolatedMetadata();
   t = await startTestApp({ clock, env: metadata.env });
   await t.app.webhooks.stop();
   main = worker();

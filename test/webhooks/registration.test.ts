@@ -10,7 +10,7 @@ let metadata: IsolatedMetadata;
 let account: Account;
 
 beforeAll(async () => {
-  metadata = await isolatedMetadata('registration');
+  metadata = await isolatedMetadata();
   t = await startTestApp({ clock, env: metadata.env });
   await t.app.webhooks.stop();
   account = await createAccount(t.app, { scopes: ['webhooks:write'] });

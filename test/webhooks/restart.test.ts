@@ -20,7 +20,7 @@ let receiver: Receiver;
 const processes: MetaStore[] = [];
 
 beforeAll(async () => {
-  metadata = await isolatedMetadata('restart');
+  metadata = await isolatedMetadata();
   t = await startTestApp({ clock, env: metadata.env });
   await t.app.webhooks.stop();
   receiver = await startReceiver({ tls: true });
