@@ -13,7 +13,7 @@ import type { IdempotencyKeys } from './idempotency.js';
 import type { OrphanEngagements } from './orphans.js';
 import { type EventPayload, checkExtras, parsePayload } from './payload.js';
 import type { AddressRateLimiter } from './rateLimiter.js';
-import { type EventRow, type SessionRow, type VisitAttributes, clickhouseTime } from './rows.js';
+import { type EventRow, type SessionRow, type VisitAttributes, clickhouseTime, eventRow } from './rows.js';
 import type { SaltSource } from './salts.js';
 import type { SessionTracker } from './sessions.js';
 import type { IngestSite, SiteDirectory } from './siteDirectory.js';
@@ -94,35 +94,9 @@ export interface PipelineDeps {
   trustedProxiesConfigured: boolean;
 }
 
-const VISIT_ATTRIBUTE_KEYS: Array<keyof VisitAttributes> = [
-  'referrer',
-  'referrer_source',
-  'click_id_param',
-  'utm_medium',
-  'utm_source',
-  'utm_campaign',
-  'utm_content',
-  'utm_term',
-  'channel',
-  'country_code',
-  'subdivision1_code',
-  'subdivision2_code',
-  'city',
-  'screen_size',
-  'device',
-  'operating_system',
-  'operating_system_version',
-  'browser',
-  'browser_version',
-  'language',
-];
-
 /** Every event row carries its visit's attributes, fixed by the visit's first event. */
 function withVisit(row: EventRow, session: SessionRow): EventRow {
-  const merged: EventRow = { ...row, session_id: session.session_id, user_id: session.user_id };
-  for (const key of VISIT_ATTRIBUTE_KEYS) merged[key] = session[key];
-  merged.classification = session.classification || row.classification;
-  return merged;
+  return eventRow(row, session, { session_id: session.session_id, user_id: session.user_id, classification: session.classification || row.classification });
 }
 
 function header(headers: IngestRequest['headers'], name: string): string | undefined {
@@ -290,25 +264,27 @@ export class IngestionPipeline {
     if (!site.shields.allowsHostname(event.hostname)) return drop('hostname_not_allowed');
 
     const isEngagement = payload.name === 'engagement';
-    const row: EventRow = {
-      ...event.attributes,
-      timestamp: clickhouseTime(at),
-      site_id: site.id,
-      name: payload.name,
-      user_id: event.userIds.current,
-      session_id: '0',
-      hostname: event.hostname,
-      pathname: event.pathname,
-      page_title: payload.title,
-      props: event.extras.props,
-      revenue_source_amount: event.extras.revenue?.amount ?? null,
-      revenue_source_currency: event.extras.revenue?.currency ?? '',
-      scroll_depth: isEngagement ? payload.scrollDepth : 0,
-      engagement_time: isEngagement ? payload.engagementTime : 0,
-      interactive: payload.interactive ? 1 : 0,
-      tracker_version: payload.trackerVersion,
-      classification: event.classification ?? '',
-    };
+    const row = eventRow(
+      {
+        timestamp: clickhouseTime(at),
+        site_id: site.id,
+        name: payload.name,
+        user_id: event.userIds.current,
+        session_id: '0',
+        hostname: event.hostname,
+        pathname: event.pathname,
+        page_title: payload.title,
+        props: event.extras.props,
+        revenue_source_amount: event.extras.revenue?.amount ?? null,
+        revenue_source_currency: event.extras.revenue?.currency ?? '',
+        scroll_depth: isEngagement ? payload.scrollDepth : 0,
+        engagement_time: isEngagement ? payload.engagementTime : 0,
+        interactive: payload.interactive ? 1 : 0,
+        tracker_version: payload.trackerVersion,
+        classification: event.classification ?? '',
+      },
+      event.attributes,
+    );
     if (commit && payload.idempotencyKey) deps.idempotency.remember(site.id, payload.idempotencyKey, at);
     const truncations = Object.values(payload.truncated).reduce((sum, n) => sum + n, 0);
     if (truncations > 0) count('truncated', truncations);

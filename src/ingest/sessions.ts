@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type SessionRow, type VisitAttributes, clickhouseTime } from './rows.js';
+import { type SessionRow, type VisitAttributes, clickhouseTime, sessionRow } from './rows.js';
 
 export const SESSION_TIMEOUT_MS = 30 * 60_000;
 
@@ -72,51 +72,61 @@ export class SessionTracker {
     const isPageview = event.name === 'pageview';
     const existing = this.find(event.siteId, userIds, event.timestamp);
     if (!existing) {
-      const row: SessionRow = {
-        ...event.attributes,
-        session_id: randomSessionId(),
-        sign: 1,
-        site_id: event.siteId,
-        user_id: event.userId,
-        hostname: isPageview ? event.hostname : '',
-        timestamp: clickhouseTime(event.timestamp),
-        start: clickhouseTime(event.timestamp),
-        // A visit that starts with an interactive custom event is engaged, not a bounce.
-        is_bounce: isPageview || !event.interactive ? 1 : 0,
-        entry_page: isPageview ? event.pathname : '',
-        exit_page: isPageview ? event.pathname : '',
-        exit_page_hostname: isPageview ? event.hostname : '',
-        pageviews: isPageview ? 1 : 0,
-        events: 1,
-        duration: 0,
-        entry_props: event.props,
-        classification: event.classification,
-      };
+      const row = sessionRow(
+        {
+          session_id: randomSessionId(),
+          sign: 1,
+          site_id: event.siteId,
+          user_id: event.userId,
+          hostname: isPageview ? event.hostname : '',
+          timestamp: clickhouseTime(event.timestamp),
+          start: clickhouseTime(event.timestamp),
+          // A visit that starts with an interactive custom event is engaged, not a bounce.
+          is_bounce: isPageview || !event.interactive ? 1 : 0,
+          entry_page: isPageview ? event.pathname : '',
+          exit_page: isPageview ? event.pathname : '',
+          exit_page_hostname: isPageview ? event.hostname : '',
+          pageviews: isPageview ? 1 : 0,
+          events: 1,
+          duration: 0,
+          entry_props: event.props,
+          classification: event.classification,
+        },
+        event.attributes,
+      );
       if (commit) this.live.set(key(event.siteId, event.userId), { row, startMs: event.timestamp, lastSeen: event.timestamp });
       return { session: row, rows: [row] };
     }
 
     const old = existing.row;
     const pageviews = old.pageviews + (isPageview ? 1 : 0);
-    const next: SessionRow = {
-      ...old,
-      sign: 1,
-      timestamp: clickhouseTime(Math.max(event.timestamp, existing.lastSeen)),
-      pageviews,
-      events: old.events + 1,
-      hostname: old.hostname === '' && isPageview ? event.hostname : old.hostname,
-      entry_page: old.entry_page === '' && isPageview ? event.pathname : old.entry_page,
-      exit_page: isPageview ? event.pathname : old.exit_page,
-      exit_page_hostname: isPageview ? event.hostname : old.exit_page_hostname,
-      duration: Math.floor(Math.abs(event.timestamp - existing.startMs) / 1000),
-      // Non-interactive events never un-bounce a visit; a second pageview or an interaction does.
-      is_bounce: old.is_bounce === 1 && !(pageviews >= 2 || (event.interactive && !isPageview)) ? 1 : 0,
-    };
+    const next = sessionRow(
+      {
+        session_id: old.session_id,
+        sign: 1,
+        site_id: old.site_id,
+        user_id: old.user_id,
+        hostname: old.hostname === '' && isPageview ? event.hostname : old.hostname,
+        timestamp: clickhouseTime(Math.max(event.timestamp, existing.lastSeen)),
+        start: old.start,
+        // Non-interactive events never un-bounce a visit; a second pageview or an interaction does.
+        is_bounce: old.is_bounce === 1 && !(pageviews >= 2 || (event.interactive && !isPageview)) ? 1 : 0,
+        entry_page: old.entry_page === '' && isPageview ? event.pathname : old.entry_page,
+        exit_page: isPageview ? event.pathname : old.exit_page,
+        exit_page_hostname: isPageview ? event.hostname : old.exit_page_hostname,
+        pageviews,
+        events: old.events + 1,
+        duration: Math.floor(Math.abs(event.timestamp - existing.startMs) / 1000),
+        entry_props: old.entry_props,
+        classification: old.classification,
+      },
+      old,
+    );
     if (commit) {
       existing.row = next;
       existing.lastSeen = Math.max(existing.lastSeen, event.timestamp);
     }
-    return { session: next, rows: [{ ...old, sign: -1 }, next] };
+    return { session: next, rows: [sessionRow(old, old, -1), next] };
   }
 
   private find(siteId: number, userIds: Iterable<string>, at: number): LiveSession | undefined {

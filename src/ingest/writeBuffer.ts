@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Clock } from '../clock.js';
 import type { HealthCounters } from './healthCounters.js';
-import type { EventRow, SessionRow } from './rows.js';
+import { EVENT_COLUMNS, type EventRow, SESSION_COLUMNS, type SessionRow, encodeRow } from './rows.js';
 
 export interface WriteBufferOptions {
   client: ClickHouseClient;
@@ -17,10 +17,16 @@ export interface WriteBufferOptions {
 const INSERT_CHUNK = 10_000;
 const MAX_BACKOFF_MS = 30_000;
 
-class Queue<T> {
-  rows: T[] = [];
+/** Encoded rows of one table waiting for their insert. */
+class Queue {
+  rows: string[] = [];
   failures = 0;
   retryAt = 0;
+
+  constructor(
+    readonly table: string,
+    readonly columns: readonly string[],
+  ) {}
 }
 
 /**
@@ -31,8 +37,8 @@ class Queue<T> {
  * duplicate another on retry.
  */
 export class WriteBuffer {
-  private events = new Queue<EventRow>();
-  private sessions = new Queue<SessionRow>();
+  private events = new Queue('events', EVENT_COLUMNS);
+  private sessions = new Queue('sessions', SESSION_COLUMNS);
   private counterFailures = 0;
   private counterRetryAt = 0;
   private lastFlush: number;
@@ -58,8 +64,8 @@ export class WriteBuffer {
   }
 
   add(events: EventRow[], sessions: SessionRow[]): void {
-    this.events.rows.push(...events);
-    this.sessions.rows.push(...sessions);
+    for (const row of events) this.events.rows.push(encodeRow(row, EVENT_COLUMNS));
+    for (const row of sessions) this.sessions.rows.push(encodeRow(row, SESSION_COLUMNS));
     if (this.events.rows.length >= this.flushAt && this.events.failures === 0) void this.flush();
   }
 
@@ -97,8 +103,8 @@ export class WriteBuffer {
   private async write(): Promise<void> {
     const now = this.options.clock.now();
     this.lastFlush = now;
-    await this.writeQueue('events', this.events, now);
-    await this.writeQueue('sessions', this.sessions, now);
+    await this.writeQueue(this.events, now);
+    await this.writeQueue(this.sessions, now);
     if (now >= this.counterRetryAt) {
       const rows = this.options.counters.drain();
       if (rows.length > 0) {
@@ -115,16 +121,17 @@ export class WriteBuffer {
     }
   }
 
-  private async writeQueue<T>(table: string, queue: Queue<T>, now: number): Promise<void> {
+  private async writeQueue(queue: Queue, now: number): Promise<void> {
     if (queue.rows.length === 0 || now < queue.retryAt) return;
     while (queue.rows.length > 0) {
       const batch = queue.rows.slice(0, INSERT_CHUNK);
       try {
-        await this.options.client.insert({ table, values: batch, format: 'JSONEachRow' });
+        // The lines are already JSON; the ingest client passes strings through unchanged.
+        await this.options.client.insert({ table: queue.table, values: batch, format: 'JSONCompactEachRow', columns: [...queue.columns] as [string, ...string[]] });
       } catch (error) {
         queue.failures += 1;
         queue.retryAt = now + backoff(queue.failures);
-        this.options.log.error({ err: error, rows: queue.rows.length, attempt: queue.failures }, `writing ${table} failed; kept for retry`);
+        this.options.log.error({ err: error, rows: queue.rows.length, attempt: queue.failures }, `writing ${queue.table} failed; kept for retry`);
         return;
       }
       queue.rows.splice(0, batch.length);

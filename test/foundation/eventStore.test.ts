@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTableStatements } from '../../src/stores/clickhouse/ddl.js';
 import { EVENT_MIGRATIONS, migrateEvents } from '../../src/stores/clickhouse/migrations.js';
+import { EVENT_COLUMNS, SESSION_COLUMNS } from '../../src/ingest/rows.js';
 import { EVENTS, ROLLUPS, SESSIONS } from '../../src/stores/clickhouse/schema.js';
 import { type TestApp, startTestApp } from '../support/testApp.js';
 
@@ -26,6 +27,13 @@ describe('the embedded event store', () => {
     expect(await migrateEvents(t.app.events.jobs, { cluster: null }, Date.now())).toEqual([]);
     const ledger = await rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     expect(ledger.map((r) => Number(r.version))).toEqual(EVENT_MIGRATIONS.map((m) => m.version));
+  });
+
+  it('takes ingestion rows in exactly the tables’ columns', async () => {
+    const columns = async (table: string) =>
+      (await rows<{ name: string }>("SELECT name FROM system.columns WHERE database = currentDatabase() AND table = {t:String} AND default_kind != 'MATERIALIZED' ORDER BY position", { t: table })).map((r) => r.name);
+    expect([...EVENT_COLUMNS].sort()).toEqual((await columns('events')).sort());
+    expect([...SESSION_COLUMNS].sort()).toEqual((await columns('sessions')).sort());
   });
 
   it('round-trips an event with bound parameters, 64-bit ids intact', async () => {

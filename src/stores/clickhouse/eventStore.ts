@@ -21,6 +21,15 @@ export interface EventStore {
   close(): Promise<void>;
 }
 
+/**
+ * Inserts may hand over rows that are already JSON text (the ingestion buffer encodes each row
+ * once, when it is accepted); every other value is stringified as usual.
+ */
+const JSON_HANDLING = {
+  parse: JSON.parse,
+  stringify: (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value)),
+};
+
 /** Identical on both backends, set on every statement (chDB applies client settings as SET). */
 const CLIENT_SETTINGS: ClickHouseSettings = {
   // 64-bit integers as strings on both backends, so ids never lose precision.
@@ -79,6 +88,7 @@ function openEmbedded(config: Extract<Config['clickhouse'], { kind: 'embedded' }
     createClient({
       connection: createChdbConnection({ path: config.path }) as unknown as ClientConnection,
       clickhouse_settings: CLIENT_SETTINGS,
+      json: JSON_HANDLING,
     });
   const ingest = connect();
   const query = connect();
@@ -107,6 +117,7 @@ function openServer(config: Extract<Config['clickhouse'], { kind: 'server' }>): 
     password: decodeURIComponent(url.password),
     database: config.database,
     clickhouse_settings: CLIENT_SETTINGS,
+    json: JSON_HANDLING,
     request_timeout: 60_000,
   });
   return {
