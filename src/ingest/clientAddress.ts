@@ -72,7 +72,7 @@ export function resolveClientAddress(
   trusted: BlockList,
 ): ClientAddress {
   const peer = cleanAddress(socketAddress) ?? socketAddress;
-  if (!isIP(peer) || !isTrusted(trusted, peer)) return { address: peer, source: 'socket', forwarded: false };
+  if (trusted.rules.length === 0 || !isIP(peer) || !isTrusted(trusted, peer)) return { address: peer, source: 'socket', forwarded: false };
   const single = (name: 'cf-connecting-ip' | 'x-real-ip') => {
     const value = header(headers, name);
     return value ? cleanAddress(value) : null;
