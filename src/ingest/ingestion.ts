@@ -13,6 +13,7 @@ import { AddressRateLimiter } from './rateLimiter.js';
 import { EphemeralSalts, StoredSalts } from './salts.js';
 import { SessionTracker } from './sessions.js';
 import { SiteDirectory } from './siteDirectory.js';
+import { restoreLiveVisits } from './visitRestore.js';
 import { WriteBuffer } from './writeBuffer.js';
 
 export interface Log {
@@ -56,10 +57,13 @@ export async function createIngestion(deps: {
   const trustedProxies = trustedProxyList(config.trustedProxies);
   const shared = { sites, lists, geo, counters, trustedProxies, trustedProxiesConfigured: config.trustedProxies.length > 0, sink: buffer };
   const orphans = new OrphanEngagements();
+  const sessions = new SessionTracker();
+  const restored = await restoreLiveVisits(deps.events.jobs, sessions, clock.now());
+  if (restored > 0) log.info({ visits: restored }, 'restored live visits');
   const live = new IngestionPipeline({
     ...shared,
     salts,
-    sessions: new SessionTracker(),
+    sessions,
     orphans,
     idempotency: new IdempotencyKeys(),
     rateLimiter: new AddressRateLimiter(clock),

@@ -52,6 +52,11 @@ export class SessionTracker {
     return this.live.size;
   }
 
+  /** Takes back a visit that was live when the process stopped (read from the sessions table). */
+  restore(row: SessionRow, startMs: number, lastSeen: number): void {
+    this.live.set(key(row.site_id, row.user_id), { row, startMs, lastSeen });
+  }
+
   /**
    * The live visit of any of these visitor ids (today's, then yesterday's salt). An engagement
    * refreshes it (keeps it alive) without changing it; a preview changes nothing at all.

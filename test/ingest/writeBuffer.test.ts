@@ -83,7 +83,7 @@ describe('the write buffer', () => {
     }
   });
 
-  it('drains on graceful shutdown: every accepted event is stored', async () => {
+  it('drains on graceful shutdown, and visits in progress continue after the restart', async () => {
     const clock = new ManualClock(Date.parse('2026-07-02T12:00:00Z'));
     const first = await startTestApp({ clock, env: { TRUSTED_PROXIES: '127.0.0.1' } });
     const account = await createAccount(first.app);
@@ -92,9 +92,18 @@ describe('the write buffer', () => {
     expect(await count(first)).toBe(0);
     await first.app.close();
 
-    const again = await startTestApp({ clock, dataDir: first.dataDir });
+    clock.advance(5 * 60_000);
+    const again = await startTestApp({ clock, dataDir: first.dataDir, env: { TRUSTED_PROXIES: '127.0.0.1' } });
     try {
       expect(await count(again)).toBe(7);
+      // The first visitor comes back five minutes later: the same visit, now two pageviews long.
+      await sender(again, account.domain)();
+      await again.app.ingestion.buffer.flush();
+      const result = await again.app.events.query.query({
+        query: 'SELECT sum(sign) AS visits, sum(sign * pageviews) AS pageviews, sum(sign * is_bounce) AS bounces FROM sessions',
+        format: 'JSONEachRow',
+      });
+      expect(await result.json()).toEqual([{ visits: '7', pageviews: '8', bounces: '6' }]);
     } finally {
       await again.close();
     }
