@@ -19,6 +19,9 @@ export const LIMITS = {
 /** Event names whose `i: false` is ignored: the tracker sends them and they are always interactive. */
 const SYSTEM_EVENTS = new Set(['pageview', 'engagement', 'Outbound Link: Click', 'Cloaked Link: Click', 'File Download', '404', 'WP Form Completions', 'Form: Submission']);
 
+/** Events whose reports break down by page: the page goes in a `path` prop unless one was sent. */
+const PATH_PROP_EVENTS = new Set(['404', 'WP Form Completions', 'Form: Submission']);
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface EventPayload {
@@ -100,7 +103,7 @@ export function parsePayload(body: unknown): ParsedPayload {
     ok: true,
     payload: {
       name: cut(name, LIMITS.nameChars, 'n', truncated),
-      domains: domains.slice(0, LIMITS.domainsPerRequest),
+      domains: domains.length > LIMITS.domainsPerRequest ? ((truncated.d = domains.length - LIMITS.domainsPerRequest), domains.slice(0, LIMITS.domainsPerRequest)) : domains,
       url: url === null ? null : cut(url, LIMITS.urlChars, 'u', truncated),
       referrer: referrer === null || referrer === '' ? null : cut(referrer, LIMITS.referrerChars, 'r', truncated),
       title: cut(text(raw.t) ?? '', LIMITS.titleChars, 't', truncated),
@@ -136,6 +139,12 @@ function decode(value: unknown): unknown {
 }
 
 export type CheckedExtras = { ok: true; props: Record<string, string>; revenue: Revenue | null } | { ok: false; reason: string };
+
+/** Props with the page path added for the events whose reports need it (as the reference does). */
+export function withPathProp(name: string, props: Record<string, string>, pathname: string): Record<string, string> {
+  if (!PATH_PROP_EVENTS.has(name) || 'path' in props || pathname === '') return props;
+  return { path: pathname, ...props };
+}
 
 /**
  * Props must be a flat object of string, number or boolean values, revenue `{amount, currency}`

@@ -11,7 +11,7 @@ import type { HealthCounters } from './healthCounters.js';
 import { type VisitorIds, registrableDomain, visitorIds } from './identity.js';
 import type { IdempotencyKeys } from './idempotency.js';
 import type { OrphanEngagements } from './orphans.js';
-import { type EventPayload, checkExtras, parsePayload } from './payload.js';
+import { type EventPayload, checkExtras, parsePayload, withPathProp } from './payload.js';
 import type { AddressRateLimiter } from './rateLimiter.js';
 import { type EventRow, type SessionRow, type VisitAttributes, clickhouseTime, eventRow } from './rows.js';
 import type { SaltSource } from './salts.js';
@@ -99,6 +99,8 @@ function withVisit(row: EventRow, session: SessionRow): EventRow {
   return eventRow(row, session, { session_id: session.session_id, user_id: session.user_id, classification: session.classification || row.classification });
 }
 
+const FORWARDING_HEADERS = ['x-forwarded-for', 'x-real-ip', 'forwarded', 'cf-connecting-ip'];
+
 function header(headers: IngestRequest['headers'], name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -128,7 +130,10 @@ export class IngestionPipeline {
     const { deps } = this;
     const address = request.address ?? resolveClientAddress(request.socketAddress, request.headers, deps.trustedProxies);
     const userAgent = request.userAgent ?? header(request.headers, 'user-agent') ?? '';
-    if (!address.forwarded && userAgent.trim() === '' && isDatacenterAddress(deps.lists, address.address)) {
+    // A forwarding header counts as a forwarded address here even from an untrusted peer: such a
+    // request is a server relaying traffic, not an unidentified client, and is classified instead.
+    const forwarding = address.forwarded || FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined);
+    if (!forwarding && userAgent.trim() === '' && isDatacenterAddress(deps.lists, address.address)) {
       return {
         status: 400,
         message: 'This request comes straight from a data-center address with neither a user agent nor a forwarded client address; send events from the browser, or forward the client address and user agent.',
@@ -264,6 +269,7 @@ export class IngestionPipeline {
     if (!site.shields.allowsHostname(event.hostname)) return drop('hostname_not_allowed');
 
     const isEngagement = payload.name === 'engagement';
+    const props = withPathProp(payload.name, event.extras.props, event.pathname);
     const row = eventRow(
       {
         timestamp: clickhouseTime(at),
@@ -274,7 +280,7 @@ export class IngestionPipeline {
         hostname: event.hostname,
         pathname: event.pathname,
         page_title: payload.title,
-        props: event.extras.props,
+        props,
         revenue_source_amount: event.extras.revenue?.amount ?? null,
         revenue_source_currency: event.extras.revenue?.currency ?? '',
         scroll_depth: isEngagement ? payload.scrollDepth : 0,
@@ -311,7 +317,7 @@ export class IngestionPipeline {
           pathname: event.pathname,
           interactive: payload.interactive,
           attributes: event.attributes,
-          props: event.extras.props,
+          props,
           classification: row.classification,
         },
         event.userIds,

@@ -256,11 +256,24 @@ describe('X-Debug-Request', () => {
     expect(health.totals).toEqual({ accepted: 1 });
   });
 
+  it('adds the page as a path prop to 404 and form events, as the reference does', async () => {
+    const debug = async (body: Record<string, unknown>) =>
+      (await (await collect(t, pageview(body), { ip: nextIp(), headers: { 'x-debug-request': 'true' } })).json()).sites[0].event.props;
+    expect(await debug({ n: '404', u: 'https://collect.example.com/missing' })).toEqual({ path: '/missing' });
+    expect(await debug({ n: 404, u: 'https://collect.example.com/gone', p: { path: '/given' } })).toEqual({ path: '/given' });
+    expect(await debug({ n: 'Form: Submission', u: 'https://collect.example.com/contact' })).toEqual({ path: '/contact' });
+    expect(await debug({ n: 'Signup', u: 'https://collect.example.com/x' })).toEqual({});
+  });
+
   it('reports truncations and the drop reason', async () => {
     const res = await collect(t, { ...pageview({ u: `https://collect.example.com/${'a'.repeat(2100)}` }), p: Object.fromEntries(Array.from({ length: 35 }, (_, i) => [`k${i}`, 'v'])) }, { ip: nextIp(), headers: { 'x-debug-request': 'true' } });
     const debug = await res.json();
     expect(debug.truncated).toEqual({ u: 1, p: 5 });
     expect(Object.keys(debug.sites[0].event.props)).toHaveLength(30);
+    const many = Array.from({ length: 12 }, (_, i) => `extra${i}.example`).join(',');
+    const crowded = await (await collect(t, pageview({ d: `${site.domain},${many}` }), { ip: nextIp(), headers: { 'x-debug-request': 'true' } })).json();
+    expect(crowded.truncated).toEqual({ d: 3 });
+    expect(crowded.sites).toHaveLength(10);
     const dropped = await (await collect(t, { n: 'pageview', d: 'nope.example' }, { ip: nextIp(), headers: { 'x-debug-request': 'true' } })).json();
     expect(dropped.dropped).toBe('unknown_site');
   });

@@ -76,6 +76,18 @@ describe('POST /api/v1/sites/{site_id}/events/import', () => {
     expect(health.totals).toMatchObject({ accepted: 6, bot: 1, duplicate: 1, no_session_for_engagement: 1 });
   });
 
+  it('classifies a data-center request without a user agent that relays a forwarded address, instead of refusing it', async () => {
+    const account = await createAccount(t.app);
+    const res = await importInto(
+      account.domain,
+      account.key,
+      line({ timestamp: '2026-06-12T10:00:00Z', ip: '3.5.140.2', user_agent: '', headers: { 'X-Forwarded-For': '81.2.69.142' }, n: 'pageview', u: `https://${account.domain}/` }),
+    );
+    const report = await res.json();
+    expect(report.rejected).toEqual([]);
+    expect(report.outcomes).toEqual({ bot: 1 });
+  });
+
   it('needs sites:provision and answers 404 alike for a missing site and another team’s', async () => {
     const mine = await createAccount(t.app, { scopes: ['sites:read'] });
     const other = await createAccount(t.app);
