@@ -38,6 +38,8 @@ describe('svc, the command-line tool', () => {
 
     expect(await json(['team', 'lock', '--team', team, '--reason', 'card declined'])).toMatchObject({ locked: true, locked_reason: 'card declined' });
     expect(await json(['team', 'unlock', '--team', team])).toMatchObject({ locked: false });
+    expect(await json(['team', 'stop-collection', '--team', team])).toMatchObject({ collecting: false, collection_stopped_at: expect.any(String) });
+    expect(await json(['team', 'resume-collection', '--team', team])).toMatchObject({ collecting: true, collection_stopped_at: null });
 
     const human = await svc(['api-key', 'list', '--team', team], env);
     expect(human.stdout).toContain('revoked');

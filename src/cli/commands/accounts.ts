@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../stores/meta/apiKeys.js';
 import { createSite } from '../../stores/meta/sites.js';
-import { lockTeam, unlockTeam, type Team } from '../../stores/meta/teams.js';
+import { lockTeam, setTeamCollection, unlockTeam, type Team } from '../../stores/meta/teams.js';
 import { createUserWithTeam } from '../../stores/meta/users.js';
 import { commaList, idArgument, positiveInteger } from '../arguments.js';
 import { iso } from '../output.js';
@@ -20,7 +20,15 @@ const keyJson = (record: ApiKeyRecord) => ({
   revoked_at: iso(record.revokedAt),
 });
 
-const teamJson = (team: Team) => ({ id: team.id, name: team.name, locked: team.lockedAt !== null, locked_reason: team.lockedReason, locked_at: iso(team.lockedAt) });
+const teamJson = (team: Team) => ({
+  id: team.id,
+  name: team.name,
+  locked: team.lockedAt !== null,
+  locked_reason: team.lockedReason,
+  locked_at: iso(team.lockedAt),
+  collecting: team.collectionStoppedAt === null,
+  collection_stopped_at: iso(team.collectionStoppedAt),
+});
 
 /** Users, teams, sites and API keys: commands that touch the metadata store only. */
 export function accountCommands(program: Command, run: (action: (ctx: CommandContext) => Promise<void>) => Promise<void>): void {
@@ -117,6 +125,26 @@ export function accountCommands(program: Command, run: (action: (ctx: CommandCon
       run(async ({ meta, out }) => {
         const unlocked = await unlockTeam(meta.db, opts.team);
         out.result(teamJson(unlocked), `Unlocked team ${unlocked.id}.`);
+      }),
+    );
+  team
+    .command('stop-collection')
+    .description("Stop collecting events for all of the team's sites (answered account_dormant)")
+    .requiredOption('--team <id>', 'team', idArgument('--team'))
+    .action((opts: { team: number }) =>
+      run(async ({ meta, clock, out }) => {
+        const stopped = await setTeamCollection(meta.db, opts.team, false, clock.now());
+        out.result(teamJson(stopped), `Stopped collection for team ${stopped.id}; a running server notices within 30 seconds.`);
+      }),
+    );
+  team
+    .command('resume-collection')
+    .description("Collect events for the team's sites again")
+    .requiredOption('--team <id>', 'team', idArgument('--team'))
+    .action((opts: { team: number }) =>
+      run(async ({ meta, clock, out }) => {
+        const resumed = await setTeamCollection(meta.db, opts.team, true, clock.now());
+        out.result(teamJson(resumed), `Resumed collection for team ${resumed.id}.`);
       }),
     );
 }
