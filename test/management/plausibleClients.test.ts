@@ -49,6 +49,26 @@ describe('Plausible Sites API clients', () => {
     expect((await api.delete(`/api/v1/sites/guests/${encodeURIComponent(email)}` + q({ site_id: 'missing.example.com' }))).status).toBe(404);
   });
 
+  it('invite a guest as find-or-create: a repeat with another role answers the role already held or invited', async () => {
+    const { account, api } = await setup();
+    const site_id = account.domain;
+    const email = freshEmail();
+    expect((await api.put('/api/v1/sites/guests', { site_id, email, role: 'viewer' })).body).toMatchObject({ email, role: 'viewer', status: 'invited' });
+    const again = await api.put('/api/v1/sites/guests', { site_id, email, role: 'editor' });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ email, role: 'viewer', status: 'invited' });
+    expect((await api.get('/api/v1/sites/guests' + q({ site_id }))).body.guests).toEqual([{ email, role: 'viewer', status: 'invited' }]);
+    // Accepted: the guest keeps the role, and no new invitation is made.
+    const accepted = await apiClient(t.url, undefined).post('/api/invitations/accept', {
+      token: new URL(again.body.invitation.accept_url).searchParams.get('token'),
+      name: 'Guest',
+      password: 'a good password',
+    });
+    expect(accepted.body).toMatchObject({ accepted: true, role: 'viewer' });
+    expect((await api.put('/api/v1/sites/guests', { site_id, email, role: 'editor' })).body).toEqual({ email, role: 'viewer', status: 'accepted', invitation: null });
+    expect((await api.get('/api/v1/teams/invitations')).body.invitations).toEqual([]);
+  });
+
   it('delete a custom property idempotently, and one whose name holds slashes', async () => {
     const { account, api } = await setup();
     const site_id = account.domain;
