@@ -69,6 +69,16 @@ describe('Plausible Sites API clients', () => {
     expect((await api.get('/api/v1/teams/invitations')).body.invitations).toEqual([]);
   });
 
+  it('create a goal with the empty custom_props Plausible clients send', async () => {
+    const { account, api } = await setup();
+    const goal = await api.put('/api/v1/sites/goals', { site_id: account.domain, goal_type: 'event', event_name: 'Signup', custom_props: {} });
+    expect(goal.status).toBe(200);
+    expect(goal.body).toMatchObject({ goal_type: 'event', event_name: 'Signup', custom_props: {} });
+    const filtered = await api.put('/api/v1/sites/goals', { site_id: account.domain, goal_type: 'event', event_name: 'Buy', custom_props: { plan: 'pro' } });
+    expect(filtered.status).toBe(400);
+    expect(filtered.body.error).toContain('custom_props');
+  });
+
   it('delete a custom property idempotently, and one whose name holds slashes', async () => {
     const { account, api } = await setup();
     const site_id = account.domain;
