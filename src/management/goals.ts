@@ -16,6 +16,8 @@ export const goalPayloadSchema = z.strictObject({
   scroll_threshold: z.number().int().min(-1).max(100).optional(),
   display_name: z.string().min(1).max(MAX_DISPLAY_NAME_LENGTH).optional(),
   currency: z.string().optional(),
+  // Plausible's clients send it (often empty); only an empty set is supported so far.
+  custom_props: z.record(z.string(), z.string()).optional(),
 });
 export type GoalPayload = z.infer<typeof goalPayloadSchema>;
 
@@ -25,6 +27,9 @@ type Definition = { eventName: string; currency: string | null } | { pagePath: s
 
 /** Turns a payload into exactly one goal definition, or a sentence naming what is wrong. */
 export function goalDefinition(payload: GoalPayload): Definition {
+  if (payload.custom_props !== undefined && Object.keys(payload.custom_props).length > 0) {
+    throw badRequest('invalid_goal', 'Goals with "custom_props" are not supported yet; send {} or leave the field out.');
+  }
   if (payload.goal_type === 'event') {
     if (payload.page_path !== undefined || payload.scroll_threshold !== undefined) {
       throw badRequest('invalid_goal', 'An event goal takes "event_name", not "page_path" or "scroll_threshold".');

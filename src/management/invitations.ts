@@ -3,7 +3,7 @@ import type { Role } from '../accounts/roles.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { findSiteGuest, grantSiteGuest, grantTeamRole, listTeamMembers } from '../stores/meta/guests.js';
-import { type Invitation, findInvitationByTokenHash, markInvitationAccepted, replaceInvitation } from '../stores/meta/invitations.js';
+import { type Invitation, findInvitationByTokenHash, listOpenInvitations, markInvitationAccepted, replaceInvitation } from '../stores/meta/invitations.js';
 import { getSite } from '../stores/meta/sites.js';
 import { membershipRole } from '../stores/meta/teams.js';
 import { EMAIL } from '../stores/meta/users.js';
@@ -73,9 +73,15 @@ export async function inviteGuest(
 ): Promise<InviteOutcome> {
   const email = parseEmail(input.email);
   const role = parseInvitationRole(input.role, GUEST_ROLES);
+  // Find-or-create, as Plausible: an address already a guest, or already invited, keeps the role
+  // it holds or was offered; changing it means removing the guest first.
   const guest = await findSiteGuest(db, input.siteId, email);
-  if (guest && guest.role === role) return { email: guest.email, role, status: 'accepted', invitation: null };
-  return issue(db, { teamId: input.teamId, siteId: input.siteId }, email, role, input.invitedBy, input.baseUrl, now);
+  if (guest) return { email: guest.email, role: guest.role, status: 'accepted', invitation: null };
+  const pending = (await listOpenInvitations(db, input.teamId, { siteId: input.siteId })).find(
+    (invitation) => invitation.expiresAt > now && invitation.emailNormalized === email.toLowerCase(),
+  );
+  // Only the token's hash is stored, so a repeat answers a fresh link (replacing the earlier one).
+  return issue(db, { teamId: input.teamId, siteId: input.siteId }, email, pending?.role ?? role, input.invitedBy, input.baseUrl, now);
 }
 
 export async function inviteTeamMember(

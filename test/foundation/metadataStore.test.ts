@@ -57,7 +57,7 @@ describe.each(backends)('metadata store on %s', (_name, open) => {
     expect(site).toMatchObject({ domain: 'shop.example.com', timezone: 'Etc/UTC', teamId, deletedAt: null });
     expect(await findTeamSite(store.db, teamId, 'WWW.shop.example.com')).toMatchObject({ id: site.id });
     expect(await findTeamSite(store.db, teamId + 1000, 'shop.example.com')).toBeUndefined();
-    expect(await rejection(createSite(store.db, { teamId, domain: 'shop.example.com', timezone: 'UTC' }, NOW))).toMatchObject({ status: 409, code: 'domain_taken' });
+    expect(await rejection(createSite(store.db, { teamId, domain: 'shop.example.com', timezone: 'UTC' }, NOW))).toMatchObject({ status: 400, code: 'domain_taken' });
     expect(await rejection(createSite(store.db, { teamId, domain: 'a b', timezone: 'UTC' }, NOW))).toMatchObject({ code: 'invalid_domain' });
     expect(await rejection(createSite(store.db, { teamId, domain: 'ok.example.com', timezone: 'Mars/Base' }, NOW))).toMatchObject({ code: 'invalid_timezone' });
     expect(await rejection(createSite(store.db, { teamId: 999_999, domain: 'ok.example.com', timezone: 'UTC' }, NOW))).toMatchObject({ status: 404 });

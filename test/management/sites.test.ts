@@ -53,7 +53,7 @@ describe('sites', () => {
     expect((await api.get(`/api/v1/sites/${account.domain}`)).body.domain).toBe('renamed.example.net');
     // Nobody else may take the old name while it still answers.
     const other = apiClient(t.url, (await createAccount(t.app)).key);
-    expect((await other.post('/api/v1/sites', { domain: account.domain })).status).toBe(409);
+    expect((await other.post('/api/v1/sites', { domain: account.domain })).status).toBe(400);
     clock.advance(DOMAIN_TRANSITION_MS + 1);
     expect((await api.get(`/api/v1/sites/${account.domain}`)).status).toBe(404);
     expect((await api.get('/api/v1/sites/renamed.example.net')).status).toBe(200);

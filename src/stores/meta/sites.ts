@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { normaliseDomain } from '../../accounts/domains.js';
 import { isValidTimeZone } from '../../accounts/timezones.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import { publishEvent } from '../../webhooks/outbox.js';
 import type { MetaDb } from './database.js';
 import type { SitesTable } from './schema.js';
@@ -107,7 +107,8 @@ async function refuseTakenDomain(db: MetaDb, domain: string, now: number, except
       eb.or([eb('domain', '=', domain), eb.and([eb('previous_domain', '=', domain), eb('domain_changed_at', '>', now - DOMAIN_TRANSITION_MS)])]),
     );
   if (exceptSiteId !== undefined) query = query.where('id', '!=', exceptSiteId);
-  if (await query.executeTakeFirst()) throw conflict('domain_taken', `The domain ${domain} is already registered.`);
+  // 400 as Plausible answers every refused domain; its clients do not expect a 409 here.
+  if (await query.executeTakeFirst()) throw badRequest('domain_taken', `The domain ${domain} is already registered.`);
 }
 
 /**

@@ -25,6 +25,18 @@ export function siteIdParameter(request: FastifyRequest): unknown {
   return query?.site_id ?? (body && typeof body === 'object' ? body.site_id : undefined);
 }
 
+/**
+ * A write's JSON body, with `site_id` taken from the query string when the body lacks it:
+ * Plausible merges query and body parameters, and its clients put `site_id` in either
+ * (its own tests send `PUT /api/v1/sites/guests?site_id=…` with `{email, role}`).
+ */
+export function bodyWithSiteId(request: FastifyRequest): unknown {
+  const siteId = (request.query as Record<string, unknown> | undefined)?.site_id;
+  const body = request.body ?? {};
+  if (siteId === undefined || typeof body !== 'object' || body === null || Array.isArray(body) || 'site_id' in body) return request.body;
+  return { ...body, site_id: siteId };
+}
+
 export const READ = { config: { scope: 'sites:read' as const } };
 export const PROVISION = { config: { scope: 'sites:provision' as const } };
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest, notFound } from '../../../errors.js';
+import { badRequest } from '../../../errors.js';
 import { parsePayload } from '../../../management/payload.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
 import { addCustomProp, countCustomProps, listCustomProps, removeCustomProp } from '../../../stores/meta/customProps.js';
-import { type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
+import { type ManagementDeps, PROVISION, READ, bodyWithSiteId, siteIdParameter } from './context.js';
 
 /** Plausible's limits on the allow-list. */
 export const MAX_CUSTOM_PROPS = 300;
@@ -21,7 +21,7 @@ export function customPropRoutes(app: FastifyInstance, deps: ManagementDeps): vo
   });
 
   app.put('/api/v1/sites/custom-props', PROVISION, async (request) => {
-    const body = parsePayload(addSchema, request.body);
+    const body = parsePayload(addSchema, bodyWithSiteId(request));
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
     const property = body.property.trim();
@@ -34,10 +34,12 @@ export function customPropRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     return { created: true };
   });
 
-  app.delete('/api/v1/sites/custom-props/:property', PROVISION, async (request) => {
-    const { property } = request.params as { property: string };
+  // The rest of the path is the name, which may hold slashes (Plausible's `*property`).
+  app.delete('/api/v1/sites/custom-props/*', PROVISION, async (request) => {
+    const property = (request.params as { '*': string })['*'];
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
-    if (!(await removeCustomProp(db, site.id, property))) throw notFound(`Custom property "${property}" is not on this site's list.`);
+    // As in Plausible, a name not on the list is already removed: repeating a delete succeeds.
+    await removeCustomProp(db, site.id, property);
     return { deleted: true };
   });
 }

@@ -7,7 +7,7 @@ import { parseId, parsePayload } from '../../../management/payload.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
 import { deleteFunnel, listFunnels } from '../../../stores/meta/funnels.js';
 import { listSiteGoals } from '../../../stores/meta/goals.js';
-import { type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
+import { type ManagementDeps, PROVISION, READ, bodyWithSiteId, siteIdParameter } from './context.js';
 
 const reportQuerySchema = z.strictObject({ site_id: z.string(), from: z.string(), to: z.string() });
 
@@ -22,7 +22,7 @@ export function funnelRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   });
 
   app.put('/api/v1/sites/funnels', PROVISION, async (request) => {
-    const body = parsePayload(funnelPayloadSchema, request.body);
+    const body = parsePayload(funnelPayloadSchema, bodyWithSiteId(request));
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
     const { funnel } = await findOrCreateFunnel(db, site.id, body, now);

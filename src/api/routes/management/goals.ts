@@ -6,7 +6,7 @@ import { fetchPage, parsePageRequest } from '../../../management/pagination.js';
 import { parseId, parsePayload } from '../../../management/payload.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
 import { type Goal, deleteGoal, pageSiteGoals } from '../../../stores/meta/goals.js';
-import { type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
+import { type ManagementDeps, PROVISION, READ, bodyWithSiteId, siteIdParameter } from './context.js';
 
 const listQuerySchema = z.strictObject({
   site_id: z.string(),
@@ -26,7 +26,7 @@ export function goalRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   });
 
   app.put('/api/v1/sites/goals', PROVISION, async (request) => {
-    const body = parsePayload(goalPayloadSchema, request.body);
+    const body = parsePayload(goalPayloadSchema, bodyWithSiteId(request));
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
     const { goal, created } = await findOrCreateGoal(db, site.id, body, now);

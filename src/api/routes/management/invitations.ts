@@ -16,7 +16,7 @@ import {
   revokeInvitationsFor,
 } from '../../../stores/meta/invitations.js';
 import { getSite } from '../../../stores/meta/sites.js';
-import { type ManagementDeps, PROVISION, READ, isoTime, siteIdParameter } from './context.js';
+import { type ManagementDeps, PROVISION, READ, bodyWithSiteId, isoTime, siteIdParameter } from './context.js';
 
 const MANAGERS = ['owner', 'admin'] as const;
 
@@ -54,7 +54,7 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
   });
 
   app.put('/api/v1/sites/guests', PROVISION, async (request) => {
-    const body = parsePayload(guestSchema, request.body);
+    const body = parsePayload(guestSchema, bodyWithSiteId(request));
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
     await requireRole(db, request.caller, MANAGERS, 'invite guests');
@@ -67,9 +67,9 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), now);
     await requireRole(db, request.caller, MANAGERS, 'remove guests');
     const guest = await findSiteGuest(db, site.id, email);
-    const removed = guest ? await removeSiteGuest(db, site.id, guest.userId) : false;
-    const revoked = await revokeInvitationsFor(db, request.caller.teamId, site.id, email, now);
-    if (!removed && revoked === 0) throw notFound(`${email} is neither a guest of this site nor invited to it.`);
+    if (guest) await removeSiteGuest(db, site.id, guest.userId);
+    await revokeInvitationsFor(db, request.caller.teamId, site.id, email, now);
+    // As in Plausible, nothing left to remove is still a success, so a provisioning tool can repeat it.
     return { deleted: true };
   });
 

@@ -5,7 +5,7 @@ import { parsePayload } from '../../../management/payload.js';
 import { findOrCreateSharedLink, sharedLinkJson } from '../../../management/sharedLinks.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
 import { deleteSharedLink, listSharedLinks } from '../../../stores/meta/sharedLinks.js';
-import { type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
+import { type ManagementDeps, PROVISION, READ, bodyWithSiteId, siteIdParameter } from './context.js';
 
 const createSchema = z.strictObject({ site_id: z.string(), name: z.string().min(1).max(200), password: z.string().max(1000).optional() });
 
@@ -18,7 +18,7 @@ export function sharedLinkRoutes(app: FastifyInstance, deps: ManagementDeps): vo
   });
 
   app.put('/api/v1/sites/shared-links', PROVISION, async (request) => {
-    const body = parsePayload(createSchema, request.body);
+    const body = parsePayload(createSchema, bodyWithSiteId(request));
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
     const { link } = await findOrCreateSharedLink(db, { siteId: site.id, name: body.name, password: body.password }, now);

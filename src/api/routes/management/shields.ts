@@ -6,7 +6,7 @@ import { MAX_RULES_PER_KIND, normaliseShieldRule } from '../../../management/shi
 import { requireTeamSite } from '../../../management/siteAccess.js';
 import { SHIELD_KINDS, type ShieldKind, type ShieldRule, addShieldRule, countShieldRules, listShieldRules, removeShieldRule } from '../../../stores/meta/shields.js';
 import { CLASSIFICATION_REASONS, includedClassifications, setIncludedClassifications } from '../../../stores/meta/siteSettings.js';
-import { type ManagementDeps, PROVISION, READ, isoTime, siteIdParameter } from './context.js';
+import { type ManagementDeps, PROVISION, READ, bodyWithSiteId, isoTime, siteIdParameter } from './context.js';
 
 const addSchema = z.strictObject({ site_id: z.string(), value: z.string().min(1), description: z.string().max(500).optional() });
 const classificationsSchema = z.strictObject({ site_id: z.string(), included: z.array(z.string()) });
@@ -36,7 +36,7 @@ export function shieldRoutes(app: FastifyInstance, deps: ManagementDeps): void {
 
   app.put('/api/v1/sites/shields/:kind', PROVISION, async (request) => {
     const kind = parseKind((request.params as { kind: string }).kind);
-    const body = parsePayload(addSchema, request.body);
+    const body = parsePayload(addSchema, bodyWithSiteId(request));
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
     const value = normaliseShieldRule(kind, body.value);
@@ -66,7 +66,7 @@ export function shieldRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   });
 
   app.put('/api/v1/sites/classifications', PROVISION, async (request) => {
-    const body = parsePayload(classificationsSchema, request.body);
+    const body = parsePayload(classificationsSchema, bodyWithSiteId(request));
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
     const included = await setIncludedClassifications(db, site.id, body.included, now);
