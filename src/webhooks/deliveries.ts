@@ -60,7 +60,12 @@ export async function fanOutEvents(db: MetaDb, now: number): Promise<number> {
  * because PostgreSQL evaluates that once, where an IN sub-select may be re-run per row and
  * so exceed the limit.
  */
-export async function claimDueDeliveries(db: MetaDb, dialect: MetaDialect, now: number, options: { limit: number; leaseMs: number }): Promise<{ token: string; ids: number[] }> {
+export async function claimDueDeliveries(
+  db: MetaDb,
+  dialect: MetaDialect,
+  now: number,
+  options: { limit: number; leaseMs: number },
+): Promise<{ token: string; ids: number[]; perWebhook: number[][] }> {
   const token = randomUUID();
   await db
     .with('due', (qb) => {
@@ -81,8 +86,10 @@ export async function claimDueDeliveries(db: MetaDb, dialect: MetaDialect, now: 
     .where('state', '=', 'queued')
     .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
     .execute();
-  const rows = await db.selectFrom('webhook_deliveries').select('id').where('claim_token', '=', token).orderBy('id').execute();
-  return { token, ids: rows.map((row) => row.id) };
+  const rows = await db.selectFrom('webhook_deliveries').select(['id', 'webhook_id']).where('claim_token', '=', token).orderBy('id').execute();
+  const perWebhook = new Map<number, number[]>();
+  for (const row of rows) perWebhook.set(row.webhook_id, [...(perWebhook.get(row.webhook_id) ?? []), row.id]);
+  return { token, ids: rows.map((row) => row.id), perWebhook: [...perWebhook.values()] };
 }
 
 /** Everything one attempt needs, read after the claim so it reflects the latest settings. */

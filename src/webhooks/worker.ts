@@ -100,20 +100,27 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   async function runDue(): Promise<TickSummary> {
     const summary: TickSummary = { queued: await fanOutEvents(db, clock.now()), attempted: 0, succeeded: 0 };
     while (!stopping) {
-      const { token, ids } = await claimDueDeliveries(db, dialect, clock.now(), { limit: concurrency, leaseMs });
+      const { token, ids, perWebhook } = await claimDueDeliveries(db, dialect, clock.now(), { limit: concurrency, leaseMs });
       if (ids.length === 0) return summary;
+      const runOne = async (id: number) => {
+        try {
+          const job = await loadDeliveryJob(db, id, token);
+          if (!job) return;
+          const result = await attempt(job, token);
+          if (result === 'succeeded' || result === 'failed') summary.attempted += 1;
+          if (result === 'succeeded') summary.succeeded += 1;
+        } catch (error) {
+          // The claim lapses and another tick retries; one bad row must not stall the rest.
+          logger.error({ err: error, deliveryId: id }, 'webhook delivery attempt failed');
+        }
+      };
+      // Endpoints in parallel, one endpoint's deliveries one after another, each read just
+      // before it is sent: the failure that stops an endpoint also holds back the rest of its
+      // batch, so nothing goes out after the 15th. (A batch of `concurrency` attempts at the
+      // time-out each must fit in the lease.)
       await Promise.all(
-        ids.map(async (id) => {
-          try {
-            const job = await loadDeliveryJob(db, id, token);
-            if (!job) return;
-            const result = await attempt(job, token);
-            if (result === 'succeeded' || result === 'failed') summary.attempted += 1;
-            if (result === 'succeeded') summary.succeeded += 1;
-          } catch (error) {
-            // The claim lapses and another tick retries; one bad row must not stall the rest.
-            logger.error({ err: error, deliveryId: id }, 'webhook delivery attempt failed');
-          }
+        perWebhook.map(async (queue) => {
+          for (const id of queue) await runOne(id);
         }),
       );
     }

@@ -229,6 +229,17 @@ describe('failures and retries', () => {
     expect((await state()).consecutive_failures).toBe(0);
   });
 
+  it('sends nothing after the 15th consecutive failure, even with more deliveries due at once than that', async () => {
+    const r = await receiver();
+    r.answer = () => ({ status: 500 });
+    const endpoint = await registerEndpoint(t.app, t.url, clock, `${r.url}/flooded`);
+    for (let i = 0; i < 20; i += 1) await addSite(t.app, clock, endpoint.account.teamId);
+    await main.tick();
+    expect(r.requests).toHaveLength(15);
+    const stopped = (await call(t.url, endpoint.account.key, 'GET', `/api/v1/webhooks/${endpoint.id}`)).body;
+    expect(stopped).toMatchObject({ state: 'stopped', consecutive_failures: 15 });
+  });
+
   it('refuses redirects instead of following them', async () => {
     const elsewhere = await receiver();
     const r = await receiver();

@@ -116,6 +116,22 @@ describe('webhook registration', () => {
     expect(fetched.body.previous_secret_valid_until).toBe(rotated.body.previous_secret_valid_until);
   });
 
+  it('takes no body on its bodiless POSTs, even when the client labels the empty body as JSON', async () => {
+    const created = await register({ url: 'https://hooks.example.com/bodiless', event_types: [] });
+    const emptyJson = (path: string) =>
+      fetch(`${t.url}${path}`, { method: 'POST', headers: { ...bearer(account.key), 'content-type': 'application/json' } });
+    expect((await emptyJson(`/api/v1/webhooks/${created.body.id}/rotate-secret`)).status).toBe(200);
+    expect((await emptyJson(`/api/v1/webhooks/${created.body.id}/enable`)).status).toBe(200);
+    const redeliver = await emptyJson('/api/v1/webhooks/deliveries/999999/redeliver');
+    expect(redeliver.status).toBe(404);
+    const create = await emptyJson('/api/v1/webhooks');
+    expect(create.status).toBe(400);
+    expect((await create.json()).code).toBe('invalid_body');
+    const malformed = await fetch(`${t.url}/api/v1/webhooks`, { method: 'POST', headers: { ...bearer(account.key), 'content-type': 'application/json' }, body: '{"url":' });
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).error).toMatch(/JSON/i);
+  });
+
   it("answers 404 for another team's webhook and for ids that are not numbers", async () => {
     const other = await createAccount(t.app);
     const created = await register({ url: 'https://hooks.example.com/mine', event_types: [] });
