@@ -26,6 +26,18 @@ export interface HttpDeps {
   siteChanged(siteId: number): void;
 }
 
+/**
+ * Routes that take no body (delete, rotate, redeliver…) are often called with a JSON content type
+ * and nothing after it; an empty body is no body, not an error. Malformed JSON is still refused.
+ */
+function acceptEmptyJson(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+  );
+}
+
 /** The one HTTP server: health, and the authenticated API under /api/v1 and /api/v2. */
 export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   const app = Fastify({
@@ -38,6 +50,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     return503OnClosing: true,
   });
   installErrorHandling(app);
+  acceptEmptyJson(app);
 
   healthRoutes(app, [
     { name: 'metadata store', ping: () => deps.meta.ping() },

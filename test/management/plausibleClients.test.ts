@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { type TestApp, createAccount, startTestApp } from '../support/testApp.js';
+import { type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
 import { apiClient, q, testEnv } from './client.js';
 
 // Requests exactly as Plausible's own Sites API tests send them: a client written against
@@ -34,6 +34,18 @@ describe('Plausible Sites API clients', () => {
     expect((await api.put('/api/v1/sites/shared-links' + q({ site_id }), { name: 'Board' })).body.name).toBe('Board');
     // The body still wins when both carry it, and a missing one is still named.
     expect((await api.put('/api/v1/sites/goals', { goal_type: 'event', event_name: 'Signup' })).body.error).toContain('site_id');
+  });
+
+  it('treat an empty body labelled application/json as no body, and still refuse malformed JSON', async () => {
+    const { account, api } = await setup();
+    await api.put('/api/v1/sites/custom-props', { site_id: account.domain, property: 'plan' });
+    const headers = { ...bearer(account.key), 'content-type': 'application/json' };
+    const deleted = await fetch(`${t.url}/api/v1/sites/custom-props/plan${q({ site_id: account.domain })}`, { method: 'DELETE', headers });
+    expect(deleted.status).toBe(200);
+    expect(await deleted.json()).toEqual({ deleted: true });
+    const malformed = await fetch(`${t.url}/api/v1/sites/goals`, { method: 'PUT', headers, body: '{"site_id":' });
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).error).toBe('The request body is not valid JSON.');
   });
 
   it('delete a guest idempotently: nothing to delete is still {"deleted": true}', async () => {

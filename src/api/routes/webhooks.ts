@@ -74,29 +74,10 @@ function pageQuery(request: FastifyRequest): { limit: number; beforeId: number |
   return { limit: limit === undefined ? 50 : Number(limit), beforeId: after === undefined ? undefined : Number(after) };
 }
 
-/**
- * Rotate, enable and redeliver take no body, so an empty one is no body, even when the client
- * labels it application/json (Fastify would refuse that as an empty JSON body).
- */
-function acceptEmptyJson(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
-  );
-}
-
 type WebhookRouteDeps = { db: MetaDb; clock: Clock; allowPrivate: boolean };
 
 /** Webhook registration and its delivery log, for keys with the webhooks:write scope. */
-export function webhookRoutes(parent: FastifyInstance, deps: WebhookRouteDeps): void {
-  parent.register(async (app) => {
-    acceptEmptyJson(app);
-    routes(app, deps);
-  });
-}
-
-function routes(app: FastifyInstance, deps: WebhookRouteDeps): void {
+export function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): void {
   const { db, clock } = deps;
   const config = { scope: 'webhooks:write' as const };
   const urlRules = { allowPrivate: deps.allowPrivate };
