@@ -88,13 +88,23 @@ function pointer(path: PropertyKey[]): string {
   return `#/${path.map(String).join('/')}`;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+/** Whether the request holds a value at a path (zod's issues do not carry the input itself). */
+function isPresent(body: unknown, path: PropertyKey[]): boolean {
+  let value = body;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return false;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value !== undefined;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, body: unknown): string {
   const where = issue.path.length ? pointer(issue.path) : 'the request';
   if (issue.code === 'unrecognized_keys') {
     const keys = issue.keys.map((key) => `"${key}"`).join(', ');
     return `Unknown key ${keys} in ${where}; remove it (the query language has no such option there).`;
   }
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `${where} is required.`;
+  if (!isPresent(body, issue.path)) return `${where} is required.`;
   return `${where} ${issue.message}.`;
 }
 
@@ -103,7 +113,7 @@ export function parseRequest(body: unknown): ParsedQuery {
   const result = requestSchema.safeParse(body);
   if (!result.success) {
     const issue = result.error.issues.find((i) => i.code === 'unrecognized_keys') ?? result.error.issues[0];
-    throw badRequest(issue?.code === 'unrecognized_keys' ? 'unknown_key' : 'invalid_query', issue ? describeIssue(issue) : 'The query is not valid.');
+    throw badRequest(issue?.code === 'unrecognized_keys' ? 'unknown_key' : 'invalid_query', issue ? describeIssue(issue, body) : 'The query is not valid.');
   }
   const query = result.data;
   const metricSpecs = query.metrics.map((metric, index) => {

@@ -202,6 +202,16 @@ describe('errors', () => {
     expect(res.body.error).toContain('#/include/comparisons');
   });
 
+  it('says a key of the wrong type is of the wrong type, and only a missing one is required', async () => {
+    const wrongType = await query({ metrics: 'visitors', date_range: '7d' });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.error).toBe('#/metrics must be an array of metric names.');
+    expect((await query({ metrics: ['visitors'], date_range: '7d', dimensions: 'event:page' })).body.error).toBe('#/dimensions must be an array of dimension names.');
+    expect((await query({ metrics: ['visitors'], date_range: '7d', filters: 'x' })).body.error).toBe('#/filters must be an array of filters.');
+    expect((await query({ date_range: '7d' })).body.error).toBe('#/metrics is required.');
+    expect((await query({ metrics: ['visitors'] })).body.error).toBe('#/date_range is required.');
+  });
+
   it('rejects unknown metrics, dimensions and operators with the choices', async () => {
     expect((await query({ metrics: ['visitorz'], date_range: '7d' })).body.error).toMatch(/unknown metric "visitorz".*visitors/);
     expect((await query({ metrics: ['visitors'], date_range: '7d', dimensions: ['visit:planet'] })).body.error).toMatch(/unknown dimension "visit:planet".*visit:source/);
