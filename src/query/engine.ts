@@ -104,7 +104,7 @@ function toResult(row: Row, q: ResolvedQuery): ResultRow {
 }
 
 /** What a metric reads when nothing happened: zero for counts and rates, null for averages of nothing. */
-function emptyValue(metric: string): number | null {
+export function emptyValue(metric: string): number | null {
   return ['visit_duration', 'exit_rate', 'scroll_depth', 'time_on_page', 'average_revenue', 'revenue_per_visitor'].includes(metric) || metric.includes('(') ? null : 0;
 }
 

@@ -85,6 +85,21 @@ describe('GET /api/v1/stats/timeseries', () => {
     ]);
   });
 
+  it('gives empty buckets null for page engagement metrics, as for visit duration', async () => {
+    const res = await get('timeseries', { period: '7d', metrics: 'bounce_rate,time_on_page,scroll_depth', filters: 'event:page==/' });
+    expect(res.body.results[0]).toEqual({ date: '2024-01-03', bounce_rate: 0, time_on_page: null, scroll_depth: null });
+    expect(res.body.results[5]).toEqual({ date: '2024-01-08', bounce_rate: 50, time_on_page: 30, scroll_depth: 80 });
+  });
+
+  it('computes each bucket\'s conversion rate against that bucket\'s visitors', async () => {
+    const res = await get('timeseries', { ...CUSTOM, metrics: 'visitors,conversion_rate', filters: 'event:goal==Signup' });
+    // 8 Jan: alice of alice, bob and carol converted; 9 Jan: nobody of two.
+    expect(res.body.results).toEqual([
+      { date: '2024-01-08', visitors: 1, conversion_rate: 33.33 },
+      { date: '2024-01-09', visitors: 0, conversion_rate: 0 },
+    ]);
+  });
+
   it('takes a month interval and refuses an unknown one', async () => {
     expect((await get('timeseries', { ...CUSTOM, interval: 'month' })).body.results).toEqual([{ date: '2024-01-01', visitors: 4 }]);
     const bad = await get('timeseries', { ...CUSTOM, interval: 'fortnight' });

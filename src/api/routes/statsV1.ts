@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../errors.js';
 import type { Interval } from '../../query/catalog.js';
-import { type QueryEngineDeps, type QueryResponse, runQuery } from '../../query/engine.js';
+import { type QueryEngineDeps, type QueryResponse, emptyValue, runQuery } from '../../query/engine.js';
 import { timeLabels } from '../../query/timeLabels.js';
 import { type V1Params, parseWholeNumber, translateCommon } from '../../query/v1/request.js';
 
@@ -34,8 +34,14 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
     const interval = timeseriesInterval(params.interval, v1.period);
     // Comparisons are not part of v1 timeseries.
     const { include: _ignored, ...body } = v1.body;
-    const response = await runQuery(engine, request.caller.teamId, { ...body, dimensions: [`time:${interval}`], pagination: { limit: 10_000 } }, v1.options);
-    return { results: everyBucket(response, interval, v1.body.metrics as string[]) };
+    const metrics = v1.body.metrics as string[];
+    const response = await runQuery(
+      engine,
+      request.caller.teamId,
+      { ...body, metrics: metrics.map(groupConversionRate), dimensions: [`time:${interval}`], pagination: { limit: 10_000 } },
+      v1.options,
+    );
+    return { results: everyBucket(response, interval, metrics) };
   });
 
   app.get('/api/v1/stats/breakdown', options, async (request) => {
@@ -48,13 +54,13 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
     const page = parseWholeNumber(params.page, 'page', 1, { min: 1, max: 1_000_000 });
     const metrics = v1.body.metrics as string[];
     const dimensions = property === 'visit:browser_version' ? ['visit:browser', property] : property === 'visit:os_version' ? ['visit:os', property] : [property];
-    // v1's conversion rate in a breakdown by anything but goals or properties is the group's own.
+    // In a breakdown by goals or custom properties v1's conversion rate stays site-wide.
     const perGroup = !property.startsWith('event:goal') && !property.startsWith('event:props:');
     // v1 breakdowns carry no comparisons.
     const { include: _ignored, ...common } = v1.body;
     const body = {
       ...common,
-      metrics: metrics.map((m) => (m === 'conversion_rate' && perGroup ? 'group_conversion_rate' : m)),
+      metrics: perGroup ? metrics.map(groupConversionRate) : metrics,
       dimensions,
       filters: [...(v1.body.filters as unknown[]), ...implicitExclusions(property)],
       pagination: { limit, offset: (page - 1) * limit },
@@ -77,6 +83,9 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
     return JSON.stringify(response.results[0]?.metrics[0] ?? 0);
   });
 }
+
+/** v1's conversion rate in a timeseries bucket or a group of most breakdowns is that group's own. */
+const groupConversionRate = (metric: string) => (metric === 'conversion_rate' ? 'group_conversion_rate' : metric);
 
 /** A v1 breakdown row names its property without the scope: `source`, `page`, a custom property's own name. */
 function v1Key(dimension: string): string {
@@ -112,6 +121,6 @@ function everyBucket(response: QueryResponse, interval: Interval, metrics: strin
   const byLabel = new Map(response.results.map((row) => [row.dimensions[0], row.metrics]));
   return labels.map((label) => {
     const values = byLabel.get(label);
-    return { date: label, ...Object.fromEntries(metrics.map((metric, i) => [metric, values ? (values[i] ?? null) : metric === 'visit_duration' ? null : 0])) };
+    return { date: label, ...Object.fromEntries(metrics.map((metric, i) => [metric, values ? (values[i] ?? null) : emptyValue(metric)])) };
   });
 }
