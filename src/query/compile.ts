@@ -3,7 +3,7 @@ import type { ExchangeRates } from './exchangeRates.js';
 import { columnLeaf, filtersCondition, usesScrollGoals } from './filters.js';
 import { goalCondition, goalsInFilters, isScrollGoal } from './goals.js';
 import type { FilterTree } from './request.js';
-import { type ResolvedQuery, filterLeaves, isSessionDimension } from './resolve.js';
+import { type ResolvedQuery, filterLeaves, isSessionDimension, metricTable } from './resolve.js';
 import { type RevenuePlan, planRevenue } from './revenue.js';
 import { type CompileContext, and, eventsBase, fromTable, sessionsBase } from './tables.js';
 
@@ -38,7 +38,7 @@ const SESSION_DIMENSION_SUBSTITUTES: Record<string, string> = { 'event:page': 'e
 
 /** Which table answers the query, following the reference's table decider. */
 export function planTables(q: ResolvedQuery): Plan {
-  const scopes = q.specs.map(metricScope);
+  const scopes = q.specs.map((spec) => metricTable(spec, q.visitCounts));
   const eventMetrics = scopes.includes('event');
   const sessionMetrics = scopes.includes('session');
   const eventDims = q.dimensions.some((d) => d.startsWith('event:'));
@@ -142,8 +142,10 @@ export function compileQuery(
       case 'visits':
         return onSessions ? col(main, 'visits', scale('greatest(sum(sign), 0)')) : col(eventsSide, 'visits', scale(uniq('session_id')));
       case 'pageviews':
+        if (q.visitCounts) return col(main, 'pageviews', scale('greatest(sum(sign * pageviews), 0)'));
         return col(eventsSide, 'pageviews', scale("countIf(name = 'pageview')"));
       case 'events':
+        if (q.visitCounts) return col(main, 'events', scale('greatest(sum(sign * events), 0)'));
         return col(eventsSide, 'events', scale(countable === '1' ? 'count()' : `countIf(${countable})`));
       case 'time_on_page': {
         const visits = "uniqIf(session_id, name = 'engagement')";

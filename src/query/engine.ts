@@ -46,6 +46,8 @@ export interface EngineOptions {
   countEverything?: boolean;
   /** v1 `date`: the day ranges are relative to. */
   relativeTo?: string;
+  /** v1 breakdowns: pageviews and events beside entry or exit pages are the visits' own counts. */
+  visitCounts?: boolean;
 }
 
 const ALL_CLASSIFICATIONS = ['bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation'];
@@ -62,6 +64,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     extraPresets: options.extraPresets,
     classifications: options.countEverything ? ALL_CLASSIFICATIONS : undefined,
     relativeTo: options.relativeTo,
+    visitCounts: options.visitCounts,
   });
   const sampleRate = q.exact ? null : await chooseSampleRate(deps.client, deps.limits, site, [q.range, ...(q.comparison ? [q.comparison.range] : [])]);
 

@@ -127,6 +127,22 @@ describe('GET /api/v1/stats/breakdown', () => {
     ]);
   });
 
+  it('counts the pageviews and events of the visits beside entry and exit pages', async () => {
+    const entry = await get('breakdown', { ...CUSTOM, property: 'visit:entry_page', metrics: 'visitors,pageviews,events,bounce_rate' });
+    expect(entry.status).toBe(200);
+    expect(entry.body.results).toEqual([
+      { entry_page: '/', visitors: 3, pageviews: 6, events: 7, bounce_rate: 33 },
+      { entry_page: '/blog', visitors: 1, pageviews: 1, events: 1, bounce_rate: 100 },
+      { entry_page: '/pricing', visitors: 1, pageviews: 1, events: 1, bounce_rate: 100 },
+    ]);
+    const exit = await get('breakdown', { ...CUSTOM, property: 'visit:exit_page', metrics: 'visits,pageviews' });
+    expect(exit.body.results).toEqual([
+      { exit_page: '/', visits: 2, pageviews: 4 },
+      { exit_page: '/pricing', visits: 2, pageviews: 3 },
+      { exit_page: '/blog', visits: 1, pageviews: 1 },
+    ]);
+  });
+
   it('keys custom properties by their own name', async () => {
     expect((await get('breakdown', { ...CUSTOM, property: 'event:props:plan', metrics: 'events' })).body.results).toEqual([
       { plan: '(none)', events: 8 },

@@ -65,7 +65,7 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
       filters: [...(v1.body.filters as unknown[]), ...implicitExclusions(property)],
       pagination: { limit, offset: (page - 1) * limit },
     };
-    const response = await runQuery(engine, request.caller.teamId, body, v1.options);
+    const response = await runQuery(engine, request.caller.teamId, body, { ...v1.options, visitCounts: true });
     const keys = dimensions.map(v1Key);
     return {
       results: response.results.map((row) => ({
