@@ -211,6 +211,7 @@ function echoQuery(q: ResolvedQuery, parsed: ParsedQuery): Record<string, unknow
         : {}),
       ...(q.timeLabels ? { time_labels: true } : {}),
       ...(q.totalRows ? { total_rows: true } : {}),
+      ...(q.trimRelativeDateRange ? { trim_relative_date_range: true } : {}),
     },
     timezone: q.tz,
     exact: q.exact,

@@ -49,6 +49,7 @@ const requestSchema = z.strictObject({
       time_labels: z.boolean().optional(),
       total_rows: z.boolean().optional(),
       imports: z.boolean().optional(),
+      trim_relative_date_range: z.boolean().optional(),
     })
     .optional(),
   timezone: z.string('must be an IANA time zone name').optional(),
@@ -82,6 +83,8 @@ export interface ParsedQuery {
   /** Every bucket label of the range in meta.time_labels; the number of groups in meta.total_rows. */
   timeLabels: boolean;
   totalRows: boolean;
+  /** `month` and `year` end today rather than at their last day. */
+  trimRelativeDateRange: boolean;
 }
 
 function pointer(path: PropertyKey[]): string {
@@ -162,6 +165,7 @@ export function parseRequest(body: unknown): ParsedQuery {
     exact: query.exact ?? false,
     timeLabels: query.include?.time_labels ?? false,
     totalRows: query.include?.total_rows ?? false,
+    trimRelativeDateRange: query.include?.trim_relative_date_range ?? false,
   };
 }
 

@@ -25,6 +25,7 @@ export interface ResolvedQuery {
   exact: boolean;
   timeLabels: boolean;
   totalRows: boolean;
+  trimRelativeDateRange: boolean;
   /** Classification reasons counted in this query besides ''. */
   classifications: string[];
   /** Pageviews and events are read from the visits (v1, beside entry or exit pages). */
@@ -48,7 +49,7 @@ export function resolveQuery(
   const tz = parsed.timezone ?? context.site.timezone;
   if (!isValidTimeZone(tz)) throw badRequest('invalid_timezone', `#/timezone: "${tz}" is not an IANA time zone such as Europe/Berlin or Etc/UTC.`);
   const now = relativeNow(context.now, context.relativeTo, tz);
-  const range = resolveDateRange(parsed.dateRange, { now, tz, siteStart: context.siteStart, extraPresets: context.extraPresets });
+  const range = resolveDateRange(parsed.dateRange, { now, tz, siteStart: context.siteStart, extraPresets: context.extraPresets, trim: parsed.trimRelativeDateRange });
   const interval = timeInterval(parsed.dimensions, range);
   const dimensions = parsed.dimensions.map((d) => (d === 'time' ? `time:${interval}` : d));
   const visitCounts = (context.visitCounts ?? false) && dimensions.some(isSessionDimension);
@@ -72,6 +73,7 @@ export function resolveQuery(
     exact: parsed.exact,
     timeLabels: parsed.timeLabels,
     totalRows: parsed.totalRows,
+    trimRelativeDateRange: parsed.trimRelativeDateRange,
     classifications: context.classifications ?? context.site.includedClassifications,
     visitCounts,
   };

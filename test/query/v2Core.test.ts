@@ -124,6 +124,19 @@ describe('include', () => {
   });
 });
 
+describe('trim_relative_date_range', () => {
+  it('ends month and year today instead of at their last day', async () => {
+    const trimmed = await ok({ metrics: ['visitors'], date_range: 'month', dimensions: ['time:day'], include: { time_labels: true, trim_relative_date_range: true } });
+    expect(trimmed.meta.time_labels.at(-1)).toBe('2024-01-10');
+    expect(trimmed.query.date_range).toEqual(['2024-01-01T00:00:00+00:00', '2024-01-10T23:59:59+00:00']);
+    expect(trimmed.query.include).toEqual({ time_labels: true, trim_relative_date_range: true });
+    const year = await ok({ metrics: ['visitors'], date_range: 'year', include: { trim_relative_date_range: true } });
+    expect(year.query.date_range[1]).toBe('2024-01-10T23:59:59+00:00');
+    const whole = await ok({ metrics: ['visitors'], date_range: 'month', dimensions: ['time:day'], include: { time_labels: true } });
+    expect(whole.meta.time_labels.at(-1)).toBe('2024-01-31');
+  });
+});
+
 describe('filters', () => {
   it('applies every operator on event:name', async () => {
     const events = async (filter: unknown[]) => rows(await ok({ metrics: ['events'], date_range: RANGE, filters: [filter] }))[0][0];
