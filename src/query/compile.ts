@@ -161,6 +161,15 @@ export function compileQuery(
         };
         return col(scroll, 'scroll_depth', 'toUInt8(round(avg(max_scroll_depth)))');
       }
+      case 'percentage': {
+        // The group's visitors against all visitors under the same filters, from the same table.
+        const visitors = onSessions ? col(main, 'visitors', scale('uniq(user_id)')) : eventVisitors();
+        const all: Side = onSessions
+          ? { table: 'sessions', dims: [], columns: new Map(), where: sessionsSide.where }
+          : { table: 'events', dims: [], columns: new Map(), where: eventsSide.where };
+        const total = col(all, 'visitors', scale(onSessions ? 'uniq(user_id)' : uniq('user_id')));
+        return `if(ifNull(${total}, 0) > 0, round(${visitors} / ${total} * 100, 2), NULL)`;
+      }
       case 'conversion_rate':
       case 'group_conversion_rate': {
         const visitors = eventVisitors();

@@ -124,6 +124,23 @@ describe('include', () => {
   });
 });
 
+describe('percentage', () => {
+  it('gives each group\'s share of all visitors under the same filters', async () => {
+    const sources = await ok({ metrics: ['visitors', 'percentage'], date_range: RANGE, dimensions: ['visit:source'] });
+    expect(rows(sources)).toEqual([
+      ['Direct / None', 2, 50],
+      ['Google', 2, 50],
+      ['Twitter', 1, 25],
+    ]);
+    const pages = await ok({ metrics: ['pageviews', 'percentage'], date_range: RANGE, dimensions: ['event:page'], filters: [['is', 'visit:country', ['DE']]] });
+    // alice and carol came from Germany; both saw /, only alice /pricing (and /blog on a later visit with no country).
+    expect(rows(pages)).toEqual([
+      ['/', 2, 100],
+      ['/pricing', 1, 50],
+    ]);
+  });
+});
+
 describe('trim_relative_date_range', () => {
   it('ends month and year today instead of at their last day', async () => {
     const trimmed = await ok({ metrics: ['visitors'], date_range: 'month', dimensions: ['time:day'], include: { time_labels: true, trim_relative_date_range: true } });
