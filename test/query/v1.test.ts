@@ -100,6 +100,15 @@ describe('GET /api/v1/stats/timeseries', () => {
     ]);
   });
 
+  it('buckets period=all by day when the site\'s data spans less than a month', async () => {
+    // The first event is on 8 Jan, today is 10 Jan: three days, not one month bucket.
+    expect((await get('timeseries', { period: 'all' })).body.results).toEqual([
+      { date: '2024-01-08', visitors: 3 },
+      { date: '2024-01-09', visitors: 2 },
+      { date: '2024-01-10', visitors: 0 },
+    ]);
+  });
+
   it('takes a month interval and refuses an unknown one', async () => {
     expect((await get('timeseries', { ...CUSTOM, interval: 'month' })).body.results).toEqual([{ date: '2024-01-01', visitors: 4 }]);
     const bad = await get('timeseries', { ...CUSTOM, interval: 'fortnight' });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../errors.js';
 import type { Interval } from '../../query/catalog.js';
 import { type QueryEngineDeps, type QueryResponse, emptyValue, runQuery } from '../../query/engine.js';
+import { dayNumber, parseIsoDate } from '../../query/localTime.js';
 import { timeLabels } from '../../query/timeLabels.js';
 import { type V1Params, parseWholeNumber, translateCommon } from '../../query/v1/request.js';
 
@@ -31,10 +32,12 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
   app.get('/api/v1/stats/timeseries', options, async (request) => {
     const params = request.query as V1Params;
     const v1 = translateCommon(params);
-    const interval = timeseriesInterval(params.interval, v1.period);
     // Comparisons are not part of v1 timeseries.
     const { include: _ignored, ...body } = v1.body;
     const metrics = v1.body.metrics as string[];
+    const interval =
+      timeseriesInterval(params.interval, v1.period) ??
+      intervalForSpan((await runQuery(engine, request.caller.teamId, { ...body, metrics: ['visitors'] }, v1.options)).query.date_range as [string, string]);
     const response = await runQuery(
       engine,
       request.caller.teamId,
@@ -102,15 +105,26 @@ function implicitExclusions(property: string): unknown[] {
 
 const V1_INTERVALS: Record<string, Interval> = { minute: 'minute', hour: 'hour', date: 'day', day: 'day', week: 'week', month: 'month' };
 
-function timeseriesInterval(requested: string | undefined, period: string): Interval {
+/** The requested or the period's default interval; null for `all`, whose width depends on how far back the data goes. */
+function timeseriesInterval(requested: string | undefined, period: string): Interval | null {
   if (requested !== undefined && requested !== '') {
     const interval = V1_INTERVALS[requested];
     if (!interval) throw badRequest('invalid_interval', `The interval "${requested}" is not valid; use one of hour, day, week, month.`);
     return interval;
   }
   if (period === 'day') return 'hour';
-  if (['6mo', '12mo', 'year', 'all'].includes(period)) return 'month';
+  if (period === 'all') return null;
+  if (['6mo', '12mo', 'year'].includes(period)) return 'month';
   return 'day';
+}
+
+/** As the reference: months when the range spans a whole month or more, else days, else hours. */
+function intervalForSpan([first, last]: [string, string]): Interval {
+  const from = parseIsoDate(first.slice(0, 10))!;
+  const to = parseIsoDate(last.slice(0, 10))!;
+  const months = (to.year - from.year) * 12 + (to.month - from.month) - (to.day < from.day ? 1 : 0);
+  if (months > 0) return 'month';
+  return dayNumber(to) > dayNumber(from) ? 'day' : 'hour';
 }
 
 /** v1 timeseries list every bucket of the range, empty ones with each metric's empty value. */
