@@ -25,6 +25,8 @@ interface Side {
   perVisitMax?: boolean;
   /** Exit-rate denominators: pageviews grouped by the page they were on, as exits are by exit page. */
   exitPageAsPath?: boolean;
+  /** Visits counted in every hour (or minute) bucket they were active in, not only the one they ended in. */
+  smeared?: boolean;
 }
 
 export interface CompiledQuery {
@@ -76,7 +78,15 @@ export function compileQuery(
     columns: new Map(),
     where: [...sessionsBase(ctx), ...filtersCondition(q.filters, 'sessions', ctx)],
   };
-  const main = plan === 'sessions' || exitRate ? sessionsSide : eventsSide;
+  // As the reference: visitors and visits read from visits in hour or minute buckets are counted
+  // in every bucket the visit was active in; visit metrics stay in the bucket the visit ended in.
+  const smeared =
+    plan === 'sessions' &&
+    !exitRate &&
+    q.dimensions.some((d) => d === 'time:hour' || d === 'time:minute') &&
+    q.metrics.some((m) => m === 'visitors' || m === 'visits') &&
+    !filterLeaves(q.filters).some((leaf) => leaf.dimension === 'event:goal');
+  const main = smeared ? { ...sessionsSide, columns: new Map(), smeared } : plan === 'sessions' || exitRate ? sessionsSide : eventsSide;
   const sides: Side[] = [main];
   const use = (side: Side) => {
     if (!sides.includes(side)) sides.push(side);
@@ -105,7 +115,7 @@ export function compileQuery(
     .join(' AND ') || '1';
 
   const sessionMetric = (name: string): string => {
-    const side = plan === 'split' ? sessionsSide : main;
+    const side = plan === 'split' || smeared ? sessionsSide : main;
     switch (name) {
       case 'bounce_rate':
         return orDefault(side, col(side, name, `toUInt32(greatest(ifNotFinite(round(sumIf(is_bounce * sign, ${bounceCondition}) / sumIf(sign, ${bounceCondition}) * 100), 0), 0))`), '0');
@@ -232,7 +242,8 @@ function alias(q: ResolvedQuery, name: string): string {
 function sideSql(side: Side, index: number, ctx: CompileContext): string {
   const dims = side.dims.map((i) => {
     const dimension = ctx.q.dimensions[i]!;
-    return `${side.exitPageAsPath && dimension === 'visit:exit_page' ? 'pathname' : dimensionKey(ctx, dimension, side.table)} AS k${i}`;
+    if (side.exitPageAsPath && dimension === 'visit:exit_page') return `pathname AS k${i}`;
+    return `${side.smeared && dimension.startsWith('time:') ? activeBuckets(ctx, dimension) : dimensionKey(ctx, dimension, side.table)} AS k${i}`;
   });
   const columns = [...side.columns].map(([name, sql]) => `${sql} AS c${index}_${name}`);
   const group = side.dims.map((i) => `k${i}`);
@@ -279,6 +290,20 @@ function dimensionKey(ctx: CompileContext, dimension: string, table: 'events' | 
       }
     }
   }
+}
+
+/**
+ * Every hour (or minute) bucket a visit was active in within the range: 15-minute (1-minute)
+ * slots from its start to its last activity, each taken to its local hour (minute); quarter
+ * hours keep zones offset by 30 or 45 minutes right.
+ */
+function activeBuckets(ctx: CompileContext, dimension: string): string {
+  const { params, range, q } = ctx;
+  const from = `greatest(start, ${params.instant(range.first)})`;
+  const until = `least(timestamp, ${params.instant(range.last)})`;
+  const minute = dimension === 'time:minute';
+  const slots = `timeSlots(${from}, toUInt32(greatest(dateDiff('second', ${from}, ${until}), 0)), ${minute ? 60 : 900})`;
+  return `arrayJoin(arrayDistinct(arrayMap(slot -> ${minute ? 'toStartOfMinute' : 'toStartOfHour'}(slot, ${params.string(q.tz)}), ${slots})))`;
 }
 
 /** A grouped key as the report labels it. */
