@@ -9,6 +9,7 @@ export const METRICS = [
   'pageviews',
   'events',
   'views_per_visit',
+  'percentage',
   'bounce_rate',
   'visit_duration',
   'time_on_page',
@@ -24,7 +25,7 @@ export type BuiltinMetric = (typeof METRICS)[number];
 
 export const PROP_AGGREGATES = ['sum', 'avg', 'min', 'max'] as const;
 
-/** A metric as the engine understands it: one of the fifteen, or an aggregate of a numeric custom property. */
+/** A metric as the engine understands it: a built-in one, or an aggregate of a numeric custom property. */
 export type MetricSpec =
   | { kind: 'builtin'; name: BuiltinMetric }
   | { kind: 'prop'; fn: (typeof PROP_AGGREGATES)[number] | 'quantile'; quantile: number; prop: string };
@@ -46,6 +47,7 @@ export function metricScope(spec: MetricSpec): 'event' | 'session' | 'either' {
   switch (spec.name) {
     case 'visitors':
     case 'visits':
+    case 'percentage':
       return 'either';
     case 'bounce_rate':
     case 'visit_duration':

@@ -3,7 +3,7 @@ import type { ExchangeRates } from './exchangeRates.js';
 import { columnLeaf, filtersCondition, usesScrollGoals } from './filters.js';
 import { goalCondition, goalsInFilters, isScrollGoal } from './goals.js';
 import type { FilterTree } from './request.js';
-import { type ResolvedQuery, filterLeaves, isSessionDimension } from './resolve.js';
+import { type ResolvedQuery, filterLeaves, isSessionDimension, metricTable } from './resolve.js';
 import { type RevenuePlan, planRevenue } from './revenue.js';
 import { type CompileContext, and, eventsBase, fromTable, sessionsBase } from './tables.js';
 
@@ -25,6 +25,8 @@ interface Side {
   perVisitMax?: boolean;
   /** Exit-rate denominators: pageviews grouped by the page they were on, as exits are by exit page. */
   exitPageAsPath?: boolean;
+  /** Visits counted in every hour (or minute) bucket they were active in, not only the one they ended in. */
+  smeared?: boolean;
 }
 
 export interface CompiledQuery {
@@ -38,7 +40,7 @@ const SESSION_DIMENSION_SUBSTITUTES: Record<string, string> = { 'event:page': 'e
 
 /** Which table answers the query, following the reference's table decider. */
 export function planTables(q: ResolvedQuery): Plan {
-  const scopes = q.specs.map(metricScope);
+  const scopes = q.specs.map((spec) => metricTable(spec, q.visitCounts));
   const eventMetrics = scopes.includes('event');
   const sessionMetrics = scopes.includes('session');
   const eventDims = q.dimensions.some((d) => d.startsWith('event:'));
@@ -76,7 +78,15 @@ export function compileQuery(
     columns: new Map(),
     where: [...sessionsBase(ctx), ...filtersCondition(q.filters, 'sessions', ctx)],
   };
-  const main = plan === 'sessions' || exitRate ? sessionsSide : eventsSide;
+  // As the reference: visitors and visits read from visits in hour or minute buckets are counted
+  // in every bucket the visit was active in; visit metrics stay in the bucket the visit ended in.
+  const smeared =
+    plan === 'sessions' &&
+    !exitRate &&
+    q.dimensions.some((d) => d === 'time:hour' || d === 'time:minute') &&
+    q.metrics.some((m) => m === 'visitors' || m === 'visits') &&
+    !filterLeaves(q.filters).some((leaf) => leaf.dimension === 'event:goal');
+  const main = smeared ? { ...sessionsSide, columns: new Map(), smeared } : plan === 'sessions' || exitRate ? sessionsSide : eventsSide;
   const sides: Side[] = [main];
   const use = (side: Side) => {
     if (!sides.includes(side)) sides.push(side);
@@ -105,7 +115,7 @@ export function compileQuery(
     .join(' AND ') || '1';
 
   const sessionMetric = (name: string): string => {
-    const side = plan === 'split' ? sessionsSide : main;
+    const side = plan === 'split' || smeared ? sessionsSide : main;
     switch (name) {
       case 'bounce_rate':
         return orDefault(side, col(side, name, `toUInt32(greatest(ifNotFinite(round(sumIf(is_bounce * sign, ${bounceCondition}) / sumIf(sign, ${bounceCondition}) * 100), 0), 0))`), '0');
@@ -142,8 +152,10 @@ export function compileQuery(
       case 'visits':
         return onSessions ? col(main, 'visits', scale('greatest(sum(sign), 0)')) : col(eventsSide, 'visits', scale(uniq('session_id')));
       case 'pageviews':
+        if (q.visitCounts) return col(main, 'pageviews', scale('greatest(sum(sign * pageviews), 0)'));
         return col(eventsSide, 'pageviews', scale("countIf(name = 'pageview')"));
       case 'events':
+        if (q.visitCounts) return col(main, 'events', scale('greatest(sum(sign * events), 0)'));
         return col(eventsSide, 'events', scale(countable === '1' ? 'count()' : `countIf(${countable})`));
       case 'time_on_page': {
         const visits = "uniqIf(session_id, name = 'engagement')";
@@ -158,6 +170,15 @@ export function compileQuery(
           perVisitMax: true,
         };
         return col(scroll, 'scroll_depth', 'toUInt8(round(avg(max_scroll_depth)))');
+      }
+      case 'percentage': {
+        // The group's visitors against all visitors under the same filters, from the same table.
+        const visitors = onSessions ? col(main, 'visitors', scale('uniq(user_id)')) : eventVisitors();
+        const all: Side = onSessions
+          ? { table: 'sessions', dims: [], columns: new Map(), where: sessionsSide.where }
+          : { table: 'events', dims: [], columns: new Map(), where: eventsSide.where };
+        const total = col(all, 'visitors', scale(onSessions ? 'uniq(user_id)' : uniq('user_id')));
+        return `if(ifNull(${total}, 0) > 0, round(${visitors} / ${total} * 100, 2), NULL)`;
       }
       case 'conversion_rate':
       case 'group_conversion_rate': {
@@ -221,7 +242,8 @@ function alias(q: ResolvedQuery, name: string): string {
 function sideSql(side: Side, index: number, ctx: CompileContext): string {
   const dims = side.dims.map((i) => {
     const dimension = ctx.q.dimensions[i]!;
-    return `${side.exitPageAsPath && dimension === 'visit:exit_page' ? 'pathname' : dimensionKey(ctx, dimension, side.table)} AS k${i}`;
+    if (side.exitPageAsPath && dimension === 'visit:exit_page') return `pathname AS k${i}`;
+    return `${side.smeared && dimension.startsWith('time:') ? activeBuckets(ctx, dimension) : dimensionKey(ctx, dimension, side.table)} AS k${i}`;
   });
   const columns = [...side.columns].map(([name, sql]) => `${sql} AS c${index}_${name}`);
   const group = side.dims.map((i) => `k${i}`);
@@ -268,6 +290,20 @@ function dimensionKey(ctx: CompileContext, dimension: string, table: 'events' | 
       }
     }
   }
+}
+
+/**
+ * Every hour (or minute) bucket a visit was active in within the range: 15-minute (1-minute)
+ * slots from its start to its last activity, each taken to its local hour (minute); quarter
+ * hours keep zones offset by 30 or 45 minutes right.
+ */
+function activeBuckets(ctx: CompileContext, dimension: string): string {
+  const { params, range, q } = ctx;
+  const from = `greatest(start, ${params.instant(range.first)})`;
+  const until = `least(timestamp, ${params.instant(range.last)})`;
+  const minute = dimension === 'time:minute';
+  const slots = `timeSlots(${from}, toUInt32(greatest(dateDiff('second', ${from}, ${until}), 0)), ${minute ? 60 : 900})`;
+  return `arrayJoin(arrayDistinct(arrayMap(slot -> ${minute ? 'toStartOfMinute' : 'toStartOfHour'}(slot, ${params.string(q.tz)}), ${slots})))`;
 }
 
 /** A grouped key as the report labels it. */

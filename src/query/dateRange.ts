@@ -44,11 +44,12 @@ const lastOfMonth = (date: LocalDate): LocalDate => ({ ...date, day: daysInMonth
 
 /**
  * Resolve a preset or `[start, end]` pair. `extraPresets` lets v1 use `30d` and `6mo`;
- * `siteStart` is the first day with data, needed only by `all`.
+ * `siteStart` is the first day with data, needed only by `all`; `trim` ends `month` and
+ * `year` today, so a chart has no empty future buckets.
  */
 export function resolveDateRange(
   input: string | [string, string],
-  context: { now: number; tz: string; siteStart: number | null; extraPresets?: boolean; where?: string },
+  context: { now: number; tz: string; siteStart: number | null; extraPresets?: boolean; trim?: boolean; where?: string },
 ): DateRange {
   const { tz } = context;
   const now = wholeSecond(context.now);
@@ -70,13 +71,13 @@ export function resolveDateRange(
     case '24h':
       return { first: now - DAY, last: now, unit: 'span' };
     case 'month':
-      return days(firstOfMonth(today), lastOfMonth(today), tz);
+      return days(firstOfMonth(today), context.trim ? today : lastOfMonth(today), tz);
     case 'last_month': {
       const previous = addMonths(firstOfMonth(today), -1);
       return days(previous, lastOfMonth(previous), tz);
     }
     case 'year':
-      return days({ year: today.year, month: 1, day: 1 }, { year: today.year, month: 12, day: 31 }, tz);
+      return days({ year: today.year, month: 1, day: 1 }, context.trim ? today : { year: today.year, month: 12, day: 31 }, tz);
     case 'all': {
       const start = context.siteStart === null ? today : toLocal(Math.min(context.siteStart, now), tz);
       return days(start, today, tz);

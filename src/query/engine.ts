@@ -46,6 +46,8 @@ export interface EngineOptions {
   countEverything?: boolean;
   /** v1 `date`: the day ranges are relative to. */
   relativeTo?: string;
+  /** v1 breakdowns: pageviews and events beside entry or exit pages are the visits' own counts. */
+  visitCounts?: boolean;
 }
 
 const ALL_CLASSIFICATIONS = ['bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation'];
@@ -62,6 +64,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     extraPresets: options.extraPresets,
     classifications: options.countEverything ? ALL_CLASSIFICATIONS : undefined,
     relativeTo: options.relativeTo,
+    visitCounts: options.visitCounts,
   });
   const sampleRate = q.exact ? null : await chooseSampleRate(deps.client, deps.limits, site, [q.range, ...(q.comparison ? [q.comparison.range] : [])]);
 
@@ -104,7 +107,7 @@ function toResult(row: Row, q: ResolvedQuery): ResultRow {
 }
 
 /** What a metric reads when nothing happened: zero for counts and rates, null for averages of nothing. */
-function emptyValue(metric: string): number | null {
+export function emptyValue(metric: string): number | null {
   return ['visit_duration', 'exit_rate', 'scroll_depth', 'time_on_page', 'average_revenue', 'revenue_per_visitor'].includes(metric) || metric.includes('(') ? null : 0;
 }
 
@@ -208,6 +211,7 @@ function echoQuery(q: ResolvedQuery, parsed: ParsedQuery): Record<string, unknow
         : {}),
       ...(q.timeLabels ? { time_labels: true } : {}),
       ...(q.totalRows ? { total_rows: true } : {}),
+      ...(q.trimRelativeDateRange ? { trim_relative_date_range: true } : {}),
     },
     timezone: q.tz,
     exact: q.exact,

@@ -49,6 +49,7 @@ const requestSchema = z.strictObject({
       time_labels: z.boolean().optional(),
       total_rows: z.boolean().optional(),
       imports: z.boolean().optional(),
+      trim_relative_date_range: z.boolean().optional(),
     })
     .optional(),
   timezone: z.string('must be an IANA time zone name').optional(),
@@ -82,19 +83,31 @@ export interface ParsedQuery {
   /** Every bucket label of the range in meta.time_labels; the number of groups in meta.total_rows. */
   timeLabels: boolean;
   totalRows: boolean;
+  /** `month` and `year` end today rather than at their last day. */
+  trimRelativeDateRange: boolean;
 }
 
 function pointer(path: PropertyKey[]): string {
   return `#/${path.map(String).join('/')}`;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+/** Whether the request holds a value at a path (zod's issues do not carry the input itself). */
+function isPresent(body: unknown, path: PropertyKey[]): boolean {
+  let value = body;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return false;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value !== undefined;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, body: unknown): string {
   const where = issue.path.length ? pointer(issue.path) : 'the request';
   if (issue.code === 'unrecognized_keys') {
     const keys = issue.keys.map((key) => `"${key}"`).join(', ');
     return `Unknown key ${keys} in ${where}; remove it (the query language has no such option there).`;
   }
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `${where} is required.`;
+  if (!isPresent(body, issue.path)) return `${where} is required.`;
   return `${where} ${issue.message}.`;
 }
 
@@ -103,7 +116,7 @@ export function parseRequest(body: unknown): ParsedQuery {
   const result = requestSchema.safeParse(body);
   if (!result.success) {
     const issue = result.error.issues.find((i) => i.code === 'unrecognized_keys') ?? result.error.issues[0];
-    throw badRequest(issue?.code === 'unrecognized_keys' ? 'unknown_key' : 'invalid_query', issue ? describeIssue(issue) : 'The query is not valid.');
+    throw badRequest(issue?.code === 'unrecognized_keys' ? 'unknown_key' : 'invalid_query', issue ? describeIssue(issue, body) : 'The query is not valid.');
   }
   const query = result.data;
   const metricSpecs = query.metrics.map((metric, index) => {
@@ -152,6 +165,7 @@ export function parseRequest(body: unknown): ParsedQuery {
     exact: query.exact ?? false,
     timeLabels: query.include?.time_labels ?? false,
     totalRows: query.include?.total_rows ?? false,
+    trimRelativeDateRange: query.include?.trim_relative_date_range ?? false,
   };
 }
 

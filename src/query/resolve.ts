@@ -25,23 +25,35 @@ export interface ResolvedQuery {
   exact: boolean;
   timeLabels: boolean;
   totalRows: boolean;
+  trimRelativeDateRange: boolean;
   /** Classification reasons counted in this query besides ''. */
   classifications: string[];
+  /** Pageviews and events are read from the visits (v1, beside entry or exit pages). */
+  visitCounts: boolean;
 }
 
 const HOUR = 3_600_000;
 
 export function resolveQuery(
   parsed: ParsedQuery,
-  context: { site: SiteContext; now: number; siteStart: number | null; extraPresets?: boolean; classifications?: string[]; relativeTo?: string },
+  context: {
+    site: SiteContext;
+    now: number;
+    siteStart: number | null;
+    extraPresets?: boolean;
+    classifications?: string[];
+    relativeTo?: string;
+    visitCounts?: boolean;
+  },
 ): ResolvedQuery {
   const tz = parsed.timezone ?? context.site.timezone;
   if (!isValidTimeZone(tz)) throw badRequest('invalid_timezone', `#/timezone: "${tz}" is not an IANA time zone such as Europe/Berlin or Etc/UTC.`);
   const now = relativeNow(context.now, context.relativeTo, tz);
-  const range = resolveDateRange(parsed.dateRange, { now, tz, siteStart: context.siteStart, extraPresets: context.extraPresets });
+  const range = resolveDateRange(parsed.dateRange, { now, tz, siteStart: context.siteStart, extraPresets: context.extraPresets, trim: parsed.trimRelativeDateRange });
   const interval = timeInterval(parsed.dimensions, range);
   const dimensions = parsed.dimensions.map((d) => (d === 'time' ? `time:${interval}` : d));
-  checkCompatibility(parsed.metrics, parsed.metricSpecs, dimensions, parsed.filters);
+  const visitCounts = (context.visitCounts ?? false) && dimensions.some(isSessionDimension);
+  checkCompatibility(parsed.metrics, parsed.metricSpecs.map((spec) => metricTable(spec, visitCounts)), dimensions, parsed.filters);
   // Goal names are checked here, before anything is read, rather than when filters compile.
   goalsInFilters(parsed.filters, context.site.goals);
   const orderBy = resolveOrder(parsed.orderBy, parsed.metrics, dimensions);
@@ -61,8 +73,16 @@ export function resolveQuery(
     exact: parsed.exact,
     timeLabels: parsed.timeLabels,
     totalRows: parsed.totalRows,
+    trimRelativeDateRange: parsed.trimRelativeDateRange,
     classifications: context.classifications ?? context.site.includedClassifications,
+    visitCounts,
   };
+}
+
+/** Which table a metric is read from in this query: v1's visit counts move pageviews and events to visits. */
+export function metricTable(spec: MetricSpec, visitCounts: boolean): 'event' | 'session' | 'either' {
+  if (visitCounts && spec.kind === 'builtin' && (spec.name === 'pageviews' || spec.name === 'events')) return 'session';
+  return metricScope(spec);
 }
 
 /** v1's `date`: ranges are computed as if it were the end of that day, unless it is today. */
@@ -112,7 +132,7 @@ export const isSessionDimension = (d: string) => {
 };
 
 /** The reference's rules for metrics that only make sense with certain dimensions or filters. */
-function checkCompatibility(metrics: string[], specs: MetricSpec[], dimensions: string[], filters: FilterTree[]): void {
+function checkCompatibility(metrics: string[], scopes: ('event' | 'session' | 'either')[], dimensions: string[], filters: FilterTree[]): void {
   const leaves = filterLeaves(filters);
   const direct = leaves.filter((leaf) => !leaf.behavioral);
   const hasGoal = dimensions.includes('event:goal') || direct.some((leaf) => leaf.dimension === 'event:goal');
@@ -135,12 +155,12 @@ function checkCompatibility(metrics: string[], specs: MetricSpec[], dimensions: 
       if (direct.some((leaf) => isEventDimension(leaf.dimension))) fail('Metric exit_rate cannot be queried with filters on event dimensions.');
     }
   }
-  const sessionMetrics = metrics.filter((_, i) => metricScope(specs[i]!) === 'session' && metrics[i] !== 'exit_rate');
+  const sessionMetrics = metrics.filter((_, i) => scopes[i] === 'session' && metrics[i] !== 'exit_rate');
   const eventDimensions = dimensions.filter((d) => isEventDimension(d) && d !== 'event:page' && d !== 'event:hostname');
   if (sessionMetrics.length && eventDimensions.length) {
     fail(`Visit metric(s) ${sessionMetrics.join(', ')} cannot be grouped by event dimension(s) ${eventDimensions.join(', ')}: a visit has many events.`);
   }
-  const eventMetrics = metrics.filter((_, i) => metricScope(specs[i]!) === 'event');
+  const eventMetrics = metrics.filter((_, i) => scopes[i] === 'event');
   const sessionDimensions = dimensions.filter(isSessionDimension);
   if (sessionDimensions.length && (eventMetrics.length || dimensions.some(isEventDimension)) && !metrics.includes('exit_rate')) {
     fail(

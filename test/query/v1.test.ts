@@ -85,6 +85,30 @@ describe('GET /api/v1/stats/timeseries', () => {
     ]);
   });
 
+  it('gives empty buckets null for page engagement metrics, as for visit duration', async () => {
+    const res = await get('timeseries', { period: '7d', metrics: 'bounce_rate,time_on_page,scroll_depth', filters: 'event:page==/' });
+    expect(res.body.results[0]).toEqual({ date: '2024-01-03', bounce_rate: 0, time_on_page: null, scroll_depth: null });
+    expect(res.body.results[5]).toEqual({ date: '2024-01-08', bounce_rate: 50, time_on_page: 30, scroll_depth: 80 });
+  });
+
+  it('computes each bucket\'s conversion rate against that bucket\'s visitors', async () => {
+    const res = await get('timeseries', { ...CUSTOM, metrics: 'visitors,conversion_rate', filters: 'event:goal==Signup' });
+    // 8 Jan: alice of alice, bob and carol converted; 9 Jan: nobody of two.
+    expect(res.body.results).toEqual([
+      { date: '2024-01-08', visitors: 1, conversion_rate: 33.33 },
+      { date: '2024-01-09', visitors: 0, conversion_rate: 0 },
+    ]);
+  });
+
+  it('buckets period=all by day when the site\'s data spans less than a month', async () => {
+    // The first event is on 8 Jan, today is 10 Jan: three days, not one month bucket.
+    expect((await get('timeseries', { period: 'all' })).body.results).toEqual([
+      { date: '2024-01-08', visitors: 3 },
+      { date: '2024-01-09', visitors: 2 },
+      { date: '2024-01-10', visitors: 0 },
+    ]);
+  });
+
   it('takes a month interval and refuses an unknown one', async () => {
     expect((await get('timeseries', { ...CUSTOM, interval: 'month' })).body.results).toEqual([{ date: '2024-01-01', visitors: 4 }]);
     const bad = await get('timeseries', { ...CUSTOM, interval: 'fortnight' });
@@ -109,6 +133,22 @@ describe('GET /api/v1/stats/breakdown', () => {
       { country: 'DE', visitors: 2 },
       { country: 'FR', visitors: 1 },
       { country: 'US', visitors: 1 },
+    ]);
+  });
+
+  it('counts the pageviews and events of the visits beside entry and exit pages', async () => {
+    const entry = await get('breakdown', { ...CUSTOM, property: 'visit:entry_page', metrics: 'visitors,pageviews,events,bounce_rate' });
+    expect(entry.status).toBe(200);
+    expect(entry.body.results).toEqual([
+      { entry_page: '/', visitors: 3, pageviews: 6, events: 7, bounce_rate: 33 },
+      { entry_page: '/blog', visitors: 1, pageviews: 1, events: 1, bounce_rate: 100 },
+      { entry_page: '/pricing', visitors: 1, pageviews: 1, events: 1, bounce_rate: 100 },
+    ]);
+    const exit = await get('breakdown', { ...CUSTOM, property: 'visit:exit_page', metrics: 'visits,pageviews' });
+    expect(exit.body.results).toEqual([
+      { exit_page: '/', visits: 2, pageviews: 4 },
+      { exit_page: '/pricing', visits: 2, pageviews: 3 },
+      { exit_page: '/blog', visits: 1, pageviews: 1 },
     ]);
   });
 

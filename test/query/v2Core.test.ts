@@ -124,6 +124,36 @@ describe('include', () => {
   });
 });
 
+describe('percentage', () => {
+  it('gives each group\'s share of all visitors under the same filters', async () => {
+    const sources = await ok({ metrics: ['visitors', 'percentage'], date_range: RANGE, dimensions: ['visit:source'] });
+    expect(rows(sources)).toEqual([
+      ['Direct / None', 2, 50],
+      ['Google', 2, 50],
+      ['Twitter', 1, 25],
+    ]);
+    const pages = await ok({ metrics: ['pageviews', 'percentage'], date_range: RANGE, dimensions: ['event:page'], filters: [['is', 'visit:country', ['DE']]] });
+    // alice and carol came from Germany; both saw /, only alice /pricing (and /blog on a later visit with no country).
+    expect(rows(pages)).toEqual([
+      ['/', 2, 100],
+      ['/pricing', 1, 50],
+    ]);
+  });
+});
+
+describe('trim_relative_date_range', () => {
+  it('ends month and year today instead of at their last day', async () => {
+    const trimmed = await ok({ metrics: ['visitors'], date_range: 'month', dimensions: ['time:day'], include: { time_labels: true, trim_relative_date_range: true } });
+    expect(trimmed.meta.time_labels.at(-1)).toBe('2024-01-10');
+    expect(trimmed.query.date_range).toEqual(['2024-01-01T00:00:00+00:00', '2024-01-10T23:59:59+00:00']);
+    expect(trimmed.query.include).toEqual({ time_labels: true, trim_relative_date_range: true });
+    const year = await ok({ metrics: ['visitors'], date_range: 'year', include: { trim_relative_date_range: true } });
+    expect(year.query.date_range[1]).toBe('2024-01-10T23:59:59+00:00');
+    const whole = await ok({ metrics: ['visitors'], date_range: 'month', dimensions: ['time:day'], include: { time_labels: true } });
+    expect(whole.meta.time_labels.at(-1)).toBe('2024-01-31');
+  });
+});
+
 describe('filters', () => {
   it('applies every operator on event:name', async () => {
     const events = async (filter: unknown[]) => rows(await ok({ metrics: ['events'], date_range: RANGE, filters: [filter] }))[0][0];
@@ -200,6 +230,16 @@ describe('errors', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toContain('"colour"');
     expect(res.body.error).toContain('#/include/comparisons');
+  });
+
+  it('says a key of the wrong type is of the wrong type, and only a missing one is required', async () => {
+    const wrongType = await query({ metrics: 'visitors', date_range: '7d' });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.error).toBe('#/metrics must be an array of metric names.');
+    expect((await query({ metrics: ['visitors'], date_range: '7d', dimensions: 'event:page' })).body.error).toBe('#/dimensions must be an array of dimension names.');
+    expect((await query({ metrics: ['visitors'], date_range: '7d', filters: 'x' })).body.error).toBe('#/filters must be an array of filters.');
+    expect((await query({ date_range: '7d' })).body.error).toBe('#/metrics is required.');
+    expect((await query({ metrics: ['visitors'] })).body.error).toBe('#/date_range is required.');
   });
 
   it('rejects unknown metrics, dimensions and operators with the choices', async () => {

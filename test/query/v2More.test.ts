@@ -9,6 +9,7 @@ let t: TestApp;
 let small: Account;
 let newYork: Account;
 let shop: Account;
+let night: Account;
 const clock = new ManualClock(Date.parse('2024-01-10T12:00:00Z'));
 
 beforeAll(async () => {
@@ -33,6 +34,13 @@ beforeAll(async () => {
     { visitor: 'u3', at: '2024-01-08 10:01:00', name: 'Purchase', revenue: { amount: 5, currency: 'XYZ' } },
     { visitor: 'u4', at: '2024-01-08 10:01:00', name: 'Donation', revenue: { amount: 20, currency: 'USD' } },
     { visitor: 'u5', at: '2024-01-08 10:01:00', name: 'Signup' },
+  ]);
+
+  night = await createAccount(t.app);
+  await insertEvents(t.app, night.siteId, [
+    { visitor: 'owl', at: '2024-01-08 10:50:00', page: '/' },
+    { visitor: 'owl', at: '2024-01-08 11:10:00', page: '/about' },
+    { visitor: 'lark', at: '2024-01-08 11:30:00', page: '/' },
   ]);
 });
 afterAll(() => t.close());
@@ -67,6 +75,23 @@ describe('time zones', () => {
       ['2024-01-08', 1],
     ]);
     expect(daily.query.date_range).toEqual(['2024-01-07T00:00:00-05:00', '2024-01-08T23:59:59-05:00']);
+  });
+});
+
+describe('hourly visits', () => {
+  it('counts a visit in every hour it was active, visit metrics in the hour it ended', async () => {
+    const body = await ok(night, { metrics: ['visitors', 'visits', 'bounce_rate', 'visit_duration'], date_range: ['2024-01-08', '2024-01-08'], dimensions: ['time:hour'] });
+    expect(rows(body)).toEqual([
+      ['2024-01-08 10:00:00', 1, 1, 0, null],
+      ['2024-01-08 11:00:00', 2, 2, 50, 600],
+    ]);
+    const alone = await ok(night, { metrics: ['visitors'], date_range: ['2024-01-08', '2024-01-08'], dimensions: ['time:hour'] });
+    expect(rows(alone)).toEqual([
+      ['2024-01-08 10:00:00', 1],
+      ['2024-01-08 11:00:00', 2],
+    ]);
+    // Days are not smeared: the visit counts on the day it ended.
+    expect(rows(await ok(night, { metrics: ['visitors'], date_range: ['2024-01-08', '2024-01-08'], dimensions: ['time:day'] }))).toEqual([['2024-01-08', 2]]);
   });
 });
 

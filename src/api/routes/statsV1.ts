@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../errors.js';
 import type { Interval } from '../../query/catalog.js';
-import { type QueryEngineDeps, type QueryResponse, runQuery } from '../../query/engine.js';
+import { type QueryEngineDeps, type QueryResponse, emptyValue, runQuery } from '../../query/engine.js';
+import { dayNumber, parseIsoDate } from '../../query/localTime.js';
 import { timeLabels } from '../../query/timeLabels.js';
 import { type V1Params, parseWholeNumber, translateCommon } from '../../query/v1/request.js';
 
@@ -31,11 +32,19 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
   app.get('/api/v1/stats/timeseries', options, async (request) => {
     const params = request.query as V1Params;
     const v1 = translateCommon(params);
-    const interval = timeseriesInterval(params.interval, v1.period);
     // Comparisons are not part of v1 timeseries.
     const { include: _ignored, ...body } = v1.body;
-    const response = await runQuery(engine, request.caller.teamId, { ...body, dimensions: [`time:${interval}`], pagination: { limit: 10_000 } }, v1.options);
-    return { results: everyBucket(response, interval, v1.body.metrics as string[]) };
+    const metrics = v1.body.metrics as string[];
+    const interval =
+      timeseriesInterval(params.interval, v1.period) ??
+      intervalForSpan((await runQuery(engine, request.caller.teamId, { ...body, metrics: ['visitors'] }, v1.options)).query.date_range as [string, string]);
+    const response = await runQuery(
+      engine,
+      request.caller.teamId,
+      { ...body, metrics: metrics.map(groupConversionRate), dimensions: [`time:${interval}`], pagination: { limit: 10_000 } },
+      v1.options,
+    );
+    return { results: everyBucket(response, interval, metrics) };
   });
 
   app.get('/api/v1/stats/breakdown', options, async (request) => {
@@ -48,18 +57,18 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
     const page = parseWholeNumber(params.page, 'page', 1, { min: 1, max: 1_000_000 });
     const metrics = v1.body.metrics as string[];
     const dimensions = property === 'visit:browser_version' ? ['visit:browser', property] : property === 'visit:os_version' ? ['visit:os', property] : [property];
-    // v1's conversion rate in a breakdown by anything but goals or properties is the group's own.
+    // In a breakdown by goals or custom properties v1's conversion rate stays site-wide.
     const perGroup = !property.startsWith('event:goal') && !property.startsWith('event:props:');
     // v1 breakdowns carry no comparisons.
     const { include: _ignored, ...common } = v1.body;
     const body = {
       ...common,
-      metrics: metrics.map((m) => (m === 'conversion_rate' && perGroup ? 'group_conversion_rate' : m)),
+      metrics: perGroup ? metrics.map(groupConversionRate) : metrics,
       dimensions,
       filters: [...(v1.body.filters as unknown[]), ...implicitExclusions(property)],
       pagination: { limit, offset: (page - 1) * limit },
     };
-    const response = await runQuery(engine, request.caller.teamId, body, v1.options);
+    const response = await runQuery(engine, request.caller.teamId, body, { ...v1.options, visitCounts: true });
     const keys = dimensions.map(v1Key);
     return {
       results: response.results.map((row) => ({
@@ -78,6 +87,9 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
   });
 }
 
+/** v1's conversion rate in a timeseries bucket or a group of most breakdowns is that group's own. */
+const groupConversionRate = (metric: string) => (metric === 'conversion_rate' ? 'group_conversion_rate' : metric);
+
 /** A v1 breakdown row names its property without the scope: `source`, `page`, a custom property's own name. */
 function v1Key(dimension: string): string {
   if (dimension.startsWith('event:props:')) return dimension.slice('event:props:'.length);
@@ -93,15 +105,26 @@ function implicitExclusions(property: string): unknown[] {
 
 const V1_INTERVALS: Record<string, Interval> = { minute: 'minute', hour: 'hour', date: 'day', day: 'day', week: 'week', month: 'month' };
 
-function timeseriesInterval(requested: string | undefined, period: string): Interval {
+/** The requested or the period's default interval; null for `all`, whose width depends on how far back the data goes. */
+function timeseriesInterval(requested: string | undefined, period: string): Interval | null {
   if (requested !== undefined && requested !== '') {
     const interval = V1_INTERVALS[requested];
     if (!interval) throw badRequest('invalid_interval', `The interval "${requested}" is not valid; use one of hour, day, week, month.`);
     return interval;
   }
   if (period === 'day') return 'hour';
-  if (['6mo', '12mo', 'year', 'all'].includes(period)) return 'month';
+  if (period === 'all') return null;
+  if (['6mo', '12mo', 'year'].includes(period)) return 'month';
   return 'day';
+}
+
+/** As the reference: months when the range spans a whole month or more, else days, else hours. */
+function intervalForSpan([first, last]: [string, string]): Interval {
+  const from = parseIsoDate(first.slice(0, 10))!;
+  const to = parseIsoDate(last.slice(0, 10))!;
+  const months = (to.year - from.year) * 12 + (to.month - from.month) - (to.day < from.day ? 1 : 0);
+  if (months > 0) return 'month';
+  return dayNumber(to) > dayNumber(from) ? 'day' : 'hour';
 }
 
 /** v1 timeseries list every bucket of the range, empty ones with each metric's empty value. */
@@ -112,6 +135,6 @@ function everyBucket(response: QueryResponse, interval: Interval, metrics: strin
   const byLabel = new Map(response.results.map((row) => [row.dimensions[0], row.metrics]));
   return labels.map((label) => {
     const values = byLabel.get(label);
-    return { date: label, ...Object.fromEntries(metrics.map((metric, i) => [metric, values ? (values[i] ?? null) : metric === 'visit_duration' ? null : 0])) };
+    return { date: label, ...Object.fromEntries(metrics.map((metric, i) => [metric, values ? (values[i] ?? null) : emptyValue(metric)])) };
   });
 }
