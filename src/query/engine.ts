@@ -187,7 +187,7 @@ function buildMeta(
     sources: ['raw'],
     sample_rate: context.sampleRate ?? 1,
     present_index: presentIndex !== null && presentIndex >= 0 ? presentIndex : null,
-    metric_warnings: warnings,
+    metric_warnings: Object.fromEntries(Object.entries(warnings).map(([metric, [first, ...also]]) => [metric, also.length > 0 ? { ...first, also } : first])),
     ...(revenue?.kind === 'converted' ? { currency: Object.fromEntries(revenueMetrics.map((m) => [m, revenue.currency])) } : {}),
     ...(q.timeLabels ? { time_labels: timeLabels(q.range, q.interval, q.tz) } : {}),
     ...(q.totalRows ? { total_rows: toMetricValue(rows[0]?.__total_rows) ?? 0 } : {}),

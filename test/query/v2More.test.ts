@@ -104,7 +104,7 @@ describe('comparisons', () => {
     ]);
     expect(body.query.include.comparisons.date_range).toEqual(['2024-01-07T00:00:00+00:00', '2024-01-08T12:00:00+00:00']);
     expect(body.meta.present_index).toBe(1);
-    expect(body.meta.metric_warnings.visitors).toEqual([expect.objectContaining({ code: 'bucket_in_progress' })]);
+    expect(body.meta.metric_warnings.visitors).toMatchObject({ code: 'bucket_in_progress', warning: expect.any(String) });
   });
 
   it('compares the groups of a breakdown that the page shows', async () => {
@@ -139,7 +139,7 @@ describe('ordering and pagination', () => {
       ['/', 4],
       ['/blog', 2],
     ]);
-    expect(first.meta.metric_warnings.pageviews).toEqual([expect.objectContaining({ code: 'truncated_groups' })]);
+    expect(first.meta.metric_warnings.pageviews).toMatchObject({ code: 'truncated_groups', warning: expect.any(String) });
     const second = await ok(small, { metrics: ['pageviews'], date_range: RANGE, dimensions: ['event:page'], pagination: { limit: 2, offset: 2 } });
     expect(rows(second)).toEqual([['/pricing', 2]]);
     expect(second.meta.metric_warnings).toEqual({});
@@ -164,19 +164,19 @@ describe('revenue', () => {
     // 10 EUR + 10 USD at 1.058 USD per EUR = 19.452 EUR; XYZ has no rate.
     expect(rows(body)).toEqual([[19.452, 9.726, 6.484, 3]]);
     expect(body.meta.currency).toEqual({ total_revenue: 'EUR', average_revenue: 'EUR', revenue_per_visitor: 'EUR' });
-    expect(body.meta.metric_warnings.total_revenue).toEqual([expect.objectContaining({ code: 'exchange_rate_missing' })]);
+    expect(body.meta.metric_warnings.total_revenue).toMatchObject({ code: 'exchange_rate_missing', warning: expect.any(String) });
   });
 
   it('is null with a warning when the goals in play use several currencies', async () => {
     const body = await ok(shop, { metrics: ['total_revenue'], date_range: DAY });
     expect(rows(body)).toEqual([[null]]);
-    expect(body.meta.metric_warnings.total_revenue).toEqual([expect.objectContaining({ code: 'no_single_revenue_currency' })]);
+    expect(body.meta.metric_warnings.total_revenue).toMatchObject({ code: 'no_single_revenue_currency', warning: expect.any(String) });
   });
 
   it('is null with a warning when no revenue goal matches', async () => {
     const body = await ok(shop, { metrics: ['total_revenue', 'visitors'], date_range: DAY, filters: [['is', 'event:goal', ['Signup']]] });
     expect(rows(body)).toEqual([[null, 1]]);
-    expect(body.meta.metric_warnings.total_revenue).toEqual([expect.objectContaining({ code: 'no_revenue_goals_matching' })]);
+    expect(body.meta.metric_warnings.total_revenue).toMatchObject({ code: 'no_revenue_goals_matching', warning: expect.any(String) });
     expect(body.meta.metric_warnings.visitors).toBeUndefined();
   });
 
