@@ -1,6 +1,8 @@
+import type { Selectable } from 'kysely';
 import { DEFAULT_HOURLY_LIMIT, type Scope, displayPrefix, generateApiKey, hashApiKey, parseScopes } from '../../accounts/apiKeyTokens.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { MetaDb } from './database.js';
+import type { ApiKeysTable } from './schema.js';
 import { membershipRole, requireTeam } from './teams.js';
 
 export interface ApiKeyRecord {
@@ -22,18 +24,7 @@ export interface ApiCaller extends ApiKeyRecord {
   teamLockedReason: string | null;
 }
 
-type KeyRow = {
-  id: number;
-  team_id: number;
-  user_id: number;
-  name: string;
-  key_prefix: string;
-  scopes: string;
-  hourly_limit: number;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-};
+type KeyRow = Selectable<ApiKeysTable>;
 
 const toRecord = (row: KeyRow): ApiKeyRecord => ({
   id: row.id,

@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { MetaDb } from './database.js';
+import type { GoalsTable } from './schema.js';
 
 export interface Goal {
   id: number;
@@ -15,16 +17,7 @@ export interface Goal {
   createdAt: number;
 }
 
-type GoalRow = {
-  id: number;
-  site_id: number;
-  event_name: string | null;
-  page_path: string | null;
-  scroll_threshold: number;
-  display_name: string;
-  currency: string | null;
-  created_at: number;
-};
+type GoalRow = Selectable<GoalsTable>;
 
 const toGoal = (row: GoalRow): Goal => ({
   id: row.id,

@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { MetaDb } from './database.js';
+import type { InvitationsTable, OwnershipTransfersTable } from './schema.js';
 
 /** An invitation into a team (siteId null) or onto one site as a guest. */
 export interface Invitation {
@@ -15,19 +17,7 @@ export interface Invitation {
   revokedAt: number | null;
 }
 
-type InvitationRow = {
-  id: number;
-  team_id: number;
-  site_id: number | null;
-  email: string;
-  email_normalized: string;
-  role: string;
-  invited_by_user_id: number | null;
-  created_at: number;
-  expires_at: number;
-  accepted_at: number | null;
-  revoked_at: number | null;
-};
+type InvitationRow = Selectable<InvitationsTable>;
 
 const toInvitation = (row: InvitationRow): Invitation => ({
   id: row.id,
@@ -157,16 +147,7 @@ export interface OwnershipTransfer {
   revokedAt: number | null;
 }
 
-type TransferRow = {
-  id: number;
-  team_id: number;
-  from_user_id: number;
-  to_email_normalized: string;
-  created_at: number;
-  expires_at: number;
-  accepted_at: number | null;
-  revoked_at: number | null;
-};
+type TransferRow = Selectable<OwnershipTransfersTable>;
 
 const toTransfer = (row: TransferRow): OwnershipTransfer => ({
   id: row.id,

@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { MetaDb } from './database.js';
+import type { SharedLinksTable } from './schema.js';
 
 export interface SharedLink {
   id: number;
@@ -10,7 +12,7 @@ export interface SharedLink {
   createdAt: number;
 }
 
-type LinkRow = { id: number; site_id: number; name: string; slug: string; password_hash: string | null; created_at: number };
+type LinkRow = Selectable<SharedLinksTable>;
 const toLink = (row: LinkRow): SharedLink => ({ id: row.id, siteId: row.site_id, name: row.name, slug: row.slug, passwordHash: row.password_hash, createdAt: row.created_at });
 
 export async function listSharedLinks(db: MetaDb, siteId: number): Promise<SharedLink[]> {
