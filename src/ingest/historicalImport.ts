@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { AppError } from '../errors.js';
 import type { Ingestion } from './ingestion.js';
 
 /** Lines further in the future than this are refused: history cannot come from tomorrow. */
@@ -51,6 +52,9 @@ export async function importEvents(ingestion: Ingestion, domain: string, ndjson:
   const report: ImportReport = { lines: 0, outcomes: {}, rejected: [] };
   const items: ImportLine[] = [];
   const texts = ndjson.split('\n');
+  if (texts.length > MAX_IMPORT_LINES + 1) {
+    throw new AppError(413, 'too_many_lines', `An import takes at most ${MAX_IMPORT_LINES.toLocaleString('en')} lines per request; split the file.`);
+  }
   for (let index = 0; index < texts.length; index += 1) {
     const text = texts[index]!.trim();
     if (text === '') continue;

@@ -88,6 +88,13 @@ describe('POST /api/v1/sites/{site_id}/events/import', () => {
     expect(report.outcomes).toEqual({ bot: 1 });
   });
 
+  it('refuses more than a million lines in one request with a sentence', async () => {
+    const account = await createAccount(t.app);
+    const res = await importInto(account.domain, account.key, '\n'.repeat(1_000_001));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: 'An import takes at most 1,000,000 lines per request; split the file.', code: 'too_many_lines' });
+  });
+
   it('needs sites:provision and answers 404 alike for a missing site and another team’s', async () => {
     const mine = await createAccount(t.app, { scopes: ['sites:read'] });
     const other = await createAccount(t.app);
