@@ -7,6 +7,7 @@ import type { Config } from './config/config.js';
 import { type Ingestion, createIngestion } from './ingest/ingestion.js';
 import { type EventStore, openEventStore } from './stores/clickhouse/eventStore.js';
 import { type MetaStore, openMetaStore } from './stores/meta/database.js';
+import { type SecretBox, secretBoxFrom } from './webhooks/secretBox.js';
 import { createSmtpMailer } from './webhooks/smtp.js';
 import { type WebhookWorker, createWebhookWorker } from './webhooks/worker.js';
 
@@ -18,6 +19,8 @@ export interface App {
   ingestion: Ingestion;
   jobs: BackgroundJobs;
   http: FastifyInstance;
+  /** Seals webhook signing secrets in the store; the worker opens them to sign. */
+  webhookSecrets: SecretBox;
   /** Delivers webhooks in the background; tests stop it and drive their own with `tick()`. */
   webhooks: WebhookWorker;
   /** Where the HTTP server listens, once `listen` has run. */
@@ -53,11 +56,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await meta.close();
     throw error;
   }
-  const http = buildHttpServer({ config, clock, log, meta, events, ingestion, siteChanged: (siteId) => ingestion.sites.invalidate(siteId) });
+  const webhookSecrets = secretBoxFrom(config.secretKeyBase);
+  const http = buildHttpServer({ config, clock, log, meta, events, ingestion, webhookSecrets, siteChanged: (siteId) => ingestion.sites.invalidate(siteId) });
   ingestion.start();
   const jobs = startBackgroundJobs({ meta: meta.db, events, clock, log });
   const mailer = config.smtpUrl === null ? undefined : createSmtpMailer(config.smtpUrl);
-  const webhooks = createWebhookWorker({ db: meta.db, dialect: meta.dialect, clock, logger: log, allowPrivate: config.webhookAllowPrivate, mailer });
+  const webhooks = createWebhookWorker({ db: meta.db, dialect: meta.dialect, clock, logger: log, allowPrivate: config.webhookAllowPrivate, secrets: webhookSecrets, mailer });
   webhooks.start();
   let closing: Promise<void> | undefined;
   const app: App = {
@@ -68,6 +72,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     ingestion,
     jobs,
     http,
+    webhookSecrets,
     webhooks,
     url: '',
     async listen() {

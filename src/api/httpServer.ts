@@ -4,6 +4,7 @@ import type { Config } from '../config/config.js';
 import type { Ingestion } from '../ingest/ingestion.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../stores/meta/database.js';
+import type { SecretBox } from '../webhooks/secretBox.js';
 import { requireApiKey } from './authentication.js';
 import { installErrorHandling } from './errorHandling.js';
 import { collectRoutes } from './routes/collect.js';
@@ -22,6 +23,7 @@ export interface HttpDeps {
   meta: MetaStore;
   events: EventStore;
   ingestion: Ingestion;
+  webhookSecrets: SecretBox;
   /** Call after any change to a site or its settings, so cached lookups (ingestion) refresh. */
   siteChanged(siteId: number): void;
 }
@@ -74,7 +76,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     });
     importRoutes(api, { db: deps.meta.db, clock: deps.clock, ingestion: deps.ingestion });
     ingestionHealthRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events, ingestion: deps.ingestion });
-    webhookRoutes(api, { db: deps.meta.db, clock: deps.clock, allowPrivate: deps.config.webhookAllowPrivate });
+    webhookRoutes(api, { db: deps.meta.db, clock: deps.clock, allowPrivate: deps.config.webhookAllowPrivate, secrets: deps.webhookSecrets });
     queryRoutes(api, engine);
     statsV1Routes(api, engine);
   });

@@ -1,4 +1,5 @@
 import { badRequest, notFound } from '../errors.js';
+import type { SecretBox } from './secretBox.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import type { WebhooksTable } from '../stores/meta/schema.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './outbox.js';
@@ -66,7 +67,7 @@ export interface WebhookSettings {
 export async function createWebhook(
   db: MetaDb,
   input: { teamId: number } & WebhookSettings,
-  options: { allowPrivate: boolean },
+  options: { allowPrivate: boolean; secrets: SecretBox },
   now: number,
 ): Promise<{ webhook: Webhook; secret: string }> {
   const url = parseWebhookUrl(input.url, options);
@@ -78,7 +79,7 @@ export async function createWebhook(
       team_id: input.teamId,
       url,
       event_types: eventTypes.join(' '),
-      secret,
+      secret: options.secrets.seal(secret),
       previous_secret: null,
       previous_secret_expires_at: null,
       stopped_at: null,
@@ -144,6 +145,7 @@ export async function rotateWebhookSecret(
   db: MetaDb,
   teamId: number,
   webhookId: number,
+  secrets: SecretBox,
   now: number,
 ): Promise<{ webhook: Webhook; secret: string; previousSecretValidUntil: number }> {
   await requireWebhook(db, teamId, webhookId, now);
@@ -151,14 +153,14 @@ export async function rotateWebhookSecret(
   const previousSecretValidUntil = now + OLD_SECRET_VALIDITY_MS;
   await db
     .updateTable('webhooks')
-    .set((eb) => ({ previous_secret: eb.ref('secret'), previous_secret_expires_at: previousSecretValidUntil, secret, updated_at: now }))
+    .set((eb) => ({ previous_secret: eb.ref('secret'), previous_secret_expires_at: previousSecretValidUntil, secret: secrets.seal(secret), updated_at: now }))
     .where('id', '=', webhookId)
     .where('team_id', '=', teamId)
     .execute();
   return { webhook: await requireWebhook(db, teamId, webhookId, now), secret, previousSecretValidUntil };
 }
 
-/** Secrets to sign with at `now`, newest first. */
+/** Secrets to sign with at `now`, newest first, as stored (sealed). */
 export function liveSecrets(keys: { secret: string; previousSecret: string | null; previousSecretExpiresAt: number | null }, now: number): string[] {
   const previousLive = keys.previousSecret !== null && keys.previousSecretExpiresAt !== null && keys.previousSecretExpiresAt > now;
   return previousLive ? [keys.secret, keys.previousSecret!] : [keys.secret];

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { SecretBox } from './secretBox.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import type { MetaDialect } from '../stores/meta/migrations/index.js';
 import { type DeliveryJob, claimDueDeliveries, closeUnattempted, fanOutEvents, loadDeliveryJob, recordAttempt } from './deliveries.js';
@@ -22,6 +23,8 @@ export interface WebhookWorkerOptions {
   logger: WorkerLogger;
   /** WEBHOOK_ALLOW_PRIVATE: deliver to private and loopback addresses (internal receivers). */
   allowPrivate: boolean;
+  /** Opens the stored (sealed) signing secrets. */
+  secrets: SecretBox;
   /** Owners are emailed about broken endpoints when a mailer is configured (SMTP_URL). */
   mailer?: Mailer | undefined;
   /** Real milliseconds between polls of the background loop. */
@@ -90,7 +93,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     }
     const now = clock.now();
     const body = deliveryBody(job.event);
-    const headers = deliveryHeaders({ event: job.event, deliveryId: job.deliveryId, secrets: liveSecrets(job, now), body, now });
+    const headers = deliveryHeaders({ event: job.event, deliveryId: job.deliveryId, secrets: liveSecrets(job, now).map((sealed) => options.secrets.open(sealed)), body, now });
     const outcome = await sendWebhook({ url: job.url, headers, body, timeoutMs, allowPrivate: options.allowPrivate, resolve: options.resolve, tlsCa: options.tlsCa });
     const { notices } = await recordAttempt(db, job, token, outcome, now);
     await announce(notices);

@@ -34,6 +34,7 @@ function worker(options: Partial<WebhookWorkerOptions> = {}): WebhookWorker {
     clock,
     logger,
     allowPrivate: false,
+    secrets: t.app.webhookSecrets,
     tlsCa: receiverCert,
     resolve: testResolver,
     attemptTimeoutMs: 1500,

@@ -116,6 +116,16 @@ describe('webhook registration', () => {
     expect(fetched.body.previous_secret_valid_until).toBe(rotated.body.previous_secret_valid_until);
   });
 
+  it('stores secrets sealed, never as they were shown', async () => {
+    const created = await register({ url: 'https://sealed.example.com/hook', event_types: [] });
+    const rotated = await call('POST', `/api/v1/webhooks/${created.body.id}/rotate-secret`);
+    const row = await t.app.meta.db.selectFrom('webhooks').select(['secret', 'previous_secret']).where('id', '=', created.body.id).executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(created.body.secret.slice(6));
+    expect(JSON.stringify(row)).not.toContain(rotated.body.secret.slice(6));
+    expect(t.app.webhookSecrets.open(row.secret)).toBe(rotated.body.secret);
+    expect(t.app.webhookSecrets.open(row.previous_secret!)).toBe(created.body.secret);
+  });
+
   it('takes no body on its bodiless POSTs, even when the client labels the empty body as JSON', async () => {
     const created = await register({ url: 'https://hooks.example.com/bodiless', event_types: [] });
     const emptyJson = (path: string) =>

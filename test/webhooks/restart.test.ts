@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 function workerOn(store: MetaStore, leaseMs = 120_000): WebhookWorker {
-  return createWebhookWorker({ db: store.db, dialect: store.dialect, clock, logger: quiet, allowPrivate: false, tlsCa: receiverCert, concurrency: 4, leaseMs });
+  return createWebhookWorker({ db: store.db, dialect: store.dialect, clock, logger: quiet, allowPrivate: false, secrets: t.app.webhookSecrets, tlsCa: receiverCert, concurrency: 4, leaseMs });
 }
 
 /** Deliveries the receiver answered 2xx, by Svc-Delivery. */
@@ -130,6 +130,7 @@ describe('delivery across restarts and processes', () => {
           ...process.env,
           SVC_TEST_METADATA: JSON.stringify(t.app.config.metadata),
           SVC_TEST_NOW: String(clock.now()),
+          SVC_TEST_SECRET_KEY_BASE: t.app.config.secretKeyBase,
           SVC_TEST_CA: fileURLToPath(new URL('../fixtures/receiver-cert.pem', support)),
         },
       });

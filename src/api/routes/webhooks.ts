@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SecretBox } from '../../webhooks/secretBox.js';
 import type { Clock } from '../../clock.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { MetaDb } from '../../stores/meta/database.js';
@@ -74,7 +75,7 @@ function pageQuery(request: FastifyRequest): { limit: number; beforeId: number |
   return { limit: limit === undefined ? 50 : Number(limit), beforeId: after === undefined ? undefined : Number(after) };
 }
 
-type WebhookRouteDeps = { db: MetaDb; clock: Clock; allowPrivate: boolean };
+type WebhookRouteDeps = { db: MetaDb; clock: Clock; allowPrivate: boolean; secrets: SecretBox };
 
 /** Webhook registration and its delivery log, for keys with the webhooks:write scope. */
 export function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): void {
@@ -84,7 +85,7 @@ export function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): voi
 
   app.post('/api/v1/webhooks', { config }, async (request, reply) => {
     const settings = settingsBody(request.body);
-    const { webhook, secret } = await createWebhook(db, { teamId: request.caller.teamId, ...settings }, urlRules, clock.now());
+    const { webhook, secret } = await createWebhook(db, { teamId: request.caller.teamId, ...settings }, { ...urlRules, secrets: deps.secrets }, clock.now());
     reply.code(201);
     return { ...webhookJson(webhook), secret };
   });
@@ -111,7 +112,7 @@ export function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): voi
   );
 
   app.post('/api/v1/webhooks/:id/rotate-secret', { config }, async (request) => {
-    const rotated = await rotateWebhookSecret(db, request.caller.teamId, idParam(request, 'id', 'webhook'), clock.now());
+    const rotated = await rotateWebhookSecret(db, request.caller.teamId, idParam(request, 'id', 'webhook'), deps.secrets, clock.now());
     return { ...webhookJson(rotated.webhook), secret: rotated.secret, previous_secret_valid_until: iso(rotated.previousSecretValidUntil) };
   });
 

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { ManualClock } from '../../../src/clock.js';
 import { openMetaStore } from '../../../src/stores/meta/database.js';
+import { secretBoxFrom } from '../../../src/webhooks/secretBox.js';
 import { createWebhookWorker } from '../../../src/webhooks/worker.js';
 
 const quiet = { info: () => {}, warn: () => {}, error: (object: object, message: string) => process.stderr.write(`${message} ${JSON.stringify(object)}\n`) };
@@ -13,6 +14,7 @@ const worker = createWebhookWorker({
   clock: new ManualClock(Number(process.env.SVC_TEST_NOW)),
   logger: quiet,
   allowPrivate: false,
+  secrets: secretBoxFrom(process.env.SVC_TEST_SECRET_KEY_BASE ?? ''),
   tlsCa: readFileSync(process.env.SVC_TEST_CA ?? '', 'utf8'),
   concurrency: 4,
 });
