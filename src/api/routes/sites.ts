@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError, badRequest } from '../../errors.js';
-import { parsePageRequest, fetchPage, pageOfList } from '../../management/pagination.js';
+import { parsePageRequest, fetchPage, pageOfList } from '../pagination.js';
 import { parsePayload } from '../../management/payload.js';
 import { checkTeamParameter, requireRole, requireTeamSite } from '../../management/siteAccess.js';
 import {

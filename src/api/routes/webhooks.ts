@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parsePageRequest } from '../pagination.js';
 import type { SecretBox } from '../../webhooks/secretBox.js';
 import type { Clock } from '../../clock.js';
 import { badRequest, notFound } from '../../errors.js';
@@ -64,17 +65,6 @@ function settingsBody(body: unknown): WebhookSettings {
   return { url, eventTypes };
 }
 
-function pageQuery(request: FastifyRequest): { limit: number; beforeId: number | undefined } {
-  const { limit, after } = request.query as Record<string, unknown>;
-  if (limit !== undefined && (typeof limit !== 'string' || !/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_LOG_PAGE)) {
-    throw badRequest('invalid_limit', `limit must be a whole number from 1 to ${MAX_LOG_PAGE}.`);
-  }
-  if (after !== undefined && (typeof after !== 'string' || !/^\d{1,15}$/.test(after))) {
-    throw badRequest('invalid_cursor', '"after" must be a cursor returned in meta.after.');
-  }
-  return { limit: limit === undefined ? 50 : Number(limit), beforeId: after === undefined ? undefined : Number(after) };
-}
-
 type WebhookRouteDeps = { db: MetaDb; clock: Clock; allowPrivate: boolean; secrets: SecretBox };
 
 /** Webhook registration and its delivery log, for keys with the webhooks:write scope. */
@@ -117,8 +107,9 @@ export function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): voi
   });
 
   app.get('/api/v1/webhooks/:id/deliveries', { config }, async (request) => {
-    const page = pageQuery(request);
-    const entries = await listAttempts(db, request.caller.teamId, idParam(request, 'id', 'webhook'), { limit: page.limit + 1, beforeId: page.beforeId }, clock.now());
+    const page = parsePageRequest(request.query as Record<string, string | undefined>, { defaultLimit: 50, maxLimit: MAX_LOG_PAGE });
+    if (page.before !== undefined) throw badRequest('invalid_cursor', 'The delivery log pages from newest to oldest only: continue with "after".');
+    const entries = await listAttempts(db, request.caller.teamId, idParam(request, 'id', 'webhook'), { limit: page.limit + 1, beforeId: page.after }, clock.now());
     const shown = entries.slice(0, page.limit);
     return {
       deliveries: shown.map(attemptJson),

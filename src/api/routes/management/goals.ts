@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { notFound } from '../../../errors.js';
 import { findOrCreateGoal, goalJson, goalPayloadSchema } from '../../../management/goals.js';
-import { fetchPage, parsePageRequest } from '../../../management/pagination.js';
+import { fetchPage, parsePageRequest } from '../../pagination.js';
 import { parseId, parsePayload } from '../../../management/payload.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
 import { type Goal, deleteGoal, pageSiteGoals } from '../../../stores/meta/goals.js';

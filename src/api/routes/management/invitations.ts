@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { badRequest, notFound } from '../../../errors.js';
 import { inviteGuest, inviteTeamMember } from '../../../management/invitations.js';
 import { requestOwnershipTransfer, transferJson } from '../../../management/ownershipTransfer.js';
-import { pageOfList, parsePageRequest } from '../../../management/pagination.js';
+import { pageOfList, parsePageRequest } from '../../pagination.js';
 import { parseId, parsePayload } from '../../../management/payload.js';
 import { checkTeamParameter, requireRole, requireTeamSite } from '../../../management/siteAccess.js';
 import { findSiteGuest, listSiteGuests, listTeamMembers, removeSiteGuest, removeTeamMember } from '../../../stores/meta/guests.js';

@@ -16,10 +16,13 @@ export interface PageMeta {
   limit: number;
 }
 
-export function parsePageRequest(query: { limit?: string | undefined; after?: string | undefined; before?: string | undefined }): PageRequest {
-  const limit = query.limit === undefined ? DEFAULT_PAGE_LIMIT : Number(query.limit);
-  if (!/^\d+$/.test(query.limit ?? '1') || limit < 1 || limit > MAX_PAGE_LIMIT) {
-    throw badRequest('invalid_limit', `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}.`);
+export function parsePageRequest(
+  query: { limit?: string | undefined; after?: string | undefined; before?: string | undefined },
+  bounds: { defaultLimit: number; maxLimit: number } = { defaultLimit: DEFAULT_PAGE_LIMIT, maxLimit: MAX_PAGE_LIMIT },
+): PageRequest {
+  const limit = query.limit === undefined ? bounds.defaultLimit : Number(query.limit);
+  if (!/^\d+$/.test(query.limit ?? '1') || limit < 1 || limit > bounds.maxLimit) {
+    throw badRequest('invalid_limit', `limit must be a whole number from 1 to ${bounds.maxLimit}.`);
   }
   const after = parseCursor(query.after, 'after');
   const before = parseCursor(query.before, 'before');
