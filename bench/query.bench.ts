@@ -224,4 +224,6 @@ console.log(`${pad('whole dashboard (sequential)', 28)}${ms(engineDashboard)}${m
 console.log(`\nOverhead ratio ${(engineDashboard / sqlDashboard).toFixed(2)}× (goal ≤ 1.15×); whole dashboard ${(engineDashboard / 1000).toFixed(2)} s (goal < 1 s).`);
 
 await app.close();
-rmSync(dataDir, { recursive: true, force: true });
+// BENCH_KEEP=1 leaves the loaded store in place for ad-hoc SQL against it.
+if (process.env.BENCH_KEEP) console.log(`Store kept in ${dataDir}`);
+else rmSync(dataDir, { recursive: true, force: true });

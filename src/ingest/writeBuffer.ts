@@ -103,8 +103,12 @@ export class WriteBuffer {
   private async write(): Promise<void> {
     const now = this.options.clock.now();
     this.lastFlush = now;
-    await this.writeQueue(this.events, now);
-    await this.writeQueue(this.sessions, now);
+    // Only the rows waiting when the flush began: rows that arrive during an insert wait for the
+    // next flush, so a steady stream of events cannot keep the visits and counters from their turn.
+    const dueEvents = this.events.rows.length;
+    const dueSessions = this.sessions.rows.length;
+    await this.writeQueue(this.events, dueEvents, now);
+    await this.writeQueue(this.sessions, dueSessions, now);
     if (now >= this.counterRetryAt) {
       const rows = this.options.counters.drain();
       if (rows.length > 0) {
@@ -121,10 +125,10 @@ export class WriteBuffer {
     }
   }
 
-  private async writeQueue(queue: Queue, now: number): Promise<void> {
-    if (queue.rows.length === 0 || now < queue.retryAt) return;
-    while (queue.rows.length > 0) {
-      const batch = queue.rows.slice(0, INSERT_CHUNK);
+  private async writeQueue(queue: Queue, due: number, now: number): Promise<void> {
+    if (now < queue.retryAt) return;
+    while (due > 0) {
+      const batch = queue.rows.slice(0, Math.min(INSERT_CHUNK, due));
       try {
         // The lines are already JSON; the ingest client passes strings through unchanged.
         await this.options.client.insert({ table: queue.table, values: batch, format: 'JSONCompactEachRow', columns: [...queue.columns] as [string, ...string[]] });
@@ -135,6 +139,7 @@ export class WriteBuffer {
         return;
       }
       queue.rows.splice(0, batch.length);
+      due -= batch.length;
       queue.failures = 0;
       queue.retryAt = 0;
     }

@@ -1,5 +1,10 @@
+import type { ClickHouseClient } from '@clickhouse/client';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
+import { HealthCounters } from '../../src/ingest/healthCounters.js';
+import type { EventRow, SessionRow } from '../../src/ingest/rows.js';
+import { WriteBuffer } from '../../src/ingest/writeBuffer.js';
+import { buildRows } from '../support/eventFixtures.js';
 import { CHROME_MAC } from '../support/collect.js';
 import { type TestApp, createAccount, startTestApp } from '../support/testApp.js';
 
@@ -106,6 +111,43 @@ describe('the write buffer', () => {
       expect(await result.json()).toEqual([{ visits: '7', pageviews: '8', bounces: '6' }]);
     } finally {
       await again.close();
+    }
+  });
+
+  it('writes visits while events keep arriving during every insert', async () => {
+    const clock = new ManualClock(Date.parse('2026-07-02T13:00:00Z'));
+    const t = await startTestApp({ clock });
+    try {
+      const visit = (n: number) => {
+        const rows = buildRows(1, [{ visitor: `v${n}`, at: '2026-07-02 13:00:00' }]);
+        return { events: rows.events as unknown as EventRow[], sessions: rows.sessions as unknown as SessionRow[] };
+      };
+      // Traffic that never pauses: each events insert sees another visit arrive before it returns.
+      let arrivals = 30;
+      const real = t.app.events.ingest;
+      const busy = {
+        insert: async (params: Parameters<ClickHouseClient['insert']>[0]) => {
+          const result = await real.insert(params);
+          if (params.table === 'events' && arrivals-- > 0) {
+            const next = visit(100 + arrivals);
+            buffer.add(next.events, next.sessions);
+          }
+          return result;
+        },
+      } as unknown as ClickHouseClient;
+      const buffer = new WriteBuffer({ client: busy, clock, counters: new HealthCounters(), log: { error() {}, warn() {} } });
+      const first = visit(1);
+      buffer.add(first.events, first.sessions);
+      await buffer.flush();
+      // The flush wrote what was waiting when it began, in both tables, and left the newcomer for the next one.
+      expect(await count(t)).toBe(1);
+      expect(await count(t, 'sessions')).toBe(1);
+      expect(buffer.pendingEvents).toBe(1);
+      while (buffer.pendingEvents > 0) await buffer.flush();
+      expect(await count(t)).toBe(31);
+      expect(await count(t, 'sessions')).toBe(31);
+    } finally {
+      await t.close();
     }
   });
 });
