@@ -151,7 +151,8 @@ const DASHBOARD: DashboardQuery[] = [
     sql: [
       `SELECT goal, visitors, events, round(visitors / total * 100, 2) AS conversion_rate FROM (
          SELECT arrayJoin(arrayFilter(g -> g != '', [if(name = 'Signup', 'Signup', ''), if(name = 'pageview' AND pathname = '/pricing', 'Visit /pricing', '')])) AS goal,
-                uniq(user_id) AS visitors, count() AS events ${events()} GROUP BY goal) AS g
+                uniq(user_id) AS visitors, count() AS events ${events()} AND (name = 'Signup' OR (name = 'pageview' AND pathname = '/pricing'))
+         GROUP BY goal) AS g
        CROSS JOIN (SELECT uniq(user_id) AS total ${events()}) AS t ORDER BY visitors DESC, goal LIMIT 10`,
     ],
   },

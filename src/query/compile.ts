@@ -72,6 +72,10 @@ export function compileQuery(
     columns: new Map(),
     where: [...eventsBase(ctx, { engagement: engagementInEvents }), ...filtersCondition(q.filters, 'events', ctx)],
   };
+  // A goal breakdown array-joins each row with the goals it reached: rows that reached none add
+  // nothing, so they are left out before the join instead of being expanded into empty arrays.
+  const breakdownGoals = goalDimensionGoals(q);
+  if (breakdownGoals.length > 0) eventsSide.where.push(`(${breakdownGoals.map((goal) => goalCondition(goal, params)).join(' OR ')})`);
   const sessionsSide: Side = {
     table: 'sessions',
     dims: allDims,

@@ -56,6 +56,12 @@ describe('compileQuery', () => {
     expect(sql.match(/FROM sessions SAMPLE 0\.25/g)).toHaveLength(1);
     expect(sql).toContain('* 4)');
   });
+  it('leaves rows that reached no goal out of a goal breakdown before the array join', () => {
+    const { compiled } = compile({ metrics: ['visitors', 'events'], dimensions: ['event:goal'] });
+    const where = compiled.sql.slice(compiled.sql.indexOf('WHERE'));
+    const buy = Object.entries(compiled.params).filter(([, value]) => value === 'Buy').map(([key]) => `(name = {${key}:String})`);
+    expect(buy.some((condition) => where.includes(condition))).toBe(true);
+  });
 });
 
 describe('request validation', () => {
@@ -87,4 +93,5 @@ describe('request validation', () => {
     expect(error({ metrics: ['visitors'], order_by: [['pageviews', 'desc']] })).toMatch(/neither a queried metric nor a queried dimension/);
     expect(error({ metrics: ['visitors'], dimensions: ['time:minute'], date_range: '7d' })).toMatch(/time:minute is only available/);
   });
+
 });
