@@ -10,7 +10,7 @@ import { isoWithOffset } from './localTime.js';
 import { type ParsedQuery, parseRequest } from './request.js';
 import { type ResolvedQuery, resolveQuery } from './resolve.js';
 import { chooseSampleRate, samplingMeta } from './sampling.js';
-import { loadSiteContext } from './siteContext.js';
+import { loadSiteContext, statsSiteRefused } from './siteContext.js';
 import { SqlParams } from './sqlParams.js';
 import { currentLabel, timeLabels } from './timeLabels.js';
 
@@ -54,7 +54,7 @@ const ALL_CLASSIFICATIONS = ['bot', 'datacenter_ip', 'referrer_spam', 'outdated_
 
 export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unknown, options: EngineOptions = {}): Promise<QueryResponse> {
   const parsed = parseRequest(body);
-  const site = await loadSiteContext(deps.db, teamId, parsed.siteId);
+  const site = await loadSiteContext(deps.db, teamId, parsed.siteId, statsSiteRefused);
   const now = deps.now();
   const siteStart = parsed.dateRange === 'all' ? await firstEventAt(deps, site.id) : null;
   const q = resolveQuery(parsed, {

@@ -69,6 +69,12 @@ describe('GET /api/v1/stats/aggregate', () => {
     expect(period.status).toBe(400);
     expect(period.body.error).toMatch(/3w/);
   });
+
+  it("answers a site the key cannot read with the reference's 401", async () => {
+    const res = await get('aggregate', { site_id: 'nowhere.example', period: '7d' });
+    expect(res.status).toBe(401);
+    expect(res.body.error).toMatch(/^Invalid API key or site ID\./);
+  });
 });
 
 describe('GET /api/v1/stats/timeseries', () => {

@@ -200,12 +200,13 @@ describe('revenue', () => {
 });
 
 describe('refusals', () => {
-  it('answers a site of another team exactly like a missing one', async () => {
+  it("answers a site of another team exactly like a missing one, with the reference's 401", async () => {
     const other = await query(small, { site_id: shop.domain, metrics: ['visitors'], date_range: '7d' });
     const missing = await query(small, { site_id: 'nowhere.example', metrics: ['visitors'], date_range: '7d' });
-    expect(other.status).toBe(404);
-    expect(missing.status).toBe(404);
-    expect(other.body.error.replace(shop.domain, 'X')).toBe(missing.body.error.replace('nowhere.example', 'X'));
+    expect(other.status).toBe(401);
+    expect(missing.status).toBe(401);
+    expect(other.body).toEqual(missing.body);
+    expect(other.body.error).toMatch(/^Invalid API key or site ID\./);
   });
 
   it('refuses a body over 1 MiB', async () => {
