@@ -105,6 +105,9 @@ export const DIMENSIONS: Record<string, DimensionDef> = {
   'visit:language': visit('language'),
   'visit:entry_page': { scope: 'session', column: 'entry_page', emptyLabel: null },
   'visit:exit_page': { scope: 'session', column: 'exit_page', emptyLabel: null },
+  // Beyond the spec's list, as in the reference: the hostnames a visit entered and left on.
+  'visit:entry_page_hostname': { scope: 'session', column: 'hostname', emptyLabel: null },
+  'visit:exit_page_hostname': { scope: 'session', column: 'exit_page_hostname', emptyLabel: null },
 };
 
 /** Older names kept for integrations written against them. */

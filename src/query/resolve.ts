@@ -64,7 +64,7 @@ export function resolveQuery(
     specs: parsed.metricSpecs,
     dimensions,
     interval,
-    filters: parsed.filters,
+    filters: withVisitHostnameFilters(parsed.filters, dimensions),
     range,
     comparison: parsed.comparison ? { ...parsed.comparison, range: comparisonRange(range, parsed.comparison, { now, tz }) } : null,
     orderBy,
@@ -77,6 +77,31 @@ export function resolveQuery(
     classifications: context.classifications ?? context.site.includedClassifications,
     visitCounts,
   };
+}
+
+/** Where a visit breakdown places a visit: the hostname it entered on, or for exit pages left from. */
+const VISIT_HOSTNAME: Record<string, string> = {
+  'visit:source': 'visit:entry_page_hostname',
+  'visit:referrer': 'visit:entry_page_hostname',
+  'visit:utm_source': 'visit:entry_page_hostname',
+  'visit:utm_medium': 'visit:entry_page_hostname',
+  'visit:utm_campaign': 'visit:entry_page_hostname',
+  'visit:utm_content': 'visit:entry_page_hostname',
+  'visit:utm_term': 'visit:entry_page_hostname',
+  'visit:entry_page': 'visit:entry_page_hostname',
+  'visit:exit_page': 'visit:exit_page_hostname',
+};
+
+/**
+ * As the reference: a top-level hostname filter also applies to where the visit entered (sources,
+ * referrers, UTM tags, entry pages) or left (exit pages), so a breakdown filtered to one hostname
+ * lists the visits that entered (or left) on it, not every visit that touched it. The echoed query
+ * keeps the caller's filters.
+ */
+function withVisitHostnameFilters(filters: FilterTree[], dimensions: string[]): FilterTree[] {
+  const hostname = filters.filter((f): f is Extract<FilterTree, { values: string[] }> => 'dimension' in f && f.dimension === 'event:hostname');
+  const targets = [...new Set(dimensions.flatMap((d) => VISIT_HOSTNAME[d] ?? []))];
+  return [...filters, ...targets.flatMap((dimension) => hostname.map((leaf) => ({ ...leaf, dimension })))];
 }
 
 /** Which table a metric is read from in this query: v1's visit counts move pageviews and events to visits. */
