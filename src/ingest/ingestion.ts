@@ -7,6 +7,7 @@ import { trustedProxyList } from './clientAddress.js';
 import { type GeoDatabase, openGeoDatabase } from './derive/geo.js';
 import { HealthCounters } from './healthCounters.js';
 import { IdempotencyKeys } from './idempotency.js';
+import { restoreIdempotencyKeys } from './idempotencyRestore.js';
 import { OrphanEngagements } from './orphans.js';
 import { IngestionPipeline } from './pipeline.js';
 import { AddressRateLimiter } from './rateLimiter.js';
@@ -60,12 +61,15 @@ export async function createIngestion(deps: {
   const sessions = new SessionTracker();
   const restored = await restoreLiveVisits(deps.events.jobs, sessions, clock.now());
   if (restored > 0) log.info({ visits: restored }, 'restored live visits');
+  const idempotency = new IdempotencyKeys();
+  const keys = await restoreIdempotencyKeys(deps.events.jobs, idempotency, clock.now());
+  if (keys > 0) log.info({ keys }, 'restored idempotency keys');
   const live = new IngestionPipeline({
     ...shared,
     salts,
     sessions,
     orphans,
-    idempotency: new IdempotencyKeys(),
+    idempotency,
     rateLimiter: new AddressRateLimiter(clock),
   });
 

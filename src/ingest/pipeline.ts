@@ -288,6 +288,7 @@ export class IngestionPipeline {
         interactive: payload.interactive ? 1 : 0,
         tracker_version: payload.trackerVersion,
         classification: event.classification ?? '',
+        idempotency_key: payload.idempotencyKey ?? '',
       },
       event.attributes,
     );

@@ -43,6 +43,8 @@ export interface EventRow extends VisitAttributes {
   interactive: number;
   tracker_version: string;
   classification: string;
+  /** `k`, lower-cased, or '' when the request had none. */
+  idempotency_key: string;
 }
 
 export interface SessionRow extends VisitAttributes {
@@ -111,6 +113,7 @@ export const EVENT_COLUMNS = [
   'interactive',
   'tracker_version',
   'classification',
+  'idempotency_key',
 ] as const satisfies ReadonlyArray<keyof EventRow>;
 
 /** Column order of an encoded `sessions` row; every field of SessionRow, once. */
@@ -188,6 +191,7 @@ export function eventRow(e: EventFields, v: VisitAttributes, visit: { session_id
     interactive: e.interactive,
     tracker_version: e.tracker_version,
     classification: visit.classification,
+    idempotency_key: e.idempotency_key,
   };
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTableStatements } from '../../src/stores/clickhouse/ddl.js';
+import { addColumnStatements, createTableStatements } from '../../src/stores/clickhouse/ddl.js';
 import { EVENT_MIGRATIONS, migrateEvents } from '../../src/stores/clickhouse/migrations.js';
 import { EVENT_COLUMNS, SESSION_COLUMNS } from '../../src/ingest/rows.js';
 import { EVENTS, ROLLUPS, SESSIONS } from '../../src/stores/clickhouse/schema.js';
@@ -104,6 +104,14 @@ describe('DDL for a cluster', () => {
     expect(local).toContain("ENGINE = ReplicatedVersionedCollapsingMergeTree('/clickhouse/tables/{shard}/{database}/sessions_local', '{replica}', sign, events)");
     expect(local).toContain('SAMPLE BY user_id');
     expect(distributed).toBe('CREATE TABLE IF NOT EXISTS sessions ON CLUSTER analytics AS sessions_local\nENGINE = Distributed(analytics, currentDatabase(), sessions_local, user_id)');
+  });
+
+  it('adds a column to the local tables and the Distributed table in front of them', () => {
+    expect(addColumnStatements('events', 'idempotency_key String', { cluster: 'analytics' })).toEqual([
+      'ALTER TABLE events_local ON CLUSTER analytics ADD COLUMN IF NOT EXISTS idempotency_key String',
+      'ALTER TABLE events ON CLUSTER analytics ADD COLUMN IF NOT EXISTS idempotency_key String',
+    ]);
+    expect(addColumnStatements('events', 'idempotency_key String', { cluster: null })).toEqual(['ALTER TABLE events ADD COLUMN IF NOT EXISTS idempotency_key String']);
   });
 
   it('renders plain engines on one node', () => {

@@ -152,4 +152,34 @@ describe('the write buffer', () => {
       await t.close();
     }
   });
+
+  it('recognises an idempotency key after a restart, for 24 hours', async () => {
+    const clock = new ManualClock(Date.parse('2026-07-02T14:00:00Z'));
+    const k = '6c1e9a3f-2b7d-4e58-9f01-3a4b5c6d7e8f';
+    const first = await startTestApp({ clock, env: { TRUSTED_PROXIES: '127.0.0.1' } });
+    const account = await createAccount(first.app);
+    expect((await sender(first, account.domain)({ k })).status).toBe(202);
+    await first.app.close();
+
+    clock.advance(60 * 60_000);
+    const again = await startTestApp({ clock, dataDir: first.dataDir, env: { TRUSTED_PROXIES: '127.0.0.1' } });
+    try {
+      const retry = await sender(again, account.domain)({ k: k.toUpperCase() });
+      expect(retry.status).toBe(202);
+      await again.app.ingestion.buffer.flush();
+      expect(await count(again)).toBe(1);
+    } finally {
+      await again.app.close();
+    }
+
+    clock.advance(24 * 3_600_000);
+    const dayLater = await startTestApp({ clock, dataDir: first.dataDir, env: { TRUSTED_PROXIES: '127.0.0.1' } });
+    try {
+      await sender(dayLater, account.domain)({ k });
+      await dayLater.app.ingestion.buffer.flush();
+      expect(await count(dayLater)).toBe(2);
+    } finally {
+      await dayLater.close();
+    }
+  });
 });

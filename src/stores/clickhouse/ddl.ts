@@ -42,3 +42,12 @@ export function createTableStatements(def: TableDef, target: DdlTarget): string[
     `CREATE TABLE IF NOT EXISTS ${def.name} ON CLUSTER ${target.cluster} AS ${local}\nENGINE = Distributed(${target.cluster}, currentDatabase(), ${local}, ${def.shardingKey})`,
   ];
 }
+
+/** Adds a column to a table; on a cluster to the Replicated `_local` tables and the Distributed one in front. */
+export function addColumnStatements(table: string, column: string, target: DdlTarget): string[] {
+  if (target.cluster === null) return [`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column}`];
+  return [
+    `ALTER TABLE ${table}_local ON CLUSTER ${target.cluster} ADD COLUMN IF NOT EXISTS ${column}`,
+    `ALTER TABLE ${table} ON CLUSTER ${target.cluster} ADD COLUMN IF NOT EXISTS ${column}`,
+  ];
+}

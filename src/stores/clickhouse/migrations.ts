@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { type DdlTarget, createTableStatements } from './ddl.js';
-import { EVENTS, INGEST_COUNTERS, ROLLUPS, SESSIONS } from './schema.js';
+import { type DdlTarget, addColumnStatements, createTableStatements } from './ddl.js';
+import { EVENTS, EVENTS_IDEMPOTENCY_KEY, INGEST_COUNTERS, ROLLUPS, SESSIONS } from './schema.js';
 
 export interface EventMigration {
   version: number;
@@ -14,6 +14,11 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
     version: 1,
     name: 'events_sessions_rollups',
     statements: (target) => [EVENTS, SESSIONS, INGEST_COUNTERS, ...ROLLUPS].flatMap((def) => createTableStatements(def, target)),
+  },
+  {
+    version: 2,
+    name: 'events_idempotency_key',
+    statements: (target) => addColumnStatements('events', EVENTS_IDEMPOTENCY_KEY, target),
   },
 ];
 

@@ -61,6 +61,13 @@ export const EVENTS: TableDef = {
   shardingKey: 'user_id',
 };
 
+/**
+ * Columns added to `events` after its first release, each by its own migration. The idempotency
+ * key (`k`, lower-cased UUID, '' when absent) is stored with its event, so the keys of the last 24
+ * hours survive a restart exactly when their events do.
+ */
+export const EVENTS_IDEMPOTENCY_KEY = 'idempotency_key String CODEC(ZSTD(3))';
+
 /** One logical row per visit, updated by appending a cancel row (-1) and a new state row (+1). */
 export const SESSIONS: TableDef = {
   name: 'sessions',
