@@ -46,15 +46,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function rows(body: Record<string, unknown>) {
+async function query(body: Record<string, unknown>, on: Account = account) {
   const res = await fetch(`${t.url}/api/v2/query`, {
     method: 'POST',
-    headers: { ...bearer(account.key), 'content-type': 'application/json' },
-    body: JSON.stringify({ site_id: account.domain, date_range: ['2024-01-08', '2024-01-08'], ...body }),
+    headers: { ...bearer(on.key), 'content-type': 'application/json' },
+    body: JSON.stringify({ site_id: on.domain, date_range: ['2024-01-08', '2024-01-08'], ...body }),
   });
   const json = (await res.json()) as any;
   if (res.status !== 200) throw new Error(JSON.stringify(json));
-  return json.results.map((r: any) => [...r.dimensions, ...r.metrics]);
+  return json;
+}
+
+async function rows(body: Record<string, unknown>, on: Account = account) {
+  return (await query(body, on)).results.map((r: any) => [...r.dimensions, ...r.metrics]);
 }
 
 describe('every dimension', () => {
@@ -135,5 +139,54 @@ describe('every preset', () => {
     const json = (await res.json()) as any;
     expect(json.query.date_range).toEqual(bounds);
     expect(json.results[0].metrics[0]).toBe(['month', 'year', 'all', '28d', '91d'].includes(preset) ? 2 : 0);
+  });
+});
+
+/**
+ * One site on two hostnames. a enters on example.com and moves on to blog.example.com; b enters
+ * on the blog and leaves from example.com; c stays on the blog.
+ */
+describe('a hostname filter on visit breakdowns (as the reference extends it)', () => {
+  let twoHosts: Account;
+  beforeAll(async () => {
+    twoHosts = await createAccount(t.app);
+    await insertEvents(t.app, twoHosts.siteId, [
+      { visitor: 'a', at: '2024-01-08 10:00:00', hostname: 'example.com', page: '/', source: 'Google' },
+      { visitor: 'a', at: '2024-01-08 10:01:00', hostname: 'blog.example.com', page: '/post', source: 'Google' },
+      { visitor: 'b', at: '2024-01-08 11:00:00', hostname: 'blog.example.com', page: '/post', source: 'Bing' },
+      { visitor: 'b', at: '2024-01-08 11:01:00', hostname: 'example.com', page: '/pricing', source: 'Bing' },
+      { visitor: 'c', at: '2024-01-08 12:00:00', hostname: 'blog.example.com', page: '/other', source: 'Bing' },
+    ]);
+  });
+  const onBlog = (dimension: string, metrics = ['visitors']) =>
+    rows({ metrics, dimensions: [dimension], filters: [['is', 'event:hostname', ['blog.example.com']]] }, twoHosts);
+
+  it('lists sources and entry pages of the visits that entered on that hostname', async () => {
+    expect(await onBlog('visit:source')).toEqual([['Bing', 2]]);
+    expect(await onBlog('visit:entry_page', ['visitors', 'bounce_rate'])).toEqual([
+      ['/other', 1, 100],
+      ['/post', 1, 0],
+    ]);
+    // The entry hostname is a breakdown of its own, not extended: a touched the blog but entered elsewhere.
+    expect(await onBlog('visit:entry_page_hostname')).toEqual([
+      ['blog.example.com', 2],
+      ['example.com', 1],
+    ]);
+  });
+
+  it('lists exit pages of the visits that left from that hostname', async () => {
+    expect(await onBlog('visit:exit_page')).toEqual([
+      ['/other', 1],
+      ['/post', 1],
+    ]);
+  });
+
+  it('leaves event breakdowns and the echoed filters as they were', async () => {
+    expect(await onBlog('event:page')).toEqual([
+      ['/post', 2],
+      ['/other', 1],
+    ]);
+    const echoed = await query({ metrics: ['visitors'], dimensions: ['visit:source'], filters: [['is', 'event:hostname', ['blog.example.com']]] }, twoHosts);
+    expect(echoed.query.filters).toEqual([['is', 'event:hostname', ['blog.example.com']]]);
   });
 });
