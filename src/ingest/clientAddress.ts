@@ -18,6 +18,8 @@ export function trustedProxyList(cidrs: Cidr[]): BlockList {
 
 /** Strips brackets, ports, quotes and IPv4-mapped IPv6 prefixes; null when not an address. */
 export function cleanAddress(raw: string): string | null {
+  // The common case, a bare IPv4 address, needs none of the clean-up below.
+  if (isIP(raw) === 4) return raw;
   let text = raw.trim().replace(/^"|"$/g, '');
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(text);
   if (bracketed?.[1]) text = bracketed[1];
@@ -72,7 +74,8 @@ export function resolveClientAddress(
   trusted: BlockList,
 ): ClientAddress {
   const peer = cleanAddress(socketAddress) ?? socketAddress;
-  if (trusted.rules.length === 0 || !isIP(peer) || !isTrusted(trusted, peer)) return { address: peer, source: 'socket', forwarded: false };
+  // Not `trusted.rules.length === 0`: that getter renders every rule as text on each call.
+  if (!isIP(peer) || !isTrusted(trusted, peer)) return { address: peer, source: 'socket', forwarded: false };
   const single = (name: 'cf-connecting-ip' | 'x-real-ip') => {
     const value = header(headers, name);
     return value ? cleanAddress(value) : null;

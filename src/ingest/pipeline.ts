@@ -106,6 +106,19 @@ function header(headers: IngestRequest['headers'], name: string): string | undef
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** `d` as sites are stored (or as sent, lower-cased, when it is no domain); the few sites sending are remembered. */
+function siteDomain(raw: string): { name: string; valid: boolean } {
+  let known = siteDomains.get(raw);
+  if (!known) {
+    const normalised = normaliseDomain(raw);
+    known = { name: normalised ?? raw.trim().toLowerCase(), valid: normalised !== null };
+    if (siteDomains.size >= 10_000) siteDomains.clear();
+    siteDomains.set(raw, known);
+  }
+  return known;
+}
+const siteDomains = new Map<string, { name: string; valid: boolean }>();
+
 function referrerHost(referrer: string | null): string | null {
   if (!referrer) return null;
   try {
@@ -226,10 +239,8 @@ export class IngestionPipeline {
   }
 
   private async resolveSites(domains: string[]) {
-    const unique = [...new Set(domains.map((d) => normaliseDomain(d) ?? d.trim().toLowerCase()))];
-    return Promise.all(
-      unique.map(async (domain) => ({ domain, lookup: normaliseDomain(domain) ? await this.deps.sites.lookup(domain) : undefined })),
-    );
+    const unique = [...new Set(domains.map((d) => siteDomain(d).name))];
+    return Promise.all(unique.map(async (domain) => ({ domain, lookup: siteDomain(domain).valid ? await this.deps.sites.lookup(domain) : undefined })));
   }
 
   private forSite(

@@ -68,8 +68,12 @@ export interface SessionRow extends VisitAttributes {
 
 /** ClickHouse DateTime text for an epoch-millisecond instant (seconds precision, UTC). */
 export function clickhouseTime(epochMs: number): string {
-  return new Date(Math.floor(epochMs / 1000) * 1000).toISOString().slice(0, 19).replace('T', ' ');
+  // Live traffic asks for the same second many times over: the last answer is kept.
+  const second = Math.floor(epochMs / 1000);
+  if (second !== lastTime.second) lastTime = { second, text: new Date(second * 1000).toISOString().slice(0, 19).replace('T', ' ') };
+  return lastTime.text;
 }
+let lastTime = { second: Number.NaN, text: '' };
 
 const VISIT_ATTRIBUTE_COLUMNS = [
   'referrer',

@@ -15,7 +15,13 @@ export interface SaltSource {
   saltsFor(epochMs: number): Promise<DaySalts>;
 }
 
-export const utcDay = (epochMs: number) => new Date(epochMs).toISOString().slice(0, 10);
+/** YYYY-MM-DD of an instant in UTC; every event asks, so the last day's text is kept. */
+export function utcDay(epochMs: number): string {
+  const dayNumber = Math.floor(epochMs / DAY);
+  if (dayNumber !== lastDay.number) lastDay = { number: dayNumber, text: new Date(dayNumber * DAY).toISOString().slice(0, 10) };
+  return lastDay.text;
+}
+let lastDay = { number: Number.NaN, text: '' };
 
 /**
  * Live salts, kept in the metadata store so every process hashes alike. A day's salt is made
