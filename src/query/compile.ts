@@ -173,7 +173,8 @@ export function compileQuery(
           where: [...eventsBase(ctx, { engagement: true }), "name = 'engagement'", 'scroll_depth <= 100', ...filtersCondition(q.filters, 'events', ctx)],
           perVisitMax: true,
         };
-        return col(scroll, 'scroll_depth', 'toUInt8(round(avg(max_scroll_depth)))');
+        // avgOrNull: no engagement in the range is "not measured" (null); avg would be NaN, which no integer holds.
+        return col(scroll, 'scroll_depth', 'toUInt8(round(avgOrNull(max_scroll_depth)))');
       }
       case 'percentage': {
         // The group's visitors against all visitors under the same filters, from the same table.

@@ -127,7 +127,8 @@ function timeInterval(dimensions: string[], range: DateRange): Interval {
 
 function resolveOrder(requested: ParsedQuery['orderBy'], metrics: string[], dimensions: string[]): [string, 'asc' | 'desc'][] {
   const timeDimension = dimensions.find((d) => d.startsWith('time:'));
-  if (!requested) return timeDimension ? [[timeDimension, 'asc'], [metrics[0]!, 'desc']] : [[metrics[0]!, 'desc']];
+  // An empty list asks for no particular order: the default one, as when order_by is left out.
+  if (!requested || requested.length === 0) return timeDimension ? [[timeDimension, 'asc'], [metrics[0]!, 'desc']] : [[metrics[0]!, 'desc']];
   return requested.map(([name, direction], index) => {
     const resolved = name === 'time' && timeDimension ? timeDimension : canonicalDimension(name);
     if (!metrics.includes(resolved) && !dimensions.includes(resolved)) {

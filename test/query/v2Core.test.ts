@@ -48,6 +48,11 @@ describe('aggregates', () => {
 });
 
 describe('dimensions', () => {
+  it('takes an empty order_by as the default order', async () => {
+    const body = { metrics: ['visitors'], date_range: RANGE, dimensions: ['visit:source'] };
+    expect(rows(await ok({ ...body, order_by: [] }))).toEqual(rows(await ok(body)));
+  });
+
   it('breaks visitors down by source with the Direct / None label, busiest first', async () => {
     expect(rows(await ok({ metrics: ['visitors'], date_range: RANGE, dimensions: ['visit:source'] }))).toEqual([
       ['Direct / None', 2],
@@ -200,6 +205,12 @@ describe('filters', () => {
 describe('page metrics', () => {
   it('computes time on page and scroll depth from engagement', async () => {
     expect(rows(await ok({ metrics: ['time_on_page', 'scroll_depth'], date_range: RANGE, filters: [['is', 'event:page', ['/']]] }))).toEqual([[30, 80]]);
+  });
+
+  it('reports page metrics as null, not an error, where nothing was measured', async () => {
+    // 10 Jan has no events at all; /pricing has pageviews but no engagement.
+    expect(rows(await ok({ metrics: ['time_on_page', 'scroll_depth'], date_range: ['2024-01-10', '2024-01-10'], filters: [['is', 'event:page', ['/']]] }))).toEqual([[null, null]]);
+    expect(rows(await ok({ metrics: ['scroll_depth', 'visitors'], date_range: RANGE, filters: [['is', 'event:page', ['/pricing']]] }))).toEqual([[null, 2]]);
   });
 
   it('computes exit rate per exit page', async () => {

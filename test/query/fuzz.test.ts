@@ -1,0 +1,164 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { DIMENSIONS, DIMENSION_ALIASES, METRICS, TIME_DIMENSIONS } from '../../src/query/catalog.js';
+import { addGoal, insertEvents } from '../support/eventFixtures.js';
+import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { SMALL_SITE } from './smallSite.js';
+
+/**
+ * Random queries built mostly from the language's own words, so most of them get past the schema
+ * and reach resolution, planning, compilation and ClickHouse: whatever the combination, the answer
+ * is a result or a 400 whose error is a sentence, never a 5xx, and the service lives on.
+ */
+let t: TestApp;
+let account: Account;
+const clock = new ManualClock(Date.parse('2024-01-10T12:00:00Z'));
+
+beforeAll(async () => {
+  t = await startTestApp({ clock, env: { LOG_LEVEL: process.env.FUZZ_LOG ?? 'silent' } });
+  account = await createAccount(t.app);
+  await insertEvents(t.app, account.siteId, SMALL_SITE);
+  await addGoal(t.app, account.siteId, { eventName: 'Signup' });
+  await addGoal(t.app, account.siteId, { pagePath: '/blog*', displayName: 'Blog' });
+});
+afterAll(() => t.close());
+
+const oddString = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('', ' ', '*', '(', '\\', "'", '"', '%', '\u0000', 'ü', '/blog**', '[a-'));
+
+/**
+ * Query bodies. Wild ones mix odd strings into every field, so most are refused somewhere in
+ * validation; well-formed ones use only the language's words and valid shapes, so most reach
+ * ClickHouse (semantic refusals, such as a metric that cannot go with a dimension, remain).
+ */
+function queryBodies(wild: boolean) {
+  const odd = wild ? 1 : 0;
+  const pick = <T>(valid: fc.Arbitrary<T>, weird: fc.Arbitrary<T>) => (wild ? fc.oneof({ weight: 20, arbitrary: valid }, { weight: 1, arbitrary: weird }) : valid);
+  const metric = fc.oneof(
+    { weight: 20, arbitrary: fc.constantFrom<string>(...METRICS) },
+    { weight: 2, arbitrary: fc.constantFrom('sum', 'avg', 'min', 'max', 'p50', 'p99').chain((fn) => fc.constantFrom('seats', 'plan').map((p) => `${fn}(event:props:${p})`)) },
+    { weight: odd, arbitrary: oddString },
+  );
+  const dimension = pick<string>(
+    fc.constantFrom(...Object.keys(DIMENSIONS), ...Object.keys(DIMENSION_ALIASES), ...TIME_DIMENSIONS, 'event:goal', 'event:props:plan', 'event:props:seats'),
+    fc.oneof(oddString, fc.constant('event:props:')),
+  );
+  const filterDimension = fc.constantFrom('event:page', 'event:name', 'event:goal', 'event:hostname', 'visit:source', 'visit:country', 'visit:entry_page', 'visit:exit_page', 'visit:device', 'event:props:plan', 'visit:city');
+  const value = pick<string | number>(fc.constantFrom('Signup', 'Blog', '/', '/blog', 'DE', 'Google', '^/b.*$', 'pro', '/pri'), fc.oneof(oddString, fc.integer()));
+  const values = fc.array(value, { minLength: wild ? 0 : 1, maxLength: 3 });
+  const operator = pick(fc.constantFrom('is', 'is_not', 'contains', 'contains_not', 'matches', 'matches_not'), oddString);
+  const modifiers = fc.option(fc.record({ case_sensitive: pick<boolean | string>(fc.boolean(), oddString) }), { nil: undefined, freq: 4 });
+  const leaf = fc.tuple(operator, wild ? dimension : filterDimension, values, modifiers).map(([op, dim, vals, mods]) => (mods === undefined ? [op, dim, vals] : [op, dim, vals, mods]));
+  const filter: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+    node: fc.oneof(
+      { weight: 6, arbitrary: leaf },
+      { weight: 1, arbitrary: fc.tuple(fc.constantFrom('and', 'or'), fc.array(tie('node'), { minLength: wild ? 0 : 1, maxLength: 3 })) },
+      { weight: 1, arbitrary: fc.tuple(fc.constantFrom('not', 'has_done', 'has_not_done'), tie('node')) },
+    ),
+  })).node;
+  const dateRange = pick<string | string[]>(
+    fc.oneof(fc.constantFrom('day', '24h', '7d', '28d', '30d', '91d', 'month', 'last_month', 'year', '12mo', 'all', 'realtime', '5m'), fc.constant<string[]>(['2024-01-08', '2024-01-09']), fc.constant<string[]>(['2024-01-08T10:00:00+01:00', '2024-01-09T23:00:00Z'])),
+    fc.tuple(fc.constantFrom('2024-13-01', '', '2024-01-09T10:00:00', '0d', 'week'), fc.constantFrom('2024-01-01', 'x')).map(([a, b]) => (a.length < 5 ? a : [a, b])),
+  );
+  const orderBy = fc.array(fc.tuple(fc.oneof(metric, dimension), pick(fc.constantFrom('asc', 'desc'), fc.constant('up'))), { maxLength: 2 });
+  const include = fc.record(
+    {
+      comparisons: fc.oneof(
+        fc.record({ mode: pick(fc.constantFrom('previous_period', 'year_over_year'), fc.constantFrom('sideways', 'exact')) }),
+        fc.record({ mode: fc.constant('custom'), date_range: fc.constant(['2024-01-01', '2024-01-02']) }),
+      ),
+      time_labels: fc.constantFrom(false, false, false, true),
+      total_rows: fc.boolean(),
+      imports: fc.boolean(),
+    },
+    { requiredKeys: [] },
+  );
+  return fc.record(
+    {
+      metrics: fc.uniqueArray(metric, { minLength: 1, maxLength: 3 }),
+      dimensions: fc.uniqueArray(dimension, { maxLength: 2 }),
+      filters: fc.array(filter, { maxLength: 2 }),
+      date_range: dateRange,
+      order_by: wild ? orderBy : fc.constant([]),
+      include,
+      pagination: fc.record({ limit: pick(fc.integer({ min: 1, max: 20 }), fc.constantFrom(0, 10_001)), offset: pick(fc.integer({ min: 0, max: 3 }), fc.constant(-1)) }, { requiredKeys: [] }),
+      timezone: pick(fc.constantFrom('Europe/Berlin', 'UTC', 'Asia/Kolkata'), fc.constant('Mars/Olympus')),
+    },
+    { requiredKeys: ['metrics', 'date_range'] },
+  );
+}
+
+async function expectSentenceOr200(res: Response) {
+  const body = (await res.json()) as Record<string, unknown>;
+  expect([200, 400], JSON.stringify(body)).toContain(res.status);
+  if (res.status === 400) {
+    expect(typeof body.error).toBe('string');
+    expect((body.error as string).length).toBeGreaterThan(10);
+  }
+  return body;
+}
+
+describe('the query API under random input', () => {
+  it.each([
+    ['wild', true, 0],
+    ['well-formed', false, 100],
+  ])('POST /api/v2/query answers %s queries with a result or a 400 sentence, never a 5xx', async (_kind, wild, mustAnswer) => {
+    let answered = 0;
+    const refusals = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(queryBodies(wild), async (body) => {
+        const res = await fetch(`${t.url}/api/v2/query`, {
+          method: 'POST',
+          headers: { ...bearer(account.key), 'content-type': 'application/json' },
+          body: JSON.stringify({ site_id: account.domain, ...body }),
+        });
+        const answer = await expectSentenceOr200(res);
+        if (res.status === 400) refusals.set(String(answer.code), (refusals.get(String(answer.code)) ?? 0) + 1);
+        if (res.status === 200) {
+          answered += 1;
+          for (const row of answer.results as Array<{ metrics: unknown[]; dimensions: unknown[] }>) {
+            expect(row.metrics).toHaveLength(body.metrics.length);
+            expect(row.dimensions).toHaveLength((body.dimensions ?? []).length);
+          }
+        }
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 400) },
+    );
+    // Well-formed queries are meant to reach the engine, not only the validation.
+    expect(answered, JSON.stringify([...refusals])).toBeGreaterThanOrEqual(mustAnswer);
+    expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
+  });
+
+  it('the v1 endpoints answer a result or a 400 sentence, never a 5xx', async () => {
+    const dimension = fc.oneof(fc.constantFrom(...Object.keys(DIMENSIONS), 'event:goal', 'event:props:plan', 'visit:os', 'visit:channel'), oddString);
+    const metric = fc.oneof(fc.constantFrom<string>(...METRICS), oddString);
+    const v1Filter = fc
+      .array(fc.tuple(dimension, fc.constantFrom('==', '!=', '~', '!~', '=', ''), fc.array(fc.oneof(oddString, fc.constantFrom('Signup', '/blog*', 'DE')), { minLength: 1, maxLength: 3 })), { maxLength: 3 })
+      .map((clauses) => clauses.map(([dim, op, vals]) => `${dim}${op}${vals.join('|')}`).join(';'));
+    const params = fc.record(
+      {
+        endpoint: fc.constantFrom('aggregate', 'timeseries', 'breakdown'),
+        metrics: fc.array(metric, { minLength: 1, maxLength: 3 }).map((m) => m.join(',')),
+        period: fc.constantFrom('day', '7d', '30d', 'month', '6mo', '12mo', 'year', 'all', 'custom', 'realtime', 'x'),
+        date: fc.constantFrom('2024-01-09', '2024-01-08,2024-01-09', '2024-01-09,2024-01-08', 'yesterday', ''),
+        filters: v1Filter,
+        property: dimension,
+        interval: fc.constantFrom('day', 'month', 'date', 'week', 'hour', ''),
+        compare: fc.constantFrom('previous_period', 'year_over_year', 'nope'),
+        limit: fc.constantFrom('1', '10', '0', '1001', 'abc', '-3'),
+        page: fc.constantFrom('1', '2', '0', 'x'),
+        with_imported: fc.constantFrom('true', 'false', 'maybe'),
+      },
+      { requiredKeys: ['endpoint', 'metrics'] },
+    );
+    await fc.assert(
+      fc.asyncProperty(params, async ({ endpoint, ...rest }) => {
+        const search = new URLSearchParams({ site_id: account.domain, ...rest });
+        const res = await fetch(`${t.url}/api/v1/stats/${endpoint}?${search}`, { headers: bearer(account.key) });
+        await expectSentenceOr200(res);
+      }),
+      { numRuns: 300 },
+    );
+    expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
+  });
+});
