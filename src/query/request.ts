@@ -227,6 +227,11 @@ export function parseFilter(raw: unknown, path: (string | number)[], insideBehav
     caseSensitive = value ?? true;
   }
   const strings = values.map(String);
+  // As the reference: countries are stored as ISO 3166-1 alpha-2 codes, so an exact match on
+  // anything else ("USA", "Germany") is a mistake worth a 400 rather than a silent zero.
+  if (dimension === 'visit:country' && (op === 'is' || op === 'is_not') && strings.some((value) => [...value].length !== 2)) {
+    throw badRequest('invalid_filter', 'Invalid visit:country filter, visit:country needs to be a valid 2-letter country code.');
+  }
   if (op === 'matches' || op === 'matches_not') strings.forEach((pattern, i) => assertRegex(pattern, [...path, 2, i]));
   return { op: op as FilterOperator, dimension, values: strings, caseSensitive };
 }

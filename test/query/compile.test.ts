@@ -88,7 +88,7 @@ describe('request validation', () => {
     expect(error({ metrics: ['visitors'], timezone: 'Mars/Olympus' })).toMatch(/"Mars\/Olympus" is not an IANA time zone/);
     expect(error({ metrics: ['visitors'], filters: [['matches', 'event:page', ['(?=x)']]] })).toMatch(/look-around/);
     expect(error({ metrics: ['visitors'], filters: [['matches', 'event:page', ['(']]] })).toMatch(/not a valid regular expression/);
-    expect(error({ metrics: ['visitors'], filters: [['is', 'event:goal', ['Sell']]] })).toMatch(/goal "Sell" is not configured/);
+    expect(error({ metrics: ['visitors'], filters: [['is', 'event:goal', ['Sell']]] })).toMatch(/goal `Sell` is not configured/);
     expect(error({ metrics: ['visitors'], filters: [['has_done', ['has_done', ['is', 'event:name', ['x']]]]] })).toMatch(/cannot be nested/);
     expect(error({ metrics: ['visitors'], order_by: [['pageviews', 'desc']] })).toMatch(/neither a queried metric nor a queried dimension/);
     expect(error({ metrics: ['visitors'], dimensions: ['time:minute'], date_range: '7d' })).toMatch(/time:minute is only available/);
