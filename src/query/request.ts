@@ -124,7 +124,7 @@ export function parseRequest(body: unknown): ParsedQuery {
     if (!spec) {
       throw badRequest(
         'invalid_metric',
-        `#/metrics/${index}: unknown metric "${metric}"; choose from ${METRICS.join(', ')}, or sum|avg|min|max|p50…p99(event:props:<name>).`,
+        `#/metrics/${index}: Invalid metric "${metric}"; choose from ${METRICS.join(', ')}, or sum|avg|min|max|p50…p99(event:props:<name>).`,
       );
     }
     return spec;
@@ -132,7 +132,7 @@ export function parseRequest(body: unknown): ParsedQuery {
   assertUnique(query.metrics, 'metrics');
   const dimensions = (query.dimensions ?? []).map((dimension, index) => {
     const canonical = canonicalDimension(dimension);
-    if (!dimensionKind(canonical)) throw badRequest('invalid_dimension', `#/dimensions/${index}: unknown dimension "${dimension}"; choose from ${dimensionChoices()}.`);
+    if (!dimensionKind(canonical)) throw badRequest('invalid_dimension', `#/dimensions/${index}: Invalid dimension "${dimension}"; choose from ${dimensionChoices()}.`);
     return canonical;
   });
   assertUnique(dimensions, 'dimensions');
@@ -172,7 +172,7 @@ export function parseRequest(body: unknown): ParsedQuery {
 function assertUnique(values: string[], key: string): void {
   const seen = new Set<string>();
   for (const value of values) {
-    if (seen.has(value)) throw badRequest('invalid_query', `#/${key} names "${value}" twice; each may appear once.`);
+    if (seen.has(value)) throw badRequest('invalid_query', `#/${key}: Expected items to be unique but they were not ("${value}" appears twice).`);
     seen.add(value);
   }
 }

@@ -80,9 +80,9 @@ describe('request validation', () => {
     expect(error({ metrics: ['visitors'], filters: [['is', 'visit:os', Array.from({ length: 1001 }, (_, i) => `v${i}`)]] })).toMatch(/at most 1,000 values/);
     expect(error({ metrics: ['visitors'], pagination: { limit: 10_001 } })).toMatch(/#\/pagination\/limit may be at most 10,000/);
     expect(error({ metrics: ['visitors'], filters: [['is', 'time:day', ['2024-01-01']]] })).toMatch(/time dimension .* cannot be filtered/);
-    expect(error({ metrics: ['conversion_rate'] })).toMatch(/conversion_rate needs an event:goal/);
-    expect(error({ metrics: ['scroll_depth'] })).toMatch(/scroll_depth needs an event:page/);
-    expect(error({ metrics: ['bounce_rate'], dimensions: ['event:name'] })).toMatch(/bounce_rate cannot be grouped by event dimension\(s\) event:name/);
+    expect(error({ metrics: ['conversion_rate'] })).toMatch(/^Metric `conversion_rate` can only be queried with event:goal filters or dimensions/);
+    expect(error({ metrics: ['scroll_depth'] })).toMatch(/^Metric `scroll_depth` can only be queried with event:page filters or dimensions/);
+    expect(error({ metrics: ['bounce_rate'], dimensions: ['event:name'] })).toMatch(/^Session metric\(s\) `bounce_rate` cannot be queried along with event dimensions \(`event:name`\)/);
     expect(error({ metrics: ['pageviews'], dimensions: ['visit:exit_page'] })).toMatch(/cannot be combined with visit dimension\(s\) visit:exit_page/);
     expect(error({ metrics: ['visitors'], date_range: ['2024-01-01', 'soon'] })).toMatch(/"soon" is not a valid ISO date/);
     expect(error({ metrics: ['visitors'], timezone: 'Mars/Olympus' })).toMatch(/"Mars\/Olympus" is not an IANA time zone/);

@@ -82,6 +82,19 @@ describe('v2: validation the reference answers with a 400', () => {
     expect(rows((await query({ metrics: ['pageviews'], filters: [['is', 'visit:country', ['DE']]] })).body)).toEqual([[3]]);
   });
 
+  it('leads its messages with the reference\'s wording', async () => {
+    const error = async (body: Record<string, unknown>) => (await query(body)).body.error as string;
+    expect(await error({ metrics: ['visitors', 'baa'] })).toMatch(/^#\/metrics\/1: Invalid metric "baa"/);
+    expect(await error({ metrics: ['visitors'], dimensions: ['badproperty'] })).toMatch(/^#\/dimensions\/0: Invalid dimension "badproperty"/);
+    expect(await error({ metrics: ['visitors'], dimensions: ['event:props:'] })).toMatch(/^#\/dimensions\/0: Invalid dimension "event:props:"/);
+    expect(await error({ metrics: ['visitors'], date_range: 'bad_period' })).toMatch(/^#\/date_range: Invalid date range "bad_period"/);
+    expect(await error({ metrics: ['views_per_visit', 'visitors', 'visitors'] })).toMatch(/^#\/metrics: Expected items to be unique but they were not/);
+    expect(await error({ metrics: ['conversion_rate'], dimensions: ['event:page'] })).toMatch(/^Metric `conversion_rate` can only be queried with event:goal filters or dimensions/);
+    expect(await error({ metrics: ['visitors', 'bounce_rate'], dimensions: ['event:name'] })).toMatch(/^Session metric\(s\) `bounce_rate` cannot be queried along with event dimensions/);
+    expect(await error({ metrics: ['views_per_visit'], filters: [['is', 'event:page', ['/x']]] })).toMatch(/^Metric `views_per_visit` cannot be queried with a filter on `event:page`/);
+    expect(await error({ metrics: ['scroll_depth'] })).toMatch(/^Metric `scroll_depth` can only be queried with event:page filters or dimensions/);
+  });
+
   it('names a goal that is not configured as the reference does', async () => {
     const res = await query({ metrics: ['visitors'], filters: [['is', 'event:goal', ['Nope']]] });
     expect(res.body.error).toMatch(/^The goal `Nope` is not configured for this site\./);
