@@ -89,7 +89,7 @@ export function resolveDateRange(
     default:
       throw badRequest(
         'invalid_date_range',
-        `${where}: unknown date range "${input}"; use one of ${PRESETS.join(', ')}${context.extraPresets ? ', 30d, 6mo' : ''}, or a pair of ISO dates such as ["2024-01-01", "2024-01-31"].`,
+        `${where}: Invalid date range "${input}"; use one of ${PRESETS.join(', ')}${context.extraPresets ? ', 30d, 6mo' : ''}, or a pair of ISO dates such as ["2024-01-01", "2024-01-31"].`,
       );
   }
 }

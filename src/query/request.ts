@@ -124,7 +124,7 @@ export function parseRequest(body: unknown): ParsedQuery {
     if (!spec) {
       throw badRequest(
         'invalid_metric',
-        `#/metrics/${index}: unknown metric "${metric}"; choose from ${METRICS.join(', ')}, or sum|avg|min|max|p50…p99(event:props:<name>).`,
+        `#/metrics/${index}: Invalid metric "${metric}"; choose from ${METRICS.join(', ')}, or sum|avg|min|max|p50…p99(event:props:<name>).`,
       );
     }
     return spec;
@@ -132,7 +132,7 @@ export function parseRequest(body: unknown): ParsedQuery {
   assertUnique(query.metrics, 'metrics');
   const dimensions = (query.dimensions ?? []).map((dimension, index) => {
     const canonical = canonicalDimension(dimension);
-    if (!dimensionKind(canonical)) throw badRequest('invalid_dimension', `#/dimensions/${index}: unknown dimension "${dimension}"; choose from ${dimensionChoices()}.`);
+    if (!dimensionKind(canonical)) throw badRequest('invalid_dimension', `#/dimensions/${index}: Invalid dimension "${dimension}"; choose from ${dimensionChoices()}.`);
     return canonical;
   });
   assertUnique(dimensions, 'dimensions');
@@ -172,7 +172,7 @@ export function parseRequest(body: unknown): ParsedQuery {
 function assertUnique(values: string[], key: string): void {
   const seen = new Set<string>();
   for (const value of values) {
-    if (seen.has(value)) throw badRequest('invalid_query', `#/${key} names "${value}" twice; each may appear once.`);
+    if (seen.has(value)) throw badRequest('invalid_query', `#/${key}: Expected items to be unique but they were not ("${value}" appears twice).`);
     seen.add(value);
   }
 }
@@ -227,6 +227,11 @@ export function parseFilter(raw: unknown, path: (string | number)[], insideBehav
     caseSensitive = value ?? true;
   }
   const strings = values.map(String);
+  // As the reference: countries are stored as ISO 3166-1 alpha-2 codes, so an exact match on
+  // anything else ("USA", "Germany") is a mistake worth a 400 rather than a silent zero.
+  if (dimension === 'visit:country' && (op === 'is' || op === 'is_not') && strings.some((value) => [...value].length !== 2)) {
+    throw badRequest('invalid_filter', 'Invalid visit:country filter, visit:country needs to be a valid 2-letter country code.');
+  }
   if (op === 'matches' || op === 'matches_not') strings.forEach((pattern, i) => assertRegex(pattern, [...path, 2, i]));
   return { op: op as FilterOperator, dimension, values: strings, caseSensitive };
 }

@@ -158,6 +158,10 @@ export const isSessionDimension = (d: string) => {
 };
 
 /** The reference's rules for metrics that only make sense with certain dimensions or filters. */
+/** Names as the reference's messages quote them: `a`, `b`. */
+const quoted = (names: string[]) => names.map((name) => `\`${name}\``).join(', ');
+
+/** The reference's wording leads each message (clients match on it); the reason follows. */
 function checkCompatibility(metrics: string[], scopes: ('event' | 'session' | 'either')[], dimensions: string[], filters: FilterTree[]): void {
   const leaves = filterLeaves(filters);
   const direct = leaves.filter((leaf) => !leaf.behavioral);
@@ -168,13 +172,13 @@ function checkCompatibility(metrics: string[], scopes: ('event' | 'session' | 'e
   };
   for (const metric of metrics) {
     if ((metric === 'conversion_rate' || metric === 'group_conversion_rate') && !hasGoal) {
-      fail(`Metric ${metric} needs an event:goal filter or dimension: it is the share of visitors who completed a goal.`);
+      fail(`Metric \`${metric}\` can only be queried with event:goal filters or dimensions: it is the share of visitors who completed a goal.`);
     }
     if ((metric === 'scroll_depth' || metric === 'time_on_page') && !hasPage) {
-      fail(`Metric ${metric} needs an event:page dimension or a top-level event:page filter: it is measured per page.`);
+      fail(`Metric \`${metric}\` can only be queried with event:page filters or dimensions (an event:page dimension or a top-level event:page filter): it is measured per page.`);
     }
     if (metric === 'views_per_visit' && direct.some((leaf) => leaf.dimension === 'event:page')) {
-      fail('Metric views_per_visit cannot be queried with a filter on event:page: it counts every page of a visit.');
+      fail('Metric `views_per_visit` cannot be queried with a filter on `event:page`: it counts every page of a visit.');
     }
     if (metric === 'exit_rate') {
       if (dimensions.length !== 1 || dimensions[0] !== 'visit:exit_page') fail('Metric exit_rate needs exactly the dimension visit:exit_page and no other.');
@@ -184,7 +188,7 @@ function checkCompatibility(metrics: string[], scopes: ('event' | 'session' | 'e
   const sessionMetrics = metrics.filter((_, i) => scopes[i] === 'session' && metrics[i] !== 'exit_rate');
   const eventDimensions = dimensions.filter((d) => isEventDimension(d) && d !== 'event:page' && d !== 'event:hostname');
   if (sessionMetrics.length && eventDimensions.length) {
-    fail(`Visit metric(s) ${sessionMetrics.join(', ')} cannot be grouped by event dimension(s) ${eventDimensions.join(', ')}: a visit has many events.`);
+    fail(`Session metric(s) ${quoted(sessionMetrics)} cannot be queried along with event dimensions (${quoted(eventDimensions)}): a visit has many events.`);
   }
   const eventMetrics = metrics.filter((_, i) => scopes[i] === 'event');
   const sessionDimensions = dimensions.filter(isSessionDimension);

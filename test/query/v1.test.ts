@@ -168,11 +168,11 @@ describe('GET /api/v1/stats/breakdown', () => {
   it('names a non-numeric limit or page', async () => {
     const limit = await get('breakdown', { ...CUSTOM, property: 'visit:source', limit: 'ten' });
     expect(limit.status).toBe(400);
-    expect(limit.body.error).toMatch(/^limit must be a whole number/);
+    expect(limit.body.error).toMatch(/^Please provide limit as a number between 1 and 1000\./);
     const page = await get('breakdown', { ...CUSTOM, property: 'visit:source', page: 'two' });
     expect(page.status).toBe(400);
-    expect(page.body.error).toMatch(/^page must be a whole number/);
-    expect((await get('breakdown', { ...CUSTOM })).body.error).toMatch(/property parameter is required/);
+    expect(page.body.error).toMatch(/^Please provide page as a positive number\./);
+    expect((await get('breakdown', { ...CUSTOM })).body.error).toMatch(/`property` parameter is required/);
   });
 });
 

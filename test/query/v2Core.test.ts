@@ -254,8 +254,8 @@ describe('errors', () => {
   });
 
   it('rejects unknown metrics, dimensions and operators with the choices', async () => {
-    expect((await query({ metrics: ['visitorz'], date_range: '7d' })).body.error).toMatch(/unknown metric "visitorz".*visitors/);
-    expect((await query({ metrics: ['visitors'], date_range: '7d', dimensions: ['visit:planet'] })).body.error).toMatch(/unknown dimension "visit:planet".*visit:source/);
+    expect((await query({ metrics: ['visitorz'], date_range: '7d' })).body.error).toMatch(/^#\/metrics\/0: Invalid metric "visitorz".*visitors/);
+    expect((await query({ metrics: ['visitors'], date_range: '7d', dimensions: ['visit:planet'] })).body.error).toMatch(/^#\/dimensions\/0: Invalid dimension "visit:planet".*visit:source/);
     expect((await query({ metrics: ['visitors'], date_range: '7d', filters: [['equals', 'visit:source', ['x']]] })).body.error).toMatch(/unknown operator "equals".*is_not/);
   });
 });

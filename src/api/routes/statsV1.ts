@@ -49,12 +49,11 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
 
   app.get('/api/v1/stats/breakdown', options, async (request) => {
     const params = request.query as V1Params;
-    const v1 = translateCommon(params);
     const property = params.property?.trim();
-    if (!property) throw badRequest('missing_property', 'The property parameter is required: name the property to break down by, e.g. property=visit:source.');
-    if (property === 'event:hostname') throw badRequest('invalid_property', 'Breakdowns by event:hostname are not available in v1; use POST /api/v2/query.');
-    const limit = parseWholeNumber(params.limit, 'limit', 100, { min: 1, max: 1000 });
-    const page = parseWholeNumber(params.page, 'page', 1, { min: 1, max: 1_000_000 });
+    if (!property) throw badRequest('missing_property', 'The `property` parameter is required. Please provide at least one property to show a breakdown by.');
+    const v1 = translateCommon(params, {}, property);
+    const limit = parseWholeNumber(params.limit, 'limit', 100, { min: 1, max: 1000 }, 'Please provide limit as a number between 1 and 1000.');
+    const page = parseWholeNumber(params.page, 'page', 1, { min: 1, max: 1_000_000 }, 'Please provide page as a positive number.');
     const metrics = v1.body.metrics as string[];
     const dimensions = property === 'visit:browser_version' ? ['visit:browser', property] : property === 'visit:os_version' ? ['visit:os', property] : [property];
     // In a breakdown by goals or custom properties v1's conversion rate stays site-wide.
@@ -98,7 +97,9 @@ function v1Key(dimension: string): string {
 
 /** v1 leaves out rows with no value for these properties instead of listing them as "(not set)". */
 function implicitExclusions(property: string): unknown[] {
-  if (['visit:country', 'visit:region', 'visit:city', 'visit:entry_page', 'visit:exit_page'].includes(property)) return [['is_not', property, ['']]];
+  // A country is a two-letter code or empty; `is_not ""` would not be one, so ask for any character.
+  if (property === 'visit:country') return [['matches', property, ['.']]];
+  if (['visit:region', 'visit:city', 'visit:entry_page', 'visit:exit_page'].includes(property)) return [['is_not', property, ['']]];
   if (property.startsWith('visit:utm_')) return [['is_not', property, ['(not set)']]];
   return [];
 }
@@ -109,7 +110,9 @@ const V1_INTERVALS: Record<string, Interval> = { minute: 'minute', hour: 'hour',
 function timeseriesInterval(requested: string | undefined, period: string): Interval | null {
   if (requested !== undefined && requested !== '') {
     const interval = V1_INTERVALS[requested];
-    if (!interval) throw badRequest('invalid_interval', `The interval "${requested}" is not valid; use one of hour, day, week, month.`);
+    if (!interval) {
+      throw badRequest('invalid_interval', `Error parsing \`interval\` parameter: invalid interval \`${requested}\`. Valid intervals are \`day\`, \`month\` (also \`hour\`, \`week\`).`);
+    }
     return interval;
   }
   if (period === 'day') return 'hour';

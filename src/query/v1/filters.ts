@@ -20,12 +20,14 @@ export function parseV1Filters(text: string | undefined): unknown[] {
   }
   return splitUnescaped(trimmed, ';')
     .filter((clause) => clause.trim() !== '')
-    .map(parseClause);
+    .map(parseClause)
+    .filter((filter): filter is unknown[] => filter !== null);
 }
 
-const OPERATOR = /^\s*([a-z_]+:[^=!~]+?)\s*(==|!=|!~|~)\s*(.*)$/s;
+// Any property name is taken here; an unknown one is refused by name afterwards.
+const OPERATOR = /^\s*([^=!~\s][^=!~]*?)\s*(==|!=|!~|~)\s*(.*)$/s;
 
-function parseClause(clause: string): unknown[] {
+function parseClause(clause: string): unknown[] | null {
   const match = OPERATOR.exec(clause);
   if (!match) {
     throw badRequest('invalid_filter', `The filter "${clause}" is not of the form property==value (operators ==, !=, ~, !~), e.g. visit:country==DE.`);
@@ -39,6 +41,9 @@ function parseClause(clause: string): unknown[] {
     case '!~':
       return ['contains_not', property, values];
     default: {
+      // As the reference's v1: an exact or wildcard country clause whose value is not two
+      // characters long is dropped, not refused (v2 answers such a filter with a 400).
+      if (property === 'visit:country' && values.some((value) => [...value].length !== 2)) return null;
       const negated = operator === '!=';
       if (values.some((value) => value.includes('*'))) return [negated ? 'matches_not' : 'matches', property, values.map(pathPattern)];
       return [negated ? 'is_not' : 'is', property, values];

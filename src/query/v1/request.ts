@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors.js';
-import { METRICS } from '../catalog.js';
+import { METRICS, canonicalDimension, dimensionKind } from '../catalog.js';
 import type { EngineOptions } from '../engine.js';
 import { parseIsoDate } from '../localTime.js';
 import { parseV1Filters } from './filters.js';
@@ -18,20 +18,25 @@ export interface V1Translation {
 
 const PERIODS = ['day', '7d', '28d', '30d', '91d', 'month', '6mo', '12mo', 'year', 'all', 'custom'];
 
-export function translateCommon(params: V1Params, defaults: { metrics?: string } = {}): V1Translation {
+/**
+ * v1 answers its errors in the reference's words (clients of the v1 API match on them), checked in
+ * the reference's order: period, date, breakdown property, filters, metrics. `property` is the
+ * breakdown property, null for aggregate and timeseries.
+ */
+export function translateCommon(params: V1Params, defaults: { metrics?: string } = {}, property: string | null = null): V1Translation {
   const site = params.site_id?.trim();
   if (!site) throw badRequest('missing_site_id', 'The site_id parameter is required: give the domain of the site to report on.');
-  const metrics = (params.metrics ?? defaults.metrics ?? 'visitors').split(',').map((m) => m.trim());
-  if (new Set(metrics).size !== metrics.length) throw badRequest('invalid_metric', 'Each metric may be asked for once; metrics names one twice.');
-  for (const metric of metrics) {
-    if (!(METRICS as readonly string[]).includes(metric) && !/^(sum|avg|min|max|p\d\d)\(event:props:.+\)$/.test(metric)) {
-      throw badRequest('invalid_metric', `The metric "${metric}" is not recognized; choose from ${METRICS.join(', ')}.`);
-    }
-  }
   const period = params.period ?? '30d';
-  if (!PERIODS.includes(period)) throw badRequest('invalid_period', `The period "${period}" is not one of ${PERIODS.join(', ')}.`);
+  if (!PERIODS.includes(period)) {
+    throw badRequest('invalid_period', `Error parsing \`period\` parameter: invalid period \`${period}\`. Accepted values: ${PERIODS.join(', ')}.`);
+  }
   const { dateRange, relativeTo } = periodRange(period, params.date);
-  const body: Record<string, unknown> = { site_id: site, metrics, date_range: dateRange, filters: parseV1Filters(params.filters) };
+  if (property !== null) checkProperty(property);
+  const filters = parseV1Filters(params.filters);
+  checkFilterProperties(filters);
+  const metrics = (params.metrics ?? defaults.metrics ?? 'visitors').split(',').map((m) => m.trim());
+  checkMetrics(metrics, filters, property);
+  const body: Record<string, unknown> = { site_id: site, metrics, date_range: dateRange, filters };
   // No imported data exists to merge, so with_imported is checked but changes nothing.
   parseFlag(params.with_imported, 'with_imported');
   const compare = params.compare;
@@ -48,14 +53,18 @@ export function translateCommon(params: V1Params, defaults: { metrics?: string }
 
 function periodRange(period: string, date: string | undefined): { dateRange: string | [string, string]; relativeTo?: string } {
   if (period === 'custom') {
-    const parts = date?.split(',') ?? [];
+    if (date === undefined) throw badRequest('invalid_date', 'The `date` parameter is required when using a custom period.');
+    const parts = date.split(',');
     if (parts.length !== 2 || !parts.every((part) => parseIsoDate(part.trim()))) {
-      throw badRequest('invalid_date', 'With period=custom, date must be two ISO dates joined by a comma, e.g. date=2024-01-01,2024-01-31.');
+      throw badRequest(
+        'invalid_date',
+        'Invalid format for `date` parameter. When using a custom period, please include two ISO-8601 formatted dates joined by a comma, e.g. date=2024-01-01,2024-01-31.',
+      );
     }
     return { dateRange: [parts[0]!.trim(), parts[1]!.trim()] };
   }
   if (date === undefined || date === '') return { dateRange: period };
-  if (!parseIsoDate(date)) throw badRequest('invalid_date', `The date "${date}" is not an ISO date (YYYY-MM-DD).`);
+  if (!parseIsoDate(date)) throw badRequest('invalid_date', `Error parsing \`date\` parameter: "${date}" is not a date. Please specify a valid date in ISO-8601 format.`);
   return { dateRange: period, relativeTo: date };
 }
 
@@ -66,10 +75,72 @@ function parseFlag(value: string | undefined, name: string): boolean {
 }
 
 /** A whole number from a query string within bounds, or a 400 naming the parameter. */
-export function parseWholeNumber(value: string | undefined, name: string, fallback: number, range: { min: number; max: number }): number {
+export function parseWholeNumber(value: string | undefined, name: string, fallback: number, range: { min: number; max: number }, problem: string): number {
   if (value === undefined || value === '') return fallback;
-  if (!/^\d+$/.test(value)) throw badRequest(`invalid_${name}`, `${name} must be a whole number, got "${value}".`);
   const number = Number(value);
-  if (number < range.min || number > range.max) throw badRequest(`invalid_${name}`, `${name} must be between ${range.min} and ${range.max}, got ${number}.`);
+  if (!/^\d+$/.test(value) || number < range.min || number > range.max) throw badRequest(`invalid_${name}`, `${problem} Got "${value}".`);
   return number;
+}
+
+/** Filters and breakdowns on these make a visit metric ambiguous: the reference's v1 refuses them. */
+const eventOnly = (dimension: string) => dimension === 'event:name' || dimension === 'event:goal' || dimension.startsWith('event:props:');
+const SESSION_METRICS = ['visits', 'bounce_rate', 'visit_duration', 'views_per_visit'];
+
+/** The dimensions of the top-level filter leaves (v1's own grammar has no combinators). */
+function filterDimensions(filters: unknown[]): string[] {
+  return filters.flatMap((filter) => (Array.isArray(filter) && typeof filter[1] === 'string' ? [canonicalDimension(filter[1])] : []));
+}
+
+function checkProperty(property: string): void {
+  if (property === 'event:hostname') {
+    throw badRequest('invalid_property', "Property 'event:hostname' is currently not supported for breakdowns. Use POST /api/v2/query to group by hostname.");
+  }
+  const kind = dimensionKind(canonicalDimension(property));
+  if (!kind || kind.kind === 'time') throw badRequest('invalid_property', `Invalid property '${property}'. Please provide a valid property for the breakdown endpoint.`);
+}
+
+function checkFilterProperties(filters: unknown[]): void {
+  for (const dimension of filterDimensions(filters)) {
+    const kind = dimensionKind(dimension);
+    if (!kind || kind.kind === 'time') throw badRequest('invalid_filter', `Invalid filter property '${dimension}'. Please provide a valid filter property.`);
+  }
+}
+
+/**
+ * The reference's v1 metric rules, stricter than v2's: visit metrics refuse event-only filters
+ * and breakdowns, views_per_visit refuses breakdowns, time_on_page wants a page and no goal or
+ * name filter, conversion_rate a goal. Metrics v1 of the reference lacks (scroll_depth,
+ * percentage, revenue, …) stay available and are checked by the engine.
+ */
+function checkMetrics(metrics: string[], filters: unknown[], property: string | null): void {
+  if (new Set(metrics).size !== metrics.length) throw badRequest('invalid_metric', 'Metrics cannot be queried multiple times.');
+  const filtered = filterDimensions(filters);
+  const filtering = (dimension: string) => filtered.includes(dimension);
+  const dimension = property === null ? null : canonicalDimension(property);
+  for (const metric of metrics) {
+    if (!(METRICS as readonly string[]).includes(metric) && !/^(sum|avg|min|max|p\d\d)\(event:props:.+\)$/.test(metric)) {
+      throw badRequest('invalid_metric', `The metric \`${metric}\` is not recognized. Valid metrics: ${METRICS.join(', ')}.`);
+    }
+    const fail = (message: string) => {
+      throw badRequest('invalid_metric_combination', message);
+    };
+    if (metric === 'time_on_page') {
+      if (filtering('event:goal')) fail('Metric `time_on_page` cannot be queried when filtering by `event:goal`');
+      if (filtering('event:name')) fail('Metric `time_on_page` cannot be queried when filtering by `event:name`');
+      if (dimension !== null && dimension !== 'event:page') fail('Metric `time_on_page` is not supported in breakdown queries (except `event:page` breakdown)');
+      if (dimension === null && !filtering('event:page')) fail('Metric `time_on_page` can only be queried in a page breakdown or with a page filter.');
+    }
+    if (metric === 'conversion_rate' && dimension !== 'event:goal' && !filtering('event:goal')) {
+      fail('Metric `conversion_rate` can only be queried in a goal breakdown or with a goal filter');
+    }
+    if (metric === 'views_per_visit') {
+      if (filtering('event:page')) fail('Metric `views_per_visit` cannot be queried with a filter on `event:page`.');
+      if (dimension !== null) fail('Metric `views_per_visit` is not supported in breakdown queries.');
+    }
+    if (SESSION_METRICS.includes(metric)) {
+      if (dimension !== null && eventOnly(dimension)) fail(`Session metric \`${metric}\` cannot be queried for breakdown by \`${property}\`.`);
+      const eventFilter = filtered.find(eventOnly);
+      if (eventFilter) fail(`Session metric \`${metric}\` cannot be queried when using a filter on \`${eventFilter}\`.`);
+    }
+  }
 }
