@@ -138,6 +138,10 @@ function decode(value: unknown): unknown {
   }
 }
 
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
 export type CheckedExtras = { ok: true; props: Record<string, string>; revenue: Revenue | null } | { ok: false; reason: string };
 
 /** Props with the page path added for the events whose reports need it (as the reference does). */
@@ -148,8 +152,8 @@ export function withPathProp(name: string, props: Record<string, string>, pathna
 
 /**
  * Props must be a flat object of string, number or boolean values, revenue `{amount, currency}`
- * with a positive decimal amount and an ISO 4217 code; anything else makes the event
- * `invalid_payload`. Engagement needs at least one measurement.
+ * with a positive decimal amount and an ISO 4217 code (`{}` means none); anything else makes the
+ * event `invalid_payload`. Engagement needs at least one measurement.
  */
 export function checkExtras(payload: EventPayload): CheckedExtras {
   const props: Record<string, string> = {};
@@ -176,7 +180,9 @@ export function checkExtras(payload: EventPayload): CheckedExtras {
 
   let revenue: Revenue | null = null;
   const rawRevenue = decode(payload.rawRevenue);
-  if (rawRevenue !== undefined && rawRevenue !== null) {
+  // `{}` is no revenue: the tracker builds with revenue send it with every tagged event whose
+  // element has no revenue classes, and those events must still count.
+  if (rawRevenue !== undefined && rawRevenue !== null && !isEmptyObject(rawRevenue)) {
     const candidate = rawRevenue as { amount?: unknown; currency?: unknown };
     if (typeof rawRevenue !== 'object' || Array.isArray(rawRevenue)) return { ok: false, reason: 'revenue must be an object {amount, currency}' };
     const amount = typeof candidate.amount === 'number' ? String(candidate.amount) : candidate.amount;
