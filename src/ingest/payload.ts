@@ -151,9 +151,9 @@ export function withPathProp(name: string, props: Record<string, string>, pathna
 }
 
 /**
- * Props must be a flat object of string, number or boolean values, revenue `{amount, currency}`
- * with a positive decimal amount and an ISO 4217 code (`{}` means none); anything else makes the
- * event `invalid_payload`. Engagement needs at least one measurement.
+ * Props must be a flat object of string, number or boolean values (a `null` value is skipped),
+ * revenue `{amount, currency}` with a positive decimal amount and an ISO 4217 code (`{}` means
+ * none); anything else makes the event `invalid_payload`. Engagement needs at least one measurement.
  */
 export function checkExtras(payload: EventPayload): CheckedExtras {
   const props: Record<string, string> = {};
@@ -162,6 +162,9 @@ export function checkExtras(payload: EventPayload): CheckedExtras {
     if (typeof rawProps !== 'object' || Array.isArray(rawProps)) return { ok: false, reason: 'props must be a flat JSON object' };
     let kept = 0;
     for (const [rawKey, value] of Object.entries(rawProps as Record<string, unknown>)) {
+      // The tracker passes props through from page code, where an unset value is often `null`:
+      // like a blank value it carries nothing to report on, so only that pair goes (as in the reference).
+      if (value === null) continue;
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
         return { ok: false, reason: `prop "${rawKey.slice(0, 50)}" must be a string, number or boolean` };
       }

@@ -160,6 +160,12 @@ describe('custom events', () => {
     expect(event).toMatchObject({ name: 'Signup', pathname: '/join', props: { plan: 'pro', seats: '3', annual: 'false' }, interactive: 1 });
   });
 
+  it('drops only the pairs whose value is null (user code passes them through), as the reference does', async () => {
+    const { event, debug } = await derived(base('Signup', '/join', { p: { plan: 'pro', coupon: null } }));
+    expect(debug.dropped).toBeNull();
+    expect(event.props).toEqual({ plan: 'pro' });
+  });
+
   it('marks i: false non-interactive, so it does not un-bounce a visit', async () => {
     const ip = nextIp();
     await send(base('pageview', '/video'), { ip });
