@@ -116,6 +116,11 @@ describe('transport', () => {
     expect(allowed).toContain('x-debug-request');
   });
 
+  it('keeps the status readable when the body is over the limit', async () => {
+    const res = await send(base('pageview', '/too-big', { p: { blob: 'x'.repeat(70 * 1024) } }));
+    expect(res.status).toBe(413);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  });
 });
 
 describe('pageviews and routing', () => {
