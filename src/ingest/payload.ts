@@ -138,6 +138,10 @@ function decode(value: unknown): unknown {
   }
 }
 
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
 export type CheckedExtras = { ok: true; props: Record<string, string>; revenue: Revenue | null } | { ok: false; reason: string };
 
 /** Props with the page path added for the events whose reports need it (as the reference does). */
@@ -147,9 +151,9 @@ export function withPathProp(name: string, props: Record<string, string>, pathna
 }
 
 /**
- * Props must be a flat object of string, number or boolean values, revenue `{amount, currency}`
- * with a positive decimal amount and an ISO 4217 code; anything else makes the event
- * `invalid_payload`. Engagement needs at least one measurement.
+ * Props must be a flat object of string, number or boolean values (a `null` value is skipped),
+ * revenue `{amount, currency}` with a positive decimal amount and an ISO 4217 code (`{}` means
+ * none); anything else makes the event `invalid_payload`. Engagement needs at least one measurement.
  */
 export function checkExtras(payload: EventPayload): CheckedExtras {
   const props: Record<string, string> = {};
@@ -158,6 +162,9 @@ export function checkExtras(payload: EventPayload): CheckedExtras {
     if (typeof rawProps !== 'object' || Array.isArray(rawProps)) return { ok: false, reason: 'props must be a flat JSON object' };
     let kept = 0;
     for (const [rawKey, value] of Object.entries(rawProps as Record<string, unknown>)) {
+      // The tracker passes props through from page code, where an unset value is often `null`:
+      // like a blank value it carries nothing to report on, so only that pair goes (as in the reference).
+      if (value === null) continue;
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
         return { ok: false, reason: `prop "${rawKey.slice(0, 50)}" must be a string, number or boolean` };
       }
@@ -176,7 +183,9 @@ export function checkExtras(payload: EventPayload): CheckedExtras {
 
   let revenue: Revenue | null = null;
   const rawRevenue = decode(payload.rawRevenue);
-  if (rawRevenue !== undefined && rawRevenue !== null) {
+  // `{}` is no revenue: the tracker builds with revenue send it with every tagged event whose
+  // element has no revenue classes, and those events must still count.
+  if (rawRevenue !== undefined && rawRevenue !== null && !isEmptyObject(rawRevenue)) {
     const candidate = rawRevenue as { amount?: unknown; currency?: unknown };
     if (typeof rawRevenue !== 'object' || Array.isArray(rawRevenue)) return { ok: false, reason: 'revenue must be an object {amount, currency}' };
     const amount = typeof candidate.amount === 'number' ? String(candidate.amount) : candidate.amount;

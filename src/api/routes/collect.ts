@@ -33,9 +33,13 @@ export function collectRoutes(app: FastifyInstance, deps: { pipeline: IngestionP
     scope.addHook('onRequest', async (request) => {
       request.headers['content-type'] = 'text/plain';
     });
+    // On every answer, the framework's own (413, 500) included: without these a browser hides the
+    // status from the tracker, whose callback then reports a network error instead of `{status}`.
+    scope.addHook('onSend', async (_request, reply) => {
+      reply.headers(CORS);
+    });
 
     const send = (reply: FastifyReply, result: IngestResult) => {
-      reply.headers(CORS);
       if (result.status === 400) return reply.code(400).send({ error: result.message, code: 'invalid_event' });
       if (result.status === 200) return reply.code(200).send(result.debug);
       if (result.dropped) reply.header('x-svc-dropped', result.dropped);
@@ -45,7 +49,6 @@ export function collectRoutes(app: FastifyInstance, deps: { pipeline: IngestionP
     scope.post('/api/event', { bodyLimit: BODY_LIMIT }, async (request: FastifyRequest, reply) => {
       const read = readBody(request.body);
       if (!read.ok) {
-        reply.headers(CORS);
         return reply.code(400).send({ error: 'The request body is not readable: send one JSON object describing the event.', code: 'unreadable_body' });
       }
       const result = await deps.pipeline.ingest({
@@ -61,7 +64,6 @@ export function collectRoutes(app: FastifyInstance, deps: { pipeline: IngestionP
     scope.options('/api/event', async (_request, reply) =>
       reply
         .headers({
-          ...CORS,
           'access-control-allow-methods': 'POST, OPTIONS',
           'access-control-allow-headers': 'Content-Type, X-Debug-Request',
           'access-control-max-age': '86400',
@@ -95,7 +97,7 @@ export function collectRoutes(app: FastifyInstance, deps: { pipeline: IngestionP
         request.log.error({ err: error }, 'pixel ingestion failed');
         dropped = 'internal_error';
       }
-      reply.headers({ ...CORS, 'cache-control': 'no-store, max-age=0', 'content-type': 'image/gif' });
+      reply.headers({ 'cache-control': 'no-store, max-age=0', 'content-type': 'image/gif' });
       if (dropped) reply.header('x-svc-dropped', dropped);
       return reply.code(200).send(PIXEL);
     });
