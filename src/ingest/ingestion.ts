@@ -56,7 +56,7 @@ export async function createIngestion(deps: {
   const sites = new SiteDirectory(deps.meta, clock);
   const salts = new StoredSalts(deps.meta);
   const trustedProxies = trustedProxyList(config.trustedProxies);
-  const shared = { sites, lists, geo, counters, trustedProxies, trustedProxiesConfigured: config.trustedProxies.length > 0, sink: buffer };
+  const shared = { sites, lists, geo, counters, trustedProxies, trustedProxiesConfigured: config.trustedProxies.length > 0, sink: buffer, log };
   const orphans = new OrphanEngagements();
   const sessions = new SessionTracker();
   const restored = await restoreLiveVisits(deps.events.jobs, sessions, clock.now());

@@ -10,6 +10,7 @@ import { screenSize } from './derive/screen.js';
 import type { HealthCounters } from './healthCounters.js';
 import { type VisitorIds, registrableDomain, visitorIds } from './identity.js';
 import type { IdempotencyKeys } from './idempotency.js';
+import type { Log } from './ingestion.js';
 import type { OrphanEngagements } from './orphans.js';
 import { type EventPayload, checkExtras, parsePayload, withPathProp } from './payload.js';
 import type { AddressRateLimiter } from './rateLimiter.js';
@@ -92,6 +93,7 @@ export interface PipelineDeps {
   counters: HealthCounters;
   trustedProxies: BlockList;
   trustedProxiesConfigured: boolean;
+  log: Log;
 }
 
 /** Every event row carries its visit's attributes, fixed by the visit's first event. */
@@ -204,16 +206,24 @@ export class IngestionPipeline {
       }
       const site = lookup.site;
       const userIds = visitorIds(salts, { userAgent, address: address.address, domain: site.domain, rootDomain });
-      const outcome = this.forSite(request, payload, site, {
-        userIds,
-        extras,
-        classification,
-        attributes,
-        hostname,
-        pathname: page?.pathname ?? '',
-        ip: address.address,
-      });
-      outcomes.push({ domain, visitorId: userIds.current, ...outcome });
+      try {
+        const outcome = this.forSite(request, payload, site, {
+          userIds,
+          extras,
+          classification,
+          attributes,
+          hostname,
+          pathname: page?.pathname ?? '',
+          ip: address.address,
+        });
+        outcomes.push({ domain, visitorId: userIds.current, ...outcome });
+      } catch (error) {
+        // One site's failure is that site's drop, counted where its owner will see it; the other
+        // sites named in `d` still get the event.
+        deps.log.error({ err: error, site: site.domain }, 'ingesting an event failed');
+        if (!request.debug) deps.counters.count(site.id, request.at, 'internal_error');
+        outcomes.push({ domain, visitorId: userIds.current, outcome: 'dropped', reason: 'internal_error' });
+      }
     }
 
     const preResponse = new Set<string>(['unknown_site', 'account_dormant', 'site_deleted', 'shield_ip', 'invalid_payload', 'internal_error', 'bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation']);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { CHROME_MAC, collect, stored } from '../support/collect.js';
@@ -140,6 +141,37 @@ describe('POST /api/event', () => {
     expect(await countEvents('site_id = {s:UInt64}', { s: shielded.siteId })).toBe(1);
     const health = await (await fetch(`${t.url}/api/v1/sites/${shielded.domain}/ingestion`, { headers: bearer(shielded.key) })).json();
     expect(health.totals).toEqual({ shield_ip: 1, shield_country: 1, shield_page: 1, hostname_not_allowed: 1, accepted: 1 });
+  });
+
+  it('answers a service failure with 202 internal_error, counted for the site, never a 500', async () => {
+    const failing = await createAccount(t.app, { domain: 'failing.example.com' });
+    const send = (domain: string) => collect(t, { n: 'pageview', d: domain, u: `https://${domain}/` }, { ip: nextIp() });
+    // Fault injection into the real service: the write buffer breaks in the middle of an event.
+    const buffer = t.app.ingestion.buffer;
+    const add = buffer.add;
+    buffer.add = () => {
+      throw new Error('injected write-buffer failure');
+    };
+    try {
+      const res = await send(failing.domain);
+      expect(res.status).toBe(202);
+      expect(res.headers.get('x-svc-dropped')).toBe('internal_error');
+    } finally {
+      buffer.add = add;
+    }
+    const health = await (await fetch(`${t.url}/api/v1/sites/${failing.domain}/ingestion`, { headers: bearer(failing.key) })).json();
+    expect(health.totals).toEqual({ internal_error: 1 });
+
+    // A failure before any site is known: the metadata store loses its sites table.
+    await sql`ALTER TABLE sites RENAME TO sites_away`.execute(t.app.meta.db);
+    try {
+      const res = await send('not-cached-yet.example.com');
+      expect(res.status).toBe(202);
+      expect(res.headers.get('x-svc-dropped')).toBe('internal_error');
+    } finally {
+      await sql`ALTER TABLE sites_away RENAME TO sites`.execute(t.app.meta.db);
+    }
+    expect((await send(failing.domain)).headers.get('x-svc-dropped')).toBeNull();
   });
 
   it('records one event per site when d names several', async () => {

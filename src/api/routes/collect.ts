@@ -51,13 +51,21 @@ export function collectRoutes(app: FastifyInstance, deps: { pipeline: IngestionP
       if (!read.ok) {
         return reply.code(400).send({ error: 'The request body is not readable: send one JSON object describing the event.', code: 'unreadable_body' });
       }
-      const result = await deps.pipeline.ingest({
-        body: read.body,
-        headers: request.headers,
-        socketAddress: request.socket.remoteAddress ?? '',
-        at: deps.clock.now(),
-        debug: request.headers['x-debug-request'] === 'true',
-      });
+      let result: IngestResult;
+      try {
+        result = await deps.pipeline.ingest({
+          body: read.body,
+          headers: request.headers,
+          socketAddress: request.socket.remoteAddress ?? '',
+          at: deps.clock.now(),
+          debug: request.headers['x-debug-request'] === 'true',
+        });
+      } catch (error) {
+        // A failure before any site was reached (the metadata store down, say): the spec's 202
+        // with the reason, as for every other drop, never a 500 a tracker would have to handle.
+        request.log.error({ err: error }, 'ingestion failed');
+        result = { status: 202, dropped: 'internal_error', outcomes: [] };
+      }
       return send(reply, result);
     });
 
