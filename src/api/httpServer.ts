@@ -6,6 +6,7 @@ import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../stores/meta/database.js';
 import type { SecretBox } from '../webhooks/secretBox.js';
 import { requireApiKey } from './authentication.js';
+import { refuseNulCharacters } from './textInput.js';
 import { installErrorHandling } from './errorHandling.js';
 import { collectRoutes } from './routes/collect.js';
 import { healthRoutes } from './routes/health.js';
@@ -61,12 +62,16 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
 
   collectRoutes(app, { pipeline: deps.ingestion.live, clock: deps.clock });
   // Invitation and transfer links are opened by people who may have no account, hence no key.
-  acceptanceRoutes(app, { db: deps.meta.db, clock: deps.clock });
+  app.register(async (scope) => {
+    scope.addHook('preValidation', refuseNulCharacters);
+    acceptanceRoutes(scope, { db: deps.meta.db, clock: deps.clock });
+  });
 
   // One engine for every statistics answer: v2, v1 and the funnel report.
   const engine = queryEngineDeps(deps);
   app.register(async (api) => {
     requireApiKey(api, { db: deps.meta.db, clock: deps.clock });
+    api.addHook('preValidation', refuseNulCharacters);
     managementRoutes(api, {
       db: deps.meta.db,
       clock: deps.clock,

@@ -37,6 +37,17 @@ describe('sites', () => {
     expect((await api.post('/api/v1/sites', { domain: 'shop.example.com' })).body.timezone).toBe('Etc/UTC');
   });
 
+  it('refuses a NUL character anywhere in a request with a 400 saying where', async () => {
+    const account = await createAccount(t.app);
+    const api = apiClient(t.url, account.key);
+    const inBody = await api.post('/api/v1/sites', { domain: 'nul\u0000.example.com' });
+    expect(inBody.status).toBe(400);
+    expect(inBody.body.error).toMatch(/NUL character \(U\+0000\) at body\/domain/);
+    const inPath = await api.delete(`/api/v1/sites/shared-links/%00${q({ site_id: account.domain })}`);
+    expect(inPath.status).toBe(400);
+    expect(inPath.body.error).toMatch(/at path\/name/);
+  });
+
   it('publishes site.created in the outbox with the site', async () => {
     const account = await createAccount(t.app);
     const api = apiClient(t.url, account.key);
