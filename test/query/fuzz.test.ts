@@ -1,10 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { DIMENSIONS, DIMENSION_ALIASES, METRICS, TIME_DIMENSIONS } from '../../src/query/catalog.js';
-import { addGoal, insertEvents } from '../support/eventFixtures.js';
-import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
-import { SMALL_SITE } from './smallSite.js';
+import { type Account, type TestApp, bearer } from '../support/testApp.js';
+import { startSmallSite } from './smallSite.js';
 
 /**
  * Random queries built mostly from the language's own words, so most of them get past the schema
@@ -13,14 +11,9 @@ import { SMALL_SITE } from './smallSite.js';
  */
 let t: TestApp;
 let account: Account;
-const clock = new ManualClock(Date.parse('2024-01-10T12:00:00Z'));
 
 beforeAll(async () => {
-  t = await startTestApp({ clock, env: { LOG_LEVEL: process.env.FUZZ_LOG ?? 'silent' } });
-  account = await createAccount(t.app);
-  await insertEvents(t.app, account.siteId, SMALL_SITE);
-  await addGoal(t.app, account.siteId, { eventName: 'Signup' });
-  await addGoal(t.app, account.siteId, { pagePath: '/blog*', displayName: 'Blog' });
+  ({ t, account } = await startSmallSite({ goals: [{ pagePath: '/blog*', displayName: 'Blog' }], env: { LOG_LEVEL: process.env.FUZZ_LOG ?? 'silent' } }));
 });
 afterAll(() => t.close());
 

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { addGoal, insertEvents } from '../support/eventFixtures.js';
-import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
-import { SMALL_SITE } from './smallSite.js';
+import { type Account, type TestApp, bearer } from '../support/testApp.js';
+import { startSmallSite } from './smallSite.js';
 
 /**
  * Requests of the kind the reference's own API tests make, checked against the reference's
@@ -12,13 +10,9 @@ import { SMALL_SITE } from './smallSite.js';
 
 let t: TestApp;
 let account: Account;
-const clock = new ManualClock(Date.parse('2024-01-10T12:00:00Z'));
 
 beforeAll(async () => {
-  t = await startTestApp({ clock });
-  account = await createAccount(t.app);
-  await insertEvents(t.app, account.siteId, SMALL_SITE);
-  await addGoal(t.app, account.siteId, { eventName: 'Signup' });
+  ({ t, account } = await startSmallSite());
 });
 afterAll(() => t.close());
 

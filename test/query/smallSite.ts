@@ -1,4 +1,6 @@
-import type { FixtureEvent } from '../support/eventFixtures.js';
+import { ManualClock } from '../../src/clock.js';
+import { type FixtureEvent, type FixtureGoal, addGoal, insertEvents } from '../support/eventFixtures.js';
+import { type Account, type TestApp, createAccount, startTestApp } from '../support/testApp.js';
 
 /**
  * Two days of a small site, every figure computable by hand:
@@ -19,3 +21,19 @@ export const SMALL_SITE: FixtureEvent[] = [
   { visitor: 'dave', at: '2024-01-09 15:10:00', page: '/blog' },
   { visitor: 'dave', at: '2024-01-09 15:20:00', page: '/' },
 ];
+
+/** "Now" for SMALL_SITE's tests: the day after its last event, at noon UTC. */
+export const SMALL_SITE_NOW = Date.parse('2024-01-10T12:00:00Z');
+
+/**
+ * The real service on a fresh store, with SMALL_SITE on one account (time zone UTC), the Signup
+ * goal and any others given; the clock stands at SMALL_SITE_NOW.
+ */
+export async function startSmallSite(options: { goals?: FixtureGoal[]; env?: Record<string, string> } = {}): Promise<{ t: TestApp; account: Account; clock: ManualClock }> {
+  const clock = new ManualClock(SMALL_SITE_NOW);
+  const t = await startTestApp({ clock, env: options.env });
+  const account = await createAccount(t.app);
+  await insertEvents(t.app, account.siteId, SMALL_SITE);
+  for (const goal of [{ eventName: 'Signup' }, ...(options.goals ?? [])]) await addGoal(t.app, account.siteId, goal);
+  return { t, account, clock };
+}

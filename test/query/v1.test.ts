@@ -1,19 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { addGoal, insertEvents } from '../support/eventFixtures.js';
-import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
-import { SMALL_SITE } from './smallSite.js';
+import type { ManualClock } from '../../src/clock.js';
+import { type Account, type TestApp, bearer } from '../support/testApp.js';
+import { SMALL_SITE_NOW as NOW, startSmallSite } from './smallSite.js';
 
 let t: TestApp;
 let account: Account;
-const NOW = Date.parse('2024-01-10T12:00:00Z');
-const clock = new ManualClock(NOW);
+let clock: ManualClock;
 
 beforeAll(async () => {
-  t = await startTestApp({ clock });
-  account = await createAccount(t.app);
-  await insertEvents(t.app, account.siteId, SMALL_SITE);
-  await addGoal(t.app, account.siteId, { eventName: 'Signup' });
+  ({ t, account, clock } = await startSmallSite());
 });
 afterAll(() => t.close());
 
