@@ -141,4 +141,67 @@ describe('visit metrics against a model', () => {
       { numRuns: Number(process.env.FUZZ_RUNS ?? 40) },
     );
   });
+
+  it('bucket visitors, pageviews and events by the site\'s local day over several days', async () => {
+    // New York is UTC-5 on these days (before DST): local days end at 05:00 UTC. Each visitor's
+    // day of activity stays within one UTC day, so its identity is (visitor, UTC day): a new
+    // daily salt makes the same person a new visitor the next day.
+    const days = fc.array(
+      fc.record({
+        visitor: fc.integer({ min: 0, max: 3 }),
+        day: fc.integer({ min: 0, max: 2 }),
+        firstAt: fc.integer({ min: 3600, max: 12 * 3600 }),
+        gaps: fc.array(fc.integer({ min: 1, max: 90 * 60 }), { maxLength: 6 }),
+        kinds: fc.array(fc.constantFrom(...KINDS), { minLength: 7, maxLength: 7 }),
+      }),
+      { minLength: 1, maxLength: 6 },
+    );
+    const UTC_DAY0 = Date.parse('2026-03-02T00:00:00Z');
+    const localDay = (at: number) => new Date(at - 5 * 3600_000).toISOString().slice(0, 10);
+    await fc.assert(
+      fc.asyncProperty(days, async (activity) => {
+        const account = await createAccount(t.app, { timezone: 'America/New_York' });
+        // Two activities of one visitor on one UTC day would interleave; keep the first of each.
+        const seen = new Set<string>();
+        const hits = activity
+          .filter((a) => !seen.has(`${a.visitor}/${a.day}`) && seen.add(`${a.visitor}/${a.day}`))
+          .flatMap((a) => {
+            let at = UTC_DAY0 + a.day * 86_400_000 + a.firstAt * 1000;
+            return [0, ...a.gaps].map((gap, i) => {
+              at += gap * 1000;
+              return { visitor: a.visitor, utcDay: a.day, at, kind: a.kinds[i]! };
+            });
+          });
+        const lines = hits.map((hit) =>
+          JSON.stringify({
+            timestamp: new Date(hit.at).toISOString(),
+            ip: `81.2.69.${10 + hit.visitor}`,
+            user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+            n: hit.kind === 'pageview' ? 'pageview' : 'Signup',
+            ...(hit.kind === 'non-interactive' ? { i: false } : {}),
+            u: `https://${account.domain}/`,
+          }),
+        );
+        const imported = await fetch(`${t.url}/api/v1/sites/${account.domain}/events/import`, {
+          method: 'POST',
+          headers: { ...bearer(account.key), 'content-type': 'application/x-ndjson' },
+          body: lines.join('\n'),
+        });
+        expect((await imported.json()).outcomes).toEqual({ stored: hits.length });
+
+        const res = await fetch(`${t.url}/api/v2/query`, {
+          method: 'POST',
+          headers: { ...bearer(account.key), 'content-type': 'application/json' },
+          body: JSON.stringify({ site_id: account.domain, metrics: ['visitors', 'pageviews', 'events'], dimensions: ['time:day'], date_range: ['2026-03-01', '2026-03-05'] }),
+        });
+        const rows = ((await res.json()) as { results: { dimensions: string[]; metrics: number[] }[] }).results.map((r) => [...r.dimensions, ...r.metrics]);
+        const expected = [...new Set(hits.map((hit) => localDay(hit.at)))].sort().map((day) => {
+          const there = hits.filter((hit) => localDay(hit.at) === day);
+          return [day, new Set(there.map((hit) => `${hit.visitor}/${hit.utcDay}`)).size, there.filter((hit) => hit.kind === 'pageview').length, there.length];
+        });
+        expect(rows).toEqual(expected);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 25) },
+    );
+  });
 });
