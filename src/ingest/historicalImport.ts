@@ -36,7 +36,7 @@ function parseLine(text: string, line: number, now: number): ImportLine | string
   if (typeof ip !== 'string' || isIP(ip) === 0) return '"ip" must be an IPv4 or IPv6 address';
   if (typeof userAgent !== 'string') return '"user_agent" must be a string';
   if (headers !== undefined && (typeof headers !== 'object' || headers === null || Array.isArray(headers))) return '"headers" must be an object';
-  const lowered: Record<string, string> = {};
+  const lowered: Record<string, string> = Object.create(null);
   for (const [name, headerValue] of Object.entries((headers ?? {}) as Record<string, unknown>)) {
     if (typeof headerValue === 'string') lowered[name.toLowerCase()] = headerValue;
   }

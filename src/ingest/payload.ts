@@ -156,7 +156,8 @@ export function withPathProp(name: string, props: Record<string, string>, pathna
  * none); anything else makes the event `invalid_payload`. Engagement needs at least one measurement.
  */
 export function checkExtras(payload: EventPayload): CheckedExtras {
-  const props: Record<string, string> = {};
+  // No prototype: a prop named "__proto__" is a prop like any other, not a prototype to set.
+  const props: Record<string, string> = Object.create(null);
   const rawProps = decode(payload.rawProps);
   if (rawProps !== undefined && rawProps !== null) {
     if (typeof rawProps !== 'object' || Array.isArray(rawProps)) return { ok: false, reason: 'props must be a flat JSON object' };

@@ -126,8 +126,8 @@ export type DimensionKind = { kind: 'column'; def: DimensionDef } | { kind: 'pro
 
 /** Classify a (canonical) dimension name, or undefined when it is not one. */
 export function dimensionKind(name: string): DimensionKind | undefined {
-  const def = DIMENSIONS[name];
-  if (def) return { kind: 'column', def };
+  // Own keys only: a name such as "toString" or "constructor" must not find Object's prototype.
+  if (Object.hasOwn(DIMENSIONS, name)) return { kind: 'column', def: DIMENSIONS[name]! };
   if (name === 'event:goal') return { kind: 'goal' };
   if (name.startsWith(PROPS_PREFIX) && name.length > PROPS_PREFIX.length) return { kind: 'prop', prop: name.slice(PROPS_PREFIX.length) };
   if ((TIME_DIMENSIONS as readonly string[]).includes(name)) return { kind: 'time', interval: name === 'time' ? null : (name.slice(5) as Interval) };
@@ -135,7 +135,7 @@ export function dimensionKind(name: string): DimensionKind | undefined {
 }
 
 export function canonicalDimension(name: string): string {
-  return DIMENSION_ALIASES[name] ?? name;
+  return Object.hasOwn(DIMENSION_ALIASES, name) ? DIMENSION_ALIASES[name]! : name;
 }
 
 /** Every dimension name a request may use, for error messages. */

@@ -297,6 +297,14 @@ describe('X-Debug-Request', () => {
     expect(await debug({ n: 'Signup', u: 'https://collect.example.com/x' })).toEqual({});
   });
 
+  it('stores props named like Object members as ordinary props', async () => {
+    // Parsed, not written as a literal: in a literal __proto__ would set the prototype, not a key.
+    const p = JSON.parse('{"__proto__": "a", "constructor": "b", "toString": "c"}');
+    expect((await collect(t, pageview({ n: 'Signup', u: 'https://collect.example.com/proto', p }), { ip: nextIp() })).status).toBe(202);
+    const [row] = await stored<{ props: Record<string, string> }>(t, "SELECT props FROM events WHERE pathname = '/proto'");
+    expect(Object.entries(row!.props).sort()).toEqual([['__proto__', 'a'], ['constructor', 'b'], ['toString', 'c']]);
+  });
+
   it('reports truncations and the drop reason', async () => {
     const res = await collect(t, { ...pageview({ u: `https://collect.example.com/${'a'.repeat(2100)}` }), p: Object.fromEntries(Array.from({ length: 35 }, (_, i) => [`k${i}`, 'v'])) }, { ip: nextIp(), headers: { 'x-debug-request': 'true' } });
     const debug = await res.json();

@@ -115,6 +115,10 @@ describe('GET /api/v1/stats/timeseries', () => {
     const bad = await get('timeseries', { ...CUSTOM, interval: 'fortnight' });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/fortnight/);
+    // Names of Object members are not intervals or properties either.
+    expect((await get('timeseries', { ...CUSTOM, interval: 'toString' })).status).toBe(400);
+    expect((await get('breakdown', { ...CUSTOM, property: 'toString' })).status).toBe(400);
+    expect((await get('breakdown', { ...CUSTOM, property: 'constructor' })).status).toBe(400);
   });
 });
 

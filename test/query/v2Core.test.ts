@@ -40,6 +40,14 @@ describe('aggregates', () => {
 });
 
 describe('dimensions', () => {
+  it('refuses names of Object members as dimensions', async () => {
+    for (const dimension of ['toString', 'constructor', '__proto__']) {
+      const res = await query({ metrics: ['visitors'], date_range: RANGE, dimensions: [dimension] });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('invalid_dimension');
+    }
+  });
+
   it('takes an empty order_by as the default order', async () => {
     const body = { metrics: ['visitors'], date_range: RANGE, dimensions: ['visit:source'] };
     expect(rows(await ok({ ...body, order_by: [] }))).toEqual(rows(await ok(body)));

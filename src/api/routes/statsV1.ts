@@ -109,7 +109,7 @@ const V1_INTERVALS: Record<string, Interval> = { minute: 'minute', hour: 'hour',
 /** The requested or the period's default interval; null for `all`, whose width depends on how far back the data goes. */
 function timeseriesInterval(requested: string | undefined, period: string): Interval | null {
   if (requested !== undefined && requested !== '') {
-    const interval = V1_INTERVALS[requested];
+    const interval = Object.hasOwn(V1_INTERVALS, requested) ? V1_INTERVALS[requested] : undefined;
     if (!interval) {
       throw badRequest('invalid_interval', `Error parsing \`interval\` parameter: invalid interval \`${requested}\`. Valid intervals are \`day\`, \`month\` (also \`hour\`, \`week\`).`);
     }
