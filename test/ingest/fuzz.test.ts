@@ -1,12 +1,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, createAccount, startTestApp } from '../support/testApp.js';
+import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
 
 let t: TestApp;
 let domain: string;
+let account: Account;
 beforeAll(async () => {
   t = await startTestApp({ env: { TRUSTED_PROXIES: '127.0.0.1' } });
-  domain = (await createAccount(t.app)).domain;
+  account = await createAccount(t.app);
+  domain = account.domain;
 });
 afterAll(() => t.close());
 
@@ -45,7 +47,7 @@ describe('ingestion under random input', () => {
         if (res.status === 200) expect(requestHeaders['x-debug-request']).toBe('true');
         await res.arrayBuffer();
       }),
-      { numRuns: 300 },
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
     );
     expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
   });
@@ -60,7 +62,47 @@ describe('ingestion under random input', () => {
         expect(res.headers.get('content-type')).toBe('image/gif');
         await res.arrayBuffer();
       }),
-      { numRuns: 200 },
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 200) },
+    );
+  });
+
+  it('the NDJSON import reports every line, never crashing', async () => {
+    const { headers } = arbitraries();
+    const field = fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.boolean(), fc.constant(null), fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 4 }), { maxKeys: 2 }));
+    const event = fc.record(
+      {
+        timestamp: fc.oneof(fc.constantFrom('2026-01-05T10:00:00Z', '2026-01-05T10:20:00+01:00', '2999-01-01T00:00:00Z', 'soon', ''), fc.date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2030-01-01') }).map((d) => d.toISOString())),
+        ip: fc.oneof(fc.constantFrom('81.2.69.142', '2001:db8::1', '3.5.140.2', 'x'), fc.ipV4()),
+        user_agent: fc.oneof(fc.constantFrom('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36', '', 'curl/8'), fc.string({ maxLength: 20 })),
+        headers,
+        n: fc.oneof(fc.constantFrom('pageview', 'engagement', 'Signup'), field),
+        u: fc.oneof(fc.constant(`https://${domain}/p`), field),
+        p: field,
+        $: fc.oneof(fc.record({ amount: fc.oneof(fc.constant('9.99'), field), currency: fc.oneof(fc.constant('EUR'), field) }), field),
+        sd: field,
+        e: field,
+        k: fc.oneof(fc.uuid(), field),
+      },
+      { requiredKeys: [] },
+    );
+    const line = fc.oneof({ weight: 6, arbitrary: event.map((e) => JSON.stringify(e)) }, { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 40 }), fc.json()) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { maxLength: 8 }), async (lines) => {
+        const res = await fetch(`${t.url}/api/v1/sites/${domain}/events/import`, {
+          method: 'POST',
+          headers: { ...bearer(account.key), 'content-type': 'application/x-ndjson' },
+          body: lines.join('\n'),
+        });
+        const text = await res.text();
+        expect([200, 400], text).toContain(res.status);
+        if (res.status === 200) {
+          // Every non-blank line is either rejected (with its number) or has an outcome.
+          const report = JSON.parse(text) as { rejected: unknown[]; outcomes: Record<string, number> };
+          const outcomes = Object.values(report.outcomes).reduce((sum, n) => sum + n, 0);
+          expect(report.rejected.length + outcomes, text).toBe(lines.filter((l) => l.trim() !== '').length);
+        }
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 150) },
     );
   });
 });
