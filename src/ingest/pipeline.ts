@@ -20,20 +20,11 @@ import type { SessionTracker } from './sessions.js';
 import type { IngestSite, SiteDirectory } from './siteDirectory.js';
 import { type ParsedUserAgent, parseUserAgent } from './userAgent.js';
 
-/** Reasons that can be decided before the response, and so may appear in `x-svc-dropped`. */
-export type PreResponseReason =
-  | 'unknown_site'
-  | 'account_dormant'
-  | 'site_deleted'
-  | 'shield_ip'
-  | 'rate_limited'
-  | 'invalid_payload'
-  | 'internal_error'
-  | 'bot'
-  | 'datacenter_ip'
-  | 'referrer_spam'
-  | 'outdated_browser'
-  | 'automation';
+/** Reasons a site's outcome can carry that are decided before the response. */
+const SITE_PRE_RESPONSE_REASONS = ['unknown_site', 'account_dormant', 'site_deleted', 'shield_ip', 'invalid_payload', 'internal_error', 'bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation'] as const;
+const PRE_RESPONSE_REASONS: ReadonlySet<string> = new Set(SITE_PRE_RESPONSE_REASONS);
+/** The reasons `x-svc-dropped` may name: a site's, or the request's own rate limit. */
+export type PreResponseReason = 'rate_limited' | (typeof SITE_PRE_RESPONSE_REASONS)[number];
 
 /** Reasons established after the response: counted on the health panel, never in the header. */
 export type PostResponseReason = 'shield_country' | 'shield_page' | 'hostname_not_allowed' | 'no_session_for_engagement';
@@ -226,8 +217,7 @@ export class IngestionPipeline {
       }
     }
 
-    const preResponse = new Set<string>(['unknown_site', 'account_dormant', 'site_deleted', 'shield_ip', 'invalid_payload', 'internal_error', 'bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation']);
-    const dropped = (outcomes.find((o) => o.reason !== null && preResponse.has(o.reason))?.reason ?? null) as PreResponseReason | null;
+    const dropped = (outcomes.find((o) => o.reason !== null && PRE_RESPONSE_REASONS.has(o.reason))?.reason ?? null) as PreResponseReason | null;
     if (request.debug) {
       return {
         status: 200,

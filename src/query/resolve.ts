@@ -157,11 +157,13 @@ export const isSessionDimension = (d: string) => {
   return kind?.kind === 'column' && kind.def.scope === 'session';
 };
 
-/** The reference's rules for metrics that only make sense with certain dimensions or filters. */
 /** Names as the reference's messages quote them: `a`, `b`. */
 const quoted = (names: string[]) => names.map((name) => `\`${name}\``).join(', ');
 
-/** The reference's wording leads each message (clients match on it); the reason follows. */
+/**
+ * The reference's rules for metrics that only make sense with certain dimensions or filters. Its
+ * wording leads each message (clients match on it); our reason follows.
+ */
 function checkCompatibility(metrics: string[], scopes: ('event' | 'session' | 'either')[], dimensions: string[], filters: FilterTree[]): void {
   const leaves = filterLeaves(filters);
   const direct = leaves.filter((leaf) => !leaf.behavioral);

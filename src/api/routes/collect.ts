@@ -46,27 +46,26 @@ export function collectRoutes(app: FastifyInstance, deps: { pipeline: IngestionP
       return reply.code(202).type('text/plain').send('ok');
     };
 
+    /**
+     * The pipeline's answer, or, when it fails before reaching a site (the metadata store down,
+     * say), the spec's 202 with `internal_error`, as for every other drop: never a 500 a tracker
+     * would have to handle. Failures within a site are the pipeline's to count.
+     */
+    const ingest = async (request: FastifyRequest, body: unknown, debug: boolean): Promise<IngestResult> => {
+      try {
+        return await deps.pipeline.ingest({ body, headers: request.headers, socketAddress: request.socket.remoteAddress ?? '', at: deps.clock.now(), debug });
+      } catch (error) {
+        request.log.error({ err: error }, 'ingestion failed');
+        return { status: 202, dropped: 'internal_error', outcomes: [] };
+      }
+    };
+
     scope.post('/api/event', { bodyLimit: BODY_LIMIT }, async (request: FastifyRequest, reply) => {
       const read = readBody(request.body);
       if (!read.ok) {
         return reply.code(400).send({ error: 'The request body is not readable: send one JSON object describing the event.', code: 'unreadable_body' });
       }
-      let result: IngestResult;
-      try {
-        result = await deps.pipeline.ingest({
-          body: read.body,
-          headers: request.headers,
-          socketAddress: request.socket.remoteAddress ?? '',
-          at: deps.clock.now(),
-          debug: request.headers['x-debug-request'] === 'true',
-        });
-      } catch (error) {
-        // A failure before any site was reached (the metadata store down, say): the spec's 202
-        // with the reason, as for every other drop, never a 500 a tracker would have to handle.
-        request.log.error({ err: error }, 'ingestion failed');
-        result = { status: 202, dropped: 'internal_error', outcomes: [] };
-      }
-      return send(reply, result);
+      return send(reply, await ingest(request, read.body, request.headers['x-debug-request'] === 'true'));
     });
 
     scope.options('/api/event', async (_request, reply) =>
@@ -91,20 +90,8 @@ export function collectRoutes(app: FastifyInstance, deps: { pipeline: IngestionP
         r: first(query.r),
         p: first(query.p),
       };
-      let dropped: string | null = null;
-      try {
-        const result = await deps.pipeline.ingest({
-          body,
-          headers: request.headers,
-          socketAddress: request.socket.remoteAddress ?? '',
-          at: deps.clock.now(),
-          debug: false,
-        });
-        dropped = result.status === 400 ? 'invalid_payload' : result.status === 202 ? result.dropped : null;
-      } catch (error) {
-        request.log.error({ err: error }, 'pixel ingestion failed');
-        dropped = 'internal_error';
-      }
+      const result = await ingest(request, body, false);
+      const dropped = result.status === 400 ? 'invalid_payload' : result.status === 202 ? result.dropped : null;
       reply.headers({ 'cache-control': 'no-store, max-age=0', 'content-type': 'image/gif' });
       if (dropped) reply.header('x-svc-dropped', dropped);
       return reply.code(200).send(PIXEL);

@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors.js';
-import { METRICS, canonicalDimension, dimensionKind } from '../catalog.js';
+import { METRICS, canonicalDimension, dimensionKind, parseMetric } from '../catalog.js';
 import type { EngineOptions } from '../engine.js';
 import { parseIsoDate } from '../localTime.js';
 import { parseV1Filters } from './filters.js';
@@ -118,7 +118,7 @@ function checkMetrics(metrics: string[], filters: unknown[], property: string | 
   const filtering = (dimension: string) => filtered.includes(dimension);
   const dimension = property === null ? null : canonicalDimension(property);
   for (const metric of metrics) {
-    if (!(METRICS as readonly string[]).includes(metric) && !/^(sum|avg|min|max|p\d\d)\(event:props:.+\)$/.test(metric)) {
+    if (!parseMetric(metric)) {
       throw badRequest('invalid_metric', `The metric \`${metric}\` is not recognized. Valid metrics: ${METRICS.join(', ')}.`);
     }
     const fail = (message: string) => {
