@@ -5,7 +5,7 @@
 // for svc, the embedded engine's insert and merge threads).
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,19 +20,35 @@ const rand = (n) => Math.floor(Math.random() ** 2 * n);
 const browsers = [
   (v) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.${v * 7}.${v % 90} Safari/537.36`,
   (v) => `Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_${v % 8}) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${15 + (v % 4)}.${v % 6} Safari/605.1.15`,
-  (v) => `Mozilla/5.0 (iPhone; CPU iPhone OS 17_${v % 7} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.${v % 7} Mobile/15E${v} Safari/604.1`,
+  (v) =>
+    `Mozilla/5.0 (iPhone; CPU iPhone OS 17_${v % 7} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.${v % 7} Mobile/15E${v} Safari/604.1`,
   (v) => `Mozilla/5.0 (X11; Linux x86_64; rv:${100 + (v % 40)}.0) Gecko/20100101 Firefox/${100 + (v % 40)}.0`,
   (v) => `Mozilla/5.0 (Linux; Android ${10 + (v % 5)}; SM-G9${v % 100}B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.0.0 Mobile Safari/537.36`,
 ];
 const agents = Array.from({ length: 3000 }, (_, i) => browsers[i % browsers.length](90 + (i % 45)) + (i > 2500 ? ` build/${i}` : ''));
-const addresses = Array.from({ length: 20000 }, (_, i) => `${81 + (i % 60)}.${(i >> 8) % 256}.${i % 256}.${(i * 7) % 250 + 1}`);
+const addresses = Array.from({ length: 20000 }, (_, i) => `${81 + (i % 60)}.${(i >> 8) % 256}.${i % 256}.${((i * 7) % 250) + 1}`);
 const pages = Array.from({ length: 800 }, (_, i) => `/blog/post-${i}${i % 5 === 0 ? '?utm_source=newsletter&utm_medium=email' : ''}`);
-const referrers = [null, null, null, 'https://www.google.com/', 'https://news.ycombinator.com/', 'https://t.co/x', 'https://www.reddit.com/r/x', 'https://duckduckgo.com/', ...Array.from({ length: 300 }, (_, i) => `https://blog${i}.example.net/post`)];
+const referrers = [
+  null,
+  null,
+  null,
+  'https://www.google.com/',
+  'https://news.ycombinator.com/',
+  'https://t.co/x',
+  'https://www.reddit.com/r/x',
+  'https://duckduckgo.com/',
+  ...Array.from({ length: 300 }, (_, i) => `https://blog${i}.example.net/post`),
+];
 
 function nextEvent() {
   const visitor = rand(addresses.length);
   const roll = Math.random();
-  const body = { d: 'bench.example.com', u: `https://bench.example.com${pages[rand(pages.length)]}`, r: referrers[rand(referrers.length)], w: 360 + rand(1600) };
+  const body = {
+    d: 'bench.example.com',
+    u: `https://bench.example.com${pages[rand(pages.length)]}`,
+    r: referrers[rand(referrers.length)],
+    w: 360 + rand(1600),
+  };
   if (roll < 0.85) Object.assign(body, { n: 'pageview' });
   else Object.assign(body, { n: 'Signup', p: { plan: ['free', 'pro', 'team'][rand(3)] } });
   return { body: JSON.stringify(body), ua: agents[visitor % agents.length], ip: addresses[visitor] };
@@ -63,18 +79,22 @@ async function load(url, pid) {
     new Promise((resolve, reject) => {
       const event = nextEvent();
       const started = performance.now();
-      const req = request(target, { method: 'POST', agent, headers: { 'content-type': 'text/plain', 'user-agent': event.ua, 'x-forwarded-for': event.ip } }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          latencies.push(performance.now() - started);
-          tally.sent += 1;
-          const dropped = res.headers['x-svc-dropped'];
-          if (res.statusCode === 202) tally.accepted += 1;
-          if (dropped) tally.dropped[dropped] = (tally.dropped[dropped] ?? 0) + 1;
-          if (res.statusCode === 202 && (!dropped || CLASSIFIED.has(dropped))) tally.storedExpected += 1;
-          resolve();
-        });
-      });
+      const req = request(
+        target,
+        { method: 'POST', agent, headers: { 'content-type': 'text/plain', 'user-agent': event.ua, 'x-forwarded-for': event.ip } },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - started);
+            tally.sent += 1;
+            const dropped = res.headers['x-svc-dropped'];
+            if (res.statusCode === 202) tally.accepted += 1;
+            if (dropped) tally.dropped[dropped] = (tally.dropped[dropped] ?? 0) + 1;
+            if (res.statusCode === 202 && (!dropped || CLASSIFIED.has(dropped))) tally.storedExpected += 1;
+            resolve();
+          });
+        },
+      );
       req.on('error', reject);
       req.end(event.body);
     });
@@ -89,9 +109,14 @@ async function load(url, pid) {
   const client = process.cpuUsage(clientBefore);
   const serverAfter = threadCpu(pid);
   const perEvent = (seconds) => (seconds / tally.sent) * 1e6;
-  const cpu = serverBefore && serverAfter
-    ? { generator: perEvent((client.user + client.system) / 1e6), main: perEvent(serverAfter.main - serverBefore.main), other: perEvent(serverAfter.other - serverBefore.other) }
-    : null;
+  const cpu =
+    serverBefore && serverAfter
+      ? {
+          generator: perEvent((client.user + client.system) / 1e6),
+          main: perEvent(serverAfter.main - serverBefore.main),
+          other: perEvent(serverAfter.other - serverBefore.other),
+        }
+      : null;
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
@@ -99,7 +124,10 @@ async function load(url, pid) {
 }
 
 async function start(script, args = []) {
-  const child = fork(new URL(script, import.meta.url), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.env.BENCH_PROFILE && script.includes('service') ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [] });
+  const child = fork(new URL(script, import.meta.url), args, {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: process.env.BENCH_PROFILE && script.includes('service') ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [],
+  });
   const [ready] = await once(child, 'message');
   return { child, pid: child.pid, ...ready };
 }
@@ -112,9 +140,13 @@ async function stop(server) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const cpuText = (c) => (c ? `   CPU µs/event: generator ${c.generator.toFixed(0)}, server main ${c.main.toFixed(0)}, other threads ${c.other.toFixed(0)}` : '');
 const show = (name, r) =>
-  console.log(`${name.padEnd(22)} ${r.perSecond.toFixed(0).padStart(7)} events/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   (${r.sent} requests)${cpuText(r.cpu)}`);
+  console.log(
+    `${name.padEnd(22)} ${r.perSecond.toFixed(0).padStart(7)} events/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   (${r.sent} requests)${cpuText(r.cpu)}`,
+  );
 
-console.log(`bench:ingest — ${ROUNDS} rounds of ${SECONDS} s per server, ${CONCURRENCY} keep-alive connections, 3,000 agents, 20,000 addresses, 800 pages, 308 referrers`);
+console.log(
+  `bench:ingest — ${ROUNDS} rounds of ${SECONDS} s per server, ${CONCURRENCY} keep-alive connections, 3,000 agents, 20,000 addresses, 800 pages, 308 referrers`,
+);
 const bare = await start('./bareServer.mjs');
 await load(bare.url, bare.pid); // warm-up of the client side
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-ingest-'));

@@ -31,8 +31,14 @@ const now = Date.now();
 const { userId, teamId } = await createUserWithTeam(app.meta.db, { email: 'bench@example.com', name: 'Bench' }, now);
 const site = await createSite(app.meta.db, { teamId, domain: 'bench.example.com', timezone: 'Europe/Berlin' }, now);
 const { key } = await createApiKey(app.meta.db, { teamId, userId, name: 'bench' }, now);
-await app.meta.db.insertInto('goals').values({ site_id: site.id, event_name: 'Signup', page_path: null, display_name: 'Signup', currency: null, created_at: now }).execute();
-await app.meta.db.insertInto('goals').values({ site_id: site.id, event_name: null, page_path: '/pricing', display_name: 'Visit /pricing', currency: null, created_at: now }).execute();
+await app.meta.db
+  .insertInto('goals')
+  .values({ site_id: site.id, event_name: 'Signup', page_path: null, display_name: 'Signup', currency: null, created_at: now })
+  .execute();
+await app.meta.db
+  .insertInto('goals')
+  .values({ site_id: site.id, event_name: null, page_path: '/pricing', display_name: 'Visit /pricing', currency: null, created_at: now })
+  .execute();
 
 async function exec(query: string) {
   await ch.command({ query, clickhouse_settings: { max_execution_time: 3600, max_insert_threads: '2' } });
@@ -45,7 +51,22 @@ const firstDay = Math.floor(now / 86_400_000) * 86_400_000 - DAYS * 86_400_000;
 const pick = (list: string[], u: string) => `[${list.map((v) => `'${v}'`).join(',')}][1 + toUInt32(floor(${u} * ${list.length}))]`;
 // A skewed draw in [0, 1): most mass near 0, so the first entries of each list dominate.
 const skew = (seed: string, power: number) => `pow((sipHash64(s, '${seed}') % 1000000) / 1000000, ${power})`;
-const SOURCES = ['', 'Google', '', 'Google', 'Bing', 'Twitter', 'Facebook', 'DuckDuckGo', 'Reddit', 'GitHub', 'Hacker News', 'LinkedIn', 'Newsletter', 'Ecosia'];
+const SOURCES = [
+  '',
+  'Google',
+  '',
+  'Google',
+  'Bing',
+  'Twitter',
+  'Facebook',
+  'DuckDuckGo',
+  'Reddit',
+  'GitHub',
+  'Hacker News',
+  'LinkedIn',
+  'Newsletter',
+  'Ecosia',
+];
 const COUNTRIES = ['US', 'DE', 'GB', 'FR', 'IN', 'BR', 'CA', 'NL', 'ES', 'IT', 'PL', 'SE', 'JP', 'AU', 'CH', 'AT', 'BE', 'MX', 'TR', 'ZA'];
 const DEVICES = ['Desktop', 'Mobile', 'Tablet'];
 const BROWSERS = ['Chrome', 'Safari', 'Firefox', 'Edge', 'Samsung Internet', 'Opera'];
@@ -89,15 +110,24 @@ for (let slice = 0; slice < 8; slice++) {
 }
 await exec('OPTIMIZE TABLE events FINAL');
 await exec('OPTIMIZE TABLE sessions FINAL');
-const counts = (await (await ch.query({ query: `SELECT (SELECT count() FROM events) AS events, (SELECT uniqExact(user_id) FROM events) AS visitors, (SELECT count() FROM sessions) AS sessions`, format: 'JSONEachRow' })).json()) as Record<string, string>[];
-console.log(`Loaded ${Number(counts[0]!.events).toLocaleString('en')} events, ${Number(counts[0]!.visitors).toLocaleString('en')} visitors, ${Number(counts[0]!.sessions).toLocaleString('en')} visits over ${DAYS} days in ${((performance.now() - loadStart) / 1000).toFixed(1)} s.\n`);
+const counts = (await (
+  await ch.query({
+    query: `SELECT (SELECT count() FROM events) AS events, (SELECT uniqExact(user_id) FROM events) AS visitors, (SELECT count() FROM sessions) AS sessions`,
+    format: 'JSONEachRow',
+  })
+).json()) as Record<string, string>[];
+console.log(
+  `Loaded ${Number(counts[0]!.events).toLocaleString('en')} events, ${Number(counts[0]!.visitors).toLocaleString('en')} visitors, ${Number(counts[0]!.sessions).toLocaleString('en')} visits over ${DAYS} days in ${((performance.now() - loadStart) / 1000).toFixed(1)} s.\n`,
+);
 
 // ---------------------------------------------------------------------------------------------
 // The dashboard: what the engine is asked over HTTP, and the same question in hand-written SQL.
 const range = '91d';
 const tz = 'Europe/Berlin';
 const localMidnight = (daysAgo: number) => {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(now - daysAgo * 86_400_000));
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(now - daysAgo * 86_400_000),
+  );
   return `toDateTime('${parts} 00:00:00', '${tz}')`;
 };
 // 91d: 91 days before today up to the end of yesterday, in the site's time zone; the comparison is the 91 days before.
@@ -105,10 +135,12 @@ const first = localMidnight(91);
 const last = `${localMidnight(0)} - 1`;
 const previousFirst = localMidnight(182);
 const previousLast = `${first} - 1`;
-const events = (from = first, to = last) => `FROM events WHERE site_id = ${site.id} AND timestamp >= ${from} AND timestamp <= ${to} AND classification = '' AND name != 'engagement'`;
+const events = (from = first, to = last) =>
+  `FROM events WHERE site_id = ${site.id} AND timestamp >= ${from} AND timestamp <= ${to} AND classification = '' AND name != 'engagement'`;
 const sessions = (from = first, to = last) =>
   `FROM sessions WHERE site_id = ${site.id} AND start >= ${from} - 604800 AND timestamp >= ${from} AND start <= ${to} AND classification = ''`;
-const topVisitors = (column: string, label = column) => `SELECT ${label} AS value, uniq(user_id) AS visitors ${sessions()} GROUP BY value ORDER BY visitors DESC, value LIMIT 10`;
+const topVisitors = (column: string, label = column) =>
+  `SELECT ${label} AS value, uniq(user_id) AS visitors ${sessions()} GROUP BY value ORDER BY visitors DESC, value LIMIT 10`;
 const aggregate = (from: string, to: string) =>
   `SELECT * FROM (SELECT uniq(user_id) AS visitors, uniq(session_id) AS visits, countIf(name = 'pageview') AS pageviews ${events(from, to)}) AS e
    CROSS JOIN (SELECT round(sum(sign * pageviews) / sum(sign), 2) AS views_per_visit, round(sum(is_bounce * sign) / sum(sign) * 100) AS bounce_rate,
@@ -123,19 +155,30 @@ interface DashboardQuery {
 const DASHBOARD: DashboardQuery[] = [
   {
     name: 'aggregate + comparison',
-    body: { metrics: ['visitors', 'visits', 'pageviews', 'views_per_visit', 'bounce_rate', 'visit_duration'], include: { comparisons: { mode: 'previous_period' } } },
+    body: {
+      metrics: ['visitors', 'visits', 'pageviews', 'views_per_visit', 'bounce_rate', 'visit_duration'],
+      include: { comparisons: { mode: 'previous_period' } },
+    },
     sql: [aggregate(first, last), aggregate(previousFirst, previousLast)],
   },
   {
     name: 'timeseries (day)',
     body: { metrics: ['visitors', 'pageviews'], dimensions: ['time:day'] },
-    sql: [`SELECT toString(toDate(timestamp, '${tz}')) AS day, uniq(user_id) AS visitors, countIf(name = 'pageview') AS pageviews ${events()} GROUP BY day ORDER BY day`],
+    sql: [
+      `SELECT toString(toDate(timestamp, '${tz}')) AS day, uniq(user_id) AS visitors, countIf(name = 'pageview') AS pageviews ${events()} GROUP BY day ORDER BY day`,
+    ],
   },
-  { name: 'sources', body: { metrics: ['visitors'], dimensions: ['visit:source'] }, sql: [topVisitors('referrer_source', "if(referrer_source = '', 'Direct / None', referrer_source)")] },
+  {
+    name: 'sources',
+    body: { metrics: ['visitors'], dimensions: ['visit:source'] },
+    sql: [topVisitors('referrer_source', "if(referrer_source = '', 'Direct / None', referrer_source)")],
+  },
   {
     name: 'pages',
     body: { metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] },
-    sql: [`SELECT pathname AS page, uniq(user_id) AS visitors, countIf(name = 'pageview') AS pageviews ${events()} GROUP BY page ORDER BY visitors DESC, page LIMIT 10`],
+    sql: [
+      `SELECT pathname AS page, uniq(user_id) AS visitors, countIf(name = 'pageview') AS pageviews ${events()} GROUP BY page ORDER BY visitors DESC, page LIMIT 10`,
+    ],
   },
   {
     name: 'entry pages',
@@ -213,7 +256,7 @@ for (let run = 0; run < RUNS; run++) {
 
 const pad = (text: string, width: number) => text.padEnd(width);
 const ms = (value: number) => `${value.toFixed(1)} ms`.padStart(11);
-console.log(`${pad('query (p50 of ' + RUNS + ' runs)', 28)}${'engine+HTTP'.padStart(11)}${'SQL'.padStart(11)}${'ratio'.padStart(8)}`);
+console.log(`${pad(`query (p50 of ${RUNS} runs)`, 28)}${'engine+HTTP'.padStart(11)}${'SQL'.padStart(11)}${'ratio'.padStart(8)}`);
 for (const query of DASHBOARD) {
   const engine = median(engineTimes.get(query.name)!);
   const sql = median(sqlTimes.get(query.name)!);
@@ -222,7 +265,9 @@ for (const query of DASHBOARD) {
 const engineDashboard = median(engineDashboards);
 const sqlDashboard = median(sqlDashboards);
 console.log(`${pad('whole dashboard (sequential)', 28)}${ms(engineDashboard)}${ms(sqlDashboard)}${(engineDashboard / sqlDashboard).toFixed(2).padStart(8)}`);
-console.log(`\nOverhead ratio ${(engineDashboard / sqlDashboard).toFixed(2)}× (goal ≤ 1.15×); whole dashboard ${(engineDashboard / 1000).toFixed(2)} s (goal < 1 s).`);
+console.log(
+  `\nOverhead ratio ${(engineDashboard / sqlDashboard).toFixed(2)}× (goal ≤ 1.15×); whole dashboard ${(engineDashboard / 1000).toFixed(2)} s (goal < 1 s).`,
+);
 
 await app.close();
 // BENCH_KEEP=1 leaves the loaded store in place for ad-hoc SQL against it.

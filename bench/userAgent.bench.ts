@@ -56,10 +56,18 @@ describe('whole classification', () => {
 });
 
 describe('loading the lists', () => {
-  bench('warm: ranges from the cache file (baseline)', async () => {
-    await loadClassificationLists({ cacheDir });
-  }, { iterations: 20 });
-  bench('cold: scanning @ip-location-db/asn', async () => {
-    await loadClassificationLists();
-  }, { iterations: 5, time: 0 });
+  bench(
+    'warm: ranges from the cache file (baseline)',
+    async () => {
+      await loadClassificationLists({ cacheDir });
+    },
+    { iterations: 20 },
+  );
+  bench(
+    'cold: scanning @ip-location-db/asn',
+    async () => {
+      await loadClassificationLists();
+    },
+    { iterations: 5, time: 0 },
+  );
 });

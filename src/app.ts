@@ -4,12 +4,12 @@ import { buildHttpServer } from './api/httpServer.js';
 import { type BackgroundJobs, startBackgroundJobs } from './backgroundJobs.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config/config.js';
-import { type Ingestion, createIngestion } from './ingest/ingestion.js';
+import { createIngestion, type Ingestion } from './ingest/ingestion.js';
 import { type EventStore, openEventStore } from './stores/clickhouse/eventStore.js';
 import { type MetaStore, openMetaStore } from './stores/meta/database.js';
 import { type SecretBox, secretBoxFrom } from './webhooks/secretBox.js';
 import { createSmtpMailer } from './webhooks/smtp.js';
-import { type WebhookWorker, createWebhookWorker } from './webhooks/worker.js';
+import { createWebhookWorker, type WebhookWorker } from './webhooks/worker.js';
 
 export interface App {
   config: Config;
@@ -61,7 +61,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   ingestion.start();
   const jobs = startBackgroundJobs({ meta: meta.db, events, clock, log });
   const mailer = config.smtpUrl === null ? undefined : createSmtpMailer(config.smtpUrl);
-  const webhooks = createWebhookWorker({ db: meta.db, dialect: meta.dialect, clock, logger: log, allowPrivate: config.webhookAllowPrivate, secrets: webhookSecrets, mailer });
+  const webhooks = createWebhookWorker({
+    db: meta.db,
+    dialect: meta.dialect,
+    clock,
+    logger: log,
+    allowPrivate: config.webhookAllowPrivate,
+    secrets: webhookSecrets,
+    mailer,
+  });
   webhooks.start();
   let closing: Promise<void> | undefined;
   const app: App = {

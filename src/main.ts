@@ -1,8 +1,8 @@
 import { createApp } from './app.js';
-import { ConfigError, loadConfig } from './config/config.js';
+import { type Config, ConfigError, loadConfig } from './config/config.js';
 
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {

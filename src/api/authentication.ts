@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Scope, hashApiKey } from '../accounts/apiKeyTokens.js';
+import { hashApiKey, type Scope } from '../accounts/apiKeyTokens.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { type ApiCaller, countApiRequest, findCallerByHash } from '../stores/meta/apiKeys.js';

@@ -6,16 +6,16 @@ import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../stores/meta/database.js';
 import type { SecretBox } from '../webhooks/secretBox.js';
 import { requireApiKey } from './authentication.js';
-import { refuseNulCharacters } from './textInput.js';
 import { installErrorHandling } from './errorHandling.js';
 import { collectRoutes } from './routes/collect.js';
-import { healthRoutes } from './routes/health.js';
 import { importRoutes } from './routes/eventImport.js';
+import { healthRoutes } from './routes/health.js';
 import { ingestionHealthRoutes } from './routes/ingestionHealth.js';
 import { acceptanceRoutes, managementRoutes } from './routes/management/index.js';
-import { webhookRoutes } from './routes/webhooks.js';
 import { queryEngineDeps, queryRoutes } from './routes/query.js';
 import { statsV1Routes } from './routes/statsV1.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { refuseNulCharacters } from './textInput.js';
 
 export interface HttpDeps {
   config: Config;

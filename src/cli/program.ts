@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import { type MetaStore, openMetaStore } from '../stores/meta/database.js';
 import { accountCommands } from './commands/accounts.js';
 import { eventCommands } from './commands/events.js';
-import { type Output, createOutput } from './output.js';
+import { createOutput, type Output } from './output.js';
 
 export interface CommandContext {
   meta: MetaStore;
@@ -53,7 +53,10 @@ export function buildProgram(): Command {
   accountCommands(program, run);
   eventCommands(program, (action) => run(({ out }) => action(out), { meta: false }));
   program.commands.forEach(function inherit(command) {
-    command.exitOverride().configureOutput({ writeErr: () => {} }).option('--json', 'print results as JSON');
+    command
+      .exitOverride()
+      .configureOutput({ writeErr: () => {} })
+      .option('--json', 'print results as JSON');
     command.commands.forEach(inherit);
   });
   return program;

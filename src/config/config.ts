@@ -10,9 +10,7 @@ export interface Config {
   host: string;
   baseUrl: string;
   dataDir: string;
-  clickhouse:
-    | { kind: 'embedded'; path: string; memoryLimitBytes: number }
-    | { kind: 'server'; url: string; database: string; cluster: string | null };
+  clickhouse: { kind: 'embedded'; path: string; memoryLimitBytes: number } | { kind: 'server'; url: string; database: string; cluster: string | null };
   metadata: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
   trustedProxies: Cidr[];
   logLevel: LogLevel;
@@ -68,7 +66,11 @@ export const CONFIG_VARIABLES = [
   ['QUERY_TIMEOUT_SECONDS', '30', 'Time limit of one analytics query (each statement of a stats request).'],
   ['QUERY_MEMORY_LIMIT_MB', '512', 'Memory limit of one analytics query.'],
   ['QUERY_SAMPLING_THRESHOLD', '20000000', 'Events in a queried range above which stats queries are sampled by visitor (unless `exact: true`).'],
-  ['EXCHANGE_RATES_FILE', '(bundled snapshot)', 'JSON file of exchange rates used to convert revenue into each goal\'s currency; see the README (Querying → Revenue).'],
+  [
+    'EXCHANGE_RATES_FILE',
+    '(bundled snapshot)',
+    "JSON file of exchange rates used to convert revenue into each goal's currency; see the README (Querying → Revenue).",
+  ],
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -248,6 +250,6 @@ function parseSecretKeyBase(raw: string | undefined, dataDir: string): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
 }

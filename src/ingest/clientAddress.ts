@@ -68,11 +68,7 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
  * The address a request came from. Forwarding headers are believed only when the socket peer is
  * a configured trusted proxy; otherwise anyone could pick the address their events count under.
  */
-export function resolveClientAddress(
-  socketAddress: string,
-  headers: Record<string, string | string[] | undefined>,
-  trusted: BlockList,
-): ClientAddress {
+export function resolveClientAddress(socketAddress: string, headers: Record<string, string | string[] | undefined>, trusted: BlockList): ClientAddress {
   const peer = cleanAddress(socketAddress) ?? socketAddress;
   // Not `trusted.rules.length === 0`: that getter renders every rule as text on each call.
   if (!isIP(peer) || !isTrusted(trusted, peer)) return { address: peer, source: 'socket', forwarded: false };

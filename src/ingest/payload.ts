@@ -17,7 +17,16 @@ export const LIMITS = {
 } as const;
 
 /** Event names whose `i: false` is ignored: the tracker sends them and they are always interactive. */
-const SYSTEM_EVENTS = new Set(['pageview', 'engagement', 'Outbound Link: Click', 'Cloaked Link: Click', 'File Download', '404', 'WP Form Completions', 'Form: Submission']);
+const SYSTEM_EVENTS = new Set([
+  'pageview',
+  'engagement',
+  'Outbound Link: Click',
+  'Cloaked Link: Click',
+  'File Download',
+  '404',
+  'WP Form Completions',
+  'Form: Submission',
+]);
 
 /** Events whose reports break down by page: the page goes in a `path` prop unless one was sent. */
 const PATH_PROP_EVENTS = new Set(['404', 'WP Form Completions', 'Form: Submission']);
@@ -63,6 +72,13 @@ function cut(value: string, limit: number, field: string, truncated: Record<stri
   return value.slice(0, limit);
 }
 
+/** The first `limit` items; how many were left out is tallied under `field`. */
+function keepFirst<T>(items: T[], limit: number, field: string, truncated: Record<string, number>): T[] {
+  if (items.length <= limit) return items;
+  truncated[field] = items.length - limit;
+  return items.slice(0, limit);
+}
+
 /**
  * Reads an ingestion body into a payload. Only what the spec reserves for 400 fails here
  * (not an object, missing `n` or `d`, a malformed `k`); everything else is decided later.
@@ -103,7 +119,7 @@ export function parsePayload(body: unknown): ParsedPayload {
     ok: true,
     payload: {
       name: cut(name, LIMITS.nameChars, 'n', truncated),
-      domains: domains.length > LIMITS.domainsPerRequest ? ((truncated.d = domains.length - LIMITS.domainsPerRequest), domains.slice(0, LIMITS.domainsPerRequest)) : domains,
+      domains: keepFirst(domains, LIMITS.domainsPerRequest, 'd', truncated),
       url: url === null ? null : cut(url, LIMITS.urlChars, 'u', truncated),
       referrer: referrer === null || referrer === '' ? null : cut(referrer, LIMITS.referrerChars, 'r', truncated),
       title: cut(text(raw.t) ?? '', LIMITS.titleChars, 't', truncated),

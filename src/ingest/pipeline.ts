@@ -8,20 +8,32 @@ import { languageFrom } from './derive/language.js';
 import { parsePageUrl } from './derive/pageUrl.js';
 import { screenSize } from './derive/screen.js';
 import type { HealthCounters } from './healthCounters.js';
-import { type VisitorIds, registrableDomain, visitorIds } from './identity.js';
 import type { IdempotencyKeys } from './idempotency.js';
+import { registrableDomain, type VisitorIds, visitorIds } from './identity.js';
 import type { Log } from './ingestion.js';
 import type { OrphanEngagements } from './orphans.js';
-import { type EventPayload, checkExtras, parsePayload, withPathProp } from './payload.js';
+import { checkExtras, type EventPayload, parsePayload, withPathProp } from './payload.js';
 import type { AddressRateLimiter } from './rateLimiter.js';
-import { type EventRow, type SessionRow, type VisitAttributes, clickhouseTime, eventRow } from './rows.js';
+import { clickhouseTime, type EventRow, eventRow, type SessionRow, type VisitAttributes } from './rows.js';
 import type { SaltSource } from './salts.js';
 import type { SessionTracker } from './sessions.js';
 import type { IngestSite, SiteDirectory } from './siteDirectory.js';
 import { type ParsedUserAgent, parseUserAgent } from './userAgent.js';
 
 /** Reasons a site's outcome can carry that are decided before the response. */
-const SITE_PRE_RESPONSE_REASONS = ['unknown_site', 'account_dormant', 'site_deleted', 'shield_ip', 'invalid_payload', 'internal_error', 'bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation'] as const;
+const SITE_PRE_RESPONSE_REASONS = [
+  'unknown_site',
+  'account_dormant',
+  'site_deleted',
+  'shield_ip',
+  'invalid_payload',
+  'internal_error',
+  'bot',
+  'datacenter_ip',
+  'referrer_spam',
+  'outdated_browser',
+  'automation',
+] as const;
 const PRE_RESPONSE_REASONS: ReadonlySet<string> = new Set(SITE_PRE_RESPONSE_REASONS);
 /** The reasons `x-svc-dropped` may name: a site's, or the request's own rate limit. */
 export type PreResponseReason = 'rate_limited' | (typeof SITE_PRE_RESPONSE_REASONS)[number];
@@ -142,7 +154,8 @@ export class IngestionPipeline {
     if (!forwarding && userAgent.trim() === '' && isDatacenterAddress(deps.lists, address.address)) {
       return {
         status: 400,
-        message: 'This request comes straight from a data-center address with neither a user agent nor a forwarded client address; send events from the browser, or forward the client address and user agent.',
+        message:
+          'This request comes straight from a data-center address with neither a user agent nor a forwarded client address; send events from the browser, or forward the client address and user agent.',
       };
     }
 
@@ -156,7 +169,12 @@ export class IngestionPipeline {
     const page = payload.url === null ? null : parsePageUrl(payload.url, payload.hashMode);
     const attribution = deriveAttribution({ page, referrer: payload.referrer, override: payload.override });
     const geo = deps.geo.lookup(address.address);
-    const classification = classify(deps.lists, { userAgent, ua, ip: address.address, referrerHost: referrerHost(payload.override.referrer ?? payload.referrer) });
+    const classification = classify(deps.lists, {
+      userAgent,
+      ua,
+      ip: address.address,
+      referrerHost: referrerHost(payload.override.referrer ?? payload.referrer),
+    });
     const extras = checkExtras(payload);
     const salts = await deps.salts.saltsFor(request.at);
     const attributes: VisitAttributes = {

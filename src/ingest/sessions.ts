@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type SessionRow, type VisitAttributes, clickhouseTime, sessionRow } from './rows.js';
+import { clickhouseTime, type SessionRow, sessionRow, type VisitAttributes } from './rows.js';
 
 export const SESSION_TIMEOUT_MS = 30 * 60_000;
 

@@ -3,6 +3,7 @@ import type { MetaDb } from '../stores/meta/database.js';
 import { loadSiteShields } from '../stores/meta/shields.js';
 import { DOMAIN_TRANSITION_MS } from '../stores/meta/sites.js';
 import { type CompiledShields, compileShields } from './shields.js';
+
 const TTL_MS = 30_000;
 
 export interface IngestSite {
@@ -13,11 +14,7 @@ export interface IngestSite {
   shields: CompiledShields;
 }
 
-export type SiteLookup =
-  | { kind: 'live'; site: IngestSite }
-  | { kind: 'dormant'; siteId: number }
-  | { kind: 'deleted'; siteId: number }
-  | { kind: 'unknown' };
+export type SiteLookup = { kind: 'live'; site: IngestSite } | { kind: 'dormant'; siteId: number } | { kind: 'deleted'; siteId: number } | { kind: 'unknown' };
 
 /**
  * Domain → site, with what ingestion needs of it, cached because every event asks. Changes made

@@ -77,8 +77,22 @@ const BROWSER_NAMES: ReadonlyMap<string, string> = new Map([
 
 /** In-app browsers and web views: reported as one 'Mobile App' entry, without a version. */
 const IN_APP_BROWSERS: ReadonlySet<string> = new Set([
-  'chrome webview', 'facebook', 'instagram', 'snapchat', 'tiktok', 'wechat', 'line', 'twitter',
-  'linkedin', 'kakaotalk', 'kakaostory', 'naver', 'daum', 'alipay', 'klarna', 'gsa',
+  'chrome webview',
+  'facebook',
+  'instagram',
+  'snapchat',
+  'tiktok',
+  'wechat',
+  'line',
+  'twitter',
+  'linkedin',
+  'kakaotalk',
+  'kakaostory',
+  'naver',
+  'daum',
+  'alipay',
+  'klarna',
+  'gsa',
 ]);
 
 function browserName(name: string, os: string): string {

@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Clock } from '../clock.js';
 import type { HealthCounters } from './healthCounters.js';
-import { EVENT_COLUMNS, type EventRow, SESSION_COLUMNS, type SessionRow, encodeRow } from './rows.js';
+import { EVENT_COLUMNS, type EventRow, encodeRow, SESSION_COLUMNS, type SessionRow } from './rows.js';
 
 export interface WriteBufferOptions {
   client: ClickHouseClient;
@@ -149,7 +149,12 @@ export class WriteBuffer {
       const batch = queue.rows.slice(0, Math.min(INSERT_CHUNK, due));
       try {
         // The lines are already JSON; the ingest client passes strings through unchanged.
-        await this.options.client.insert({ table: queue.table, values: batch, format: 'JSONCompactEachRow', columns: [...queue.columns] as [string, ...string[]] });
+        await this.options.client.insert({
+          table: queue.table,
+          values: batch,
+          format: 'JSONCompactEachRow',
+          columns: [...queue.columns] as [string, ...string[]],
+        });
       } catch (error) {
         queue.failures += 1;
         queue.retryAt = now + backoff(queue.failures);

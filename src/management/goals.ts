@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
-import { type Goal, findGoalByDefinition, findGoalByDisplayName, insertGoal } from '../stores/meta/goals.js';
+import { findGoalByDefinition, findGoalByDisplayName, type Goal, insertGoal } from '../stores/meta/goals.js';
 
 export const MAX_EVENT_NAME_LENGTH = 120;
 export const MAX_DISPLAY_NAME_LENGTH = 120;
@@ -36,7 +36,8 @@ export function goalDefinition(payload: GoalPayload): Definition {
     }
     const eventName = payload.event_name?.trim() ?? '';
     if (eventName.length === 0) throw badRequest('invalid_goal', 'Field "event_name" is required for an event goal.');
-    if (eventName.length > MAX_EVENT_NAME_LENGTH) throw badRequest('invalid_goal', `Field "event_name" must be at most ${MAX_EVENT_NAME_LENGTH} characters long.`);
+    if (eventName.length > MAX_EVENT_NAME_LENGTH)
+      throw badRequest('invalid_goal', `Field "event_name" must be at most ${MAX_EVENT_NAME_LENGTH} characters long.`);
     if (eventName === 'engagement') throw badRequest('invalid_goal', 'The event name "engagement" is reserved and cannot be used as a goal.');
     return { eventName, currency: payload.currency === undefined ? null : parseCurrency(payload.currency) };
   }

@@ -3,7 +3,7 @@ import type { Role } from '../accounts/roles.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { findSiteGuest, grantSiteGuest, grantTeamRole, listTeamMembers } from '../stores/meta/guests.js';
-import { type Invitation, findInvitationByTokenHash, listOpenInvitations, markInvitationAccepted, replaceInvitation } from '../stores/meta/invitations.js';
+import { findInvitationByTokenHash, type Invitation, listOpenInvitations, markInvitationAccepted, replaceInvitation } from '../stores/meta/invitations.js';
 import { getSite } from '../stores/meta/sites.js';
 import { membershipRole } from '../stores/meta/teams.js';
 import { EMAIL } from '../stores/meta/users.js';
@@ -35,7 +35,8 @@ export function parseEmail(input: string): string {
 /** `owner` is never invited: ownership moves only by a transfer the new owner accepts. */
 export function parseInvitationRole<R extends string>(input: string, allowed: readonly R[]): R {
   if ((allowed as readonly string[]).includes(input)) return input as R;
-  const why = input === 'owner' ? '"owner" is not an invitational role (ownership moves only by a transfer the new owner accepts)' : `"${input}" is not a role here`;
+  const why =
+    input === 'owner' ? '"owner" is not an invitational role (ownership moves only by a transfer the new owner accepts)' : `"${input}" is not a role here`;
   throw badRequest('invalid_role', `${why}; choose one of ${allowed.join(', ')}.`);
 }
 
@@ -51,7 +52,15 @@ export interface InviteOutcome {
   invitation: { id: number; expires_at: string; accept_url: string } | null;
 }
 
-async function issue(db: MetaDb, target: { teamId: number; siteId: number | null }, email: string, role: string, invitedBy: number, baseUrl: string, now: number): Promise<InviteOutcome> {
+async function issue(
+  db: MetaDb,
+  target: { teamId: number; siteId: number | null },
+  email: string,
+  role: string,
+  invitedBy: number,
+  baseUrl: string,
+  now: number,
+): Promise<InviteOutcome> {
   const { token, hash } = newAcceptToken();
   const invitation = await replaceInvitation(
     db,
@@ -125,7 +134,8 @@ export async function acceptInvitation(db: MetaDb, input: { token: string; userI
     if (!(await markInvitationAccepted(trx, invitation.id, now))) throw invalidLink();
     if (invitation.siteId === null) {
       // An owner accepting a lesser role keeps ownership; only a transfer takes it away.
-      if ((await membershipRole(trx, invitation.teamId, input.userId)) !== 'owner') await grantTeamRole(trx, invitation.teamId, input.userId, invitation.role, now);
+      if ((await membershipRole(trx, invitation.teamId, input.userId)) !== 'owner')
+        await grantTeamRole(trx, invitation.teamId, input.userId, invitation.role, now);
     } else await grantSiteGuest(trx, invitation.siteId, input.userId, invitation.role, now);
   });
   return { ...invitation, acceptedAt: now };

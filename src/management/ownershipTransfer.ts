@@ -2,12 +2,12 @@ import { AppError, badRequest, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { grantTeamRole, listTeamMembers } from '../stores/meta/guests.js';
 import {
-  type OwnershipTransfer,
   findOwnershipTransferByTokenHash,
   markOwnershipTransferAccepted,
+  type OwnershipTransfer,
   replaceOwnershipTransfer,
 } from '../stores/meta/invitations.js';
-import { INVITATION_LIFETIME_MS, acceptUrl, hashAcceptToken, newAcceptToken, parseEmail } from './invitations.js';
+import { acceptUrl, hashAcceptToken, INVITATION_LIFETIME_MS, newAcceptToken, parseEmail } from './invitations.js';
 
 export interface TransferOutcome {
   email: string;
@@ -17,7 +17,12 @@ export interface TransferOutcome {
 }
 
 export function transferJson(transfer: OwnershipTransfer) {
-  return { email: transfer.toEmail, status: 'pending' as const, created_at: new Date(transfer.createdAt).toISOString(), expires_at: new Date(transfer.expiresAt).toISOString() };
+  return {
+    email: transfer.toEmail,
+    status: 'pending' as const,
+    created_at: new Date(transfer.createdAt).toISOString(),
+    expires_at: new Date(transfer.expiresAt).toISOString(),
+  };
 }
 
 /**
@@ -38,7 +43,12 @@ export async function requestOwnershipTransfer(
     { teamId: input.teamId, fromUserId: input.fromUserId, toEmail: email, tokenHash: hash, expiresAt: now + INVITATION_LIFETIME_MS },
     now,
   );
-  return { email, status: 'pending', expires_at: new Date(transfer.expiresAt).toISOString(), accept_url: acceptUrl(input.baseUrl, 'ownership-transfers', token) };
+  return {
+    email,
+    status: 'pending',
+    expires_at: new Date(transfer.expiresAt).toISOString(),
+    accept_url: acceptUrl(input.baseUrl, 'ownership-transfers', token),
+  };
 }
 
 const invalidLink = () => notFound('This transfer link is not valid: it was cancelled, already used, or never existed.');
@@ -47,7 +57,11 @@ export async function openOwnershipTransferByToken(db: MetaDb, token: string, no
   const transfer = await findOwnershipTransferByTokenHash(db, hashAcceptToken(token));
   if (!transfer || transfer.acceptedAt !== null || transfer.revokedAt !== null) throw invalidLink();
   if (transfer.expiresAt <= now) {
-    throw new AppError(410, 'invitation_expired', `This transfer request expired at ${new Date(transfer.expiresAt).toISOString()}; ask the owner for a new one.`);
+    throw new AppError(
+      410,
+      'invitation_expired',
+      `This transfer request expired at ${new Date(transfer.expiresAt).toISOString()}; ask the owner for a new one.`,
+    );
   }
   return transfer;
 }
@@ -56,7 +70,11 @@ export async function openOwnershipTransferByToken(db: MetaDb, token: string, no
  * Step two: the named person accepts and becomes the owner; the previous owners stay on as
  * admins, so nobody loses access by handing over the team.
  */
-export async function acceptOwnershipTransfer(db: MetaDb, input: { token: string; userId: number; userEmail: string }, now: number): Promise<OwnershipTransfer> {
+export async function acceptOwnershipTransfer(
+  db: MetaDb,
+  input: { token: string; userId: number; userEmail: string },
+  now: number,
+): Promise<OwnershipTransfer> {
   const transfer = await openOwnershipTransferByToken(db, input.token, now);
   if (input.userEmail.toLowerCase() !== transfer.toEmail) {
     throw new AppError(403, 'wrong_account', 'This transfer was offered to another address; sign in with that address to accept it.');

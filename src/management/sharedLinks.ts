@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../accounts/passwords.js';
 import { badRequest } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
-import { type SharedLink, findSharedLinkByName, insertSharedLink } from '../stores/meta/sharedLinks.js';
+import { findSharedLinkByName, insertSharedLink, type SharedLink } from '../stores/meta/sharedLinks.js';
 
 export const MIN_SHARED_LINK_PASSWORD = 8;
 

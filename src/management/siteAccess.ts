@@ -2,7 +2,7 @@ import type { Role } from '../accounts/roles.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { ApiCaller } from '../stores/meta/apiKeys.js';
 import type { MetaDb } from '../stores/meta/database.js';
-import { type Site, findTeamSiteByName } from '../stores/meta/sites.js';
+import { findTeamSiteByName, type Site } from '../stores/meta/sites.js';
 import { membershipRole } from '../stores/meta/teams.js';
 
 /** One sentence for a missing site and another team's site: the answer must not tell them apart. */

@@ -122,7 +122,11 @@ export type Interval = 'minute' | 'hour' | 'day' | 'week' | 'month';
 
 export const PROPS_PREFIX = 'event:props:';
 
-export type DimensionKind = { kind: 'column'; def: DimensionDef } | { kind: 'prop'; prop: string } | { kind: 'goal' } | { kind: 'time'; interval: Interval | null };
+export type DimensionKind =
+  | { kind: 'column'; def: DimensionDef }
+  | { kind: 'prop'; prop: string }
+  | { kind: 'goal' }
+  | { kind: 'time'; interval: Interval | null };
 
 /** Classify a (canonical) dimension name, or undefined when it is not one. */
 export function dimensionKind(name: string): DimensionKind | undefined {

@@ -1,11 +1,11 @@
-import { type MetricSpec, REVENUE_METRICS, dimensionKind, metricScope } from './catalog.js';
+import { dimensionKind, type MetricSpec, metricScope, REVENUE_METRICS } from './catalog.js';
 import type { ExchangeRates } from './exchangeRates.js';
 import { columnLeaf, filtersCondition, usesScrollGoals } from './filters.js';
 import { goalCondition, goalsInFilters, isScrollGoal } from './goals.js';
 import type { FilterTree } from './request.js';
-import { type ResolvedQuery, filterLeaves, isSessionDimension, metricTable } from './resolve.js';
-import { type RevenuePlan, planRevenue } from './revenue.js';
-import { type CompileContext, and, eventsBase, fromTable, sessionsBase } from './tables.js';
+import { filterLeaves, isSessionDimension, metricTable, type ResolvedQuery } from './resolve.js';
+import { planRevenue, type RevenuePlan } from './revenue.js';
+import { and, type CompileContext, eventsBase, fromTable, sessionsBase } from './tables.js';
 
 /**
  * A resolved query compiled to one ClickHouse statement. Each "side" is a grouped subquery on
@@ -52,10 +52,7 @@ export function planTables(q: ResolvedQuery): Plan {
   return 'split';
 }
 
-export function compileQuery(
-  ctx: CompileContext,
-  options: { rates: ExchangeRates; paginate: boolean; restrictTo?: string[][] },
-): CompiledQuery {
+export function compileQuery(ctx: CompileContext, options: { rates: ExchangeRates; paginate: boolean; restrictTo?: string[][] }): CompiledQuery {
   const { q, params } = ctx;
   const plan = planTables(q);
   const allDims = q.dimensions.map((_, i) => i);
@@ -105,24 +102,27 @@ export function compileQuery(
 
   const uniq = (column: string) => (countable === '1' ? `uniq(${column})` : `uniqIf(${column}, ${countable})`);
   const eventVisitors = () => col(eventsSide, 'visitors', scale(uniq('user_id')));
-  const revenue = q.metrics.some((m) => REVENUE_METRICS.includes(m))
-    ? planRevenue(q, params, options.rates, goalColumn(q))
-    : null;
+  const revenue = q.metrics.some((m) => REVENUE_METRICS.includes(m)) ? planRevenue(q, params, options.rates, goalColumn(q)) : null;
   const revenueColumn = (name: 'total_revenue' | 'average_revenue') => {
     if (revenue?.kind !== 'converted') return 'NULL';
     col(eventsSide, 'revenue_missing', revenue.missingRate);
     const value = name === 'total_revenue' ? `round(ifNull(${scale(`sum(${revenue.amount})`)}, 0), 3)` : `round(avg(${revenue.amount}), 3)`;
     return col(eventsSide, name, revenue.rowIsRevenue === null ? value : `if(${revenue.rowIsRevenue}, ${value}, NULL)`);
   };
-  const bounceCondition = topLevelPageFilters(q.filters)
-    .map((leaf) => columnLeaf(leaf, 'entry_page', { emptyLabel: null }, ctx))
-    .join(' AND ') || '1';
+  const bounceCondition =
+    topLevelPageFilters(q.filters)
+      .map((leaf) => columnLeaf(leaf, 'entry_page', { emptyLabel: null }, ctx))
+      .join(' AND ') || '1';
 
   const sessionMetric = (name: string): string => {
     const side = plan === 'split' || smeared ? sessionsSide : main;
     switch (name) {
       case 'bounce_rate':
-        return orDefault(side, col(side, name, `toUInt32(greatest(ifNotFinite(round(sumIf(is_bounce * sign, ${bounceCondition}) / sumIf(sign, ${bounceCondition}) * 100), 0), 0))`), '0');
+        return orDefault(
+          side,
+          col(side, name, `toUInt32(greatest(ifNotFinite(round(sumIf(is_bounce * sign, ${bounceCondition}) / sumIf(sign, ${bounceCondition}) * 100), 0), 0))`),
+          '0',
+        );
       case 'visit_duration':
         return col(side, name, `toUInt32(greatest(ifNotFinite(round(sum(duration * sign) / sum(sign)), 0), 0))`);
       case 'views_per_visit':
@@ -134,7 +134,14 @@ export function compileQuery(
           dims: allDims,
           exitPageAsPath: true,
           columns: new Map(),
-          where: [...eventsBase(ctx, { engagement: false }), ...filtersCondition(withoutTopLevel(q.filters, (d) => d === 'visit:exit_page'), 'events', ctx)],
+          where: [
+            ...eventsBase(ctx, { engagement: false }),
+            ...filtersCondition(
+              withoutTopLevel(q.filters, (d) => d === 'visit:exit_page'),
+              'events',
+              ctx,
+            ),
+          ],
         };
         const pageviews = col(pageviewsSide, 'pageviews', "countIf(name = 'pageview')");
         return `if(ifNull(${pageviews}, 0) > 0, round(${exits} / ${pageviews} * 100, 1), NULL)`;
@@ -192,7 +199,14 @@ export function compileQuery(
           table: 'events',
           dims: spec.name === 'conversion_rate' ? [] : allDims.filter((i) => q.dimensions[i] !== 'event:goal'),
           columns: new Map(),
-          where: [...eventsBase(ctx, { engagement: false }), ...filtersCondition(withoutTopLevel(q.filters, (d) => d === 'event:goal' || d.startsWith('event:props:')), 'events', ctx)],
+          where: [
+            ...eventsBase(ctx, { engagement: false }),
+            ...filtersCondition(
+              withoutTopLevel(q.filters, (d) => d === 'event:goal' || d.startsWith('event:props:')),
+              'events',
+              ctx,
+            ),
+          ],
         };
         const total = col(denominator, 'visitors', scale('uniq(user_id)'));
         return `if(ifNull(${total}, 0) > 0, round(${visitors} / ${total} * 100, 2), 0)`;
@@ -348,4 +362,3 @@ function topLevelPageFilters(filters: FilterTree[]) {
 function withoutTopLevel(filters: FilterTree[], drop: (dimension: string) => boolean): FilterTree[] {
   return filters.filter((f) => !('dimension' in f && drop(f.dimension)));
 }
-

@@ -1,18 +1,6 @@
 import { badRequest } from '../errors.js';
 import type { Interval } from './catalog.js';
-import {
-  type LocalDate,
-  addDays,
-  addMonths,
-  dayNumber,
-  daysInMonth,
-  endOfDay,
-  fromLocal,
-  isoWeekday,
-  parseIsoDate,
-  startOfDay,
-  toLocal,
-} from './localTime.js';
+import { addDays, addMonths, dayNumber, daysInMonth, endOfDay, fromLocal, isoWeekday, type LocalDate, parseIsoDate, startOfDay, toLocal } from './localTime.js';
 import type { ComparisonRequest } from './request.js';
 
 /**
@@ -98,7 +86,8 @@ export function resolveDateRange(
 function explicitRange(input: [string, string], tz: string, where: string): DateRange {
   const dates = input.map(parseIsoDate);
   if (dates[0] && dates[1]) {
-    if (dayNumber(dates[0]) > dayNumber(dates[1])) throw badRequest('invalid_date_range', `${where}: the start date ${input[0]} is after the end date ${input[1]}.`);
+    if (dayNumber(dates[0]) > dayNumber(dates[1]))
+      throw badRequest('invalid_date_range', `${where}: the start date ${input[0]} is after the end date ${input[1]}.`);
     return days(dates[0], dates[1], tz);
   }
   const instants = input.map(parseInstant);
@@ -106,7 +95,7 @@ function explicitRange(input: [string, string], tz: string, where: string): Date
     const [first, last] = instants[0] <= instants[1] ? [instants[0], instants[1]] : [instants[1], instants[0]];
     return { first: wholeSecond(first), last: wholeSecond(last), unit: 'span' };
   }
-  const bad = input.find((text, i) => !dates[i] && instants[i] === undefined) ?? input[0];
+  const bad = input.find((_text, i) => !dates[i] && instants[i] === undefined) ?? input[0];
   throw badRequest('invalid_date_range', `${where}: "${bad}" is not a valid ISO date (YYYY-MM-DD) or date-time with an offset (2024-01-01T10:00:00+01:00).`);
 }
 
@@ -132,7 +121,8 @@ export function impliedInterval(range: DateRange): Interval {
  */
 export function comparisonRange(source: DateRange, request: ComparisonRequest, context: { now: number; tz: string }): DateRange {
   const { tz } = context;
-  if (request.mode === 'custom') return resolveDateRange(request.dateRange!, { now: context.now, tz, siteStart: null, where: '#/include/comparisons/date_range' });
+  if (request.mode === 'custom')
+    return resolveDateRange(request.dateRange!, { now: context.now, tz, siteStart: null, where: '#/include/comparisons/date_range' });
   const inProgress = source.last > context.now && source.first <= context.now;
   const elapsed = wholeSecond(context.now) - source.first;
   let first: number;

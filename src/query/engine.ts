@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { QueryConfig } from '../config/config.js';
-import { REVENUE_METRICS } from './catalog.js';
 import type { MetaDb } from '../stores/meta/database.js';
+import { REVENUE_METRICS } from './catalog.js';
 import { type CompiledQuery, compileQuery } from './compile.js';
 import type { DateRange } from './dateRange.js';
 import type { ExchangeRates } from './exchangeRates.js';
@@ -83,7 +83,10 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     const onlyTime = q.dimensions.length === 1 && timeIndex === 0;
     if (onlyTime) results = fillTimeBuckets(results, timeLabels(q.range, q.interval, q.tz), q);
     const restrictTo = timeIndex < 0 && q.dimensions.length > 0 ? results.map((r) => r.dimensions) : undefined;
-    const earlier = q.dimensions.length > 0 && timeIndex < 0 && results.length === 0 ? [] : (await run(q.comparison.range, { paginate: false, restrictTo })).rows.map((row) => toResult(row, q));
+    const earlier =
+      q.dimensions.length > 0 && timeIndex < 0 && results.length === 0
+        ? []
+        : (await run(q.comparison.range, { paginate: false, restrictTo })).rows.map((row) => toResult(row, q));
     attachComparisons(results, earlier, q, timeIndex);
   }
 
@@ -95,7 +98,12 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
 }
 
 async function firstEventAt(deps: QueryEngineDeps, siteId: number): Promise<number | null> {
-  const rows = await runSql(deps.client, 'SELECT toUnixTimestamp(min(timestamp)) AS first, count() AS n FROM events WHERE site_id = {site:UInt64}', { site: siteId }, deps.limits);
+  const rows = await runSql(
+    deps.client,
+    'SELECT toUnixTimestamp(min(timestamp)) AS first, count() AS n FROM events WHERE site_id = {site:UInt64}',
+    { site: siteId },
+    deps.limits,
+  );
   return toMetricValue(rows[0]?.n) ? toMetricValue(rows[0]?.first)! * 1000 : null;
 }
 
@@ -108,7 +116,9 @@ function toResult(row: Row, q: ResolvedQuery): ResultRow {
 
 /** What a metric reads when nothing happened: zero for counts and rates, null for averages of nothing. */
 export function emptyValue(metric: string): number | null {
-  return ['visit_duration', 'exit_rate', 'scroll_depth', 'time_on_page', 'average_revenue', 'revenue_per_visitor'].includes(metric) || metric.includes('(') ? null : 0;
+  return ['visit_duration', 'exit_rate', 'scroll_depth', 'time_on_page', 'average_revenue', 'revenue_per_visitor'].includes(metric) || metric.includes('(')
+    ? null
+    : 0;
 }
 
 function fillTimeBuckets(results: ResultRow[], labels: string[], q: ResolvedQuery): ResultRow[] {
@@ -125,12 +135,12 @@ function attachComparisons(results: ResultRow[], earlier: ResultRow[], q: Resolv
   const primaryPositions = timeIndex >= 0 ? position(q.range) : null;
   const earlierPositions = timeIndex >= 0 ? position(q.comparison!.range) : null;
   const key = (dimensions: string[], positions: Map<string, string> | null) =>
-    JSON.stringify(dimensions.map((d, i) => (i === timeIndex ? positions!.get(d) ?? d : d)));
+    JSON.stringify(dimensions.map((d, i) => (i === timeIndex ? (positions!.get(d) ?? d) : d)));
   const byKey = new Map(earlier.map((row) => [key(row.dimensions, earlierPositions), row]));
   const earlierLabels = timeIndex >= 0 ? timeLabels(q.comparison!.range, q.interval, q.tz) : [];
   for (const row of results) {
     const match = byKey.get(key(row.dimensions, primaryPositions));
-    const dimensions = match?.dimensions ?? row.dimensions.map((d, i) => (i === timeIndex ? earlierLabels[Number(primaryPositions!.get(d))] ?? d : d));
+    const dimensions = match?.dimensions ?? row.dimensions.map((d, i) => (i === timeIndex ? (earlierLabels[Number(primaryPositions!.get(d))] ?? d) : d));
     const metrics = match?.metrics ?? q.metrics.map(emptyValue);
     row.comparison = { dimensions, metrics, change: q.metrics.map((metric, i) => change(metric, row.metrics[i] ?? null, metrics[i] ?? null)) };
   }
@@ -169,11 +179,16 @@ function buildMeta(
   const missingRate = rows.reduce((sum, row) => sum + (toMetricValue(row.__revenue_missing) ?? 0), 0);
   if (missingRate > 0) {
     revenueMetrics.forEach((m) =>
-      warn(m, { code: 'exchange_rate_missing', warning: `${missingRate} revenue event(s) are left out: their currency has no exchange rate into the goal's currency.` }),
+      warn(m, {
+        code: 'exchange_rate_missing',
+        warning: `${missingRate} revenue event(s) are left out: their currency has no exchange rate into the goal's currency.`,
+      }),
     );
   }
   if (context.truncated) {
-    q.metrics.forEach((m) => warn(m, { code: 'truncated_groups', warning: `Only the first ${q.limit} groups are listed; page on with pagination.offset for the rest.` }));
+    q.metrics.forEach((m) =>
+      warn(m, { code: 'truncated_groups', warning: `Only the first ${q.limit} groups are listed; page on with pagination.offset for the rest.` }),
+    );
   }
   const timeIndex = q.dimensions.findIndex((d) => d.startsWith('time:'));
   const filling = timeIndex >= 0 ? currentLabel(q.range, q.interval, q.tz, context.now) : null;
@@ -207,7 +222,13 @@ function echoQuery(q: ResolvedQuery, parsed: ParsedQuery): Record<string, unknow
     pagination: { limit: q.limit, offset: q.offset },
     include: {
       ...(q.comparison
-        ? { comparisons: { mode: q.comparison.mode, date_range: dateRange(q.comparison.range), ...(q.comparison.matchDayOfWeek ? { match_day_of_week: true } : {}) } }
+        ? {
+            comparisons: {
+              mode: q.comparison.mode,
+              date_range: dateRange(q.comparison.range),
+              ...(q.comparison.matchDayOfWeek ? { match_day_of_week: true } : {}),
+            },
+          }
         : {}),
       ...(q.timeLabels ? { time_labels: true } : {}),
       ...(q.totalRows ? { total_rows: true } : {}),
@@ -227,4 +248,3 @@ function echoFilters(parsed: ParsedQuery): unknown[] {
   };
   return parsed.filters.map(echo);
 }
-

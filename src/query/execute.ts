@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { AppError, badRequest } from '../errors.js';
 import type { QueryConfig } from '../config/config.js';
+import { AppError, badRequest } from '../errors.js';
 
 export type Row = Record<string, unknown>;
 
@@ -21,10 +21,18 @@ export async function runSql(client: ClickHouseClient, sql: string, params: Reco
 function translateEngineError(error: unknown, limits: QueryConfig): unknown {
   const { code, type } = (error ?? {}) as { code?: string; type?: string };
   if (code === '159' || type === 'TIMEOUT_EXCEEDED') {
-    return new AppError(503, 'query_timeout', `The query took longer than its ${limits.timeoutSeconds}-second limit; narrow the date range, add filters or allow sampling.`);
+    return new AppError(
+      503,
+      'query_timeout',
+      `The query took longer than its ${limits.timeoutSeconds}-second limit; narrow the date range, add filters or allow sampling.`,
+    );
   }
   if (code === '241' || type === 'MEMORY_LIMIT_EXCEEDED') {
-    return new AppError(503, 'query_too_large', 'The query needed more memory than one query may use; narrow the date range, reduce dimensions or allow sampling.');
+    return new AppError(
+      503,
+      'query_too_large',
+      'The query needed more memory than one query may use; narrow the date range, reduce dimensions or allow sampling.',
+    );
   }
   if (code === '427' || type === 'CANNOT_COMPILE_REGEXP') {
     return badRequest('invalid_filter', 'A regular expression in the filters is not valid RE2 syntax.');

@@ -1,7 +1,7 @@
 import { type DimensionDef, dimensionKind } from './catalog.js';
 import { goalCondition, isScrollGoal, selectGoals } from './goals.js';
 import type { FilterTree } from './request.js';
-import { type CompileContext, and, eventsBase, fromTable, sessionsBase } from './tables.js';
+import { and, type CompileContext, eventsBase, fromTable, sessionsBase } from './tables.js';
 
 /**
  * Filter trees compiled to a WHERE condition on events or sessions rows. A leaf on a property
@@ -68,7 +68,7 @@ function valueCondition(leaf: Leaf, column: string, emptyLabel: string | null, c
   const { params } = ctx;
   const fold = (text: string) => (leaf.caseSensitive ? text : text.toLowerCase());
   const subject = leaf.caseSensitive ? column : `lowerUTF8(${column})`;
-  const matchesEmpty = (test: (label: string) => boolean) => emptyLabel !== null && test(fold(emptyLabel)) ? ` OR ${column} = ''` : '';
+  const matchesEmpty = (test: (label: string) => boolean) => (emptyLabel !== null && test(fold(emptyLabel)) ? ` OR ${column} = ''` : '');
   if (leaf.op.startsWith('is')) {
     const values = leaf.values.map(fold);
     return `${subject} IN ${params.strings(values)}${matchesEmpty((label) => values.includes(label))}`;

@@ -19,7 +19,7 @@ import { and, eventsBase } from './tables.js';
 
 const funnelSchema = z.strictObject({
   site_id: z.string().min(1),
-  funnel: z.string('must be the funnel\'s name').min(1),
+  funnel: z.string("must be the funnel's name").min(1),
   date_range: z.union([z.string(), z.tuple([z.string(), z.string()])]),
   filters: z.array(z.unknown()).optional(),
   timezone: z.string().optional(),

@@ -42,7 +42,10 @@ export function selectGoals(leaf: GoalLeaf, goals: Goal[]): Goal[] {
       if (!goals.some((goal) => fold(goal.displayName) === fold(value))) {
         // The reference's sentences (a page goal is named "Visit <path>"), then what is configured.
         const missing = value.startsWith('Visit ') ? `The pageview goal for the pathname \`${value.slice(6)}\`` : `The goal \`${value}\``;
-        throw badRequest('unknown_goal', `${missing} is not configured for this site. Configured goals: ${goals.map((g) => g.displayName).join(', ') || 'none'}.`);
+        throw badRequest(
+          'unknown_goal',
+          `${missing} is not configured for this site. Configured goals: ${goals.map((g) => g.displayName).join(', ') || 'none'}.`,
+        );
       }
     }
     return goals.filter((goal) => values.includes(fold(goal.displayName)));

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { badRequest } from '../errors.js';
 import {
-  FILTER_OPERATORS,
-  type FilterOperator,
-  type MetricSpec,
-  METRICS,
   canonicalDimension,
   dimensionChoices,
   dimensionKind,
+  FILTER_OPERATORS,
+  type FilterOperator,
+  METRICS,
+  type MetricSpec,
   parseMetric,
 } from './catalog.js';
 
@@ -26,7 +26,7 @@ const comparisonSchema = z.strictObject({
 });
 
 const requestSchema = z.strictObject({
-  site_id: z.string('must be the site\'s domain as a string').min(1, 'must name a site'),
+  site_id: z.string("must be the site's domain as a string").min(1, 'must name a site'),
   metrics: z.array(z.string('must be a metric name'), 'must be an array of metric names').min(1, 'must name at least one metric'),
   date_range: z.union([z.string(), z.tuple([z.string(), z.string()])], 'must be a preset such as "7d" or a pair of ISO dates'),
   dimensions: z
@@ -39,7 +39,12 @@ const requestSchema = z.strictObject({
     .optional(),
   pagination: z
     .strictObject({
-      limit: z.number().int('must be a whole number').min(1, 'must be at least 1').max(LIMITS.pageSize, `may be at most ${LIMITS.pageSize.toLocaleString('en')}`).optional(),
+      limit: z
+        .number()
+        .int('must be a whole number')
+        .min(1, 'must be at least 1')
+        .max(LIMITS.pageSize, `may be at most ${LIMITS.pageSize.toLocaleString('en')}`)
+        .optional(),
       offset: z.number().int('must be a whole number').min(0, 'must be 0 or more').optional(),
     })
     .optional(),
@@ -132,7 +137,8 @@ export function parseRequest(body: unknown): ParsedQuery {
   assertUnique(query.metrics, 'metrics');
   const dimensions = (query.dimensions ?? []).map((dimension, index) => {
     const canonical = canonicalDimension(dimension);
-    if (!dimensionKind(canonical)) throw badRequest('invalid_dimension', `#/dimensions/${index}: Invalid dimension "${dimension}"; choose from ${dimensionChoices()}.`);
+    if (!dimensionKind(canonical))
+      throw badRequest('invalid_dimension', `#/dimensions/${index}: Invalid dimension "${dimension}"; choose from ${dimensionChoices()}.`);
     return canonical;
   });
   assertUnique(dimensions, 'dimensions');
@@ -159,7 +165,11 @@ export function parseRequest(body: unknown): ParsedQuery {
     limit: query.pagination?.limit ?? LIMITS.defaultPageSize,
     offset: query.pagination?.offset ?? 0,
     comparison: comparisons
-      ? { mode: comparisons.mode, ...(comparisons.date_range ? { dateRange: comparisons.date_range } : {}), matchDayOfWeek: comparisons.match_day_of_week ?? false }
+      ? {
+          mode: comparisons.mode,
+          ...(comparisons.date_range ? { dateRange: comparisons.date_range } : {}),
+          matchDayOfWeek: comparisons.match_day_of_week ?? false,
+        }
       : null,
     timezone: query.timezone ?? null,
     exact: query.exact ?? false,
@@ -186,7 +196,8 @@ export function parseFilter(raw: unknown, path: (string | number)[], insideBehav
   }
   const op = raw[0];
   if (op === 'and' || op === 'or') {
-    if (raw.length !== 2 || !Array.isArray(raw[1]) || raw[1].length === 0) throw invalidFilter(path, `"${op}" takes one non-empty array of filters: ["${op}", [filter, …]].`);
+    if (raw.length !== 2 || !Array.isArray(raw[1]) || raw[1].length === 0)
+      throw invalidFilter(path, `"${op}" takes one non-empty array of filters: ["${op}", [filter, …]].`);
     if (raw[1].length > LIMITS.filters) throw invalidFilter(path, `"${op}" may combine at most ${LIMITS.filters} filters.`);
     return { op, children: raw[1].map((child: unknown, i: number) => parseFilter(child, [...path, 1, i], insideBehavioral)) };
   }
@@ -215,11 +226,15 @@ export function parseFilter(raw: unknown, path: (string | number)[], insideBehav
     throw invalidFilter([...path, 2], 'the values must be a non-empty array of strings.');
   }
   if (values.length > LIMITS.filterValues) {
-    throw invalidFilter([...path, 2], `one filter may hold at most ${LIMITS.filterValues.toLocaleString('en')} values, got ${values.length.toLocaleString('en')}.`);
+    throw invalidFilter(
+      [...path, 2],
+      `one filter may hold at most ${LIMITS.filterValues.toLocaleString('en')} values, got ${values.length.toLocaleString('en')}.`,
+    );
   }
   let caseSensitive = true;
   if (options !== undefined) {
-    if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidFilter([...path, 3], 'options must be an object such as {"case_sensitive": false}.');
+    if (typeof options !== 'object' || options === null || Array.isArray(options))
+      throw invalidFilter([...path, 3], 'options must be an object such as {"case_sensitive": false}.');
     const unknown = Object.keys(options).filter((key) => key !== 'case_sensitive');
     if (unknown.length) throw badRequest('unknown_key', `Unknown key "${unknown[0]}" in ${pointer([...path, 3])}; the only filter option is "case_sensitive".`);
     const value = (options as { case_sensitive?: unknown }).case_sensitive;

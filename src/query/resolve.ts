@@ -1,7 +1,7 @@
 import { isValidTimeZone } from '../accounts/timezones.js';
 import { badRequest } from '../errors.js';
-import { type Interval, type MetricSpec, canonicalDimension, dimensionKind, metricScope } from './catalog.js';
-import { type DateRange, comparisonRange, impliedInterval, resolveDateRange } from './dateRange.js';
+import { canonicalDimension, dimensionKind, type Interval, type MetricSpec, metricScope } from './catalog.js';
+import { comparisonRange, type DateRange, impliedInterval, resolveDateRange } from './dateRange.js';
 import { goalsInFilters } from './goals.js';
 import { endOfDay, formatDate, parseIsoDate, toLocal } from './localTime.js';
 import type { ComparisonRequest, FilterTree, ParsedQuery } from './request.js';
@@ -49,11 +49,22 @@ export function resolveQuery(
   const tz = parsed.timezone ?? context.site.timezone;
   if (!isValidTimeZone(tz)) throw badRequest('invalid_timezone', `#/timezone: "${tz}" is not an IANA time zone such as Europe/Berlin or Etc/UTC.`);
   const now = relativeNow(context.now, context.relativeTo, tz);
-  const range = resolveDateRange(parsed.dateRange, { now, tz, siteStart: context.siteStart, extraPresets: context.extraPresets, trim: parsed.trimRelativeDateRange });
+  const range = resolveDateRange(parsed.dateRange, {
+    now,
+    tz,
+    siteStart: context.siteStart,
+    extraPresets: context.extraPresets,
+    trim: parsed.trimRelativeDateRange,
+  });
   const interval = timeInterval(parsed.dimensions, range);
   const dimensions = parsed.dimensions.map((d) => (d === 'time' ? `time:${interval}` : d));
   const visitCounts = (context.visitCounts ?? false) && dimensions.some(isSessionDimension);
-  checkCompatibility(parsed.metrics, parsed.metricSpecs.map((spec) => metricTable(spec, visitCounts)), dimensions, parsed.filters);
+  checkCompatibility(
+    parsed.metrics,
+    parsed.metricSpecs.map((spec) => metricTable(spec, visitCounts)),
+    dimensions,
+    parsed.filters,
+  );
   // Goal names are checked here, before anything is read, rather than when filters compile.
   goalsInFilters(parsed.filters, context.site.goals);
   const orderBy = resolveOrder(parsed.orderBy, parsed.metrics, dimensions);
@@ -128,11 +139,20 @@ function timeInterval(dimensions: string[], range: DateRange): Interval {
 function resolveOrder(requested: ParsedQuery['orderBy'], metrics: string[], dimensions: string[]): [string, 'asc' | 'desc'][] {
   const timeDimension = dimensions.find((d) => d.startsWith('time:'));
   // An empty list asks for no particular order: the default one, as when order_by is left out.
-  if (!requested || requested.length === 0) return timeDimension ? [[timeDimension, 'asc'], [metrics[0]!, 'desc']] : [[metrics[0]!, 'desc']];
+  if (!requested || requested.length === 0)
+    return timeDimension
+      ? [
+          [timeDimension, 'asc'],
+          [metrics[0]!, 'desc'],
+        ]
+      : [[metrics[0]!, 'desc']];
   return requested.map(([name, direction], index) => {
     const resolved = name === 'time' && timeDimension ? timeDimension : canonicalDimension(name);
     if (!metrics.includes(resolved) && !dimensions.includes(resolved)) {
-      throw badRequest('invalid_order_by', `#/order_by/${index}: "${name}" is neither a queried metric nor a queried dimension; order by one of ${[...metrics, ...dimensions].join(', ')}.`);
+      throw badRequest(
+        'invalid_order_by',
+        `#/order_by/${index}: "${name}" is neither a queried metric nor a queried dimension; order by one of ${[...metrics, ...dimensions].join(', ')}.`,
+      );
     }
     return [resolved, direction];
   });
@@ -177,7 +197,9 @@ function checkCompatibility(metrics: string[], scopes: ('event' | 'session' | 'e
       fail(`Metric \`${metric}\` can only be queried with event:goal filters or dimensions: it is the share of visitors who completed a goal.`);
     }
     if ((metric === 'scroll_depth' || metric === 'time_on_page') && !hasPage) {
-      fail(`Metric \`${metric}\` can only be queried with event:page filters or dimensions (an event:page dimension or a top-level event:page filter): it is measured per page.`);
+      fail(
+        `Metric \`${metric}\` can only be queried with event:page filters or dimensions (an event:page dimension or a top-level event:page filter): it is measured per page.`,
+      );
     }
     if (metric === 'views_per_visit' && direct.some((leaf) => leaf.dimension === 'event:page')) {
       fail('Metric `views_per_visit` cannot be queried with a filter on `event:page`: it counts every page of a visit.');

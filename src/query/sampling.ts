@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { LRUCache } from 'lru-cache';
 import type { QueryConfig } from '../config/config.js';
-import { type MetricSpec, isAdditive } from './catalog.js';
+import { isAdditive, type MetricSpec } from './catalog.js';
 import type { DateRange } from './dateRange.js';
 import { runSql, toMetricValue } from './execute.js';
 
@@ -19,12 +19,7 @@ const MIN_RATE = 0.01;
 /** Below this many raw rows behind a sampled answer, the answer is called sparse. */
 export const SPARSE_ROWS = 100;
 
-export async function chooseSampleRate(
-  client: ClickHouseClient,
-  limits: QueryConfig,
-  site: { id: number },
-  ranges: DateRange[],
-): Promise<number | null> {
+export async function chooseSampleRate(client: ClickHouseClient, limits: QueryConfig, site: { id: number }, ranges: DateRange[]): Promise<number | null> {
   // The whole table's row count is metadata; below the threshold no site's range can exceed it.
   const total = await cachedCount('table', () =>
     runSql(client, "SELECT sum(rows) AS events FROM system.parts WHERE active AND database = currentDatabase() AND table = 'events'", {}, limits),
@@ -61,8 +56,16 @@ export function sampleRateFor(events: number, threshold: number): number | null 
 
 export function samplingMeta(rate: number, metrics: string[], specs: MetricSpec[], rawRows: number) {
   const warnings: { code: string; warning: string }[] = [];
-  if (rawRows === 0) warnings.push({ code: 'empty_sample', warning: `The ${Math.round(rate * 100)} % sample of visitors holds no matching events; the true figures may still be above zero. Query with "exact": true to read everything.` });
-  else if (rawRows < SPARSE_ROWS) warnings.push({ code: 'sparse_sample', warning: `Only ${rawRows} sampled events stand behind these figures; they are rough estimates. Query with "exact": true to read everything.` });
+  if (rawRows === 0)
+    warnings.push({
+      code: 'empty_sample',
+      warning: `The ${Math.round(rate * 100)} % sample of visitors holds no matching events; the true figures may still be above zero. Query with "exact": true to read everything.`,
+    });
+  else if (rawRows < SPARSE_ROWS)
+    warnings.push({
+      code: 'sparse_sample',
+      warning: `Only ${rawRows} sampled events stand behind these figures; they are rough estimates. Query with "exact": true to read everything.`,
+    });
   return {
     rate,
     scaled_metrics: metrics.filter((_, i) => isAdditive(specs[i]!)),

@@ -1,6 +1,6 @@
 import type { Interval } from './catalog.js';
 import type { DateRange } from './dateRange.js';
-import { type LocalDate, addDays, formatDate, isoWeekday, toLocal } from './localTime.js';
+import { addDays, formatDate, isoWeekday, type LocalDate, toLocal } from './localTime.js';
 
 /**
  * Every bucket label of a range, in order, as the SQL bucket expressions render them: day
@@ -22,7 +22,14 @@ export function timeLabels(range: DateRange, interval: Interval, tz: string): st
   const last = formatDate(toLocal(range.last, tz));
   const labels: string[] = [];
   for (let day = first; formatDate(day) <= last; day = addDays(day, 1)) {
-    const label = interval === 'day' ? formatDate(day) : interval === 'month' ? formatDate({ ...day, day: 1 }) : isoWeekday(day) === 1 || labels.length === 0 ? formatDate(day) : null;
+    const label =
+      interval === 'day'
+        ? formatDate(day)
+        : interval === 'month'
+          ? formatDate({ ...day, day: 1 })
+          : isoWeekday(day) === 1 || labels.length === 0
+            ? formatDate(day)
+            : null;
     if (label !== null && labels[labels.length - 1] !== label) labels.push(label);
   }
   return labels;

@@ -81,7 +81,9 @@ export function refusedAddress(address: string, rules: AddressRules): string | n
   const type = family === 4 ? 'ipv4' : 'ipv6';
   if (NEVER.check(address, type)) return `${address} is a reserved or cloud-metadata address.`;
   if (LOOPBACK.check(address, type)) {
-    return rules.loopbackAllowed || rules.privateAllowed ? null : `${address} is a loopback address; only URLs naming localhost, 127.0.0.1 or [::1] may reach it.`;
+    return rules.loopbackAllowed || rules.privateAllowed
+      ? null
+      : `${address} is a loopback address; only URLs naming localhost, 127.0.0.1 or [::1] may reach it.`;
   }
   if (PRIVATE.check(address, type) && !rules.privateAllowed) {
     return `${address} is a private or link-local address; the operator allows those only with WEBHOOK_ALLOW_PRIVATE=true.`;

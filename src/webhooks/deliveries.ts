@@ -4,7 +4,7 @@ import type { MetaDb } from '../stores/meta/database.js';
 import type { MetaDialect } from '../stores/meta/migrations/index.js';
 import type { WebhookDeliveryState } from '../stores/meta/schema.js';
 import { type Notice, recordNotice, webhookNoticeMessage } from './notices.js';
-import { FAILING_THRESHOLD, STOP_THRESHOLD, nextRetryAt } from './policy.js';
+import { FAILING_THRESHOLD, nextRetryAt, STOP_THRESHOLD } from './policy.js';
 import type { AttemptOutcome } from './sender.js';
 import { requireWebhook, subscribes } from './webhooks.js';
 
@@ -24,11 +24,22 @@ const FAN_OUT_BATCH = 100;
 export async function fanOutEvents(db: MetaDb, now: number): Promise<number> {
   let deliveries = 0;
   for (;;) {
-    const pending = await db.selectFrom('webhook_events').select(['id', 'team_id', 'type', 'created_at']).where('dispatched_at', 'is', null).orderBy('id').limit(FAN_OUT_BATCH).execute();
+    const pending = await db
+      .selectFrom('webhook_events')
+      .select(['id', 'team_id', 'type', 'created_at'])
+      .where('dispatched_at', 'is', null)
+      .orderBy('id')
+      .limit(FAN_OUT_BATCH)
+      .execute();
     for (const event of pending) {
       deliveries += await db.transaction().execute(async (trx) => {
         // Write first: on SQLite this takes the write lock before anything is read.
-        const taken = await trx.updateTable('webhook_events').set({ dispatched_at: now }).where('id', '=', event.id).where('dispatched_at', 'is', null).executeTakeFirst();
+        const taken = await trx
+          .updateTable('webhook_events')
+          .set({ dispatched_at: now })
+          .where('id', '=', event.id)
+          .where('dispatched_at', 'is', null)
+          .executeTakeFirst();
         if (Number(taken.numUpdatedRows) === 0) return 0;
         const team = await trx.selectFrom('teams').select('locked_at').where('id', '=', event.team_id).executeTakeFirst();
         if (!team || team.locked_at !== null) return 0;
@@ -44,7 +55,19 @@ export async function fanOutEvents(db: MetaDb, now: number): Promise<number> {
         if (subscribed.length === 0) return 0;
         await trx
           .insertInto('webhook_deliveries')
-          .values(subscribed.map((hook) => ({ webhook_id: hook.id, event_row_id: event.id, redelivery_of: null, state: 'queued' as const, next_attempt_at: now, claimed_until: null, claim_token: null, created_at: now, completed_at: null })))
+          .values(
+            subscribed.map((hook) => ({
+              webhook_id: hook.id,
+              event_row_id: event.id,
+              redelivery_of: null,
+              state: 'queued' as const,
+              next_attempt_at: now,
+              claimed_until: null,
+              claim_token: null,
+              created_at: now,
+              completed_at: null,
+            })),
+          )
           .execute();
         return subscribed.length;
       });
@@ -165,7 +188,13 @@ export async function closeUnattempted(db: MetaDb, job: DeliveryJob, token: stri
  * counts against the endpoint, a success clears its count. Returns the notices raised, for
  * the caller to announce once they are committed.
  */
-export async function recordAttempt(db: MetaDb, job: DeliveryJob, token: string, outcome: AttemptOutcome, now: number): Promise<{ state: WebhookDeliveryState; notices: Notice[] }> {
+export async function recordAttempt(
+  db: MetaDb,
+  job: DeliveryJob,
+  token: string,
+  outcome: AttemptOutcome,
+  now: number,
+): Promise<{ state: WebhookDeliveryState; notices: Notice[] }> {
   return db.transaction().execute(async (trx) => {
     const attempts = job.attempts + 1;
     const retryAt = outcome.ok ? null : nextRetryAt(attempts, now);
@@ -203,12 +232,29 @@ export async function recordAttempt(db: MetaDb, job: DeliveryJob, token: string,
       .executeTakeFirst();
     const notices: Notice[] = [];
     if (counted?.consecutive_failures === FAILING_THRESHOLD) {
-      notices.push(await recordNotice(trx, { teamId: job.teamId, kind: 'webhook_failing', webhookId: job.webhookId, message: webhookNoticeMessage('webhook_failing', counted.url) }, now));
+      notices.push(
+        await recordNotice(
+          trx,
+          { teamId: job.teamId, kind: 'webhook_failing', webhookId: job.webhookId, message: webhookNoticeMessage('webhook_failing', counted.url) },
+          now,
+        ),
+      );
     }
     if (counted && counted.consecutive_failures >= STOP_THRESHOLD) {
-      const stopped = await trx.updateTable('webhooks').set({ stopped_at: now }).where('id', '=', job.webhookId).where('stopped_at', 'is', null).executeTakeFirst();
+      const stopped = await trx
+        .updateTable('webhooks')
+        .set({ stopped_at: now })
+        .where('id', '=', job.webhookId)
+        .where('stopped_at', 'is', null)
+        .executeTakeFirst();
       if (Number(stopped.numUpdatedRows) === 1) {
-        notices.push(await recordNotice(trx, { teamId: job.teamId, kind: 'webhook_stopped', webhookId: job.webhookId, message: webhookNoticeMessage('webhook_stopped', counted.url) }, now));
+        notices.push(
+          await recordNotice(
+            trx,
+            { teamId: job.teamId, kind: 'webhook_stopped', webhookId: job.webhookId, message: webhookNoticeMessage('webhook_stopped', counted.url) },
+            now,
+          ),
+        );
       }
     }
     return { state, notices };
@@ -232,7 +278,17 @@ export async function redeliver(db: MetaDb, teamId: number, deliveryId: number, 
   }
   const row = await db
     .insertInto('webhook_deliveries')
-    .values({ webhook_id: original.webhook_id, event_row_id: original.event_row_id, redelivery_of: deliveryId, state: 'queued', next_attempt_at: now, claimed_until: null, claim_token: null, created_at: now, completed_at: null })
+    .values({
+      webhook_id: original.webhook_id,
+      event_row_id: original.event_row_id,
+      redelivery_of: deliveryId,
+      state: 'queued',
+      next_attempt_at: now,
+      claimed_until: null,
+      claim_token: null,
+      created_at: now,
+      completed_at: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id: row.id, webhookId: original.webhook_id, eventId: original.event_id };
@@ -256,7 +312,13 @@ export interface AttemptLogEntry {
 }
 
 /** A webhook's attempts, newest first; `beforeId` continues from the last entry of a page. */
-export async function listAttempts(db: MetaDb, teamId: number, webhookId: number, page: { limit: number; beforeId?: number | undefined }, now: number): Promise<AttemptLogEntry[]> {
+export async function listAttempts(
+  db: MetaDb,
+  teamId: number,
+  webhookId: number,
+  page: { limit: number; beforeId?: number | undefined },
+  now: number,
+): Promise<AttemptLogEntry[]> {
   await requireWebhook(db, teamId, webhookId, now);
   let query = db
     .selectFrom('webhook_attempts as a')

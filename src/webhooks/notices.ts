@@ -37,11 +37,24 @@ export async function recordNotice(
 /** Notices not yet dismissed, newest first: what the web app shows a team's owners. */
 export async function listOpenNotices(db: MetaDb, teamId: number): Promise<Notice[]> {
   const rows = await db.selectFrom('notices').selectAll().where('team_id', '=', teamId).where('dismissed_at', 'is', null).orderBy('id', 'desc').execute();
-  return rows.map((row) => ({ id: row.id, teamId: row.team_id, kind: row.kind as NoticeKind, webhookId: row.webhook_id, message: row.message, createdAt: row.created_at }));
+  return rows.map((row) => ({
+    id: row.id,
+    teamId: row.team_id,
+    kind: row.kind as NoticeKind,
+    webhookId: row.webhook_id,
+    message: row.message,
+    createdAt: row.created_at,
+  }));
 }
 
 export async function dismissNotice(db: MetaDb, teamId: number, noticeId: number, now: number): Promise<void> {
-  await db.updateTable('notices').set({ dismissed_at: now }).where('id', '=', noticeId).where('team_id', '=', teamId).where('dismissed_at', 'is', null).execute();
+  await db
+    .updateTable('notices')
+    .set({ dismissed_at: now })
+    .where('id', '=', noticeId)
+    .where('team_id', '=', teamId)
+    .where('dismissed_at', 'is', null)
+    .execute();
 }
 
 export async function teamOwnerEmails(db: MetaDb, teamId: number): Promise<string[]> {

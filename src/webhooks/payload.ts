@@ -24,7 +24,13 @@ export function deliveryBody(event: DeliveredEvent): string {
 }
 
 /** Headers of one attempt, signed at `now` with every live secret. */
-export function deliveryHeaders(input: { event: DeliveredEvent; deliveryId: number; secrets: readonly string[]; body: string; now: number }): Record<string, string> {
+export function deliveryHeaders(input: {
+  event: DeliveredEvent;
+  deliveryId: number;
+  secrets: readonly string[];
+  body: string;
+  now: number;
+}): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': WEBHOOK_USER_AGENT,

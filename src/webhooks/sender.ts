@@ -1,8 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { isDevelopmentHost, refusedAddress } from './addresses.js';
 import { LOGGED_RESPONSE_BYTES } from './policy.js';
@@ -105,7 +105,11 @@ function post(url: URL, targets: ResolvedAddress[], request: SendRequest, signal
   // Hand the connection the addresses that were checked, never a second resolution. With
   // `all` (Node's address-family racing) it may try each of them, all checked.
   const pinned: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) callback(null, targets.map(({ address, family }) => ({ address, family })));
+    if (options.all)
+      callback(
+        null,
+        targets.map(({ address, family }) => ({ address, family })),
+      );
     else callback(null, targets[0]!.address, targets[0]!.family);
   };
   const secure = url.protocol === 'https:';

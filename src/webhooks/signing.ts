@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 /** `whsec_` + 43 base64url characters: the 256 bits of a CSPRNG read. */
 export function generateWebhookSecret(): string {
-  return 'whsec_' + randomBytes(32).toString('base64url');
+  return `whsec_${randomBytes(32).toString('base64url')}`;
 }
 
 /** HMAC-SHA256 over `<t>.<raw body>`, hex: what a receiver recomputes from the raw body. */

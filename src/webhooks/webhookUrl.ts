@@ -27,7 +27,10 @@ export function parseWebhookUrl(input: unknown, options: { allowPrivate: boolean
   }
   const development = isDevelopmentHost(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && development)) {
-    throw badRequest('invalid_url', `The webhook URL must use https; plain http is allowed only for localhost, 127.0.0.1 and [::1], got "${url.protocol}//${url.host}".`);
+    throw badRequest(
+      'invalid_url',
+      `The webhook URL must use https; plain http is allowed only for localhost, 127.0.0.1 and [::1], got "${url.protocol}//${url.host}".`,
+    );
   }
   if (url.username || url.password) {
     throw badRequest('invalid_url', 'The webhook URL must not contain a user name or password; verify deliveries by their signature instead.');

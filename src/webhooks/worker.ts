@@ -1,12 +1,12 @@
 import type { Clock } from '../clock.js';
-import type { SecretBox } from './secretBox.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import type { MetaDialect } from '../stores/meta/migrations/index.js';
-import { type DeliveryJob, claimDueDeliveries, closeUnattempted, fanOutEvents, loadDeliveryJob, recordAttempt } from './deliveries.js';
+import { claimDueDeliveries, closeUnattempted, type DeliveryJob, fanOutEvents, loadDeliveryJob, recordAttempt } from './deliveries.js';
 import type { Mailer } from './mailer.js';
 import { type Notice, teamOwnerEmails } from './notices.js';
 import { deliveryBody, deliveryHeaders } from './payload.js';
 import { ATTEMPT_TIMEOUT_MS } from './policy.js';
+import type { SecretBox } from './secretBox.js';
 import { type Resolver, sendWebhook } from './sender.js';
 import { liveSecrets } from './webhooks.js';
 
@@ -93,8 +93,22 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     }
     const now = clock.now();
     const body = deliveryBody(job.event);
-    const headers = deliveryHeaders({ event: job.event, deliveryId: job.deliveryId, secrets: liveSecrets(job, now).map((sealed) => options.secrets.open(sealed)), body, now });
-    const outcome = await sendWebhook({ url: job.url, headers, body, timeoutMs, allowPrivate: options.allowPrivate, resolve: options.resolve, tlsCa: options.tlsCa });
+    const headers = deliveryHeaders({
+      event: job.event,
+      deliveryId: job.deliveryId,
+      secrets: liveSecrets(job, now).map((sealed) => options.secrets.open(sealed)),
+      body,
+      now,
+    });
+    const outcome = await sendWebhook({
+      url: job.url,
+      headers,
+      body,
+      timeoutMs,
+      allowPrivate: options.allowPrivate,
+      resolve: options.resolve,
+      tlsCa: options.tlsCa,
+    });
     const { notices } = await recordAttempt(db, job, token, outcome, now);
     await announce(notices);
     return outcome.ok ? 'succeeded' : 'failed';

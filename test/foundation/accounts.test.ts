@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SCOPES, generateApiKey, hashApiKey, looksLikeApiKey, parseScopes } from '../../src/accounts/apiKeyTokens.js';
+import { generateApiKey, hashApiKey, looksLikeApiKey, parseScopes, SCOPES } from '../../src/accounts/apiKeyTokens.js';
 import { normaliseDomain } from '../../src/accounts/domains.js';
 import { hashPassword, verifyPassword } from '../../src/accounts/passwords.js';
 import { isValidTimeZone } from '../../src/accounts/timezones.js';
@@ -39,7 +39,7 @@ describe('site domains', () => {
     expect(normaliseDomain(input)).toBe(expected);
   });
 
-  it.each(['', 'exa mple.com', '-bad.com', 'a..b', 'https://', 'x'.repeat(64) + '.com'])('rejects %j', (input) => {
+  it.each(['', 'exa mple.com', '-bad.com', 'a..b', 'https://', `${'x'.repeat(64)}.com`])('rejects %j', (input) => {
     expect(normaliseDomain(input)).toBeNull();
   });
 });

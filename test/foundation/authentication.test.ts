@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { revokeApiKey } from '../../src/stores/meta/apiKeys.js';
 import { lockTeam, unlockTeam } from '../../src/stores/meta/teams.js';
-import { type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 const run = promisify(execFile);
 const clock = new ManualClock(Date.parse('2026-03-10T10:15:00Z'));
@@ -32,7 +32,7 @@ describe('the authenticated API layer', () => {
       sites({ authorization: 'Bearer' }),
       sites({ authorization: 'Bearer not-a-key' }),
       sites({ authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }),
-      sites(bearer('svc_' + 'A'.repeat(43))),
+      sites(bearer(`svc_${'A'.repeat(43)}`)),
       sites(bearer(revoked.key)),
       sites({}, `?api_key=${account.key}`),
       sites({}, `?key=${account.key}&authorization=Bearer%20${account.key}`),
@@ -136,7 +136,7 @@ describe('the authenticated API layer', () => {
     const account = await createAccount(t.app);
     expect((await sites(bearer(account.key))).status).toBe(200);
     await run('./bin/svc', ['api-key', 'revoke', '--team', String(account.teamId), '--id', String(account.keyId), '--json'], {
-      env: { PATH: process.env.PATH ?? "", ...t.env },
+      env: { PATH: process.env.PATH ?? '', ...t.env },
     });
     expect((await sites(bearer(account.key))).status).toBe(401);
   });

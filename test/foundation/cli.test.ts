@@ -26,7 +26,20 @@ describe('svc, the command-line tool', () => {
     expect(all.scopes).toEqual(['stats:read', 'sites:read', 'sites:provision', 'webhooks:write']);
     expect(all.hourly_limit).toBe(10000);
 
-    const narrow = await json(['api-key', 'create', '--team', team, '--user', String(user.user_id), '--name', 'stats', '--scopes', 'stats:read', '--hourly-limit', '60']);
+    const narrow = await json([
+      'api-key',
+      'create',
+      '--team',
+      team,
+      '--user',
+      String(user.user_id),
+      '--name',
+      'stats',
+      '--scopes',
+      'stats:read',
+      '--hourly-limit',
+      '60',
+    ]);
     expect(narrow).toMatchObject({ scopes: ['stats:read'], hourly_limit: 60 });
 
     const listed = await json(['api-key', 'list', '--team', team]);

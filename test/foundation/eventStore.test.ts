@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_COLUMNS, SESSION_COLUMNS } from '../../src/ingest/rows.js';
 import { addColumnStatements, createTableStatements } from '../../src/stores/clickhouse/ddl.js';
 import { EVENT_MIGRATIONS, migrateEvents } from '../../src/stores/clickhouse/migrations.js';
-import { EVENT_COLUMNS, SESSION_COLUMNS } from '../../src/ingest/rows.js';
 import { EVENTS, ROLLUPS, SESSIONS } from '../../src/stores/clickhouse/schema.js';
-import { type TestApp, startTestApp } from '../support/testApp.js';
+import { startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,7 +22,9 @@ describe('the embedded event store', () => {
     const expected = ['events', 'sessions', 'ingest_counters', 'schema_migrations', ...ROLLUPS.map((r) => r.name)];
     expect(tables.sort()).toEqual(expected.sort());
     expect(ROLLUPS.map((r) => r.name)).toEqual(
-      ['visitors', 'sources', 'pages', 'entry_pages', 'exit_pages', 'custom_events', 'locations', 'devices', 'browsers', 'operating_systems'].map((n) => `rollup_${n}`),
+      ['visitors', 'sources', 'pages', 'entry_pages', 'exit_pages', 'custom_events', 'locations', 'devices', 'browsers', 'operating_systems'].map(
+        (n) => `rollup_${n}`,
+      ),
     );
     expect(await migrateEvents(t.app.events.jobs, { cluster: null }, Date.now())).toEqual([]);
     const ledger = await rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
@@ -31,7 +33,12 @@ describe('the embedded event store', () => {
 
   it('takes ingestion rows in exactly the tables’ columns', async () => {
     const columns = async (table: string) =>
-      (await rows<{ name: string }>("SELECT name FROM system.columns WHERE database = currentDatabase() AND table = {t:String} AND default_kind != 'MATERIALIZED' ORDER BY position", { t: table })).map((r) => r.name);
+      (
+        await rows<{ name: string }>(
+          "SELECT name FROM system.columns WHERE database = currentDatabase() AND table = {t:String} AND default_kind != 'MATERIALIZED' ORDER BY position",
+          { t: table },
+        )
+      ).map((r) => r.name);
     expect([...EVENT_COLUMNS].sort()).toEqual((await columns('events')).sort());
     expect([...SESSION_COLUMNS].sort()).toEqual((await columns('sessions')).sort());
   });
@@ -90,9 +97,9 @@ describe('the embedded event store', () => {
   });
 
   it('bounds a runaway query with its own settings and lives on', async () => {
-    await expect(
-      rows('SELECT count() FROM numbers(10000000000) WHERE sipHash64(number) % 7 = 3 SETTINGS max_execution_time = 1'),
-    ).rejects.toThrow(/TIMEOUT|time limit|Timeout/i);
+    await expect(rows('SELECT count() FROM numbers(10000000000) WHERE sipHash64(number) % 7 = 3 SETTINGS max_execution_time = 1')).rejects.toThrow(
+      /TIMEOUT|time limit|Timeout/i,
+    );
     expect(await rows<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }]);
   });
 });
@@ -101,9 +108,13 @@ describe('DDL for a cluster', () => {
   it('renders Replicated local tables behind Distributed ones, sharded by visitor', () => {
     const [local, distributed] = createTableStatements(SESSIONS, { cluster: 'analytics' });
     expect(local).toMatch(/^CREATE TABLE IF NOT EXISTS sessions_local ON CLUSTER analytics/);
-    expect(local).toContain("ENGINE = ReplicatedVersionedCollapsingMergeTree('/clickhouse/tables/{shard}/{database}/sessions_local', '{replica}', sign, events)");
+    expect(local).toContain(
+      "ENGINE = ReplicatedVersionedCollapsingMergeTree('/clickhouse/tables/{shard}/{database}/sessions_local', '{replica}', sign, events)",
+    );
     expect(local).toContain('SAMPLE BY user_id');
-    expect(distributed).toBe('CREATE TABLE IF NOT EXISTS sessions ON CLUSTER analytics AS sessions_local\nENGINE = Distributed(analytics, currentDatabase(), sessions_local, user_id)');
+    expect(distributed).toBe(
+      'CREATE TABLE IF NOT EXISTS sessions ON CLUSTER analytics AS sessions_local\nENGINE = Distributed(analytics, currentDatabase(), sessions_local, user_id)',
+    );
   });
 
   it('adds a column to the local tables and the Distributed table in front of them', () => {
@@ -111,12 +122,16 @@ describe('DDL for a cluster', () => {
       'ALTER TABLE events_local ON CLUSTER analytics ADD COLUMN IF NOT EXISTS idempotency_key String',
       'ALTER TABLE events ON CLUSTER analytics ADD COLUMN IF NOT EXISTS idempotency_key String',
     ]);
-    expect(addColumnStatements('events', 'idempotency_key String', { cluster: null })).toEqual(['ALTER TABLE events ADD COLUMN IF NOT EXISTS idempotency_key String']);
+    expect(addColumnStatements('events', 'idempotency_key String', { cluster: null })).toEqual([
+      'ALTER TABLE events ADD COLUMN IF NOT EXISTS idempotency_key String',
+    ]);
   });
 
   it('renders plain engines on one node', () => {
     const statements = createTableStatements(EVENTS, { cluster: null });
     expect(statements).toHaveLength(1);
-    expect(statements[0]).toMatch(/ENGINE = MergeTree\(\)\nPARTITION BY toYYYYMM\(timestamp\)\nORDER BY \(site_id, toDate\(timestamp\), name, user_id, timestamp\)\nSAMPLE BY user_id/);
+    expect(statements[0]).toMatch(
+      /ENGINE = MergeTree\(\)\nPARTITION BY toYYYYMM\(timestamp\)\nORDER BY \(site_id, toDate\(timestamp\), name, user_id, timestamp\)\nSAMPLE BY user_id/,
+    );
   });
 });

@@ -48,7 +48,9 @@ describe.each(backends)('metadata store on %s', (_name, open) => {
     const taken = await rejection(createUserWithTeam(store.db, { email: 'ada@EXAMPLE.com', name: 'Other' }, NOW));
     expect(taken).toMatchObject({ status: 409, code: 'email_taken' });
     expect(await rejection(createUserWithTeam(store.db, { email: 'not-an-email', name: 'X' }, NOW))).toMatchObject({ code: 'invalid_email' });
-    expect(await rejection(createUserWithTeam(store.db, { email: 'p@example.com', name: 'X', password: 'short' }, NOW))).toMatchObject({ code: 'weak_password' });
+    expect(await rejection(createUserWithTeam(store.db, { email: 'p@example.com', name: 'X', password: 'short' }, NOW))).toMatchObject({
+      code: 'weak_password',
+    });
   });
 
   it('normalises site domains, validates time zones, keeps domains unique among live sites and announces each site', async () => {
@@ -57,7 +59,10 @@ describe.each(backends)('metadata store on %s', (_name, open) => {
     expect(site).toMatchObject({ domain: 'shop.example.com', timezone: 'Etc/UTC', teamId, deletedAt: null });
     expect(await findTeamSite(store.db, teamId, 'WWW.shop.example.com')).toMatchObject({ id: site.id });
     expect(await findTeamSite(store.db, teamId + 1000, 'shop.example.com')).toBeUndefined();
-    expect(await rejection(createSite(store.db, { teamId, domain: 'shop.example.com', timezone: 'UTC' }, NOW))).toMatchObject({ status: 400, code: 'domain_taken' });
+    expect(await rejection(createSite(store.db, { teamId, domain: 'shop.example.com', timezone: 'UTC' }, NOW))).toMatchObject({
+      status: 400,
+      code: 'domain_taken',
+    });
     expect(await rejection(createSite(store.db, { teamId, domain: 'a b', timezone: 'UTC' }, NOW))).toMatchObject({ code: 'invalid_domain' });
     expect(await rejection(createSite(store.db, { teamId, domain: 'ok.example.com', timezone: 'Mars/Base' }, NOW))).toMatchObject({ code: 'invalid_timezone' });
     expect(await rejection(createSite(store.db, { teamId: 999_999, domain: 'ok.example.com', timezone: 'UTC' }, NOW))).toMatchObject({ status: 404 });

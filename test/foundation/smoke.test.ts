@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
 beforeAll(async () => {

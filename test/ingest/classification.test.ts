@@ -77,7 +77,10 @@ describe('classify', () => {
   it.each([
     ['Puppeteer/Playwright headless Chrome', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/140.0.0.0 Safari/537.36'],
     ['PhantomJS', 'Mozilla/5.0 (Unknown; Linux x86_64) AppleWebKit/538.1 (KHTML, like Gecko) PhantomJS/2.1.1 Safari/538.1'],
-    ['Lighthouse', 'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36 Chrome-Lighthouse'],
+    [
+      'Lighthouse',
+      'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Mobile Safari/537.36 Chrome-Lighthouse',
+    ],
     ['jsdom', 'Mozilla/5.0 (linux) AppleWebKit/537.36 (KHTML, like Gecko) jsdom/26.1.0'],
     ['Selenium', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36 Selenium'],
     ['GTmetrix', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/117.0.0.0 Safari/537.36 GTmetrix'],
@@ -131,7 +134,10 @@ describe('classify', () => {
     ['Safari 11', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_13_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/11.1.2 Safari/605.1.15'],
     ['Internet Explorer 11', 'Mozilla/5.0 (Windows NT 6.1; Trident/7.0; rv:11.0) like Gecko'],
     ['EdgeHTML 18', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/70.0.3538.102 Safari/537.36 Edge/18.19582'],
-    ['Samsung Internet 9', 'Mozilla/5.0 (Linux; Android 9; SM-G960F) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/9.4 Chrome/67.0.3396.87 Mobile Safari/537.36'],
+    [
+      'Samsung Internet 9',
+      'Mozilla/5.0 (Linux; Android 9; SM-G960F) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/9.4 Chrome/67.0.3396.87 Mobile Safari/537.36',
+    ],
   ])('flags %s as outdated', (_name, userAgent) => {
     expect(classifyVisit(userAgent)).toBe('outdated_browser');
   });
@@ -148,10 +154,15 @@ describe('classify', () => {
 
   it('never throws, whatever the request carries', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ maxLength: 60 }), fc.option(fc.string({ maxLength: 80 })), (userAgent, ip, referrerHost) => {
-        const reason = classify(lists, { userAgent, ua: parseUserAgent(userAgent), ip, referrerHost });
-        expect(reason === null || CLASSIFICATIONS.includes(reason)).toBe(true);
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 300 }),
+        fc.string({ maxLength: 60 }),
+        fc.option(fc.string({ maxLength: 80 })),
+        (userAgent, ip, referrerHost) => {
+          const reason = classify(lists, { userAgent, ua: parseUserAgent(userAgent), ip, referrerHost });
+          expect(reason === null || CLASSIFICATIONS.includes(reason)).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -303,7 +314,9 @@ describe('operator list files', () => {
     expect(isSpamReferrer(extended, 'semalt.com')).toBe(true);
     expect(visit(CHROME)).toBe('outdated_browser');
     expect(visit(firefox)).toBeNull();
-    expect(visit('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/141.0.0.0 Safari/537.36 Tesla/2024.14')).toBe('outdated_browser');
+    expect(visit('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/141.0.0.0 Safari/537.36 Tesla/2024.14')).toBe(
+      'outdated_browser',
+    );
   });
 
   it('may be absent, as may the directory', async () => {
@@ -393,7 +406,7 @@ describe('the datacenter network cache', () => {
 describe('lookup speed', () => {
   it('answers an address in microseconds', () => {
     const addresses = Array.from({ length: 20_000 }, (_, i) =>
-      i % 2 === 0 ? `${(i * 7) % 223 + 1}.${i % 256}.${(i * 13) % 256}.${(i * 31) % 256}` : `2a01:4f8:${(i % 65_536).toString(16)}::${i.toString(16)}`,
+      i % 2 === 0 ? `${((i * 7) % 223) + 1}.${i % 256}.${(i * 13) % 256}.${(i * 31) % 256}` : `2a01:4f8:${(i % 65_536).toString(16)}::${i.toString(16)}`,
     );
     for (const ip of addresses) isDatacenterAddress(lists, ip);
     const started = performance.now();

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { CHROME_MAC, collect, stored } from '../support/collect.js';
-import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 const clock = new ManualClock(Date.parse('2026-06-01T10:00:00Z'));
 let t: TestApp;
@@ -30,27 +30,28 @@ async function countEvents(where: string, params: Record<string, unknown> = {}) 
 }
 
 describe('POST /api/event', () => {
-  it.each([
-    ['application/json'],
-    ['text/plain'],
-    ['application/x-www-form-urlencoded'],
-    [undefined],
-  ])('reads the body as JSON whatever the content type (%s)', async (contentType) => {
-    const path = `/ct-${contentType ?? 'none'}`;
-    const res = await fetch(`${t.url}/api/event`, {
-      method: 'POST',
-      headers: { ...(contentType ? { 'content-type': contentType } : {}), 'user-agent': CHROME_MAC, 'x-forwarded-for': nextIp() },
-      body: JSON.stringify(pageview({ u: `https://collect.example.com${path}` })),
-    });
-    expect(res.status).toBe(202);
-    expect(res.headers.get('x-svc-dropped')).toBeNull();
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(res.headers.get('access-control-expose-headers')).toBe('x-svc-dropped');
-    expect(await countEvents('pathname = {p:String}', { p: path })).toBe(1);
-  });
+  it.each([['application/json'], ['text/plain'], ['application/x-www-form-urlencoded'], [undefined]])(
+    'reads the body as JSON whatever the content type (%s)',
+    async (contentType) => {
+      const path = `/ct-${contentType ?? 'none'}`;
+      const res = await fetch(`${t.url}/api/event`, {
+        method: 'POST',
+        headers: { ...(contentType ? { 'content-type': contentType } : {}), 'user-agent': CHROME_MAC, 'x-forwarded-for': nextIp() },
+        body: JSON.stringify(pageview({ u: `https://collect.example.com${path}` })),
+      });
+      expect(res.status).toBe(202);
+      expect(res.headers.get('x-svc-dropped')).toBeNull();
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-expose-headers')).toBe('x-svc-dropped');
+      expect(await countEvents('pathname = {p:String}', { p: path })).toBe(1);
+    },
+  );
 
   it('answers a CORS preflight', async () => {
-    const res = await fetch(`${t.url}/api/event`, { method: 'OPTIONS', headers: { origin: 'https://collect.example.com', 'access-control-request-method': 'POST' } });
+    const res = await fetch(`${t.url}/api/event`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://collect.example.com', 'access-control-request-method': 'POST' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-methods')).toContain('POST');
@@ -125,7 +126,7 @@ describe('POST /api/event', () => {
         { site_id: shielded.siteId, kind: 'ip', value: '203.0.113.0/24', description: null, created_at: now },
         { site_id: shielded.siteId, kind: 'country', value: 'GB', description: null, created_at: now },
         { site_id: shielded.siteId, kind: 'page', value: '/admin/**', description: null, created_at: now },
-        { site_id: shielded.siteId, kind: 'hostname', value: '*.' + shielded.domain, description: null, created_at: now },
+        { site_id: shielded.siteId, kind: 'hostname', value: `*.${shielded.domain}`, description: null, created_at: now },
         { site_id: shielded.siteId, kind: 'hostname', value: shielded.domain, description: null, created_at: now },
       ])
       .execute();
@@ -133,7 +134,11 @@ describe('POST /api/event', () => {
     const send = (u: string, ip: string) => collect(t, { n: 'pageview', d: shielded.domain, u }, { ip });
     const base = `https://${shielded.domain}`;
     expect((await send(`${base}/`, '203.0.113.9')).headers.get('x-svc-dropped')).toBe('shield_ip');
-    for (const res of [await send(`${base}/`, '81.2.69.142'), await send(`${base}/admin/users`, '8.8.4.4'), await send('https://elsewhere.example/', '8.8.4.4')]) {
+    for (const res of [
+      await send(`${base}/`, '81.2.69.142'),
+      await send(`${base}/admin/users`, '8.8.4.4'),
+      await send('https://elsewhere.example/', '8.8.4.4'),
+    ]) {
       expect(res.status).toBe(202);
       expect(res.headers.get('x-svc-dropped')).toBeNull();
     }
@@ -176,7 +181,11 @@ describe('POST /api/event', () => {
 
   it('records one event per site when d names several', async () => {
     const other = await createAccount(t.app, { domain: 'second.example.com' });
-    const res = await collect(t, { n: 'pageview', d: `${site.domain}, second.example.com,unknown.example.org`, u: 'https://collect.example.com/multi' }, { ip: nextIp() });
+    const res = await collect(
+      t,
+      { n: 'pageview', d: `${site.domain}, second.example.com,unknown.example.org`, u: 'https://collect.example.com/multi' },
+      { ip: nextIp() },
+    );
     expect(res.status).toBe(202);
     expect(res.headers.get('x-svc-dropped')).toBe('unknown_site');
     const rows = await stored<{ site_id: string; user_id: string }>(t, "SELECT site_id, user_id FROM events WHERE pathname = '/multi' ORDER BY site_id");
@@ -281,7 +290,10 @@ describe('X-Debug-Request', () => {
     });
     expect(outcome.session).toMatchObject({ entry_page: '', pageviews: 0, events: 1, is_bounce: 0 });
     // `1` is not `true`: only the exact value asks for a debug answer.
-    const notDebug = await collect(t, pageview({ d: debugSite.domain, u: 'https://debug.example.com/real' }), { ip: '81.2.69.142', headers: { 'x-debug-request': '1' } });
+    const notDebug = await collect(t, pageview({ d: debugSite.domain, u: 'https://debug.example.com/real' }), {
+      ip: '81.2.69.142',
+      headers: { 'x-debug-request': '1' },
+    });
     expect(notDebug.status).toBe(202);
     expect(await countEvents('site_id = {s:UInt64}', { s: debugSite.siteId })).toBe(1);
     const health = await (await fetch(`${t.url}/api/v1/sites/${debugSite.domain}/ingestion`, { headers: bearer(debugSite.key) })).json();
@@ -302,11 +314,19 @@ describe('X-Debug-Request', () => {
     const p = JSON.parse('{"__proto__": "a", "constructor": "b", "toString": "c"}');
     expect((await collect(t, pageview({ n: 'Signup', u: 'https://collect.example.com/proto', p }), { ip: nextIp() })).status).toBe(202);
     const [row] = await stored<{ props: Record<string, string> }>(t, "SELECT props FROM events WHERE pathname = '/proto'");
-    expect(Object.entries(row!.props).sort()).toEqual([['__proto__', 'a'], ['constructor', 'b'], ['toString', 'c']]);
+    expect(Object.entries(row!.props).sort()).toEqual([
+      ['__proto__', 'a'],
+      ['constructor', 'b'],
+      ['toString', 'c'],
+    ]);
   });
 
   it('reports truncations and the drop reason', async () => {
-    const res = await collect(t, { ...pageview({ u: `https://collect.example.com/${'a'.repeat(2100)}` }), p: Object.fromEntries(Array.from({ length: 35 }, (_, i) => [`k${i}`, 'v'])) }, { ip: nextIp(), headers: { 'x-debug-request': 'true' } });
+    const res = await collect(
+      t,
+      { ...pageview({ u: `https://collect.example.com/${'a'.repeat(2100)}` }), p: Object.fromEntries(Array.from({ length: 35 }, (_, i) => [`k${i}`, 'v'])) },
+      { ip: nextIp(), headers: { 'x-debug-request': 'true' } },
+    );
     const debug = await res.json();
     expect(debug.truncated).toEqual({ u: 1, p: 5 });
     expect(Object.keys(debug.sites[0].event.props)).toHaveLength(30);
@@ -326,7 +346,11 @@ describe('GET /api/event/pixel.gif', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/gif');
-    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 6).toString()).toBe('GIF89a');
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 6)
+        .toString(),
+    ).toBe('GIF89a');
     const [row] = await stored<{ name: string; via: string }>(t, "SELECT name, props['via'] AS via FROM events WHERE pathname = '/no-script'");
     expect(row).toEqual({ name: 'pageview', via: 'pixel' });
   });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
 let domain: string;
@@ -15,8 +15,21 @@ afterAll(() => t.close());
 describe('ingestion under random input', () => {
   // Built once the site exists, so the generators can name it.
   const arbitraries = () => {
-    const HEADER_NAMES = ['x-forwarded-for', 'x-real-ip', 'forwarded', 'cf-connecting-ip', 'user-agent', 'accept-language', 'referer', 'x-debug-request', 'content-type'];
-    const headerValue = fc.oneof(fc.string({ maxLength: 80 }), fc.constantFrom('true', '::1', '[::1]:80', 'for="[2001:db8::1]:4711"', '1.2.3.4, 5.6.7.8', '999.1.1.1', 'text/plain'));
+    const HEADER_NAMES = [
+      'x-forwarded-for',
+      'x-real-ip',
+      'forwarded',
+      'cf-connecting-ip',
+      'user-agent',
+      'accept-language',
+      'referer',
+      'x-debug-request',
+      'content-type',
+    ];
+    const headerValue = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc.constantFrom('true', '::1', '[::1]:80', 'for="[2001:db8::1]:4711"', '1.2.3.4, 5.6.7.8', '999.1.1.1', 'text/plain'),
+    );
     const headers = fc
       .dictionary(fc.constantFrom(...HEADER_NAMES), headerValue, { maxKeys: 5 })
       // fetch refuses header values it cannot send; those are not requests a server can receive.
@@ -33,8 +46,17 @@ describe('ingestion under random input', () => {
       fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
       fc.dictionary(fc.string({ maxLength: 5 }), fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.dictionary(fc.string(), fc.string())), { maxKeys: 4 }),
     );
-    const eventBody = fc.dictionary(fc.constantFrom('n', 'd', 'u', 'r', 'p', 't', '$', 'sd', 'e', 'k', 'i', 'w', 'v', 'h', 'referrer', 'utm_source', 'props', 'm'), fieldValue, { maxKeys: 10 });
-    const rawBody = fc.oneof(eventBody.map((b) => JSON.stringify({ d: domain, ...b })), fc.string({ maxLength: 200 }), fc.json(), fc.constant(''));
+    const eventBody = fc.dictionary(
+      fc.constantFrom('n', 'd', 'u', 'r', 'p', 't', '$', 'sd', 'e', 'k', 'i', 'w', 'v', 'h', 'referrer', 'utm_source', 'props', 'm'),
+      fieldValue,
+      { maxKeys: 10 },
+    );
+    const rawBody = fc.oneof(
+      eventBody.map((b) => JSON.stringify({ d: domain, ...b })),
+      fc.string({ maxLength: 200 }),
+      fc.json(),
+      fc.constant(''),
+    );
     return { headers, rawBody, domain };
   };
 
@@ -68,12 +90,24 @@ describe('ingestion under random input', () => {
 
   it('the NDJSON import reports every line, never crashing', async () => {
     const { headers } = arbitraries();
-    const field = fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.boolean(), fc.constant(null), fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 4 }), { maxKeys: 2 }));
+    const field = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 4 }), { maxKeys: 2 }),
+    );
     const event = fc.record(
       {
-        timestamp: fc.oneof(fc.constantFrom('2026-01-05T10:00:00Z', '2026-01-05T10:20:00+01:00', '2999-01-01T00:00:00Z', 'soon', ''), fc.date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2030-01-01') }).map((d) => d.toISOString())),
+        timestamp: fc.oneof(
+          fc.constantFrom('2026-01-05T10:00:00Z', '2026-01-05T10:20:00+01:00', '2999-01-01T00:00:00Z', 'soon', ''),
+          fc.date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2030-01-01') }).map((d) => d.toISOString()),
+        ),
         ip: fc.oneof(fc.constantFrom('81.2.69.142', '2001:db8::1', '3.5.140.2', 'x'), fc.ipV4()),
-        user_agent: fc.oneof(fc.constantFrom('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36', '', 'curl/8'), fc.string({ maxLength: 20 })),
+        user_agent: fc.oneof(
+          fc.constantFrom('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36', '', 'curl/8'),
+          fc.string({ maxLength: 20 }),
+        ),
         headers,
         n: fc.oneof(fc.constantFrom('pageview', 'engagement', 'Signup'), field),
         u: fc.oneof(fc.constant(`https://${domain}/p`), field),
@@ -85,7 +119,10 @@ describe('ingestion under random input', () => {
       },
       { requiredKeys: [] },
     );
-    const line = fc.oneof({ weight: 6, arbitrary: event.map((e) => JSON.stringify(e)) }, { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 40 }), fc.json()) });
+    const line = fc.oneof(
+      { weight: 6, arbitrary: event.map((e) => JSON.stringify(e)) },
+      { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 40 }), fc.json()) },
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(line, { maxLength: 8 }), async (lines) => {
         const res = await fetch(`${t.url}/api/v1/sites/${domain}/events/import`, {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { CHROME_MAC, SAFARI_IPHONE, stored } from '../support/collect.js';
 import { svc } from '../support/processes.js';
-import { type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 const clock = new ManualClock(Date.parse('2026-07-01T12:00:00Z'));
 let t: TestApp;
@@ -40,8 +40,22 @@ describe('POST /api/v1/sites/{site_id}/events/import', () => {
       line({ ...visitor, timestamp: '2026-06-11T09:00:00Z', n: 'pageview', u: 'https://history.example.com/' }),
       line({ ip: '8.8.4.4', user_agent: 'curl/8.0', timestamp: '2026-06-11T10:00:00Z', n: 'pageview', u: 'https://history.example.com/' }),
       line({ ...visitor, timestamp: '2026-06-11T11:00:00Z', n: 'engagement', u: 'https://history.example.com/orphan', sd: 5 }),
-      line({ ...visitor, timestamp: '2026-06-11T12:00:00Z', n: 'Purchase', u: 'https://history.example.com/checkout', $: { amount: 20, currency: 'USD' }, k: '0f8fad5b-d9cb-469f-a165-70867728950e' }),
-      line({ ...visitor, timestamp: '2026-06-11T12:00:01Z', n: 'Purchase', u: 'https://history.example.com/checkout', $: { amount: 20, currency: 'USD' }, k: '0f8fad5b-d9cb-469f-a165-70867728950e' }),
+      line({
+        ...visitor,
+        timestamp: '2026-06-11T12:00:00Z',
+        n: 'Purchase',
+        u: 'https://history.example.com/checkout',
+        $: { amount: 20, currency: 'USD' },
+        k: '0f8fad5b-d9cb-469f-a165-70867728950e',
+      }),
+      line({
+        ...visitor,
+        timestamp: '2026-06-11T12:00:01Z',
+        n: 'Purchase',
+        u: 'https://history.example.com/checkout',
+        $: { amount: 20, currency: 'USD' },
+        k: '0f8fad5b-d9cb-469f-a165-70867728950e',
+      }),
     ].join('\n');
     const res = await importInto(account.domain, account.key, body);
     expect(res.status).toBe(200);
@@ -59,7 +73,7 @@ describe('POST /api/v1/sites/{site_id}/events/import', () => {
 
     const events = await stored<{ timestamp: string; name: string; user_id: string; session_id: string; language: string; referrer_source: string }>(
       t,
-      'SELECT timestamp, name, user_id, session_id, language, referrer_source FROM events WHERE site_id = {s:UInt64} AND classification = \'\' ORDER BY timestamp',
+      "SELECT timestamp, name, user_id, session_id, language, referrer_source FROM events WHERE site_id = {s:UInt64} AND classification = '' ORDER BY timestamp",
       { s: account.siteId },
     );
     expect(events.map((e) => [e.timestamp, e.name])).toEqual([
@@ -81,7 +95,14 @@ describe('POST /api/v1/sites/{site_id}/events/import', () => {
     const res = await importInto(
       account.domain,
       account.key,
-      line({ timestamp: '2026-06-12T10:00:00Z', ip: '3.5.140.2', user_agent: '', headers: { 'X-Forwarded-For': '81.2.69.142' }, n: 'pageview', u: `https://${account.domain}/` }),
+      line({
+        timestamp: '2026-06-12T10:00:00Z',
+        ip: '3.5.140.2',
+        user_agent: '',
+        headers: { 'X-Forwarded-For': '81.2.69.142' },
+        n: 'pageview',
+        u: `https://${account.domain}/`,
+      }),
     );
     const report = await res.json();
     expect(report.rejected).toEqual([]);
@@ -110,16 +131,29 @@ describe('POST /api/v1/sites/{site_id}/events/import', () => {
   it('is wrapped by svc events import', async () => {
     const account = await createAccount(t.app);
     const file = join(t.dataDir, 'events.ndjson');
-    writeFileSync(file, [1, 2, 3].map((i) => line({ timestamp: `2026-06-20T10:0${i}:00Z`, ip: '81.2.69.142', user_agent: SAFARI_IPHONE, n: 'pageview', u: `https://${account.domain}/p${i}` })).join('\n'));
-    const result = await svc(['events', 'import', '--site', account.domain, '--file', file, '--url', t.url, '--key', account.key, '--json'], { DATA_DIR: t.dataDir });
+    writeFileSync(
+      file,
+      [1, 2, 3]
+        .map((i) =>
+          line({ timestamp: `2026-06-20T10:0${i}:00Z`, ip: '81.2.69.142', user_agent: SAFARI_IPHONE, n: 'pageview', u: `https://${account.domain}/p${i}` }),
+        )
+        .join('\n'),
+    );
+    const result = await svc(['events', 'import', '--site', account.domain, '--file', file, '--url', t.url, '--key', account.key, '--json'], {
+      DATA_DIR: t.dataDir,
+    });
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toMatchObject({ lines: 3, outcomes: { stored: 3 }, rejected: [] });
-    const [row] = await stored<{ c: string; device: string }>(t, 'SELECT count() AS c, any(device) AS device FROM events WHERE site_id = {s:UInt64}', { s: account.siteId });
+    const [row] = await stored<{ c: string; device: string }>(t, 'SELECT count() AS c, any(device) AS device FROM events WHERE site_id = {s:UInt64}', {
+      s: account.siteId,
+    });
     expect(row).toEqual({ c: '3', device: 'Mobile' });
     const denied = await svc(['events', 'import', '--site', account.domain, '--file', file, '--url', t.url, '--key', 'svc_wrong'], { DATA_DIR: t.dataDir });
     expect(denied.code).toBe(2);
     expect(denied.stderr).toMatch(/valid API key/);
-    const noServer = await svc(['events', 'import', '--site', account.domain, '--file', file, '--url', 'http://127.0.0.1:9', '--key', account.key], { DATA_DIR: t.dataDir });
+    const noServer = await svc(['events', 'import', '--site', account.domain, '--file', file, '--url', 'http://127.0.0.1:9', '--key', account.key], {
+      DATA_DIR: t.dataDir,
+    });
     expect(noServer.code).toBe(1);
     expect(noServer.stderr).toMatch(/No server answers/);
   });

@@ -25,7 +25,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { CHROME_MAC, stored } from '../support/collect.js';
-import { type Account, type TestApp, createAccount, startTestApp } from '../support/testApp.js';
+import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 const clock = new ManualClock(Date.parse('2026-06-02T09:00:00Z'));
 let t: TestApp;
@@ -126,7 +126,14 @@ describe('transport', () => {
 describe('pageviews and routing', () => {
   it('reports the path without query or fragment, and reads UTM tags from the query', async () => {
     const { event } = await derived(base('pageview', '/pricing/?utm_source=news&utm_medium=email#plans', { r: 'https://duckduckgo.com/' }));
-    expect(event).toMatchObject({ name: 'pageview', pathname: '/pricing/', hostname: 'tracker.example.com', utm_source: 'news', utm_medium: 'email', tracker_version: String(VERSION) });
+    expect(event).toMatchObject({
+      name: 'pageview',
+      pathname: '/pricing/',
+      hostname: 'tracker.example.com',
+      utm_source: 'news',
+      utm_medium: 'email',
+      tracker_version: String(VERSION),
+    });
   });
 
   it('appends the fragment with h: 1 (hash-routing builds), for pageviews and engagement alike', async () => {
@@ -277,7 +284,11 @@ describe('GET /api/event/pixel.gif (no-script)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/gif');
     expect(res.headers.get('cache-control')).toMatch(/no-store/);
-    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 6).toString()).toBe('GIF89a');
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 6)
+        .toString(),
+    ).toBe('GIF89a');
     expect(await countEvents("name = 'pageview' AND pathname = '/noscript-page'")).toBe(1);
   });
 });

@@ -61,21 +61,13 @@ const CASES: Array<[name: string, userAgent: string, expected: Expected]> = [
     'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/28.0 Chrome/130.0.0.0 Mobile Safari/537.36',
     ['Samsung Internet', '28.0', 'Android', '10', 'Mobile'],
   ],
-  [
-    'Firefox on Android',
-    'Mozilla/5.0 (Android 15; Mobile; rv:140.0) Gecko/140.0 Firefox/140.0',
-    ['Firefox', '140.0', 'Android', '15', 'Mobile'],
-  ],
+  ['Firefox on Android', 'Mozilla/5.0 (Android 15; Mobile; rv:140.0) Gecko/140.0 Firefox/140.0', ['Firefox', '140.0', 'Android', '15', 'Mobile']],
   [
     'Chrome on Linux',
     'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36',
     ['Chrome', '138.0', 'GNU/Linux', '', 'Desktop'],
   ],
-  [
-    'Firefox on Ubuntu',
-    'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0',
-    ['Firefox', '140.0', 'Ubuntu', '', 'Desktop'],
-  ],
+  ['Firefox on Ubuntu', 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0', ['Firefox', '140.0', 'Ubuntu', '', 'Desktop']],
   [
     'Edge on Windows',
     'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36 Edg/138.0.3351.83',
@@ -91,11 +83,7 @@ const CASES: Array<[name: string, userAgent: string, expected: Expected]> = [
     'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36 OPR/120.0.0.0',
     ['Opera', '120.0', 'Windows', '10', 'Desktop'],
   ],
-  [
-    'Opera Mini',
-    'Opera/9.80 (Android; Opera Mini/36.2.2254/119.132; U; id) Presto/2.12.423 Version/12.16',
-    ['Opera', '36.2', 'Android', '', 'Tablet'],
-  ],
+  ['Opera Mini', 'Opera/9.80 (Android; Opera Mini/36.2.2254/119.132; U; id) Presto/2.12.423 Version/12.16', ['Opera', '36.2', 'Android', '', 'Tablet']],
   [
     'Chrome on a Chromebook',
     'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36',
@@ -121,16 +109,8 @@ const CASES: Array<[name: string, userAgent: string, expected: Expected]> = [
     'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
     ['Mobile App', '', 'iOS', '18.5', 'Mobile'],
   ],
-  [
-    'Internet Explorer 11',
-    'Mozilla/5.0 (Windows NT 6.1; Trident/7.0; rv:11.0) like Gecko',
-    ['Internet Explorer', '11.0', 'Windows', '7', 'Desktop'],
-  ],
-  [
-    'a PlayStation',
-    'Mozilla/5.0 (PlayStation 5 3.11) AppleWebKit/605.1.15 (KHTML, like Gecko)',
-    ['', '', 'PlayStation', '5', 'Desktop'],
-  ],
+  ['Internet Explorer 11', 'Mozilla/5.0 (Windows NT 6.1; Trident/7.0; rv:11.0) like Gecko', ['Internet Explorer', '11.0', 'Windows', '7', 'Desktop']],
+  ['a PlayStation', 'Mozilla/5.0 (PlayStation 5 3.11) AppleWebKit/605.1.15 (KHTML, like Gecko)', ['', '', 'PlayStation', '5', 'Desktop']],
   [
     'a smart TV',
     'Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/538.1 (KHTML, like Gecko) Version/6.0 TV Safari/538.1',

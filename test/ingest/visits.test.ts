@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { collect, stored } from '../support/collect.js';
-import { type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 const clock = new ManualClock(Date.parse('2026-06-02T09:00:00Z'));
 let t: TestApp;
@@ -66,9 +66,21 @@ describe('visits', () => {
     await send({ n: 'pageview', u: '/back' });
 
     const [first, second] = await visits(account.siteId);
-    expect(first).toMatchObject({ entry_page: '/landing', exit_page: '/signup', pageviews: 3, events: 3, duration: 30 * 60, is_bounce: 0, referrer_source: 'Hacker News' });
+    expect(first).toMatchObject({
+      entry_page: '/landing',
+      exit_page: '/signup',
+      pageviews: 3,
+      events: 3,
+      duration: 30 * 60,
+      is_bounce: 0,
+      referrer_source: 'Hacker News',
+    });
     expect(second).toMatchObject({ entry_page: '/back', exit_page: '/back', pageviews: 1, duration: 0, is_bounce: 1 });
-    const events = await stored<{ session_id: string; referrer_source: string }>(t, 'SELECT session_id, referrer_source FROM events WHERE site_id = {s:UInt64} ORDER BY timestamp', { s: account.siteId });
+    const events = await stored<{ session_id: string; referrer_source: string }>(
+      t,
+      'SELECT session_id, referrer_source FROM events WHERE site_id = {s:UInt64} ORDER BY timestamp',
+      { s: account.siteId },
+    );
     // Every event carries its visit's attributes, fixed by the visit's first event.
     expect(events.map((e) => e.referrer_source)).toEqual(['Hacker News', 'Hacker News', 'Hacker News', '']);
     expect(new Set(events.slice(0, 3).map((e) => e.session_id)).size).toBe(1);
@@ -151,7 +163,9 @@ describe('engagement', () => {
     expect(early.headers.get('x-svc-dropped')).toBeNull();
     clock.advance(2000);
     await send({ n: 'pageview', u: '/early' }, '81.2.4.4');
-    const rows = await stored<{ name: string; session_id: string }>(t, 'SELECT name, session_id FROM events WHERE site_id = {s:UInt64} ORDER BY name', { s: account.siteId });
+    const rows = await stored<{ name: string; session_id: string }>(t, 'SELECT name, session_id FROM events WHERE site_id = {s:UInt64} ORDER BY name', {
+      s: account.siteId,
+    });
     expect(rows.map((r) => r.name)).toEqual(['engagement', 'pageview']);
     expect(rows[0]!.session_id).toBe(rows[1]!.session_id);
   });

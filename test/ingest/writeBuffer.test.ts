@@ -4,9 +4,9 @@ import { ManualClock } from '../../src/clock.js';
 import { HealthCounters } from '../../src/ingest/healthCounters.js';
 import type { EventRow, SessionRow } from '../../src/ingest/rows.js';
 import { WriteBuffer } from '../../src/ingest/writeBuffer.js';
-import { buildRows } from '../support/eventFixtures.js';
 import { CHROME_MAC } from '../support/collect.js';
-import { type TestApp, createAccount, startTestApp } from '../support/testApp.js';
+import { buildRows } from '../support/eventFixtures.js';
+import { createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 /** Counts rows without flushing first: these tests are about when flushes happen. */
 async function count(t: TestApp, table = 'events'): Promise<number> {

@@ -24,7 +24,7 @@ export function apiClient(baseUrl: string, key: string | undefined) {
   };
 }
 
-export const q = (params: Record<string, string | number>) => '?' + new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+export const q = (params: Record<string, string | number>) => `?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString()}`;
 
 // Each test file runs in its own process and gets its own database, so files never share rows.
 const postgres = await freshPostgresDatabase();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { testEnv } from './client.js';
 
 /**
@@ -69,15 +69,64 @@ const ROUTES: [method: string, path: string][] = [
 ];
 
 const FIELDS = [
-  'site_id', 'domain', 'new_domain', 'timezone', 'team_id', 'goal_type', 'event_name', 'page_path', 'display_name', 'custom_props', 'currency',
-  'scroll_threshold', 'property', 'name', 'steps', 'email', 'role', 'password', 'kind', 'value', 'description', 'rules', 'url', 'events', 'types',
-  'enabled', 'token', 'limit', 'after', 'before', 'tracker_script_configuration', 'include', 'bot', 'datacenter_ip', 'referrer_spam',
+  'site_id',
+  'domain',
+  'new_domain',
+  'timezone',
+  'team_id',
+  'goal_type',
+  'event_name',
+  'page_path',
+  'display_name',
+  'custom_props',
+  'currency',
+  'scroll_threshold',
+  'property',
+  'name',
+  'steps',
+  'email',
+  'role',
+  'password',
+  'kind',
+  'value',
+  'description',
+  'rules',
+  'url',
+  'events',
+  'types',
+  'enabled',
+  'token',
+  'limit',
+  'after',
+  'before',
+  'tracker_script_configuration',
+  'include',
+  'bot',
+  'datacenter_ip',
+  'referrer_spam',
 ];
 
 describe('the management API under random input', () => {
   it('answers every route with a success or a 4xx sentence, never a 5xx', async () => {
     const site = account.domain;
-    const oddText = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('', ' ', '%', '..', 'a/b', '\u0000', 'ü.example', 'x'.repeat(3000), 'https://hooks.example.com/x', 'http://127.0.0.1/', 'Europe/Berlin', 'EUR', 'Visit /x'));
+    const oddText = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom(
+        '',
+        ' ',
+        '%',
+        '..',
+        'a/b',
+        '\u0000',
+        'ü.example',
+        'x'.repeat(3000),
+        'https://hooks.example.com/x',
+        'http://127.0.0.1/',
+        'Europe/Berlin',
+        'EUR',
+        'Visit /x',
+      ),
+    );
     const leafValue = fc.oneof(
       oddText,
       fc.constant(site),
@@ -89,15 +138,26 @@ describe('the management API under random input', () => {
     );
     const value = fc.oneof(
       { weight: 6, arbitrary: leafValue },
-      { weight: 1, arbitrary: fc.array(fc.oneof(leafValue, fc.dictionary(fc.constantFrom('event_name', 'page_path', 'value', 'description'), leafValue, { maxKeys: 2 })), { maxLength: 4 }) },
+      {
+        weight: 1,
+        arbitrary: fc.array(fc.oneof(leafValue, fc.dictionary(fc.constantFrom('event_name', 'page_path', 'value', 'description'), leafValue, { maxKeys: 2 })), {
+          maxLength: 4,
+        }),
+      },
       { weight: 1, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS), fc.string({ maxLength: 6 })), leafValue, { maxKeys: 4 }) },
     );
     const body = fc.oneof(
       { weight: 8, arbitrary: fc.dictionary(fc.constantFrom(...FIELDS), value, { maxKeys: 6 }).map((b) => JSON.stringify({ site_id: site, ...b })) },
       { weight: 1, arbitrary: fc.oneof(fc.json(), fc.string({ maxLength: 40 }), fc.constant('')) },
     );
-    const segment = fc.oneof(fc.constant(site), fc.constantFrom('1', '0', '-1', '99999999999999999999', 'ip', 'country', 'page', 'hostname', 'nope', '%00', '%E0%A4%A', 'a%2Fb'), fc.string({ maxLength: 12 }).map(encodeURIComponent));
-    const query = fc.dictionary(fc.constantFrom('site_id', 'limit', 'after', 'before', 'team_id', 'from', 'to'), fc.oneof(fc.constant(site), oddText), { maxKeys: 3 });
+    const segment = fc.oneof(
+      fc.constant(site),
+      fc.constantFrom('1', '0', '-1', '99999999999999999999', 'ip', 'country', 'page', 'hostname', 'nope', '%00', '%E0%A4%A', 'a%2Fb'),
+      fc.string({ maxLength: 12 }).map(encodeURIComponent),
+    );
+    const query = fc.dictionary(fc.constantFrom('site_id', 'limit', 'after', 'before', 'team_id', 'from', 'to'), fc.oneof(fc.constant(site), oddText), {
+      maxKeys: 3,
+    });
     const request = fc.record({ route: fc.constantFrom(...ROUTES), body, segment, other: segment, query });
 
     await fc.assert(

@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/clock.js';
 import { INVITATION_LIFETIME_MS } from '../../src/management/invitations.js';
 import { membershipRole } from '../../src/stores/meta/teams.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
-import { type Account, type TestApp, createAccount, startTestApp } from '../support/testApp.js';
+import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { type Answer, apiClient, q, testEnv } from './client.js';
 
 const clock = new ManualClock(Date.parse('2026-03-01T12:00:00Z'));
@@ -46,7 +46,7 @@ describe('site guests', () => {
     const stored = await t.app.meta.db.selectFrom('invitations').select('token_hash').where('id', '=', invited.body.invitation.id).executeTakeFirstOrThrow();
     expect(stored.token_hash).not.toContain(tokenOf(invited));
 
-    expect((await api.get('/api/v1/sites/guests' + q({ site_id }))).body.guests).toEqual([{ email: person.email, role: 'viewer', status: 'invited' }]);
+    expect((await api.get(`/api/v1/sites/guests${q({ site_id })}`)).body.guests).toEqual([{ email: person.email, role: 'viewer', status: 'invited' }]);
 
     const wrong = await publicApi().post('/api/invitations/accept', { token: tokenOf(invited), password: 'not the password' });
     expect(wrong.status).toBe(403);
@@ -54,13 +54,18 @@ describe('site guests', () => {
     expect(accepted.body).toEqual({ accepted: true, email: person.email, role: 'viewer', account_created: false });
     expect((await publicApi().post('/api/invitations/accept', { token: tokenOf(invited), password: person.password })).status).toBe(404);
 
-    expect((await api.get('/api/v1/sites/guests' + q({ site_id }))).body.guests).toEqual([{ email: person.email, role: 'viewer', status: 'accepted' }]);
+    expect((await api.get(`/api/v1/sites/guests${q({ site_id })}`)).body.guests).toEqual([{ email: person.email, role: 'viewer', status: 'accepted' }]);
     // Inviting an existing guest with the same role is idempotent.
-    expect((await api.put('/api/v1/sites/guests', { site_id, email: person.email, role: 'viewer' })).body).toEqual({ email: person.email, role: 'viewer', status: 'accepted', invitation: null });
+    expect((await api.put('/api/v1/sites/guests', { site_id, email: person.email, role: 'viewer' })).body).toEqual({
+      email: person.email,
+      role: 'viewer',
+      status: 'accepted',
+      invitation: null,
+    });
 
-    expect((await api.delete(`/api/v1/sites/guests/${encodeURIComponent(person.email)}` + q({ site_id }))).body).toEqual({ deleted: true });
-    expect((await api.get('/api/v1/sites/guests' + q({ site_id }))).body.guests).toEqual([]);
-    expect((await api.delete(`/api/v1/sites/guests/${encodeURIComponent(person.email)}` + q({ site_id }))).body).toEqual({ deleted: true });
+    expect((await api.delete(`/api/v1/sites/guests/${encodeURIComponent(person.email)}${q({ site_id })}`)).body).toEqual({ deleted: true });
+    expect((await api.get(`/api/v1/sites/guests${q({ site_id })}`)).body.guests).toEqual([]);
+    expect((await api.delete(`/api/v1/sites/guests/${encodeURIComponent(person.email)}${q({ site_id })}`)).body).toEqual({ deleted: true });
   });
 
   it('answers the same shape for an address with and without an account', async () => {
@@ -68,7 +73,12 @@ describe('site guests', () => {
     const known = await personWithPassword();
     const a = await api.put('/api/v1/sites/guests', { site_id: account.domain, email: known.email, role: 'editor' });
     const b = await api.put('/api/v1/sites/guests', { site_id: account.domain, email: freshEmail(), role: 'editor' });
-    const shape = (x: Answer) => ({ status: x.status, keys: Object.keys(x.body).sort(), invitationKeys: Object.keys(x.body.invitation).sort(), state: x.body.status });
+    const shape = (x: Answer) => ({
+      status: x.status,
+      keys: Object.keys(x.body).sort(),
+      invitationKeys: Object.keys(x.body.invitation).sort(),
+      state: x.body.status,
+    });
     expect(shape(a)).toEqual(shape(b));
     expect(a.status).toBe(200);
   });
@@ -83,7 +93,12 @@ describe('site guests', () => {
     const made = await publicApi().post('/api/invitations/accept', { token: tokenOf(invited), name: 'New Person', password: 'a good password' });
     expect(made.body).toMatchObject({ accepted: true, account_created: true });
     const user = await t.app.meta.db.selectFrom('users').selectAll().where('email_normalized', '=', email).executeTakeFirstOrThrow();
-    const guest = await t.app.meta.db.selectFrom('site_guests').selectAll().where('site_id', '=', account.siteId).where('user_id', '=', user.id).executeTakeFirst();
+    const guest = await t.app.meta.db
+      .selectFrom('site_guests')
+      .selectAll()
+      .where('site_id', '=', account.siteId)
+      .where('user_id', '=', user.id)
+      .executeTakeFirst();
     expect(guest?.role).toBe('viewer');
   });
 
@@ -187,16 +202,24 @@ describe('team memberships', () => {
     expect((await reader.put('/api/v1/teams/memberships', { email: freshEmail(), role: 'viewer' })).body.error).toContain('sites:provision');
     expect((await reader.put('/api/v1/sites/guests', { site_id: 'x.example.com', email: freshEmail(), role: 'viewer' })).status).toBe(403);
     const statsOnly = apiClient(t.url, (await createAccount(t.app, { scopes: ['stats:read'] })).key);
-    for (const path of ['/api/v1/teams/memberships', '/api/v1/teams/invitations', '/api/v1/teams/ownership-transfer', '/api/v1/sites/guests?site_id=x.example.com']) {
+    for (const path of [
+      '/api/v1/teams/memberships',
+      '/api/v1/teams/invitations',
+      '/api/v1/teams/ownership-transfer',
+      '/api/v1/sites/guests?site_id=x.example.com',
+    ]) {
       expect((await statsOnly.get(path)).body.error).toContain('sites:read');
     }
   });
 
-  it('answers 404 alike for another team\'s site and a missing one', async () => {
+  it("answers 404 alike for another team's site and a missing one", async () => {
     const { api } = await setup();
     const { account: other } = await setup();
     for (const domain of [other.domain, 'missing.example.com']) {
-      expect(await api.get('/api/v1/sites/guests' + q({ site_id: domain }))).toEqual({ status: 404, body: { error: 'Site could not be found.', code: 'not_found' } });
+      expect(await api.get(`/api/v1/sites/guests${q({ site_id: domain })}`)).toEqual({
+        status: 404,
+        body: { error: 'Site could not be found.', code: 'not_found' },
+      });
       expect((await api.put('/api/v1/sites/guests', { site_id: domain, email: freshEmail(), role: 'viewer' })).status).toBe(404);
     }
   });

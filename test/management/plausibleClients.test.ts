@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { apiClient, q, testEnv } from './client.js';
 
 // Requests exactly as Plausible's own Sites API tests send them: a client written against
@@ -24,14 +24,14 @@ describe('Plausible Sites API clients', () => {
   it('take site_id from the query string on writes, as Plausible merges query and body parameters', async () => {
     const { account, api } = await setup();
     const site_id = account.domain;
-    const invited = await api.put('/api/v1/sites/guests' + q({ site_id }), { email: freshEmail(), role: 'viewer' });
+    const invited = await api.put(`/api/v1/sites/guests${q({ site_id })}`, { email: freshEmail(), role: 'viewer' });
     expect(invited.status).toBe(200);
     expect(invited.body).toMatchObject({ role: 'viewer', status: 'invited' });
-    const goal = await api.put('/api/v1/sites/goals' + q({ site_id }), { goal_type: 'event', event_name: 'Signup' });
+    const goal = await api.put(`/api/v1/sites/goals${q({ site_id })}`, { goal_type: 'event', event_name: 'Signup' });
     expect(goal.status).toBe(200);
     expect(goal.body).toMatchObject({ goal_type: 'event', event_name: 'Signup', domain: site_id });
-    expect((await api.put('/api/v1/sites/custom-props' + q({ site_id }), { property: 'plan' })).body).toEqual({ created: true });
-    expect((await api.put('/api/v1/sites/shared-links' + q({ site_id }), { name: 'Board' })).body.name).toBe('Board');
+    expect((await api.put(`/api/v1/sites/custom-props${q({ site_id })}`, { property: 'plan' })).body).toEqual({ created: true });
+    expect((await api.put(`/api/v1/sites/shared-links${q({ site_id })}`, { name: 'Board' })).body.name).toBe('Board');
     // The body still wins when both carry it, and a missing one is still named.
     expect((await api.put('/api/v1/sites/goals', { goal_type: 'event', event_name: 'Signup' })).body.error).toContain('site_id');
   });
@@ -52,13 +52,13 @@ describe('Plausible Sites API clients', () => {
     const { account, api } = await setup();
     const site_id = account.domain;
     const email = freshEmail();
-    expect(await api.delete(`/api/v1/sites/guests/${encodeURIComponent(email)}` + q({ site_id }))).toEqual({ status: 200, body: { deleted: true } });
+    expect(await api.delete(`/api/v1/sites/guests/${encodeURIComponent(email)}${q({ site_id })}`)).toEqual({ status: 200, body: { deleted: true } });
     await api.put('/api/v1/sites/guests', { site_id, email, role: 'viewer' });
-    expect(await api.delete(`/api/v1/sites/guests/${encodeURIComponent(email)}` + q({ site_id }))).toEqual({ status: 200, body: { deleted: true } });
-    expect(await api.delete(`/api/v1/sites/guests/${encodeURIComponent(email)}` + q({ site_id }))).toEqual({ status: 200, body: { deleted: true } });
-    expect((await api.get('/api/v1/sites/guests' + q({ site_id }))).body.guests).toEqual([]);
+    expect(await api.delete(`/api/v1/sites/guests/${encodeURIComponent(email)}${q({ site_id })}`)).toEqual({ status: 200, body: { deleted: true } });
+    expect(await api.delete(`/api/v1/sites/guests/${encodeURIComponent(email)}${q({ site_id })}`)).toEqual({ status: 200, body: { deleted: true } });
+    expect((await api.get(`/api/v1/sites/guests${q({ site_id })}`)).body.guests).toEqual([]);
     // The site must still be the caller's.
-    expect((await api.delete(`/api/v1/sites/guests/${encodeURIComponent(email)}` + q({ site_id: 'missing.example.com' }))).status).toBe(404);
+    expect((await api.delete(`/api/v1/sites/guests/${encodeURIComponent(email)}${q({ site_id: 'missing.example.com' })}`)).status).toBe(404);
   });
 
   it('invite a guest as find-or-create: a repeat with another role answers the role already held or invited', async () => {
@@ -69,7 +69,7 @@ describe('Plausible Sites API clients', () => {
     const again = await api.put('/api/v1/sites/guests', { site_id, email, role: 'editor' });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ email, role: 'viewer', status: 'invited' });
-    expect((await api.get('/api/v1/sites/guests' + q({ site_id }))).body.guests).toEqual([{ email, role: 'viewer', status: 'invited' }]);
+    expect((await api.get(`/api/v1/sites/guests${q({ site_id })}`)).body.guests).toEqual([{ email, role: 'viewer', status: 'invited' }]);
     // Accepted: the guest keeps the role, and no new invitation is made.
     const accepted = await apiClient(t.url, undefined).post('/api/invitations/accept', {
       token: new URL(again.body.invitation.accept_url).searchParams.get('token'),
@@ -77,7 +77,12 @@ describe('Plausible Sites API clients', () => {
       password: 'a good password',
     });
     expect(accepted.body).toMatchObject({ accepted: true, role: 'viewer' });
-    expect((await api.put('/api/v1/sites/guests', { site_id, email, role: 'editor' })).body).toEqual({ email, role: 'viewer', status: 'accepted', invitation: null });
+    expect((await api.put('/api/v1/sites/guests', { site_id, email, role: 'editor' })).body).toEqual({
+      email,
+      role: 'viewer',
+      status: 'accepted',
+      invitation: null,
+    });
     expect((await api.get('/api/v1/teams/invitations')).body.invitations).toEqual([]);
   });
 
@@ -97,7 +102,7 @@ describe('Plausible Sites API clients', () => {
     expect(await api.delete('/api/v1/sites/custom-props/none', { site_id })).toEqual({ status: 200, body: { deleted: true } });
     expect((await api.put('/api/v1/sites/custom-props', { site_id, property: 'prop1/key/with/slashes' })).body).toEqual({ created: true });
     expect(await api.delete('/api/v1/sites/custom-props/prop1/key/with/slashes', { site_id })).toEqual({ status: 200, body: { deleted: true } });
-    expect((await api.get('/api/v1/sites/custom-props' + q({ site_id }))).body).toEqual({ custom_properties: [] });
+    expect((await api.get(`/api/v1/sites/custom-props${q({ site_id })}`)).body).toEqual({ custom_properties: [] });
   });
 
   it('answer a domain that is already registered with 400, as Plausible does for every invalid domain', async () => {

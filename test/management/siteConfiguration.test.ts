@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/accounts/passwords.js';
 import { loadSiteShields } from '../../src/stores/meta/shields.js';
 import { includedClassifications } from '../../src/stores/meta/siteSettings.js';
-import { type Account, type TestApp, createAccount, startTestApp } from '../support/testApp.js';
+import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { apiClient, q, testEnv } from './client.js';
 
 let t: TestApp;
@@ -38,13 +38,13 @@ describe('goals', () => {
     expect(scroll.body).toMatchObject({ goal_type: 'scroll', display_name: 'Scroll 75% on /blog/**', scroll_threshold: 75 });
     expect(scroll.body.id).not.toBe(page.body.id);
 
-    const list = await api.get('/api/v1/sites/goals' + q({ site_id }));
+    const list = await api.get(`/api/v1/sites/goals${q({ site_id })}`);
     expect(list.body.goals.map((g: { display_name: string }) => g.display_name)).toEqual(['Scroll 75% on /blog/**', 'Visit /blog/**', 'Bought', 'Signup']);
-    const firstPage = await api.get('/api/v1/sites/goals' + q({ site_id, limit: 3 }));
-    const nextPage = await api.get('/api/v1/sites/goals' + q({ site_id, limit: 3, after: firstPage.body.meta.after }));
+    const firstPage = await api.get(`/api/v1/sites/goals${q({ site_id, limit: 3 })}`);
+    const nextPage = await api.get(`/api/v1/sites/goals${q({ site_id, limit: 3, after: firstPage.body.meta.after })}`);
     expect(nextPage.body.goals.map((g: { display_name: string }) => g.display_name)).toEqual(['Signup']);
 
-    expect((await api.delete(`/api/v1/sites/goals/${signup.body.id}` + q({ site_id }))).body).toEqual({ deleted: true });
+    expect((await api.delete(`/api/v1/sites/goals/${signup.body.id}${q({ site_id })}`)).body).toEqual({ deleted: true });
     const gone = await api.delete(`/api/v1/sites/goals/${signup.body.id}`, { site_id });
     expect(gone).toEqual({ status: 404, body: { error: 'Goal could not be found.', code: 'not_found' } });
   });
@@ -90,9 +90,9 @@ describe('funnels', () => {
     const different = await api.put('/api/v1/sites/funnels', { site_id, name: 'Signup flow', steps: [signup.body.id, visit.body.id] });
     expect(different.status).toBe(409);
 
-    expect((await api.get('/api/v1/sites/funnels' + q({ site_id }))).body.funnels).toEqual([created.body]);
-    expect((await api.delete(`/api/v1/sites/funnels/${created.body.id}` + q({ site_id }))).body).toEqual({ deleted: true });
-    expect((await api.get('/api/v1/sites/funnels' + q({ site_id }))).body.funnels).toEqual([]);
+    expect((await api.get(`/api/v1/sites/funnels${q({ site_id })}`)).body.funnels).toEqual([created.body]);
+    expect((await api.delete(`/api/v1/sites/funnels/${created.body.id}${q({ site_id })}`)).body).toEqual({ deleted: true });
+    expect((await api.get(`/api/v1/sites/funnels${q({ site_id })}`)).body.funnels).toEqual([]);
   });
 
   it('refuses too few, too many, repeated or unknown steps, and drops funnels whose goal is deleted', async () => {
@@ -106,8 +106,8 @@ describe('funnels', () => {
     expect((await api.put('/api/v1/sites/funnels', { site_id, name: 'f', steps: [ids[0], 'Nope'] })).body.error).toContain('not a goal');
     const ok = await api.put('/api/v1/sites/funnels', { site_id, name: 'f', steps: ids.slice(0, 8) });
     expect(ok.status).toBe(200);
-    await api.delete(`/api/v1/sites/goals/${ids[3]}` + q({ site_id }));
-    expect((await api.get('/api/v1/sites/funnels' + q({ site_id }))).body.funnels).toEqual([]);
+    await api.delete(`/api/v1/sites/goals/${ids[3]}${q({ site_id })}`);
+    expect((await api.get(`/api/v1/sites/funnels${q({ site_id })}`)).body.funnels).toEqual([]);
   });
 });
 
@@ -115,11 +115,12 @@ describe('custom properties', () => {
   it('adds idempotently, lists sorted, deletes and enforces the name length', async () => {
     const { account, api } = await setup();
     const site_id = account.domain;
-    for (const property of ['plan', 'author', 'plan']) expect((await api.put('/api/v1/sites/custom-props', { site_id, property })).body).toEqual({ created: true });
-    expect((await api.get('/api/v1/sites/custom-props' + q({ site_id }))).body).toEqual({ custom_properties: [{ property: 'author' }, { property: 'plan' }] });
+    for (const property of ['plan', 'author', 'plan'])
+      expect((await api.put('/api/v1/sites/custom-props', { site_id, property })).body).toEqual({ created: true });
+    expect((await api.get(`/api/v1/sites/custom-props${q({ site_id })}`)).body).toEqual({ custom_properties: [{ property: 'author' }, { property: 'plan' }] });
     expect((await api.get(`/api/v1/sites/${site_id}`)).body.custom_properties).toEqual(['author', 'plan']);
-    expect((await api.delete('/api/v1/sites/custom-props/plan' + q({ site_id }))).body).toEqual({ deleted: true });
-    expect((await api.delete('/api/v1/sites/custom-props/plan' + q({ site_id }))).body).toEqual({ deleted: true });
+    expect((await api.delete(`/api/v1/sites/custom-props/plan${q({ site_id })}`)).body).toEqual({ deleted: true });
+    expect((await api.delete(`/api/v1/sites/custom-props/plan${q({ site_id })}`)).body).toEqual({ deleted: true });
     expect((await api.put('/api/v1/sites/custom-props', { site_id, property: 'x'.repeat(301) })).status).toBe(400);
   });
 });
@@ -129,7 +130,11 @@ describe('shared links', () => {
     const { account, api } = await setup();
     const site_id = account.domain;
     const open = await api.put('/api/v1/sites/shared-links', { site_id, name: 'Public' });
-    expect(open.body).toEqual({ name: 'Public', url: expect.stringMatching(new RegExp(`^https://stats\\.example\\.org/share/${site_id}\\?auth=[A-Za-z0-9_-]{22}$`)), password_protected: false });
+    expect(open.body).toEqual({
+      name: 'Public',
+      url: expect.stringMatching(new RegExp(`^https://stats\\.example\\.org/share/${site_id}\\?auth=[A-Za-z0-9_-]{22}$`)),
+      password_protected: false,
+    });
     expect((await api.put('/api/v1/sites/shared-links', { site_id, name: 'Public' })).body).toEqual(open.body);
     const locked = await api.put('/api/v1/sites/shared-links', { site_id, name: 'Board', password: 'correct horse' });
     expect(locked.body.password_protected).toBe(true);
@@ -138,9 +143,9 @@ describe('shared links', () => {
     expect(await verifyPassword('correct horse', row.password_hash!)).toBe(true);
     expect((await api.put('/api/v1/sites/shared-links', { site_id, name: 'Short', password: 'short' })).status).toBe(400);
 
-    expect((await api.get('/api/v1/sites/shared-links' + q({ site_id }))).body.shared_links.map((l: { name: string }) => l.name)).toEqual(['Public', 'Board']);
-    expect((await api.delete('/api/v1/sites/shared-links/Board' + q({ site_id }))).body).toEqual({ deleted: true });
-    expect((await api.delete('/api/v1/sites/shared-links/Board' + q({ site_id }))).status).toBe(404);
+    expect((await api.get(`/api/v1/sites/shared-links${q({ site_id })}`)).body.shared_links.map((l: { name: string }) => l.name)).toEqual(['Public', 'Board']);
+    expect((await api.delete(`/api/v1/sites/shared-links/Board${q({ site_id })}`)).body).toEqual({ deleted: true });
+    expect((await api.delete(`/api/v1/sites/shared-links/Board${q({ site_id })}`)).status).toBe(404);
   });
 });
 
@@ -156,7 +161,13 @@ describe('shields and classifications', () => {
     expect((await api.put('/api/v1/sites/shields/page', { site_id, value: '/admin/**' })).status).toBe(200);
     expect((await api.put('/api/v1/sites/shields/hostname', { site_id, value: '*.Example.com' })).body.value).toBe('*.example.com');
 
-    for (const [kind, value] of [['ip', '300.1.1.1'], ['ip', '10.0.0.0/33'], ['country', 'XX'], ['page', 'admin'], ['hostname', 'exa mple.com']]) {
+    for (const [kind, value] of [
+      ['ip', '300.1.1.1'],
+      ['ip', '10.0.0.0/33'],
+      ['country', 'XX'],
+      ['page', 'admin'],
+      ['hostname', 'exa mple.com'],
+    ]) {
       const res = await api.put(`/api/v1/sites/shields/${kind}`, { site_id, value });
       expect(res.status, `${kind} ${value}`).toBe(400);
       expect(res.body.error).toContain(value);
@@ -169,11 +180,11 @@ describe('shields and classifications', () => {
       pageRules: ['/admin/**'],
       hostnameRules: ['*.example.com'],
     });
-    const all = await api.get('/api/v1/sites/shields' + q({ site_id }));
+    const all = await api.get(`/api/v1/sites/shields${q({ site_id })}`);
     expect(Object.keys(all.body)).toEqual(['ip', 'country', 'page', 'hostname']);
-    expect((await api.get('/api/v1/sites/shields/ip' + q({ site_id }))).body.rules).toHaveLength(2);
-    expect((await api.delete(`/api/v1/sites/shields/ip/${ip.body.id}` + q({ site_id }))).body).toEqual({ deleted: true });
-    expect((await api.delete(`/api/v1/sites/shields/ip/${ip.body.id}` + q({ site_id }))).status).toBe(404);
+    expect((await api.get(`/api/v1/sites/shields/ip${q({ site_id })}`)).body.rules).toHaveLength(2);
+    expect((await api.delete(`/api/v1/sites/shields/ip/${ip.body.id}${q({ site_id })}`)).body).toEqual({ deleted: true });
+    expect((await api.delete(`/api/v1/sites/shields/ip/${ip.body.id}${q({ site_id })}`)).status).toBe(404);
     expect((await loadSiteShields(t.app.meta.db, account.siteId)).ipRules).toEqual(['2001:db8::1']);
   });
 
@@ -186,7 +197,7 @@ describe('shields and classifications', () => {
   it('puts classified traffic back into reports', async () => {
     const { account, api } = await setup();
     const site_id = account.domain;
-    expect((await api.get('/api/v1/sites/classifications' + q({ site_id }))).body.included).toEqual([]);
+    expect((await api.get(`/api/v1/sites/classifications${q({ site_id })}`)).body.included).toEqual([]);
     const set = await api.put('/api/v1/sites/classifications', { site_id, included: ['referrer_spam', 'bot'] });
     expect(set.body.included).toEqual(['bot', 'referrer_spam']);
     expect(await includedClassifications(t.app.meta.db, account.siteId)).toEqual(['bot', 'referrer_spam']);
@@ -197,7 +208,7 @@ describe('shields and classifications', () => {
 });
 
 describe('scopes and isolation across the site configuration routes', () => {
-  it('answers identically for another team\'s site and a missing one, and checks scopes', async () => {
+  it("answers identically for another team's site and a missing one, and checks scopes", async () => {
     const { api } = await setup();
     const { account: other } = await setup();
     const routes: Array<[string, string, Record<string, unknown> | undefined]> = [

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { purgeDeletedSites } from '../../src/management/sitePurge.js';
-import { type TestApp, createAccount, startTestApp } from '../support/testApp.js';
+import { createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { apiClient, testEnv } from './client.js';
 
 const clock = new ManualClock(Date.parse('2026-03-01T12:00:00Z'));
@@ -12,14 +12,30 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function eventCount(siteId: number): Promise<number> {
-  const result = await t.app.events.query.query({ query: 'SELECT count() AS n FROM events WHERE site_id = {id:UInt64}', query_params: { id: siteId }, format: 'JSONEachRow' });
+  const result = await t.app.events.query.query({
+    query: 'SELECT count() AS n FROM events WHERE site_id = {id:UInt64}',
+    query_params: { id: siteId },
+    format: 'JSONEachRow',
+  });
   const [row] = await result.json<{ n: string }>();
   return Number(row?.n);
 }
 
 async function insertEvents(siteId: number, count: number): Promise<void> {
-  const values = Array.from({ length: count }, (_, i) => ({ timestamp: '2026-03-01 11:00:00', site_id: siteId, name: 'pageview', user_id: i + 1, session_id: i + 1, pathname: '/' }));
-  await t.app.events.ingest.insert({ table: 'events', values, format: 'JSONEachRow', clickhouse_settings: { input_format_skip_unknown_fields: 0, input_format_defaults_for_omitted_fields: 1 } });
+  const values = Array.from({ length: count }, (_, i) => ({
+    timestamp: '2026-03-01 11:00:00',
+    site_id: siteId,
+    name: 'pageview',
+    user_id: i + 1,
+    session_id: i + 1,
+    pathname: '/',
+  }));
+  await t.app.events.ingest.insert({
+    table: 'events',
+    values,
+    format: 'JSONEachRow',
+    clickhouse_settings: { input_format_skip_unknown_fields: 0, input_format_defaults_for_omitted_fields: 1 },
+  });
 }
 
 describe('deleting a site', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { DOMAIN_TRANSITION_MS } from '../../src/stores/meta/sites.js';
-import { type TestApp, createAccount, startTestApp } from '../support/testApp.js';
+import { createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { apiClient, q, testEnv } from './client.js';
 
 const clock = new ManualClock(Date.parse('2026-03-01T12:00:00Z'));
@@ -52,7 +52,12 @@ describe('sites', () => {
     const account = await createAccount(t.app);
     const api = apiClient(t.url, account.key);
     await api.post('/api/v1/sites', { domain: 'outbox.example.com', timezone: 'Asia/Tokyo' });
-    const rows = await t.app.meta.db.selectFrom('webhook_events').selectAll().where('team_id', '=', account.teamId).where('type', '=', 'site.created').execute();
+    const rows = await t.app.meta.db
+      .selectFrom('webhook_events')
+      .selectAll()
+      .where('team_id', '=', account.teamId)
+      .where('type', '=', 'site.created')
+      .execute();
     expect(rows.map((r) => JSON.parse(r.payload))).toContainEqual({ domain: 'outbox.example.com', timezone: 'Asia/Tokyo' });
   });
 
@@ -75,20 +80,20 @@ describe('sites', () => {
     const account = await createAccount(t.app);
     const api = apiClient(t.url, account.key);
     for (const n of [1, 2, 3, 4]) await api.post('/api/v1/sites', { domain: `page${n}-${account.teamId}.example.com` });
-    const first = await api.get('/api/v1/sites' + q({ limit: 2 }));
+    const first = await api.get(`/api/v1/sites${q({ limit: 2 })}`);
     expect(first.body.sites).toHaveLength(2);
     expect(first.body.meta).toMatchObject({ before: null, limit: 2 });
-    const second = await api.get('/api/v1/sites' + q({ limit: 2, after: first.body.meta.after }));
+    const second = await api.get(`/api/v1/sites${q({ limit: 2, after: first.body.meta.after })}`);
     expect(second.body.sites.map((s: { domain: string }) => s.domain)).toEqual([`page2-${account.teamId}.example.com`, `page3-${account.teamId}.example.com`]);
     expect(second.body.meta.before).not.toBeNull();
-    const back = await api.get('/api/v1/sites' + q({ limit: 2, before: second.body.meta.before }));
+    const back = await api.get(`/api/v1/sites${q({ limit: 2, before: second.body.meta.before })}`);
     expect(back.body.sites).toEqual(first.body.sites);
     expect(back.body.meta.before).toBeNull();
-    const third = await api.get('/api/v1/sites' + q({ limit: 2, after: second.body.meta.after }));
+    const third = await api.get(`/api/v1/sites${q({ limit: 2, after: second.body.meta.after })}`);
     expect(third.body.sites).toHaveLength(1);
     expect(third.body.meta.after).toBeNull();
-    expect((await api.get('/api/v1/sites' + q({ limit: 0 }))).status).toBe(400);
-    expect((await api.get('/api/v1/sites' + q({ after: 'x' }))).status).toBe(400);
+    expect((await api.get(`/api/v1/sites${q({ limit: 0 })}`)).status).toBe(400);
+    expect((await api.get(`/api/v1/sites${q({ after: 'x' })}`)).status).toBe(400);
   });
 
   it('lists the one team a key can see', async () => {
@@ -113,15 +118,15 @@ describe('sites', () => {
     expect((await api.put(`/api/v1/sites/${own}`, { tracker_script_configuration: { outbound: true } })).body.error).toContain('"outbound"');
   });
 
-  it('refuses a team other than the key\'s own', async () => {
+  it("refuses a team other than the key's own", async () => {
     const account = await createAccount(t.app);
     const api = apiClient(t.url, account.key);
     expect((await api.post('/api/v1/sites', { domain: 'team.example.com', team_id: account.teamId + 1000 })).status).toBe(403);
     expect((await api.post('/api/v1/sites', { domain: 'team.example.com', team_id: String(account.teamId) })).status).toBe(200);
-    expect((await api.get('/api/v1/sites' + q({ team_id: account.teamId + 1000 }))).status).toBe(404);
+    expect((await api.get(`/api/v1/sites${q({ team_id: account.teamId + 1000 })}`)).status).toBe(404);
   });
 
-  it('answers 404 alike for a missing site and another team\'s site', async () => {
+  it("answers 404 alike for a missing site and another team's site", async () => {
     const mine = await createAccount(t.app);
     const theirs = await createAccount(t.app);
     const api = apiClient(t.url, mine.key);
@@ -152,7 +157,7 @@ describe('sites', () => {
 });
 
 describe('tracker snippet', () => {
-  it('renders the script under BASE_URL with the site\'s options and a pixel fallback', async () => {
+  it("renders the script under BASE_URL with the site's options and a pixel fallback", async () => {
     const account = await createAccount(t.app);
     const api = apiClient(t.url, account.key);
     const plain = await api.get(`/api/v1/sites/${account.domain}/snippet`);

@@ -16,7 +16,11 @@ const site: SiteContext = {
 const rates = loadExchangeRates(null);
 
 function compile(body: Record<string, unknown>) {
-  const q = resolveQuery(parseRequest({ site_id: 'example.com', date_range: '7d', ...body }), { site, now: Date.parse('2024-01-10T12:00:00Z'), siteStart: null });
+  const q = resolveQuery(parseRequest({ site_id: 'example.com', date_range: '7d', ...body }), {
+    site,
+    now: Date.parse('2024-01-10T12:00:00Z'),
+    siteStart: null,
+  });
   return { q, compiled: compileQuery({ q, params: new SqlParams(), range: q.range, sampleRate: null }, { rates, paginate: true }) };
 }
 
@@ -50,7 +54,13 @@ describe('compileQuery', () => {
   });
 
   it('samples every table read at the same rate', () => {
-    const q = compile({ metrics: ['visitors', 'pageviews'], filters: [['has_done', ['is', 'event:name', ['Buy']]], ['is', 'visit:entry_page', ['/']]] }).q;
+    const q = compile({
+      metrics: ['visitors', 'pageviews'],
+      filters: [
+        ['has_done', ['is', 'event:name', ['Buy']]],
+        ['is', 'visit:entry_page', ['/']],
+      ],
+    }).q;
     const { sql } = compileQuery({ q, params: new SqlParams(), range: q.range, sampleRate: 0.25 }, { rates, paginate: true });
     expect(sql.match(/FROM events SAMPLE 0\.25/g)).toHaveLength(2);
     expect(sql.match(/FROM sessions SAMPLE 0\.25/g)).toHaveLength(1);
@@ -59,7 +69,9 @@ describe('compileQuery', () => {
   it('leaves rows that reached no goal out of a goal breakdown before the array join', () => {
     const { compiled } = compile({ metrics: ['visitors', 'events'], dimensions: ['event:goal'] });
     const where = compiled.sql.slice(compiled.sql.indexOf('WHERE'));
-    const buy = Object.entries(compiled.params).filter(([, value]) => value === 'Buy').map(([key]) => `(name = {${key}:String})`);
+    const buy = Object.entries(compiled.params)
+      .filter(([, value]) => value === 'Buy')
+      .map(([key]) => `(name = {${key}:String})`);
     expect(buy.some((condition) => where.includes(condition))).toBe(true);
   });
 });
@@ -75,14 +87,18 @@ describe('request validation', () => {
   };
 
   it('explains each invalid input', () => {
-    expect(error({ metrics: ['visitors'], dimensions: ['visit:source', 'visit:os', 'visit:browser', 'visit:device', 'visit:city', 'visit:region'] })).toMatch(/at most 5 dimensions/);
+    expect(error({ metrics: ['visitors'], dimensions: ['visit:source', 'visit:os', 'visit:browser', 'visit:device', 'visit:city', 'visit:region'] })).toMatch(
+      /at most 5 dimensions/,
+    );
     expect(error({ metrics: ['visitors'], filters: Array.from({ length: 33 }, () => ['is', 'visit:os', ['x']]) })).toMatch(/at most 32 filters/);
     expect(error({ metrics: ['visitors'], filters: [['is', 'visit:os', Array.from({ length: 1001 }, (_, i) => `v${i}`)]] })).toMatch(/at most 1,000 values/);
     expect(error({ metrics: ['visitors'], pagination: { limit: 10_001 } })).toMatch(/#\/pagination\/limit may be at most 10,000/);
     expect(error({ metrics: ['visitors'], filters: [['is', 'time:day', ['2024-01-01']]] })).toMatch(/time dimension .* cannot be filtered/);
     expect(error({ metrics: ['conversion_rate'] })).toMatch(/^Metric `conversion_rate` can only be queried with event:goal filters or dimensions/);
     expect(error({ metrics: ['scroll_depth'] })).toMatch(/^Metric `scroll_depth` can only be queried with event:page filters or dimensions/);
-    expect(error({ metrics: ['bounce_rate'], dimensions: ['event:name'] })).toMatch(/^Session metric\(s\) `bounce_rate` cannot be queried along with event dimensions \(`event:name`\)/);
+    expect(error({ metrics: ['bounce_rate'], dimensions: ['event:name'] })).toMatch(
+      /^Session metric\(s\) `bounce_rate` cannot be queried along with event dimensions \(`event:name`\)/,
+    );
     expect(error({ metrics: ['pageviews'], dimensions: ['visit:exit_page'] })).toMatch(/cannot be combined with visit dimension\(s\) visit:exit_page/);
     expect(error({ metrics: ['visitors'], date_range: ['2024-01-01', 'soon'] })).toMatch(/"soon" is not a valid ISO date/);
     expect(error({ metrics: ['visitors'], timezone: 'Mars/Olympus' })).toMatch(/"Mars\/Olympus" is not an IANA time zone/);
@@ -93,5 +109,4 @@ describe('request validation', () => {
     expect(error({ metrics: ['visitors'], order_by: [['pageviews', 'desc']] })).toMatch(/neither a queried metric nor a queried dimension/);
     expect(error({ metrics: ['visitors'], dimensions: ['time:minute'], date_range: '7d' })).toMatch(/time:minute is only available/);
   });
-
 });

@@ -43,7 +43,10 @@ describe('resolveDateRange', () => {
 
   it('covers the whole end day of an explicit pair, and accepts date-times with offsets', () => {
     expect(bounds(['2024-01-01', '2024-01-01'])).toEqual(['2024-01-01T00:00:00+01:00', '2024-01-01T23:59:59+01:00']);
-    expect(bounds(['2024-01-01T10:00:00+01:00', '2024-01-01T11:00:00Z'], { tz: 'Etc/UTC' })).toEqual(['2024-01-01T09:00:00+00:00', '2024-01-01T11:00:00+00:00']);
+    expect(bounds(['2024-01-01T10:00:00+01:00', '2024-01-01T11:00:00Z'], { tz: 'Etc/UTC' })).toEqual([
+      '2024-01-01T09:00:00+00:00',
+      '2024-01-01T11:00:00+00:00',
+    ]);
   });
 
   it('refuses bad dates with a sentence', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { addGoal, insertEvents } from '../support/eventFixtures.js';
-import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 /**
  * x arrives from Hacker News with every attribute set and views /a then /b; y arrives with
@@ -63,30 +63,201 @@ async function rows(body: Record<string, unknown>, on: Account = account) {
 
 describe('every dimension', () => {
   it.each([
-    ['event:page', 'pageviews', [['/a', 1], ['/b', 1], ['/c', 1]]],
-    ['event:page_title', 'pageviews', [['', 2], ['A', 1]]],
-    ['event:hostname', 'pageviews', [['a.example', 1], ['example.com', 2]]],
-    ['event:name', 'events', [['Download', 1], ['pageview', 3]]],
-    ['visit:source', 'visitors', [['Direct / None', 1], ['Hacker News', 1]]],
-    ['visit:referrer', 'visitors', [['Direct / None', 1], ['https://news.ycombinator.com/item', 1]]],
-    ['visit:channel', 'visitors', [['Direct', 1], ['Referral', 1]]],
-    ['visit:utm_source', 'visitors', [['(not set)', 1], ['hn', 1]]],
-    ['visit:utm_medium', 'visitors', [['(not set)', 1], ['social', 1]]],
-    ['visit:utm_campaign', 'visitors', [['(not set)', 1], ['launch', 1]]],
-    ['visit:country', 'visitors', [['', 1], ['DE', 1]]],
-    ['visit:region', 'visitors', [['', 1], ['DE-BY', 1]]],
-    ['visit:city', 'visitors', [['', 1], ['Munich', 1]]],
-    ['visit:device', 'visitors', [['(not set)', 1], ['Desktop', 1]]],
-    ['visit:screen', 'visitors', [['(not set)', 1], ['Laptop', 1]]],
-    ['visit:browser', 'visitors', [['(not set)', 1], ['Firefox', 1]]],
-    ['visit:browser_version', 'visitors', [['(not set)', 1], ['120.0', 1]]],
-    ['visit:os', 'visitors', [['(not set)', 1], ['Linux', 1]]],
-    ['visit:os_version', 'visitors', [['(not set)', 1], ['6.1', 1]]],
-    ['visit:language', 'visitors', [['(not set)', 1], ['de', 1]]],
-    ['visit:entry_page', 'visits', [['/a', 1], ['/c', 1]]],
-    ['visit:exit_page', 'visits', [['/b', 1], ['/c', 1]]],
-    ['time:hour', 'pageviews', [['2024-01-08 10:00:00', 2], ['2024-01-08 23:00:00', 1]]],
-    ['time:minute', 'pageviews', [['2024-01-08 10:00:00', 1], ['2024-01-08 10:10:00', 1], ['2024-01-08 23:30:00', 1], ['2024-01-08 23:31:00', 0]]],
+    [
+      'event:page',
+      'pageviews',
+      [
+        ['/a', 1],
+        ['/b', 1],
+        ['/c', 1],
+      ],
+    ],
+    [
+      'event:page_title',
+      'pageviews',
+      [
+        ['', 2],
+        ['A', 1],
+      ],
+    ],
+    [
+      'event:hostname',
+      'pageviews',
+      [
+        ['a.example', 1],
+        ['example.com', 2],
+      ],
+    ],
+    [
+      'event:name',
+      'events',
+      [
+        ['Download', 1],
+        ['pageview', 3],
+      ],
+    ],
+    [
+      'visit:source',
+      'visitors',
+      [
+        ['Direct / None', 1],
+        ['Hacker News', 1],
+      ],
+    ],
+    [
+      'visit:referrer',
+      'visitors',
+      [
+        ['Direct / None', 1],
+        ['https://news.ycombinator.com/item', 1],
+      ],
+    ],
+    [
+      'visit:channel',
+      'visitors',
+      [
+        ['Direct', 1],
+        ['Referral', 1],
+      ],
+    ],
+    [
+      'visit:utm_source',
+      'visitors',
+      [
+        ['(not set)', 1],
+        ['hn', 1],
+      ],
+    ],
+    [
+      'visit:utm_medium',
+      'visitors',
+      [
+        ['(not set)', 1],
+        ['social', 1],
+      ],
+    ],
+    [
+      'visit:utm_campaign',
+      'visitors',
+      [
+        ['(not set)', 1],
+        ['launch', 1],
+      ],
+    ],
+    [
+      'visit:country',
+      'visitors',
+      [
+        ['', 1],
+        ['DE', 1],
+      ],
+    ],
+    [
+      'visit:region',
+      'visitors',
+      [
+        ['', 1],
+        ['DE-BY', 1],
+      ],
+    ],
+    [
+      'visit:city',
+      'visitors',
+      [
+        ['', 1],
+        ['Munich', 1],
+      ],
+    ],
+    [
+      'visit:device',
+      'visitors',
+      [
+        ['(not set)', 1],
+        ['Desktop', 1],
+      ],
+    ],
+    [
+      'visit:screen',
+      'visitors',
+      [
+        ['(not set)', 1],
+        ['Laptop', 1],
+      ],
+    ],
+    [
+      'visit:browser',
+      'visitors',
+      [
+        ['(not set)', 1],
+        ['Firefox', 1],
+      ],
+    ],
+    [
+      'visit:browser_version',
+      'visitors',
+      [
+        ['(not set)', 1],
+        ['120.0', 1],
+      ],
+    ],
+    [
+      'visit:os',
+      'visitors',
+      [
+        ['(not set)', 1],
+        ['Linux', 1],
+      ],
+    ],
+    [
+      'visit:os_version',
+      'visitors',
+      [
+        ['(not set)', 1],
+        ['6.1', 1],
+      ],
+    ],
+    [
+      'visit:language',
+      'visitors',
+      [
+        ['(not set)', 1],
+        ['de', 1],
+      ],
+    ],
+    [
+      'visit:entry_page',
+      'visits',
+      [
+        ['/a', 1],
+        ['/c', 1],
+      ],
+    ],
+    [
+      'visit:exit_page',
+      'visits',
+      [
+        ['/b', 1],
+        ['/c', 1],
+      ],
+    ],
+    [
+      'time:hour',
+      'pageviews',
+      [
+        ['2024-01-08 10:00:00', 2],
+        ['2024-01-08 23:00:00', 1],
+      ],
+    ],
+    [
+      'time:minute',
+      'pageviews',
+      [
+        ['2024-01-08 10:00:00', 1],
+        ['2024-01-08 10:10:00', 1],
+        ['2024-01-08 23:30:00', 1],
+        ['2024-01-08 23:31:00', 0],
+      ],
+    ],
   ])('%s', async (dimension, metric, expected) => {
     expect(await rows({ metrics: [metric], dimensions: [dimension], order_by: [[dimension, 'asc']] })).toEqual(expected);
   });
@@ -104,9 +275,13 @@ describe('every dimension', () => {
   });
 
   it('computes group conversion rates per group', async () => {
-    expect(await rows({ metrics: ['visitors', 'group_conversion_rate', 'conversion_rate'], dimensions: ['visit:source'], filters: [['is', 'event:goal', ['Download']]] })).toEqual([
-      ['Direct / None', 1, 100, 50],
-    ]);
+    expect(
+      await rows({
+        metrics: ['visitors', 'group_conversion_rate', 'conversion_rate'],
+        dimensions: ['visit:source'],
+        filters: [['is', 'event:goal', ['Download']]],
+      }),
+    ).toEqual([['Direct / None', 1, 100, 50]]);
   });
 
   it('filters case-insensitively with is and matches', async () => {

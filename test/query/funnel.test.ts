@@ -3,7 +3,7 @@ import { queryEngineDeps } from '../../src/api/routes/query.js';
 import { ManualClock } from '../../src/clock.js';
 import { runFunnel } from '../../src/query/funnel.js';
 import { addGoal, insertEvents } from '../support/eventFixtures.js';
-import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { SMALL_SITE } from './smallSite.js';
 
 let t: TestApp;
@@ -16,7 +16,11 @@ beforeAll(async () => {
   await addGoal(t.app, account.siteId, { pagePath: '/' });
   await addGoal(t.app, account.siteId, { eventName: 'Signup' });
   const db = t.app.meta.db;
-  const funnel = await db.insertInto('funnels').values({ site_id: account.siteId, name: 'Home to signup', created_at: 0 }).returning('id').executeTakeFirstOrThrow();
+  const funnel = await db
+    .insertInto('funnels')
+    .values({ site_id: account.siteId, name: 'Home to signup', created_at: 0 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const goals = await db.selectFrom('goals').select(['id', 'display_name']).where('site_id', '=', account.siteId).execute();
   const goalId = (name: string) => goals.find((g) => g.display_name === name)!.id;
   await db
@@ -32,7 +36,11 @@ afterAll(() => t.close());
 describe('funnels on the query engine', () => {
   it('counts visitors reaching each step in order', async () => {
     // Home: alice, carol, dave (bob only saw /pricing); of them only alice signed up.
-    const report = await runFunnel(queryEngineDeps(t.app), account.teamId, { site_id: account.domain, funnel: 'Home to signup', date_range: ['2024-01-08', '2024-01-09'] });
+    const report = await runFunnel(queryEngineDeps(t.app), account.teamId, {
+      site_id: account.domain,
+      funnel: 'Home to signup',
+      date_range: ['2024-01-08', '2024-01-09'],
+    });
     expect(report).toEqual({
       name: 'Home to signup',
       steps: [
@@ -55,7 +63,9 @@ describe('funnels on the query engine', () => {
       filters: [['is', 'visit:country', ['DE']]],
     });
     expect(report.steps.map((s) => s.visitors)).toEqual([2, 1]);
-    await expect(runFunnel(queryEngineDeps(t.app), account.teamId, { site_id: account.domain, funnel: 'Nope', date_range: '7d' })).rejects.toMatchObject({ status: 404 });
+    await expect(runFunnel(queryEngineDeps(t.app), account.teamId, { site_id: account.domain, funnel: 'Nope', date_range: '7d' })).rejects.toMatchObject({
+      status: 404,
+    });
   });
 
   it('is served by GET /api/v1/sites/funnels/{id}/report, counting steps only within one visit', async () => {
@@ -66,7 +76,9 @@ describe('funnels on the query engine', () => {
       { visitor: 'erin', at: '2024-01-08 18:00:00', name: 'Signup', page: '/pricing' },
     ]);
     const [funnel] = await t.app.meta.db.selectFrom('funnels').select('id').where('site_id', '=', account.siteId).execute();
-    const res = await fetch(`${t.url}/api/v1/sites/funnels/${funnel!.id}/report?site_id=${account.domain}&from=2024-01-08&to=2024-01-09`, { headers: bearer(account.key) });
+    const res = await fetch(`${t.url}/api/v1/sites/funnels/${funnel!.id}/report?site_id=${account.domain}&from=2024-01-08&to=2024-01-09`, {
+      headers: bearer(account.key),
+    });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({ funnel: { id: funnel!.id, name: 'Home to signup' }, from: '2024-01-08', to: '2024-01-09', entering_visitors: 4 });
@@ -75,7 +87,9 @@ describe('funnels on the query engine', () => {
       ['Signup', 1],
     ]);
     const statsOnly = await createAccount(t.app, { scopes: ['sites:read'] });
-    const refused = await fetch(`${t.url}/api/v1/sites/funnels/${funnel!.id}/report?site_id=${statsOnly.domain}&from=2024-01-08&to=2024-01-09`, { headers: bearer(statsOnly.key) });
+    const refused = await fetch(`${t.url}/api/v1/sites/funnels/${funnel!.id}/report?site_id=${statsOnly.domain}&from=2024-01-08&to=2024-01-09`, {
+      headers: bearer(statsOnly.key),
+    });
     expect(refused.status).toBe(403);
   });
 });

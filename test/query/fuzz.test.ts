@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIMENSIONS, DIMENSION_ALIASES, METRICS, TIME_DIMENSIONS } from '../../src/query/catalog.js';
-import { type Account, type TestApp, bearer } from '../support/testApp.js';
+import { DIMENSION_ALIASES, DIMENSIONS, METRICS, TIME_DIMENSIONS } from '../../src/query/catalog.js';
+import { type Account, bearer, type TestApp } from '../support/testApp.js';
 import { startSmallSite } from './smallSite.js';
 
 /**
@@ -26,22 +26,45 @@ const oddString = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('', ' '
  */
 function queryBodies(wild: boolean) {
   const odd = wild ? 1 : 0;
-  const pick = <T>(valid: fc.Arbitrary<T>, weird: fc.Arbitrary<T>) => (wild ? fc.oneof({ weight: 20, arbitrary: valid }, { weight: 1, arbitrary: weird }) : valid);
+  const pick = <T>(valid: fc.Arbitrary<T>, weird: fc.Arbitrary<T>) =>
+    wild ? fc.oneof({ weight: 20, arbitrary: valid }, { weight: 1, arbitrary: weird }) : valid;
   const metric = fc.oneof(
     { weight: 20, arbitrary: fc.constantFrom<string>(...METRICS) },
-    { weight: 2, arbitrary: fc.constantFrom('sum', 'avg', 'min', 'max', 'p50', 'p99').chain((fn) => fc.constantFrom('seats', 'plan').map((p) => `${fn}(event:props:${p})`)) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .constantFrom('sum', 'avg', 'min', 'max', 'p50', 'p99')
+        .chain((fn) => fc.constantFrom('seats', 'plan').map((p) => `${fn}(event:props:${p})`)),
+    },
     { weight: odd, arbitrary: oddString },
   );
   const dimension = pick<string>(
     fc.constantFrom(...Object.keys(DIMENSIONS), ...Object.keys(DIMENSION_ALIASES), ...TIME_DIMENSIONS, 'event:goal', 'event:props:plan', 'event:props:seats'),
     fc.oneof(oddString, fc.constant('event:props:')),
   );
-  const filterDimension = fc.constantFrom('event:page', 'event:name', 'event:goal', 'event:hostname', 'visit:source', 'visit:country', 'visit:entry_page', 'visit:exit_page', 'visit:device', 'event:props:plan', 'visit:city');
-  const value = pick<string | number>(fc.constantFrom('Signup', 'Blog', '/', '/blog', 'DE', 'Google', '^/b.*$', 'pro', '/pri'), fc.oneof(oddString, fc.integer()));
+  const filterDimension = fc.constantFrom(
+    'event:page',
+    'event:name',
+    'event:goal',
+    'event:hostname',
+    'visit:source',
+    'visit:country',
+    'visit:entry_page',
+    'visit:exit_page',
+    'visit:device',
+    'event:props:plan',
+    'visit:city',
+  );
+  const value = pick<string | number>(
+    fc.constantFrom('Signup', 'Blog', '/', '/blog', 'DE', 'Google', '^/b.*$', 'pro', '/pri'),
+    fc.oneof(oddString, fc.integer()),
+  );
   const values = fc.array(value, { minLength: wild ? 0 : 1, maxLength: 3 });
   const operator = pick(fc.constantFrom('is', 'is_not', 'contains', 'contains_not', 'matches', 'matches_not'), oddString);
   const modifiers = fc.option(fc.record({ case_sensitive: pick<boolean | string>(fc.boolean(), oddString) }), { nil: undefined, freq: 4 });
-  const leaf = fc.tuple(operator, wild ? dimension : filterDimension, values, modifiers).map(([op, dim, vals, mods]) => (mods === undefined ? [op, dim, vals] : [op, dim, vals, mods]));
+  const leaf = fc
+    .tuple(operator, wild ? dimension : filterDimension, values, modifiers)
+    .map(([op, dim, vals, mods]) => (mods === undefined ? [op, dim, vals] : [op, dim, vals, mods]));
   const filter: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     node: fc.oneof(
       { weight: 6, arbitrary: leaf },
@@ -50,8 +73,14 @@ function queryBodies(wild: boolean) {
     ),
   })).node;
   const dateRange = pick<string | string[]>(
-    fc.oneof(fc.constantFrom('day', '24h', '7d', '28d', '30d', '91d', 'month', 'last_month', 'year', '12mo', 'all', 'realtime', '5m'), fc.constant<string[]>(['2024-01-08', '2024-01-09']), fc.constant<string[]>(['2024-01-08T10:00:00+01:00', '2024-01-09T23:00:00Z'])),
-    fc.tuple(fc.constantFrom('2024-13-01', '', '2024-01-09T10:00:00', '0d', 'week'), fc.constantFrom('2024-01-01', 'x')).map(([a, b]) => (a.length < 5 ? a : [a, b])),
+    fc.oneof(
+      fc.constantFrom('day', '24h', '7d', '28d', '30d', '91d', 'month', 'last_month', 'year', '12mo', 'all', 'realtime', '5m'),
+      fc.constant<string[]>(['2024-01-08', '2024-01-09']),
+      fc.constant<string[]>(['2024-01-08T10:00:00+01:00', '2024-01-09T23:00:00Z']),
+    ),
+    fc
+      .tuple(fc.constantFrom('2024-13-01', '', '2024-01-09T10:00:00', '0d', 'week'), fc.constantFrom('2024-01-01', 'x'))
+      .map(([a, b]) => (a.length < 5 ? a : [a, b])),
   );
   const orderBy = fc.array(fc.tuple(fc.oneof(metric, dimension), pick(fc.constantFrom('asc', 'desc'), fc.constant('up'))), { maxLength: 2 });
   const include = fc.record(
@@ -74,7 +103,10 @@ function queryBodies(wild: boolean) {
       date_range: dateRange,
       order_by: wild ? orderBy : fc.constant([]),
       include,
-      pagination: fc.record({ limit: pick(fc.integer({ min: 1, max: 20 }), fc.constantFrom(0, 10_001)), offset: pick(fc.integer({ min: 0, max: 3 }), fc.constant(-1)) }, { requiredKeys: [] }),
+      pagination: fc.record(
+        { limit: pick(fc.integer({ min: 1, max: 20 }), fc.constantFrom(0, 10_001)), offset: pick(fc.integer({ min: 0, max: 3 }), fc.constant(-1)) },
+        { requiredKeys: [] },
+      ),
       timezone: pick(fc.constantFrom('Europe/Berlin', 'UTC', 'Asia/Kolkata'), fc.constant('Mars/Olympus')),
     },
     { requiredKeys: ['metrics', 'date_range'] },
@@ -128,10 +160,15 @@ describe('the query API under random input', () => {
   ])('the v1 endpoints answer %s parameters with a result or a 400 sentence, never a 5xx', async (_kind, wild, mustAnswer) => {
     const pick = <T>(valid: fc.Arbitrary<T>, weird: fc.Arbitrary<T>) => (wild ? fc.oneof(valid, weird) : valid);
     const dimension = pick<string>(fc.constantFrom(...Object.keys(DIMENSIONS), 'event:goal', 'event:props:plan', 'visit:os', 'visit:channel'), oddString);
-    const metric = pick<string>(fc.constantFrom('visitors', 'visits', 'pageviews', 'events', 'views_per_visit', 'bounce_rate', 'visit_duration'), fc.oneof(fc.constantFrom<string>(...METRICS), oddString));
+    const metric = pick<string>(
+      fc.constantFrom('visitors', 'visits', 'pageviews', 'events', 'views_per_visit', 'bounce_rate', 'visit_duration'),
+      fc.oneof(fc.constantFrom<string>(...METRICS), oddString),
+    );
     const value = pick<string>(fc.constantFrom('Signup', '/blog*', 'DE', '/', 'Google', 'Chrome'), oddString);
     const v1Filter = fc
-      .array(fc.tuple(dimension, pick(fc.constantFrom('==', '!=', '~', '!~'), fc.constantFrom('=', '')), fc.array(value, { minLength: 1, maxLength: 3 })), { maxLength: wild ? 3 : 2 })
+      .array(fc.tuple(dimension, pick(fc.constantFrom('==', '!=', '~', '!~'), fc.constantFrom('=', '')), fc.array(value, { minLength: 1, maxLength: 3 })), {
+        maxLength: wild ? 3 : 2,
+      })
       .map((clauses) => clauses.map(([dim, op, vals]) => `${dim}${op}${vals.join('|')}`).join(';'));
     const params = fc.record(
       {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { CHROME_MAC, SAFARI_IPHONE } from '../support/collect.js';
-import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 /**
  * From raw events through the import (the same pipeline as live traffic) to the query API:
@@ -40,31 +40,53 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function query(body: Record<string, unknown>) {
-  const res = await fetch(`${t.url}/api/v2/query`, { method: 'POST', headers: { ...bearer(site.key), 'content-type': 'application/json' }, body: JSON.stringify({ site_id: site.domain, ...body }) });
+  const res = await fetch(`${t.url}/api/v2/query`, {
+    method: 'POST',
+    headers: { ...bearer(site.key), 'content-type': 'application/json' },
+    body: JSON.stringify({ site_id: site.domain, ...body }),
+  });
   expect(res.status).toBe(200);
   return res.json();
 }
 
 describe('imported events answered by the query engine', () => {
   it('aggregates visitors, visits, pageviews, events, bounce rate and duration', async () => {
-    const body = await query({ metrics: ['visitors', 'visits', 'pageviews', 'events', 'bounce_rate', 'visit_duration', 'views_per_visit'], date_range: ['2026-03-03', '2026-03-04'] });
+    const body = await query({
+      metrics: ['visitors', 'visits', 'pageviews', 'events', 'bounce_rate', 'visit_duration', 'views_per_visit'],
+      date_range: ['2026-03-03', '2026-03-04'],
+    });
     // Visits: A's first (2 pageviews, 300 s, not a bounce), B's (bounce), A's second (bounce).
     expect(body.results).toEqual([{ metrics: [3, 3, 4, 5, 67, 100, 1.33], dimensions: [] }]);
   });
 
   it('breaks down by source and by entry page, and counts the bot only when asked', async () => {
-    const sources = await query({ metrics: ['visitors'], date_range: ['2026-03-03', '2026-03-04'], dimensions: ['visit:source'], order_by: [['visitors', 'desc'], ['visit:source', 'asc']] });
+    const sources = await query({
+      metrics: ['visitors'],
+      date_range: ['2026-03-03', '2026-03-04'],
+      dimensions: ['visit:source'],
+      order_by: [
+        ['visitors', 'desc'],
+        ['visit:source', 'asc'],
+      ],
+    });
     expect(sources.results).toEqual([
       { metrics: [2], dimensions: ['Direct / None'] },
       { metrics: [1], dimensions: ['Google'] },
     ]);
-    const entries = await query({ metrics: ['visits'], date_range: ['2026-03-03', '2026-03-04'], dimensions: ['visit:entry_page'], order_by: [['visit:entry_page', 'asc']] });
+    const entries = await query({
+      metrics: ['visits'],
+      date_range: ['2026-03-03', '2026-03-04'],
+      dimensions: ['visit:entry_page'],
+      order_by: [['visit:entry_page', 'asc']],
+    });
     expect(entries.results).toEqual([
       { metrics: [1], dimensions: ['/'] },
       { metrics: [1], dimensions: ['/blog'] },
       { metrics: [1], dimensions: ['/pricing'] },
     ]);
-    const v1 = await fetch(`${t.url}/api/v1/stats/aggregate?site_id=${site.domain}&period=custom&date=2026-03-03,2026-03-04&metrics=visitors&with_bots=true`, { headers: bearer(site.key) });
+    const v1 = await fetch(`${t.url}/api/v1/stats/aggregate?site_id=${site.domain}&period=custom&date=2026-03-03,2026-03-04&metrics=visitors&with_bots=true`, {
+      headers: bearer(site.key),
+    });
     expect((await v1.json()).results.visitors.value).toBe(4);
   });
 

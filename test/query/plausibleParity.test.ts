@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Account, type TestApp, bearer } from '../support/testApp.js';
+import { type Account, bearer, type TestApp } from '../support/testApp.js';
 import { startSmallSite } from './smallSite.js';
 
 /**
@@ -66,7 +66,7 @@ describe('v2: validation the reference answers with a 400', () => {
     expect(typeof res.body.error).toBe('string');
   });
 
-  it('refuses an exact country filter that is not a two-letter code, in the reference\'s words', async () => {
+  it("refuses an exact country filter that is not a two-letter code, in the reference's words", async () => {
     const res = await query({ metrics: ['pageviews'], filters: [['is', 'visit:country', ['USA']]] });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('Invalid visit:country filter, visit:country needs to be a valid 2-letter country code.');
@@ -76,16 +76,22 @@ describe('v2: validation the reference answers with a 400', () => {
     expect(rows((await query({ metrics: ['pageviews'], filters: [['is', 'visit:country', ['DE']]] })).body)).toEqual([[3]]);
   });
 
-  it('leads its messages with the reference\'s wording', async () => {
+  it("leads its messages with the reference's wording", async () => {
     const error = async (body: Record<string, unknown>) => (await query(body)).body.error as string;
     expect(await error({ metrics: ['visitors', 'baa'] })).toMatch(/^#\/metrics\/1: Invalid metric "baa"/);
     expect(await error({ metrics: ['visitors'], dimensions: ['badproperty'] })).toMatch(/^#\/dimensions\/0: Invalid dimension "badproperty"/);
     expect(await error({ metrics: ['visitors'], dimensions: ['event:props:'] })).toMatch(/^#\/dimensions\/0: Invalid dimension "event:props:"/);
     expect(await error({ metrics: ['visitors'], date_range: 'bad_period' })).toMatch(/^#\/date_range: Invalid date range "bad_period"/);
     expect(await error({ metrics: ['views_per_visit', 'visitors', 'visitors'] })).toMatch(/^#\/metrics: Expected items to be unique but they were not/);
-    expect(await error({ metrics: ['conversion_rate'], dimensions: ['event:page'] })).toMatch(/^Metric `conversion_rate` can only be queried with event:goal filters or dimensions/);
-    expect(await error({ metrics: ['visitors', 'bounce_rate'], dimensions: ['event:name'] })).toMatch(/^Session metric\(s\) `bounce_rate` cannot be queried along with event dimensions/);
-    expect(await error({ metrics: ['views_per_visit'], filters: [['is', 'event:page', ['/x']]] })).toMatch(/^Metric `views_per_visit` cannot be queried with a filter on `event:page`/);
+    expect(await error({ metrics: ['conversion_rate'], dimensions: ['event:page'] })).toMatch(
+      /^Metric `conversion_rate` can only be queried with event:goal filters or dimensions/,
+    );
+    expect(await error({ metrics: ['visitors', 'bounce_rate'], dimensions: ['event:name'] })).toMatch(
+      /^Session metric\(s\) `bounce_rate` cannot be queried along with event dimensions/,
+    );
+    expect(await error({ metrics: ['views_per_visit'], filters: [['is', 'event:page', ['/x']]] })).toMatch(
+      /^Metric `views_per_visit` cannot be queried with a filter on `event:page`/,
+    );
     expect(await error({ metrics: ['scroll_depth'] })).toMatch(/^Metric `scroll_depth` can only be queried with event:page filters or dimensions/);
   });
 
@@ -107,7 +113,10 @@ describe('v2: response shape', () => {
       date_range: ['2024-01-08T00:00:00+00:00', '2024-01-09T23:59:59+00:00'],
       dimensions: ['time:day'],
       filters: [['is', 'visit:country', ['DE']]],
-      order_by: [['time:day', 'asc'], ['visitors', 'desc']],
+      order_by: [
+        ['time:day', 'asc'],
+        ['visitors', 'desc'],
+      ],
       pagination: { limit: 100, offset: 0 },
     });
     expect(rows(res.body)).toEqual([['2024-01-08', 2, 3]]);
@@ -125,7 +134,7 @@ describe('v2: response shape', () => {
   });
 });
 
-describe('v1: the reference\'s error sentences', () => {
+describe("v1: the reference's error sentences", () => {
   it.each([
     ['bounce_rate', 'event:name==Signup', 'event:name'],
     ['visit_duration', 'event:goal==Signup', 'event:goal'],
@@ -149,8 +158,12 @@ describe('v1: the reference\'s error sentences', () => {
   });
 
   it('keeps time_on_page to pages and conversion_rate to goals', async () => {
-    expect((await get('aggregate', { metrics: 'time_on_page' })).body.error).toBe('Metric `time_on_page` can only be queried in a page breakdown or with a page filter.');
-    expect((await get('aggregate', { metrics: 'time_on_page', filters: 'event:goal==Signup' })).body.error).toBe('Metric `time_on_page` cannot be queried when filtering by `event:goal`');
+    expect((await get('aggregate', { metrics: 'time_on_page' })).body.error).toBe(
+      'Metric `time_on_page` can only be queried in a page breakdown or with a page filter.',
+    );
+    expect((await get('aggregate', { metrics: 'time_on_page', filters: 'event:goal==Signup' })).body.error).toBe(
+      'Metric `time_on_page` cannot be queried when filtering by `event:goal`',
+    );
     expect((await get('breakdown', { property: 'visit:source', metrics: 'time_on_page' })).body.error).toBe(
       'Metric `time_on_page` is not supported in breakdown queries (except `event:page` breakdown)',
     );
@@ -172,14 +185,18 @@ describe('v1: the reference\'s error sentences', () => {
     expect((await get('timeseries', { interval: 'foo' })).body.error).toMatch(/^Error parsing `interval` parameter: invalid interval `foo`\./);
     expect((await get('aggregate', { filters: 'badprop==x' })).body.error).toMatch(/^Invalid filter property 'badprop'\./);
     expect((await get('aggregate', { filters: 'event:goal==Nope' })).body.error).toMatch(/^The goal `Nope` is not configured for this site\./);
-    expect((await get('aggregate', { filters: 'event:goal==Visit /x' })).body.error).toMatch(/^The pageview goal for the pathname `\/x` is not configured for this site\./);
+    expect((await get('aggregate', { filters: 'event:goal==Visit /x' })).body.error).toMatch(
+      /^The pageview goal for the pathname `\/x` is not configured for this site\./,
+    );
   });
 
   it('words breakdown parameter errors as the reference does', async () => {
     const noProperty = await get('breakdown', {});
     expect(noProperty.status).toBe(400);
     expect(noProperty.body.error).toBe('The `property` parameter is required. Please provide at least one property to show a breakdown by.');
-    expect((await get('breakdown', { property: 'event:hostname' })).body.error).toMatch(/^Property 'event:hostname' is currently not supported for breakdowns\./);
+    expect((await get('breakdown', { property: 'event:hostname' })).body.error).toMatch(
+      /^Property 'event:hostname' is currently not supported for breakdowns\./,
+    );
     expect((await get('breakdown', { property: 'badproperty' })).body.error).toMatch(/^Invalid property 'badproperty'\./);
     for (const limit of ['0', '1001', 'abc']) {
       const res = await get('breakdown', { property: 'visit:source', limit });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
-import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 /** 300 visitors with one pageview each on 8 Jan and 100 on 7 Jan; sampling starts above 100 events. */
 let t: TestApp;
@@ -18,7 +18,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function ok(body: Record<string, unknown>) {
-  const res = await fetch(`${t.url}/api/v2/query`, { method: 'POST', headers: { ...bearer(account.key), 'content-type': 'application/json' }, body: JSON.stringify({ site_id: account.domain, ...body }) });
+  const res = await fetch(`${t.url}/api/v2/query`, {
+    method: 'POST',
+    headers: { ...bearer(account.key), 'content-type': 'application/json' },
+    body: JSON.stringify({ site_id: account.domain, ...body }),
+  });
   const json = (await res.json()) as any;
   if (res.status !== 200) throw new Error(JSON.stringify(json));
   return json;

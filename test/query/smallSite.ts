@@ -1,6 +1,6 @@
 import { ManualClock } from '../../src/clock.js';
-import { type FixtureEvent, type FixtureGoal, addGoal, insertEvents } from '../support/eventFixtures.js';
-import { type Account, type TestApp, createAccount, startTestApp } from '../support/testApp.js';
+import { addGoal, type FixtureEvent, type FixtureGoal, insertEvents } from '../support/eventFixtures.js';
+import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 /**
  * Two days of a small site, every figure computable by hand:
@@ -17,7 +17,17 @@ export const SMALL_SITE: FixtureEvent[] = [
   { visitor: 'carol', at: '2024-01-08 12:01:00', name: 'engagement', page: '/', scrollDepth: 80, engagementMs: 30_000 },
   { visitor: 'robot', at: '2024-01-08 10:30:00', page: '/', classification: 'bot' },
   { visitor: 'alice', at: '2024-01-09 09:00:00', page: '/blog' },
-  { visitor: 'dave', at: '2024-01-09 15:00:00', page: '/', source: 'Google', country: 'FR', device: 'Desktop', browser: 'Chrome', screen: 'Desktop', props: { seats: '3' } },
+  {
+    visitor: 'dave',
+    at: '2024-01-09 15:00:00',
+    page: '/',
+    source: 'Google',
+    country: 'FR',
+    device: 'Desktop',
+    browser: 'Chrome',
+    screen: 'Desktop',
+    props: { seats: '3' },
+  },
   { visitor: 'dave', at: '2024-01-09 15:10:00', page: '/blog' },
   { visitor: 'dave', at: '2024-01-09 15:20:00', page: '/' },
 ];
@@ -29,7 +39,9 @@ export const SMALL_SITE_NOW = Date.parse('2024-01-10T12:00:00Z');
  * The real service on a fresh store, with SMALL_SITE on one account (time zone UTC), the Signup
  * goal and any others given; the clock stands at SMALL_SITE_NOW.
  */
-export async function startSmallSite(options: { goals?: FixtureGoal[]; env?: Record<string, string> } = {}): Promise<{ t: TestApp; account: Account; clock: ManualClock }> {
+export async function startSmallSite(
+  options: { goals?: FixtureGoal[]; env?: Record<string, string> } = {},
+): Promise<{ t: TestApp; account: Account; clock: ManualClock }> {
   const clock = new ManualClock(SMALL_SITE_NOW);
   const t = await startTestApp({ clock, env: options.env });
   const account = await createAccount(t.app);

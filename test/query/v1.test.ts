@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../../src/clock.js';
-import { type Account, type TestApp, bearer } from '../support/testApp.js';
+import { type Account, bearer, type TestApp } from '../support/testApp.js';
 import { SMALL_SITE_NOW as NOW, startSmallSite } from './smallSite.js';
 
 let t: TestApp;
@@ -24,7 +24,14 @@ describe('GET /api/v1/stats/aggregate', () => {
   it('answers each metric as {value}', async () => {
     const res = await get('aggregate', { ...CUSTOM, metrics: 'visitors,visits,pageviews,views_per_visit,bounce_rate,visit_duration' });
     expect(res.body).toEqual({
-      results: { visitors: { value: 4 }, visits: { value: 5 }, pageviews: { value: 8 }, views_per_visit: { value: 1.6 }, bounce_rate: { value: 60 }, visit_duration: { value: 312 } },
+      results: {
+        visitors: { value: 4 },
+        visits: { value: 5 },
+        pageviews: { value: 8 },
+        views_per_visit: { value: 1.6 },
+        bounce_rate: { value: 60 },
+        visit_duration: { value: 312 },
+      },
     });
   });
 
@@ -92,7 +99,7 @@ describe('GET /api/v1/stats/timeseries', () => {
     expect(res.body.results[5]).toEqual({ date: '2024-01-08', bounce_rate: 50, time_on_page: 30, scroll_depth: 80 });
   });
 
-  it('computes each bucket\'s conversion rate against that bucket\'s visitors', async () => {
+  it("computes each bucket's conversion rate against that bucket's visitors", async () => {
     const res = await get('timeseries', { ...CUSTOM, metrics: 'visitors,conversion_rate', filters: 'event:goal==Signup' });
     // 8 Jan: alice of alice, bob and carol converted; 9 Jan: nobody of two.
     expect(res.body.results).toEqual([
@@ -101,7 +108,7 @@ describe('GET /api/v1/stats/timeseries', () => {
     ]);
   });
 
-  it('buckets period=all by day when the site\'s data spans less than a month', async () => {
+  it("buckets period=all by day when the site's data spans less than a month", async () => {
     // The first event is on 8 Jan, today is 10 Jan: three days, not one month bucket.
     expect((await get('timeseries', { period: 'all' })).body.results).toEqual([
       { date: '2024-01-08', visitors: 3 },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Account, type TestApp, bearer } from '../support/testApp.js';
+import { type Account, bearer, type TestApp } from '../support/testApp.js';
 import { startSmallSite } from './smallSite.js';
 
 let t: TestApp;
@@ -11,7 +11,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function query(body: Record<string, unknown>) {
-  const res = await fetch(`${t.url}/api/v2/query`, { method: 'POST', headers: { ...bearer(account.key), 'content-type': 'application/json' }, body: JSON.stringify({ site_id: account.domain, ...body }) });
+  const res = await fetch(`${t.url}/api/v2/query`, {
+    method: 'POST',
+    headers: { ...bearer(account.key), 'content-type': 'application/json' },
+    body: JSON.stringify({ site_id: account.domain, ...body }),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -123,14 +127,20 @@ describe('include', () => {
   it('lists every time label and counts every group on request', async () => {
     const labelled = await ok({ metrics: ['visitors'], date_range: ['2024-01-07', '2024-01-09'], dimensions: ['time:day'], include: { time_labels: true } });
     expect(labelled.meta.time_labels).toEqual(['2024-01-07', '2024-01-08', '2024-01-09']);
-    const counted = await ok({ metrics: ['pageviews'], date_range: RANGE, dimensions: ['event:page'], pagination: { limit: 1 }, include: { total_rows: true } });
+    const counted = await ok({
+      metrics: ['pageviews'],
+      date_range: RANGE,
+      dimensions: ['event:page'],
+      pagination: { limit: 1 },
+      include: { total_rows: true },
+    });
     expect(counted.meta.total_rows).toBe(3);
     expect(counted.results).toHaveLength(1);
   });
 });
 
 describe('percentage', () => {
-  it('gives each group\'s share of all visitors under the same filters', async () => {
+  it("gives each group's share of all visitors under the same filters", async () => {
     const sources = await ok({ metrics: ['visitors', 'percentage'], date_range: RANGE, dimensions: ['visit:source'] });
     expect(rows(sources)).toEqual([
       ['Direct / None', 2, 50],
@@ -148,7 +158,12 @@ describe('percentage', () => {
 
 describe('trim_relative_date_range', () => {
   it('ends month and year today instead of at their last day', async () => {
-    const trimmed = await ok({ metrics: ['visitors'], date_range: 'month', dimensions: ['time:day'], include: { time_labels: true, trim_relative_date_range: true } });
+    const trimmed = await ok({
+      metrics: ['visitors'],
+      date_range: 'month',
+      dimensions: ['time:day'],
+      include: { time_labels: true, trim_relative_date_range: true },
+    });
     expect(trimmed.meta.time_labels.at(-1)).toBe('2024-01-10');
     expect(trimmed.query.date_range).toEqual(['2024-01-01T00:00:00+00:00', '2024-01-10T23:59:59+00:00']);
     expect(trimmed.query.include).toEqual({ time_labels: true, trim_relative_date_range: true });
@@ -173,20 +188,51 @@ describe('filters', () => {
 
   it('ANDs separate filters and ORs values', async () => {
     expect(rows(await ok({ metrics: ['visitors'], date_range: RANGE, filters: [['is', 'visit:country', ['DE', 'FR']]] }))).toEqual([[3]]);
-    expect(rows(await ok({ metrics: ['visitors'], date_range: RANGE, filters: [['is', 'visit:country', ['DE', 'FR']], ['is', 'visit:browser', ['Chrome']]] }))).toEqual([[2]]);
+    expect(
+      rows(
+        await ok({
+          metrics: ['visitors'],
+          date_range: RANGE,
+          filters: [
+            ['is', 'visit:country', ['DE', 'FR']],
+            ['is', 'visit:browser', ['Chrome']],
+          ],
+        }),
+      ),
+    ).toEqual([[2]]);
     expect(rows(await ok({ metrics: ['visitors'], date_range: RANGE, filters: [['is', 'visit:source', ['Direct / None']]] }))).toEqual([[2]]);
   });
 
   it('combines filters with and, or, not', async () => {
     const pageviews = async (filter: unknown[]) => rows(await ok({ metrics: ['pageviews'], date_range: RANGE, filters: [filter] }))[0][0];
-    expect(await pageviews(['or', [['is', 'event:page', ['/blog']], ['is', 'visit:country', ['US']]]])).toBe(3);
+    expect(
+      await pageviews([
+        'or',
+        [
+          ['is', 'event:page', ['/blog']],
+          ['is', 'visit:country', ['US']],
+        ],
+      ]),
+    ).toBe(3);
     expect(await pageviews(['not', ['is', 'event:page', ['/']]])).toBe(4);
-    expect(await pageviews(['and', [['is', 'event:page', ['/']], ['is', 'visit:source', ['Google']]]])).toBe(3);
+    expect(
+      await pageviews([
+        'and',
+        [
+          ['is', 'event:page', ['/']],
+          ['is', 'visit:source', ['Google']],
+        ],
+      ]),
+    ).toBe(3);
   });
 
   it('selects visits by what they did with has_done and has_not_done', async () => {
-    expect(rows(await ok({ metrics: ['pageviews', 'visits'], date_range: RANGE, filters: [['has_done', ['is', 'event:name', ['Signup']]]] }))).toEqual([[2, 1]]);
-    expect(rows(await ok({ metrics: ['pageviews', 'visits'], date_range: RANGE, filters: [['has_not_done', ['is', 'event:name', ['Signup']]]] }))).toEqual([[6, 4]]);
+    expect(rows(await ok({ metrics: ['pageviews', 'visits'], date_range: RANGE, filters: [['has_done', ['is', 'event:name', ['Signup']]]] }))).toEqual([
+      [2, 1],
+    ]);
+    expect(rows(await ok({ metrics: ['pageviews', 'visits'], date_range: RANGE, filters: [['has_not_done', ['is', 'event:name', ['Signup']]]] }))).toEqual([
+      [6, 4],
+    ]);
   });
 
   it('filters on goals and custom properties', async () => {
@@ -209,7 +255,9 @@ describe('page metrics', () => {
 
   it('reports page metrics as null, not an error, where nothing was measured', async () => {
     // 10 Jan has no events at all; /pricing has pageviews but no engagement.
-    expect(rows(await ok({ metrics: ['time_on_page', 'scroll_depth'], date_range: ['2024-01-10', '2024-01-10'], filters: [['is', 'event:page', ['/']]] }))).toEqual([[null, null]]);
+    expect(
+      rows(await ok({ metrics: ['time_on_page', 'scroll_depth'], date_range: ['2024-01-10', '2024-01-10'], filters: [['is', 'event:page', ['/']]] })),
+    ).toEqual([[null, null]]);
     expect(rows(await ok({ metrics: ['scroll_depth', 'visitors'], date_range: RANGE, filters: [['is', 'event:page', ['/pricing']]] }))).toEqual([[null, 2]]);
   });
 
@@ -223,13 +271,24 @@ describe('page metrics', () => {
   });
 
   it('aggregates numeric custom properties', async () => {
-    expect(rows(await ok({ metrics: ['sum(event:props:seats)', 'avg(event:props:seats)', 'min(event:props:seats)', 'max(event:props:seats)', 'p50(event:props:seats)'], date_range: RANGE }))).toEqual([[8, 4, 3, 5, 4]]);
+    expect(
+      rows(
+        await ok({
+          metrics: ['sum(event:props:seats)', 'avg(event:props:seats)', 'min(event:props:seats)', 'max(event:props:seats)', 'p50(event:props:seats)'],
+          date_range: RANGE,
+        }),
+      ),
+    ).toEqual([[8, 4, 3, 5, 4]]);
   });
 });
 
 describe('comparisons', () => {
   it('compares a day with the previous one', async () => {
-    const body = await ok({ metrics: ['visitors', 'bounce_rate'], date_range: ['2024-01-09', '2024-01-09'], include: { comparisons: { mode: 'previous_period' } } });
+    const body = await ok({
+      metrics: ['visitors', 'bounce_rate'],
+      date_range: ['2024-01-09', '2024-01-09'],
+      include: { comparisons: { mode: 'previous_period' } },
+    });
     expect(body.results).toEqual([{ dimensions: [], metrics: [2, 50], comparison: { dimensions: [], metrics: [3, 67], change: [-33, -17] } }]);
     expect(body.query.include.comparisons.date_range).toEqual(['2024-01-08T00:00:00+00:00', '2024-01-08T23:59:59+00:00']);
   });
@@ -247,7 +306,9 @@ describe('errors', () => {
     const wrongType = await query({ metrics: 'visitors', date_range: '7d' });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.error).toBe('#/metrics must be an array of metric names.');
-    expect((await query({ metrics: ['visitors'], date_range: '7d', dimensions: 'event:page' })).body.error).toBe('#/dimensions must be an array of dimension names.');
+    expect((await query({ metrics: ['visitors'], date_range: '7d', dimensions: 'event:page' })).body.error).toBe(
+      '#/dimensions must be an array of dimension names.',
+    );
     expect((await query({ metrics: ['visitors'], date_range: '7d', filters: 'x' })).body.error).toBe('#/filters must be an array of filters.');
     expect((await query({ date_range: '7d' })).body.error).toBe('#/metrics is required.');
     expect((await query({ metrics: ['visitors'] })).body.error).toBe('#/date_range is required.');
@@ -255,7 +316,11 @@ describe('errors', () => {
 
   it('rejects unknown metrics, dimensions and operators with the choices', async () => {
     expect((await query({ metrics: ['visitorz'], date_range: '7d' })).body.error).toMatch(/^#\/metrics\/0: Invalid metric "visitorz".*visitors/);
-    expect((await query({ metrics: ['visitors'], date_range: '7d', dimensions: ['visit:planet'] })).body.error).toMatch(/^#\/dimensions\/0: Invalid dimension "visit:planet".*visit:source/);
-    expect((await query({ metrics: ['visitors'], date_range: '7d', filters: [['equals', 'visit:source', ['x']]] })).body.error).toMatch(/unknown operator "equals".*is_not/);
+    expect((await query({ metrics: ['visitors'], date_range: '7d', dimensions: ['visit:planet'] })).body.error).toMatch(
+      /^#\/dimensions\/0: Invalid dimension "visit:planet".*visit:source/,
+    );
+    expect((await query({ metrics: ['visitors'], date_range: '7d', filters: [['equals', 'visit:source', ['x']]] })).body.error).toMatch(
+      /unknown operator "equals".*is_not/,
+    );
   });
 });

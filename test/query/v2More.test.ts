@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { runSql } from '../../src/query/execute.js';
 import { addGoal, includeClassifications, insertEvents } from '../support/eventFixtures.js';
-import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { SMALL_SITE } from './smallSite.js';
 
 let t: TestApp;
@@ -80,7 +80,11 @@ describe('time zones', () => {
 
 describe('hourly visits', () => {
   it('counts a visit in every hour it was active, visit metrics in the hour it ended', async () => {
-    const body = await ok(night, { metrics: ['visitors', 'visits', 'bounce_rate', 'visit_duration'], date_range: ['2024-01-08', '2024-01-08'], dimensions: ['time:hour'] });
+    const body = await ok(night, {
+      metrics: ['visitors', 'visits', 'bounce_rate', 'visit_duration'],
+      date_range: ['2024-01-08', '2024-01-08'],
+      dimensions: ['time:hour'],
+    });
     expect(rows(body)).toEqual([
       ['2024-01-08 10:00:00', 1, 1, 0, null],
       ['2024-01-08 11:00:00', 2, 2, 50, 600],
@@ -97,7 +101,12 @@ describe('hourly visits', () => {
 
 describe('comparisons', () => {
   it('aligns a timeseries with the earlier period bucket by bucket, the current bucket compared so far', async () => {
-    const body = await ok(small, { metrics: ['visitors'], date_range: ['2024-01-09', '2024-01-10'], dimensions: ['time:day'], include: { comparisons: { mode: 'previous_period' } } });
+    const body = await ok(small, {
+      metrics: ['visitors'],
+      date_range: ['2024-01-09', '2024-01-10'],
+      dimensions: ['time:day'],
+      include: { comparisons: { mode: 'previous_period' } },
+    });
     expect(body.results).toEqual([
       { dimensions: ['2024-01-09'], metrics: [2], comparison: { dimensions: ['2024-01-07'], metrics: [0], change: [null] } },
       { dimensions: ['2024-01-10'], metrics: [0], comparison: { dimensions: ['2024-01-08'], metrics: [3], change: [-100] } },
@@ -108,7 +117,12 @@ describe('comparisons', () => {
   });
 
   it('compares the groups of a breakdown that the page shows', async () => {
-    const body = await ok(small, { metrics: ['visitors'], date_range: ['2024-01-09', '2024-01-09'], dimensions: ['visit:source'], include: { comparisons: { mode: 'previous_period' } } });
+    const body = await ok(small, {
+      metrics: ['visitors'],
+      date_range: ['2024-01-09', '2024-01-09'],
+      dimensions: ['visit:source'],
+      include: { comparisons: { mode: 'previous_period' } },
+    });
     expect(body.results).toEqual([
       { dimensions: ['Direct / None'], metrics: [1], comparison: { dimensions: ['Direct / None'], metrics: [1], change: [0] } },
       { dimensions: ['Google'], metrics: [1], comparison: { dimensions: ['Google'], metrics: [1], change: [0] } },
@@ -116,7 +130,11 @@ describe('comparisons', () => {
   });
 
   it('takes a custom comparison range and year over year', async () => {
-    const custom = await ok(small, { metrics: ['pageviews'], date_range: ['2024-01-09', '2024-01-09'], include: { comparisons: { mode: 'custom', date_range: ['2024-01-08', '2024-01-08'] } } });
+    const custom = await ok(small, {
+      metrics: ['pageviews'],
+      date_range: ['2024-01-09', '2024-01-09'],
+      include: { comparisons: { mode: 'custom', date_range: ['2024-01-08', '2024-01-08'] } },
+    });
     expect(custom.results[0].comparison).toEqual({ dimensions: [], metrics: [4], change: [0] });
     const yoy = await ok(small, { metrics: ['pageviews'], date_range: ['2024-01-09', '2024-01-09'], include: { comparisons: { mode: 'year_over_year' } } });
     expect(yoy.results[0].comparison).toEqual({ dimensions: [], metrics: [0], change: [null] });
@@ -160,7 +178,11 @@ describe('revenue', () => {
   const DAY = ['2024-01-08', '2024-01-08'];
 
   it('sums revenue-goal events converted into the goal currency, leaving out unknown currencies with a warning', async () => {
-    const body = await ok(shop, { metrics: ['total_revenue', 'average_revenue', 'revenue_per_visitor', 'visitors'], date_range: DAY, filters: [['is', 'event:goal', ['Purchase']]] });
+    const body = await ok(shop, {
+      metrics: ['total_revenue', 'average_revenue', 'revenue_per_visitor', 'visitors'],
+      date_range: DAY,
+      filters: [['is', 'event:goal', ['Purchase']]],
+    });
     // 10 EUR + 10 USD at 1.058 USD per EUR = 19.452 EUR; XYZ has no rate.
     expect(rows(body)).toEqual([[19.452, 9.726, 6.484, 3]]);
     expect(body.meta.currency).toEqual({ total_revenue: 'EUR', average_revenue: 'EUR', revenue_per_visitor: 'EUR' });
@@ -222,9 +244,15 @@ describe('refusals', () => {
 
   it('turns a query over its time or memory limit into a 503 and carries on', async () => {
     const limits = { ...t.app.config.query, timeoutSeconds: 1 };
-    await expect(runSql(t.app.events.query, 'SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) = 1', {}, limits)).rejects.toMatchObject({ status: 503, code: 'query_timeout' });
+    await expect(runSql(t.app.events.query, 'SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) = 1', {}, limits)).rejects.toMatchObject({
+      status: 503,
+      code: 'query_timeout',
+    });
     const small = { ...t.app.config.query, memoryLimitBytes: 16 * 2 ** 20 };
-    await expect(runSql(t.app.events.query, 'SELECT groupArray(number) FROM numbers(50000000)', {}, small)).rejects.toMatchObject({ status: 503, code: 'query_too_large' });
+    await expect(runSql(t.app.events.query, 'SELECT groupArray(number) FROM numbers(50000000)', {}, small)).rejects.toMatchObject({
+      status: 503,
+      code: 'query_too_large',
+    });
     expect((await runSql(t.app.events.query, 'SELECT 1 AS one', {}, t.app.config.query))[0]).toEqual({ one: 1 });
   });
 });

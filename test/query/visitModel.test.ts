@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 /**
  * Random one-day histories imported through the real pipeline, then asked of the real engine:
@@ -147,7 +147,7 @@ describe('visit metrics against a model', () => {
     );
   });
 
-  it('bucket visitors, pageviews and events by the site\'s local day over several days', async () => {
+  it("bucket visitors, pageviews and events by the site's local day over several days", async () => {
     // New York is UTC-5 on these days (before DST): local days end at 05:00 UTC. Each visitor's
     // day of activity stays within one UTC day, so its identity is (visitor, UTC day): a new
     // daily salt makes the same person a new visitor the next day.
@@ -178,7 +178,11 @@ describe('visit metrics against a model', () => {
             });
           });
         await importHits(account, hits);
-        const rows = await queryRows(account, { metrics: ['visitors', 'pageviews', 'events'], dimensions: ['time:day'], date_range: ['2026-03-01', '2026-03-05'] });
+        const rows = await queryRows(account, {
+          metrics: ['visitors', 'pageviews', 'events'],
+          dimensions: ['time:day'],
+          date_range: ['2026-03-01', '2026-03-05'],
+        });
         const expected = [...new Set(hits.map((hit) => localDay(hit.at)))].sort().map((day) => {
           const there = hits.filter((hit) => localDay(hit.at) === day);
           return [day, new Set(there.map((hit) => `${hit.visitor}/${hit.utcDay}`)).size, there.filter((hit) => hit.kind === 'pageview').length, there.length];

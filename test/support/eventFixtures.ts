@@ -187,5 +187,9 @@ export async function addGoal(app: App, siteId: number, goal: FixtureGoal): Prom
 
 /** Put classified events (bots, spam, …) of the given kinds back into a site's reports. */
 export async function includeClassifications(app: App, siteId: number, reasons: string[]): Promise<void> {
-  await app.meta.db.updateTable('sites').set({ included_classifications: reasons.join(' ') }).where('id', '=', siteId).execute();
+  await app.meta.db
+    .updateTable('sites')
+    .set({ included_classifications: reasons.join(' ') })
+    .where('id', '=', siteId)
+    .execute();
 }

@@ -54,10 +54,7 @@ export interface Account {
 let counter = 0;
 
 /** A user, their team, a site and an API key, written straight to the metadata store. */
-export async function createAccount(
-  app: App,
-  options: { scopes?: string[]; hourlyLimit?: number; domain?: string; timezone?: string } = {},
-): Promise<Account> {
+export async function createAccount(app: App, options: { scopes?: string[]; hourlyLimit?: number; domain?: string; timezone?: string } = {}): Promise<Account> {
   counter += 1;
   const tag = `${process.pid}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
   const now = app.clock.now();

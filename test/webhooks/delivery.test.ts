@@ -2,13 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { lockTeam, unlockTeam } from '../../src/stores/meta/teams.js';
 import { listOpenNotices } from '../../src/webhooks/notices.js';
-import { createSmtpMailer } from '../../src/webhooks/smtp.js';
 import { ATTEMPT_TIMEOUT_MS } from '../../src/webhooks/policy.js';
 import { type Resolver, systemResolver } from '../../src/webhooks/sender.js';
-import { type WebhookWorker, type WebhookWorkerOptions, createWebhookWorker } from '../../src/webhooks/worker.js';
-import { type TestApp, startTestApp } from '../support/testApp.js';
-import { type IsolatedMetadata, isolatedMetadata } from './support/database.js';
+import { createSmtpMailer } from '../../src/webhooks/smtp.js';
+import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/worker.js';
+import { startTestApp, type TestApp } from '../support/testApp.js';
 import { addSite, call, registerEndpoint } from './support/api.js';
+import { type IsolatedMetadata, isolatedMetadata } from './support/database.js';
 import { startMailServer } from './support/mailServer.js';
 import { type Receiver, receiverCert, startReceiver, verifySignature } from './support/receiver.js';
 
@@ -23,7 +23,11 @@ const seconds = () => Math.floor(clock.now() / 1000);
 /** Made-up names for the resolution tests; other names resolve as usual. */
 const testResolver: Resolver = async (hostname) => {
   if (hostname === 'receiver.test') return [{ address: '127.0.0.1', family: 4 }];
-  if (hostname === 'mixed.test') return [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }];
+  if (hostname === 'mixed.test')
+    return [
+      { address: '93.184.216.34', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ];
   return systemResolver(hostname);
 };
 
@@ -106,7 +110,15 @@ describe('signed delivery', () => {
 
     const entries = (await log(endpoint.account.key, endpoint.id)).deliveries;
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ delivery_id: Number(request!.headers['svc-delivery']), delivery_state: 'succeeded', status_code: 200, error: null, response_body: 'ok', response_truncated: false, event_type: 'site.created' });
+    expect(entries[0]).toMatchObject({
+      delivery_id: Number(request!.headers['svc-delivery']),
+      delivery_state: 'succeeded',
+      status_code: 200,
+      error: null,
+      response_body: 'ok',
+      response_truncated: false,
+      event_type: 'site.created',
+    });
     expect(entries[0].attempted_at).toBe(new Date(clock.now()).toISOString());
     expect(entries[0].duration_ms).toBeGreaterThanOrEqual(0);
   });
@@ -168,7 +180,9 @@ describe('failures and retries', () => {
 
     const page1 = await log(endpoint.account.key, endpoint.id, '?limit=5');
     expect(page1.deliveries).toHaveLength(5);
-    expect(page1.deliveries.every((entry: { status_code: number; delivery_state: string }) => entry.status_code === 500 && entry.delivery_state === 'failed')).toBe(true);
+    expect(
+      page1.deliveries.every((entry: { status_code: number; delivery_state: string }) => entry.status_code === 500 && entry.delivery_state === 'failed'),
+    ).toBe(true);
     const times = page1.deliveries.map((entry: { attempted_at: string }) => entry.attempted_at);
     expect([...times].sort().reverse()).toEqual(times);
     const rest = await log(endpoint.account.key, endpoint.id, `?limit=100&after=${page1.meta.after}`);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svc } from '../support/processes.js';
-import { type TestApp, createAccount, startTestApp } from '../support/testApp.js';
+import { createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { call } from './support/api.js';
 import { type ReceivedRequest, type Receiver, startReceiver, verifySignature } from './support/receiver.js';
 
@@ -63,7 +63,11 @@ describe('site.created end to end', () => {
     const viaApi = await call(service.url, account.key, 'POST', '/api/v1/sites', { domain: `api-${process.pid}.example.com`, timezone: 'Europe/Paris' });
     expect(viaApi.status).toBe(200);
     const apiRequest = await deliveryFor(`api-${process.pid}.example.com`);
-    expectSpecDelivery(apiRequest, hook.body.secret, { id: JSON.parse(apiRequest.rawBody.toString()).site_id, domain: `api-${process.pid}.example.com`, timezone: 'Europe/Paris' });
+    expectSpecDelivery(apiRequest, hook.body.secret, {
+      id: JSON.parse(apiRequest.rawBody.toString()).site_id,
+      domain: `api-${process.pid}.example.com`,
+      timezone: 'Europe/Paris',
+    });
 
     const cliDomain = `cli-${process.pid}.example.com`;
     const created = await svc(['site', 'create', '--team', String(account.teamId), '--domain', cliDomain, '--timezone', 'Asia/Tokyo', '--json'], service.env);

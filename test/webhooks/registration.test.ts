@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { lockTeam } from '../../src/stores/meta/teams.js';
-import { type Account, type TestApp, bearer, createAccount, startTestApp } from '../support/testApp.js';
+import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { type IsolatedMetadata, isolatedMetadata } from './support/database.js';
 
 const clock = new ManualClock(Date.parse('2026-03-01T12:00:00Z'));
@@ -77,7 +77,13 @@ describe('webhook registration', () => {
   });
 
   it('refuses private, link-local and metadata addresses written as literals', async () => {
-    for (const url of ['https://10.0.0.5/hook', 'https://169.254.169.254/latest', 'https://[fd00::1]/hook', 'https://192.168.1.1/', 'https://[::ffff:127.0.0.1]/']) {
+    for (const url of [
+      'https://10.0.0.5/hook',
+      'https://169.254.169.254/latest',
+      'https://[fd00::1]/hook',
+      'https://192.168.1.1/',
+      'https://[::ffff:127.0.0.1]/',
+    ]) {
       const res = await register({ url, event_types: [] });
       expect(res.status, url).toBe(400);
       expect(res.body.error).toMatch(/address/);
@@ -93,7 +99,9 @@ describe('webhook registration', () => {
 
   it('updates the URL and event types, and deletes', async () => {
     const created = await register({ url: 'https://hooks.example.com/old', event_types: [] });
-    const updated = await call('PATCH', `/api/v1/webhooks/${created.body.id}`, { body: { url: 'https://hooks.example.com/new', event_types: ['import.failed'] } });
+    const updated = await call('PATCH', `/api/v1/webhooks/${created.body.id}`, {
+      body: { url: 'https://hooks.example.com/new', event_types: ['import.failed'] },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ url: 'https://hooks.example.com/new', event_types: ['import.failed'] });
     expect(updated.body).not.toHaveProperty('secret');
@@ -128,8 +136,7 @@ describe('webhook registration', () => {
 
   it('takes no body on its bodiless POSTs, even when the client labels the empty body as JSON', async () => {
     const created = await register({ url: 'https://hooks.example.com/bodiless', event_types: [] });
-    const emptyJson = (path: string) =>
-      fetch(`${t.url}${path}`, { method: 'POST', headers: { ...bearer(account.key), 'content-type': 'application/json' } });
+    const emptyJson = (path: string) => fetch(`${t.url}${path}`, { method: 'POST', headers: { ...bearer(account.key), 'content-type': 'application/json' } });
     expect((await emptyJson(`/api/v1/webhooks/${created.body.id}/rotate-secret`)).status).toBe(200);
     expect((await emptyJson(`/api/v1/webhooks/${created.body.id}/enable`)).status).toBe(200);
     const redeliver = await emptyJson('/api/v1/webhooks/deliveries/999999/redeliver');
@@ -137,7 +144,11 @@ describe('webhook registration', () => {
     const create = await emptyJson('/api/v1/webhooks');
     expect(create.status).toBe(400);
     expect((await create.json()).code).toBe('invalid_body');
-    const malformed = await fetch(`${t.url}/api/v1/webhooks`, { method: 'POST', headers: { ...bearer(account.key), 'content-type': 'application/json' }, body: '{"url":' });
+    const malformed = await fetch(`${t.url}/api/v1/webhooks`, {
+      method: 'POST',
+      headers: { ...bearer(account.key), 'content-type': 'application/json' },
+      body: '{"url":',
+    });
     expect(malformed.status).toBe(400);
     expect((await malformed.json()).error).toMatch(/JSON/i);
   });
@@ -168,7 +179,10 @@ describe('webhook registration', () => {
       ['POST', '/api/v1/webhooks/deliveries/1/redeliver'],
     ];
     for (const [method, path] of routes) {
-      const res = await call(method, path, { key: reader.key, body: method === 'POST' || method === 'PATCH' ? { url: 'https://x.example.com', event_types: [] } : undefined });
+      const res = await call(method, path, {
+        key: reader.key,
+        body: method === 'POST' || method === 'PATCH' ? { url: 'https://x.example.com', event_types: [] } : undefined,
+      });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body.error).toContain('webhooks:write');
     }

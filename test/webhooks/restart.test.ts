@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { type MetaStore, openMetaStore } from '../../src/stores/meta/database.js';
 import { claimDueDeliveries, fanOutEvents } from '../../src/webhooks/deliveries.js';
-import { type WebhookWorker, createWebhookWorker } from '../../src/webhooks/worker.js';
-import { type TestApp, startTestApp } from '../support/testApp.js';
-import { type IsolatedMetadata, isolatedMetadata } from './support/database.js';
+import { createWebhookWorker, type WebhookWorker } from '../../src/webhooks/worker.js';
+import { startTestApp, type TestApp } from '../support/testApp.js';
 import { addSite, registerEndpoint } from './support/api.js';
+import { type IsolatedMetadata, isolatedMetadata } from './support/database.js';
 import { type Receiver, receiverCert, startReceiver } from './support/receiver.js';
 
 const clock = new ManualClock(Date.parse('2026-03-01T12:00:00Z'));
@@ -34,7 +34,17 @@ afterAll(async () => {
 });
 
 function workerOn(store: MetaStore, leaseMs = 120_000): WebhookWorker {
-  return createWebhookWorker({ db: store.db, dialect: store.dialect, clock, logger: quiet, allowPrivate: false, secrets: t.app.webhookSecrets, tlsCa: receiverCert, concurrency: 4, leaseMs });
+  return createWebhookWorker({
+    db: store.db,
+    dialect: store.dialect,
+    clock,
+    logger: quiet,
+    allowPrivate: false,
+    secrets: t.app.webhookSecrets,
+    tlsCa: receiverCert,
+    concurrency: 4,
+    leaseMs,
+  });
 }
 
 /** Deliveries the receiver answered 2xx, by Svc-Delivery. */
@@ -125,15 +135,19 @@ describe('delivery across restarts and processes', () => {
     for (let i = 0; i < 24; i += 1) await addSite(t.app, clock, endpoint.account.teamId);
     const support = new URL('./support/', import.meta.url);
     const run = () =>
-      promisify(execFile)(process.execPath, ['--import', fileURLToPath(new URL('registerTsLoader.mjs', support)), fileURLToPath(new URL('workerProcess.ts', support))], {
-        env: {
-          ...process.env,
-          SVC_TEST_METADATA: JSON.stringify(t.app.config.metadata),
-          SVC_TEST_NOW: String(clock.now()),
-          SVC_TEST_SECRET_KEY_BASE: t.app.config.secretKeyBase,
-          SVC_TEST_CA: fileURLToPath(new URL('../fixtures/receiver-cert.pem', support)),
+      promisify(execFile)(
+        process.execPath,
+        ['--import', fileURLToPath(new URL('registerTsLoader.mjs', support)), fileURLToPath(new URL('workerProcess.ts', support))],
+        {
+          env: {
+            ...process.env,
+            SVC_TEST_METADATA: JSON.stringify(t.app.config.metadata),
+            SVC_TEST_NOW: String(clock.now()),
+            SVC_TEST_SECRET_KEY_BASE: t.app.config.secretKeyBase,
+            SVC_TEST_CA: fileURLToPath(new URL('../fixtures/receiver-cert.pem', support)),
+          },
         },
-      });
+      );
     const outputs = await Promise.all([run(), run(), run()]);
     const summaries = outputs.map((output) => JSON.parse(output.stdout) as { attempted: number });
     expect(summaries.reduce((sum, summary) => sum + summary.attempted, 0)).toBe(24);

@@ -23,7 +23,26 @@ describe('retry schedule', () => {
 
 describe('address rules', () => {
   it('refuses private, loopback, link-local and metadata addresses by default', () => {
-    for (const address of ['10.1.2.3', '172.16.0.1', '192.168.0.10', '127.0.0.1', '169.254.169.254', '169.254.10.10', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd12::1', 'fd00:ec2::254', '::ffff:10.0.0.1', '::ffff:7f00:1', '64:ff9b::a9fe:a9fe', '2002:c0a8:0101::1', '224.0.0.1']) {
+    for (const address of [
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.0.10',
+      '127.0.0.1',
+      '169.254.169.254',
+      '169.254.10.10',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd12::1',
+      'fd00:ec2::254',
+      '::ffff:10.0.0.1',
+      '::ffff:7f00:1',
+      '64:ff9b::a9fe:a9fe',
+      '2002:c0a8:0101::1',
+      '224.0.0.1',
+    ]) {
       expect(refusedAddress(address, strict), address).not.toBeNull();
     }
     for (const address of ['93.184.216.34', '2606:4700:4700::1111', '8.8.8.8']) expect(refusedAddress(address, strict), address).toBeNull();
@@ -67,7 +86,10 @@ describe('settings', () => {
 
   it('reads WEBHOOK_ALLOW_PRIVATE and SMTP_URL, naming the variable on bad input', () => {
     expect(loadConfig(base)).toMatchObject({ webhookAllowPrivate: false, smtpUrl: null });
-    expect(loadConfig({ ...base, WEBHOOK_ALLOW_PRIVATE: 'true', SMTP_URL: 'smtps://mail.example.com' })).toMatchObject({ webhookAllowPrivate: true, smtpUrl: 'smtps://mail.example.com' });
+    expect(loadConfig({ ...base, WEBHOOK_ALLOW_PRIVATE: 'true', SMTP_URL: 'smtps://mail.example.com' })).toMatchObject({
+      webhookAllowPrivate: true,
+      smtpUrl: 'smtps://mail.example.com',
+    });
     expect(() => loadConfig({ ...base, WEBHOOK_ALLOW_PRIVATE: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
     expect(() => loadConfig({ ...base, SMTP_URL: 'mail.example.com' })).toThrow(/SMTP_URL/);
   });

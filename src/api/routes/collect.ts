@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
-import type { IngestResult, IngestionPipeline } from '../../ingest/pipeline.js';
+import type { IngestionPipeline, IngestResult } from '../../ingest/pipeline.js';
 
 const BODY_LIMIT = 64 * 1024;
 // The smallest transparent GIF: what a no-script page embeds, whatever happened to the event.

@@ -22,7 +22,11 @@ export function importRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: Cl
         const report = await importEvents(deps.ingestion, site.domain, typeof request.body === 'string' ? request.body : '', deps.clock.now());
         await deps.ingestion.buffer.flush();
         if (deps.ingestion.buffer.pendingEvents > 0) {
-          throw new AppError(503, 'store_unavailable', 'The events were accepted but the event store is not taking writes right now; they stay queued and will be written when it recovers.');
+          throw new AppError(
+            503,
+            'store_unavailable',
+            'The events were accepted but the event store is not taking writes right now; they stay queued and will be written when it recovers.',
+          );
         }
         return { site_id: site.domain, stored: true, ...report };
       },

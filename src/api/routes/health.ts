@@ -13,7 +13,13 @@ async function answers(probe: Probe): Promise<boolean> {
     timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS);
   });
   try {
-    return await Promise.race([probe.ping().then(() => true, () => false), timeout]);
+    return await Promise.race([
+      probe.ping().then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -1,20 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError, badRequest } from '../../errors.js';
-import { parsePageRequest, fetchPage, pageOfList } from '../pagination.js';
 import { parsePayload } from '../../management/payload.js';
 import { checkTeamParameter, requireRole, requireTeamSite } from '../../management/siteAccess.js';
 import {
-  type TrackerConfiguration,
   completeTrackerConfiguration,
   mergeTrackerConfiguration,
   renderTrackerSnippet,
+  type TrackerConfiguration,
   trackerConfigurationSchema,
 } from '../../management/trackerSnippet.js';
 import { listCustomProps } from '../../stores/meta/customProps.js';
 import { setTrackerScriptConfiguration, trackerScriptConfiguration } from '../../stores/meta/siteSettings.js';
-import { type Site, createSite, deleteSite, listTeamSites, updateSite } from '../../stores/meta/sites.js';
+import { createSite, deleteSite, listTeamSites, type Site, updateSite } from '../../stores/meta/sites.js';
 import { requireTeam } from '../../stores/meta/teams.js';
+import { fetchPage, pageOfList, parsePageRequest } from '../pagination.js';
 import { type ManagementDeps, PROVISION, READ } from './management/context.js';
 
 const listQuerySchema = z.strictObject({
@@ -64,8 +64,10 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
     const query = parsePayload(listQuerySchema, request.query ?? {});
     checkTeamParameter(request.caller, query.team_id, teamNotFound);
     const page = parsePageRequest(query);
-    const { rows, meta } = await fetchPage(page, (site: Site) => site.id, ({ from, forward, limit }) =>
-      listTeamSites(db, request.caller.teamId, forward ? { limit, afterId: from } : { limit, beforeId: from }),
+    const { rows, meta } = await fetchPage(
+      page,
+      (site: Site) => site.id,
+      ({ from, forward, limit }) => listTeamSites(db, request.caller.teamId, forward ? { limit, afterId: from } : { limit, beforeId: from }),
     );
     return { sites: rows.map((site) => ({ domain: site.domain, timezone: site.timezone })), meta };
   });

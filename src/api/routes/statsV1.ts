@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../errors.js';
 import type { Interval } from '../../query/catalog.js';
-import { type QueryEngineDeps, type QueryResponse, emptyValue, runQuery } from '../../query/engine.js';
+import { emptyValue, type QueryEngineDeps, type QueryResponse, runQuery } from '../../query/engine.js';
 import { dayNumber, parseIsoDate } from '../../query/localTime.js';
 import { timeLabels } from '../../query/timeLabels.js';
-import { type V1Params, parseWholeNumber, translateCommon } from '../../query/v1/request.js';
+import { parseWholeNumber, translateCommon, type V1Params } from '../../query/v1/request.js';
 
 /**
  * The v1 stats endpoints, translated into v2 queries for the one engine and their answers
@@ -55,7 +55,8 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
     const limit = parseWholeNumber(params.limit, 'limit', 100, { min: 1, max: 1000 }, 'Please provide limit as a number between 1 and 1000.');
     const page = parseWholeNumber(params.page, 'page', 1, { min: 1, max: 1_000_000 }, 'Please provide page as a positive number.');
     const metrics = v1.body.metrics as string[];
-    const dimensions = property === 'visit:browser_version' ? ['visit:browser', property] : property === 'visit:os_version' ? ['visit:os', property] : [property];
+    const dimensions =
+      property === 'visit:browser_version' ? ['visit:browser', property] : property === 'visit:os_version' ? ['visit:os', property] : [property];
     // In a breakdown by goals or custom properties v1's conversion rate stays site-wide.
     const perGroup = !property.startsWith('event:goal') && !property.startsWith('event:props:');
     // v1 breakdowns carry no comparisons.
@@ -111,7 +112,10 @@ function timeseriesInterval(requested: string | undefined, period: string): Inte
   if (requested !== undefined && requested !== '') {
     const interval = Object.hasOwn(V1_INTERVALS, requested) ? V1_INTERVALS[requested] : undefined;
     if (!interval) {
-      throw badRequest('invalid_interval', `Error parsing \`interval\` parameter: invalid interval \`${requested}\`. Valid intervals are \`day\`, \`month\` (also \`hour\`, \`week\`).`);
+      throw badRequest(
+        'invalid_interval',
+        `Error parsing \`interval\` parameter: invalid interval \`${requested}\`. Valid intervals are \`day\`, \`month\` (also \`hour\`, \`week\`).`,
+      );
     }
     return interval;
   }

@@ -1,13 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { parsePageRequest } from '../pagination.js';
-import type { SecretBox } from '../../webhooks/secretBox.js';
 import type { Clock } from '../../clock.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { MetaDb } from '../../stores/meta/database.js';
 import { type AttemptLogEntry, listAttempts, redeliver } from '../../webhooks/deliveries.js';
+import type { SecretBox } from '../../webhooks/secretBox.js';
 import {
-  type Webhook,
-  type WebhookSettings,
   createWebhook,
   deleteWebhook,
   listWebhooks,
@@ -15,7 +12,10 @@ import {
   requireWebhook,
   rotateWebhookSecret,
   updateWebhook,
+  type Webhook,
+  type WebhookSettings,
 } from '../../webhooks/webhooks.js';
+import { parsePageRequest } from '../pagination.js';
 
 const MAX_LOG_PAGE = 100;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -109,7 +109,13 @@ export function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): voi
   app.get('/api/v1/webhooks/:id/deliveries', { config }, async (request) => {
     const page = parsePageRequest(request.query as Record<string, string | undefined>, { defaultLimit: 50, maxLimit: MAX_LOG_PAGE });
     if (page.before !== undefined) throw badRequest('invalid_cursor', 'The delivery log pages from newest to oldest only: continue with "after".');
-    const entries = await listAttempts(db, request.caller.teamId, idParam(request, 'id', 'webhook'), { limit: page.limit + 1, beforeId: page.after }, clock.now());
+    const entries = await listAttempts(
+      db,
+      request.caller.teamId,
+      idParam(request, 'id', 'webhook'),
+      { limit: page.limit + 1, beforeId: page.after },
+      clock.now(),
+    );
     const shown = entries.slice(0, page.limit);
     return {
       deliveries: shown.map(attemptJson),

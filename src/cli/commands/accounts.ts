@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../stores/meta/apiKeys.js';
+import { type ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from '../../stores/meta/apiKeys.js';
 import { createSite } from '../../stores/meta/sites.js';
-import { lockTeam, setTeamCollection, unlockTeam, type Team } from '../../stores/meta/teams.js';
+import { lockTeam, setTeamCollection, type Team, unlockTeam } from '../../stores/meta/teams.js';
 import { createUserWithTeam } from '../../stores/meta/users.js';
 import { commaList, idArgument, positiveInteger } from '../arguments.js';
 import { iso } from '../output.js';
@@ -89,7 +89,10 @@ export function accountCommands(program: Command, run: (action: (ctx: CommandCon
     .action((opts: { team: number }) =>
       run(async ({ meta, out }) => {
         const keys = await listApiKeys(meta.db, opts.team);
-        const human = keys.length === 0 ? 'No API keys.' : keys.map((k) => `${k.id}\t${k.prefix}…\t${k.name}\t${k.scopes.join(',')}\t${k.revokedAt ? 'revoked' : 'active'}`).join('\n');
+        const human =
+          keys.length === 0
+            ? 'No API keys.'
+            : keys.map((k) => `${k.id}\t${k.prefix}…\t${k.name}\t${k.scopes.join(',')}\t${k.revokedAt ? 'revoked' : 'active'}`).join('\n');
         out.result(keys.map(keyJson), human);
       }),
     );

@@ -24,9 +24,7 @@ const VERDICT_CACHE_ENTRIES = 10_000;
 /** Substring patterns of one or more lists (bots.txt, automation.txt), lower-cased. */
 export function parseAgentPatterns(sources: ListSource[]): string[] {
   return sources.flatMap((source) =>
-    parseList(source, 'a user-agent substring of at least 3 characters', (entry) =>
-      entry.length >= 3 ? entry.toLowerCase() : undefined,
-    ),
+    parseList(source, 'a user-agent substring of at least 3 characters', (entry) => (entry.length >= 3 ? entry.toLowerCase() : undefined)),
   );
 }
 

@@ -1,5 +1,5 @@
 import { acquisitionChannel } from './channel.js';
-import { stripWww, type PageLocation } from './pageUrl.js';
+import { type PageLocation, stripWww } from './pageUrl.js';
 import { sourceForHost, sourceForTag } from './sources.js';
 
 /** Where a visit came from. Empty strings mean "not known" (shown as Direct / None). */
@@ -39,25 +39,18 @@ const REFERRAL_SCHEMES = new Set(['http:', 'https:', 'android-app:']);
  * otherwise the referrer's host does, unless it is internal (same host as the page, ignoring
  * `www.`), `localhost`, or not a web/Android-app URL. Never throws.
  */
-export function deriveAttribution(input: {
-  page: PageLocation | null;
-  referrer: string | null;
-  override?: AttributionOverride;
-}): Attribution {
+export function deriveAttribution(input: { page: PageLocation | null; referrer: string | null; override?: AttributionOverride }): Attribution {
   const query = input.page?.query ?? new URLSearchParams();
   const override = input.override ?? {};
   const param = (name: string) => present(query.get(name));
 
-  const utmSource =
-    present(override.utm_source) ?? param('utm_source') ?? param('source') ?? param('ref') ?? '';
+  const utmSource = present(override.utm_source) ?? param('utm_source') ?? param('source') ?? param('ref') ?? '';
   const overrideReferrer = present(override.referrer);
-  const referral = overrideReferrer !== undefined
-    ? parseReferral(withScheme(overrideReferrer), input.page?.hostname)
-    : parseReferral(input.referrer, input.page?.hostname);
+  const referral =
+    overrideReferrer !== undefined ? parseReferral(withScheme(overrideReferrer), input.page?.hostname) : parseReferral(input.referrer, input.page?.hostname);
   const referrerSource = utmSource !== '' ? sourceForTag(utmSource) : (referral?.source ?? '');
   const clickIdParam = CLICK_ID_PARAMS.find((name) => query.has(name)) ?? '';
-  const utmMedium =
-    present(override.utm_medium) ?? param('utm_medium') ?? inferredMedium(referrerSource, clickIdParam);
+  const utmMedium = present(override.utm_medium) ?? param('utm_medium') ?? inferredMedium(referrerSource, clickIdParam);
   const utmCampaign = present(override.utm_campaign) ?? param('utm_campaign') ?? '';
 
   return {
@@ -94,10 +87,7 @@ function withScheme(referrer: string): string {
   return /^[a-z][a-z0-9+.-]*:/i.test(referrer) ? referrer : `https://${referrer}`;
 }
 
-function parseReferral(
-  referrer: string | null,
-  pageHostname: string | undefined,
-): { referrer: string; source: string } | undefined {
+function parseReferral(referrer: string | null, pageHostname: string | undefined): { referrer: string; source: string } | undefined {
   if (typeof referrer !== 'string' || referrer === '') return undefined;
   let url: URL;
   try {

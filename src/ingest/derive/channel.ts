@@ -1,5 +1,5 @@
-import { SOURCE_CATEGORIES, type SourceCategory } from './data/sourceCategories.js';
 import { SOURCE_TAG_ALIASES } from './data/sourceAdditions.js';
+import { SOURCE_CATEGORIES, type SourceCategory } from './data/sourceCategories.js';
 import { shippedReferrers } from './shippedReferrers.js';
 import { canonicalSourceName } from './sources.js';
 
@@ -8,13 +8,7 @@ import { canonicalSourceName } from './sources.js';
  * grouping). The first rule that applies wins; the order matters (a paid social click is "Paid
  * Social", never "Organic Social"). All inputs are compared lower-cased.
  */
-export function acquisitionChannel(input: {
-  referrerSource: string;
-  utmMedium: string;
-  utmCampaign: string;
-  utmSource: string;
-  clickIdParam: string;
-}): string {
+export function acquisitionChannel(input: { referrerSource: string; utmMedium: string; utmCampaign: string; utmSource: string; clickIdParam: string }): string {
   const source = input.referrerSource.toLowerCase();
   const medium = input.utmMedium.toLowerCase();
   const campaign = input.utmCampaign.toLowerCase();
@@ -29,11 +23,7 @@ export function acquisitionChannel(input: {
   if (campaign.includes('cross-network')) return 'Cross-network';
   if (DISPLAY_MEDIUMS.has(medium)) return 'Display';
   if (paidMedium && (category === 'shopping' || shoppingCampaign)) return 'Paid Shopping';
-  if (
-    (category === 'search' && paid) ||
-    (source === 'google' && clickId === 'gclid') ||
-    (source === 'bing' && clickId === 'msclkid')
-  ) {
+  if ((category === 'search' && paid) || (source === 'google' && clickId === 'gclid') || (source === 'bing' && clickId === 'msclkid')) {
     return 'Paid Search';
   }
   if (category === 'social' && paid) return 'Paid Social';
@@ -48,12 +38,7 @@ export function acquisitionChannel(input: {
   if (medium === 'affiliate') return 'Affiliates';
   if (medium === 'audio') return 'Audio';
   if (utmSource === 'sms' || medium === 'sms') return 'SMS';
-  if (
-    medium.endsWith('push') ||
-    medium.includes('mobile') ||
-    medium.includes('notification') ||
-    source === 'firebase'
-  ) {
+  if (medium.endsWith('push') || medium.includes('mobile') || medium.includes('notification') || source === 'firebase') {
     return 'Mobile Push Notifications';
   }
   if (REFERRAL_MEDIUMS.has(medium) || source !== '') return 'Referral';
@@ -130,8 +115,6 @@ function buildCategories(): Map<string, SourceCategory> {
 
 /** `utm_source` tags that by themselves mark a paid click: ad-campaign aliases (`fb-ads`, `google_ad`) and `adwords`. */
 function paidSources(): Set<string> {
-  paidSourceTags ??= new Set(
-    [...Object.keys(SOURCE_TAG_ALIASES).filter((tag) => tag.endsWith('ads') || tag.endsWith('ad')), 'adwords'],
-  );
+  paidSourceTags ??= new Set([...Object.keys(SOURCE_TAG_ALIASES).filter((tag) => tag.endsWith('ads') || tag.endsWith('ad')), 'adwords']);
   return paidSourceTags;
 }

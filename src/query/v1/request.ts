@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors.js';
-import { METRICS, canonicalDimension, dimensionKind, parseMetric } from '../catalog.js';
+import { canonicalDimension, dimensionKind, METRICS, parseMetric } from '../catalog.js';
 import type { EngineOptions } from '../engine.js';
 import { parseIsoDate } from '../localTime.js';
 import { parseV1Filters } from './filters.js';
@@ -64,7 +64,8 @@ function periodRange(period: string, date: string | undefined): { dateRange: str
     return { dateRange: [parts[0]!.trim(), parts[1]!.trim()] };
   }
   if (date === undefined || date === '') return { dateRange: period };
-  if (!parseIsoDate(date)) throw badRequest('invalid_date', `Error parsing \`date\` parameter: "${date}" is not a date. Please specify a valid date in ISO-8601 format.`);
+  if (!parseIsoDate(date))
+    throw badRequest('invalid_date', `Error parsing \`date\` parameter: "${date}" is not a date. Please specify a valid date in ISO-8601 format.`);
   return { dateRange: period, relativeTo: date };
 }
 
@@ -96,7 +97,8 @@ function checkProperty(property: string): void {
     throw badRequest('invalid_property', "Property 'event:hostname' is currently not supported for breakdowns. Use POST /api/v2/query to group by hostname.");
   }
   const kind = dimensionKind(canonicalDimension(property));
-  if (!kind || kind.kind === 'time') throw badRequest('invalid_property', `Invalid property '${property}'. Please provide a valid property for the breakdown endpoint.`);
+  if (!kind || kind.kind === 'time')
+    throw badRequest('invalid_property', `Invalid property '${property}'. Please provide a valid property for the breakdown endpoint.`);
 }
 
 function checkFilterProperties(filters: unknown[]): void {

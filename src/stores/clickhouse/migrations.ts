@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { type DdlTarget, addColumnStatements, createTableStatements } from './ddl.js';
+import { addColumnStatements, createTableStatements, type DdlTarget } from './ddl.js';
 import { EVENTS, EVENTS_IDEMPOTENCY_KEY, INGEST_COUNTERS, ROLLUPS, SESSIONS } from './schema.js';
 
 export interface EventMigration {
@@ -24,9 +24,7 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
 
 function ledgerStatement(target: DdlTarget): string {
   const onCluster = target.cluster ? ` ON CLUSTER ${target.cluster}` : '';
-  const engine = target.cluster
-    ? "ReplicatedMergeTree('/clickhouse/tables/{database}/schema_migrations', '{replica}')"
-    : 'MergeTree';
+  const engine = target.cluster ? "ReplicatedMergeTree('/clickhouse/tables/{database}/schema_migrations', '{replica}')" : 'MergeTree';
   return `CREATE TABLE IF NOT EXISTS schema_migrations${onCluster} (version UInt32, name String, applied_at DateTime('UTC')) ENGINE = ${engine} ORDER BY version`;
 }
 

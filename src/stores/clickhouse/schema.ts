@@ -161,7 +161,11 @@ export const ROLLUPS: TableDef[] = [
     ],
     'hostname, page',
   ),
-  rollup('entry_pages', ['entry_page String', 'visitors UInt64', 'entrances UInt64', 'visit_duration UInt64', 'bounces UInt64', 'pageviews UInt64'], 'entry_page'),
+  rollup(
+    'entry_pages',
+    ['entry_page String', 'visitors UInt64', 'entrances UInt64', 'visit_duration UInt64', 'bounces UInt64', 'pageviews UInt64'],
+    'entry_page',
+  ),
   rollup('exit_pages', ['exit_page String', 'visitors UInt64', 'exits UInt64', 'visit_duration UInt64', 'bounces UInt64', 'pageviews UInt64'], 'exit_page'),
   rollup('custom_events', ['name String', 'link_url String', 'path String', 'visitors UInt64', 'events UInt64'], 'name'),
   rollup('locations', ['country LowCardinality(FixedString(2))', 'region LowCardinality(String)', 'city String', ...VISIT_TOTALS], 'country, region, city'),

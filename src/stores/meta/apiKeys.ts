@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { DEFAULT_HOURLY_LIMIT, type Scope, displayPrefix, generateApiKey, hashApiKey, parseScopes } from '../../accounts/apiKeyTokens.js';
+import { DEFAULT_HOURLY_LIMIT, displayPrefix, generateApiKey, hashApiKey, parseScopes, type Scope } from '../../accounts/apiKeyTokens.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { MetaDb } from './database.js';
 import type { ApiKeysTable } from './schema.js';

@@ -45,7 +45,10 @@ export async function listSiteGoals(db: MetaDb, siteId: number): Promise<Goal[]>
 export async function pageSiteGoals(db: MetaDb, siteId: number, range: { from?: number | undefined; forward: boolean; limit: number }): Promise<Goal[]> {
   let query = db.selectFrom('goals').selectAll().where('site_id', '=', siteId);
   if (range.from !== undefined) query = query.where('id', range.forward ? '<' : '>', range.from);
-  const rows = await query.orderBy('id', range.forward ? 'desc' : 'asc').limit(range.limit).execute();
+  const rows = await query
+    .orderBy('id', range.forward ? 'desc' : 'asc')
+    .limit(range.limit)
+    .execute();
   return rows.map(toGoal);
 }
 

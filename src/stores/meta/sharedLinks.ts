@@ -13,7 +13,14 @@ export interface SharedLink {
 }
 
 type LinkRow = Selectable<SharedLinksTable>;
-const toLink = (row: LinkRow): SharedLink => ({ id: row.id, siteId: row.site_id, name: row.name, slug: row.slug, passwordHash: row.password_hash, createdAt: row.created_at });
+const toLink = (row: LinkRow): SharedLink => ({
+  id: row.id,
+  siteId: row.site_id,
+  name: row.name,
+  slug: row.slug,
+  passwordHash: row.password_hash,
+  createdAt: row.created_at,
+});
 
 export async function listSharedLinks(db: MetaDb, siteId: number): Promise<SharedLink[]> {
   const rows = await db.selectFrom('shared_links').selectAll().where('site_id', '=', siteId).orderBy('id').execute();
@@ -31,7 +38,11 @@ export async function findSharedLinkBySlug(db: MetaDb, slug: string): Promise<Sh
   return row && toLink(row);
 }
 
-export async function insertSharedLink(db: MetaDb, input: { siteId: number; name: string; slug: string; passwordHash: string | null }, now: number): Promise<SharedLink> {
+export async function insertSharedLink(
+  db: MetaDb,
+  input: { siteId: number; name: string; slug: string; passwordHash: string | null },
+  now: number,
+): Promise<SharedLink> {
   const row = await db
     .insertInto('shared_links')
     .values({ site_id: input.siteId, name: input.name, slug: input.slug, password_hash: input.passwordHash, created_at: now })

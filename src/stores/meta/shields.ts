@@ -47,7 +47,13 @@ export async function addShieldRule(
   now: number,
 ): Promise<{ rule: ShieldRule; created: boolean }> {
   const find = () =>
-    db.selectFrom('site_shields').selectAll().where('site_id', '=', input.siteId).where('kind', '=', input.kind).where('value', '=', input.value).executeTakeFirst();
+    db
+      .selectFrom('site_shields')
+      .selectAll()
+      .where('site_id', '=', input.siteId)
+      .where('kind', '=', input.kind)
+      .where('value', '=', input.value)
+      .executeTakeFirst();
   const existing = await find();
   if (existing) return { rule: toRule(existing), created: false };
   const row = await db

@@ -23,7 +23,11 @@ export async function setIncludedClassifications(db: MetaDb, siteId: number, rea
   }
   // Stored in the closed list's order, so equal sets are equal strings.
   const included = CLASSIFICATION_REASONS.filter((reason) => reasons.includes(reason));
-  await db.updateTable('sites').set({ included_classifications: included.join(' '), updated_at: now }).where('id', '=', siteId).execute();
+  await db
+    .updateTable('sites')
+    .set({ included_classifications: included.join(' '), updated_at: now })
+    .where('id', '=', siteId)
+    .execute();
   return included;
 }
 

@@ -103,9 +103,7 @@ async function refuseTakenDomain(db: MetaDb, domain: string, now: number, except
     .selectFrom('sites')
     .select('id')
     .where('deleted_at', 'is', null)
-    .where((eb) =>
-      eb.or([eb('domain', '=', domain), eb.and([eb('previous_domain', '=', domain), eb('domain_changed_at', '>', now - DOMAIN_TRANSITION_MS)])]),
-    );
+    .where((eb) => eb.or([eb('domain', '=', domain), eb.and([eb('previous_domain', '=', domain), eb('domain_changed_at', '>', now - DOMAIN_TRANSITION_MS)])]));
   if (exceptSiteId !== undefined) query = query.where('id', '!=', exceptSiteId);
   // 400 as Plausible answers every refused domain; its clients do not expect a 409 here.
   if (await query.executeTakeFirst()) throw badRequest('domain_taken', `The domain ${domain} is already registered.`);
@@ -123,9 +121,7 @@ export async function findTeamSiteByName(db: MetaDb, teamId: number, name: strin
     .selectAll()
     .where('team_id', '=', teamId)
     .where('deleted_at', 'is', null)
-    .where((eb) =>
-      eb.or([eb('domain', '=', domain), eb.and([eb('previous_domain', '=', domain), eb('domain_changed_at', '>', now - DOMAIN_TRANSITION_MS)])]),
-    )
+    .where((eb) => eb.or([eb('domain', '=', domain), eb.and([eb('previous_domain', '=', domain), eb('domain_changed_at', '>', now - DOMAIN_TRANSITION_MS)])]))
     .execute();
   // The current holder of a name wins over a site that merely used to have it.
   const row = rows.find((r) => r.domain === domain) ?? rows[0];
@@ -141,7 +137,12 @@ export async function getSite(db: MetaDb, siteId: number): Promise<Site | undefi
  * Renames and/or moves a site to another time zone. A rename keeps every stored event (they are
  * keyed by site id) and remembers the old name, which keeps answering for DOMAIN_TRANSITION_MS.
  */
-export async function updateSite(db: MetaDb, siteId: number, change: { domain?: string | undefined; timezone?: string | undefined }, now: number): Promise<Site> {
+export async function updateSite(
+  db: MetaDb,
+  siteId: number,
+  change: { domain?: string | undefined; timezone?: string | undefined },
+  now: number,
+): Promise<Site> {
   const domain = change.domain === undefined ? undefined : parseDomain(change.domain);
   const timezone = change.timezone === undefined ? undefined : parseTimeZone(change.timezone);
   return db.transaction().execute(async (trx) => {

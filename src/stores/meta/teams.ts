@@ -43,6 +43,10 @@ export async function membershipRole(db: MetaDb, teamId: number, userId: number)
 /** Stops or resumes event collection for every site of the team (`account_dormant` while stopped). */
 export async function setTeamCollection(db: MetaDb, teamId: number, collecting: boolean, now: number): Promise<Team> {
   await requireTeam(db, teamId);
-  await db.updateTable('teams').set({ collection_stopped_at: collecting ? null : now }).where('id', '=', teamId).execute();
+  await db
+    .updateTable('teams')
+    .set({ collection_stopped_at: collecting ? null : now })
+    .where('id', '=', teamId)
+    .execute();
   return requireTeam(db, teamId);
 }

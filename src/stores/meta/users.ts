@@ -1,5 +1,5 @@
-import { conflict, badRequest } from '../../errors.js';
 import { hashPassword } from '../../accounts/passwords.js';
+import { badRequest, conflict } from '../../errors.js';
 import type { MetaDb } from './database.js';
 
 export interface NewUser {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { deriveAttribution, type Attribution, type AttributionOverride } from '../../../src/ingest/derive/attribution.js';
+import { type Attribution, type AttributionOverride, deriveAttribution } from '../../../src/ingest/derive/attribution.js';
 import { parsePageUrl } from '../../../src/ingest/derive/pageUrl.js';
 
-const derive = (u: string, referrer: string | null, override?: AttributionOverride) =>
-  deriveAttribution({ page: parsePageUrl(u, false), referrer, override });
+const derive = (u: string, referrer: string | null, override?: AttributionOverride) => deriveAttribution({ page: parsePageUrl(u, false), referrer, override });
 
 describe('deriveAttribution: referrers', () => {
   it.each([
@@ -22,7 +21,12 @@ describe('deriveAttribution: referrers', () => {
     ['https://example.com/', 'https://news.ycombinator.com/item?id=1', 'news.ycombinator.com/item', 'Hacker News'],
     ['https://example.com/', 'https://github.com/org/repo', 'github.com/org/repo', 'GitHub'],
     ['https://example.com/', 'https://de.wikipedia.org/wiki/X', 'de.wikipedia.org/wiki/X', 'Wikipedia'],
-    ['https://example.com/', 'https://euc-word-edit.officeapps.live.com/we/wordeditorframe.aspx', 'euc-word-edit.officeapps.live.com/we/wordeditorframe.aspx', 'Microsoft 365'],
+    [
+      'https://example.com/',
+      'https://euc-word-edit.officeapps.live.com/we/wordeditorframe.aspx',
+      'euc-word-edit.officeapps.live.com/we/wordeditorframe.aspx',
+      'Microsoft 365',
+    ],
     ['https://example.com/', 'https://chatgpt.com/', 'chatgpt.com', 'ChatGPT'],
     ['https://example.com/', 'https://chat.openai.com/c/1', 'chat.openai.com/c/1', 'ChatGPT'],
     ['https://example.com/', 'https://claude.ai/', 'claude.ai', 'Claude'],

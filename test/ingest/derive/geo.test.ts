@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GEO_ATTRIBUTION_HTML, openGeoDatabase, type GeoDatabase } from '../../../src/ingest/derive/geo.js';
+import { GEO_ATTRIBUTION_HTML, type GeoDatabase, openGeoDatabase } from '../../../src/ingest/derive/geo.js';
 
 let geo: GeoDatabase;
 beforeAll(async () => {
@@ -30,9 +30,25 @@ describe('openGeoDatabase', () => {
   });
 
   it.each([
-    '127.0.0.1', '10.1.2.3', '192.168.1.1', '172.16.0.1', '100.64.0.1', '169.254.1.1', '0.0.0.0',
-    '::1', 'fe80::1', 'fc00::1', '::',
-    '', 'not an ip', '999.1.1.1', '1.2.3', '8.8.8.8:443', '[2001:db8::1]', 'fe80::1%eth0', '::ffff:999.1.1.1',
+    '127.0.0.1',
+    '10.1.2.3',
+    '192.168.1.1',
+    '172.16.0.1',
+    '100.64.0.1',
+    '169.254.1.1',
+    '0.0.0.0',
+    '::1',
+    'fe80::1',
+    'fc00::1',
+    '::',
+    '',
+    'not an ip',
+    '999.1.1.1',
+    '1.2.3',
+    '8.8.8.8:443',
+    '[2001:db8::1]',
+    'fe80::1%eth0',
+    '::ffff:999.1.1.1',
   ])('gives all empty for %j', (ip) => {
     expect(geo.lookup(ip)).toEqual({ countryCode: '', subdivision1Code: '', subdivision2Code: '', city: '' });
   });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveAttribution } from '../../../src/ingest/derive/attribution.js';
 import { CHANNELS } from '../../../src/ingest/derive/channel.js';
-import { openGeoDatabase, type GeoDatabase } from '../../../src/ingest/derive/geo.js';
+import { type GeoDatabase, openGeoDatabase } from '../../../src/ingest/derive/geo.js';
 import { languageFrom } from '../../../src/ingest/derive/language.js';
 import { parsePageUrl } from '../../../src/ingest/derive/pageUrl.js';
 import { screenSize } from '../../../src/ingest/derive/screen.js';

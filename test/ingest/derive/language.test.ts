@@ -32,6 +32,6 @@ describe('languageFrom', () => {
   });
 
   it('reads only the start of an absurdly long header', () => {
-    expect(languageFrom('xx;q=0.1,'.repeat(100_000) + 'en')).toBe('xx');
+    expect(languageFrom(`${'xx;q=0.1,'.repeat(100_000)}en`)).toBe('xx');
   });
 });

@@ -38,12 +38,9 @@ describe('parsePageUrl', () => {
     expect(page?.query.get('ref')).toBe('hn');
   });
 
-  it.each(['', '   ', 'not a url', 'example.com/path', 'data:text/html,<h1>hi</h1>', 'http://', 'https://exa mple.com/', 'http://[::1'])(
-    'rejects %j',
-    (u) => {
-      expect(parsePageUrl(u, false)).toBeNull();
-    },
-  );
+  it.each(['', '   ', 'not a url', 'example.com/path', 'data:text/html,<h1>hi</h1>', 'http://', 'https://exa mple.com/', 'http://[::1'])('rejects %j', (u) => {
+    expect(parsePageUrl(u, false)).toBeNull();
+  });
 });
 
 describe('percentDecode', () => {

@@ -40,7 +40,7 @@ describe('subdivisionCode', () => {
   });
 
   it('folds accents, punctuation and letters NFD leaves alone', () => {
-    expect(foldName("Provence-Alpes-Côte-d’Azur")).toBe('provence alpes cote dazur');
+    expect(foldName('Provence-Alpes-Côte-d’Azur')).toBe('provence alpes cote dazur');
     expect(foldName('Łódzkie')).toBe('lodzkie');
     expect(foldName('Trøndelag')).toBe('trondelag');
   });

@@ -1,6 +1,6 @@
-import { createSite } from '../../../src/stores/meta/sites.js';
 import type { App } from '../../../src/app.js';
 import type { ManualClock } from '../../../src/clock.js';
+import { createSite } from '../../../src/stores/meta/sites.js';
 import { type Account, bearer, createAccount } from '../../support/testApp.js';
 
 export interface ApiAnswer {

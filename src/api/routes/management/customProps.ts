@@ -4,7 +4,7 @@ import { badRequest } from '../../../errors.js';
 import { parsePayload } from '../../../management/payload.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
 import { addCustomProp, countCustomProps, listCustomProps, removeCustomProp } from '../../../stores/meta/customProps.js';
-import { type ManagementDeps, PROVISION, READ, bodyWithSiteId, siteIdParameter } from './context.js';
+import { bodyWithSiteId, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
 /** Plausible's limits on the allow-list. */
 export const MAX_CUSTOM_PROPS = 300;

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../../errors.js';
 import { z } from 'zod';
-import { runFunnel } from '../../../query/funnel.js';
+import { notFound } from '../../../errors.js';
 import { findOrCreateFunnel, funnelJson, funnelPayloadSchema } from '../../../management/funnels.js';
 import { parseId, parsePayload } from '../../../management/payload.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
+import { runFunnel } from '../../../query/funnel.js';
 import { deleteFunnel, listFunnels } from '../../../stores/meta/funnels.js';
 import { listSiteGoals } from '../../../stores/meta/goals.js';
-import { type ManagementDeps, PROVISION, READ, bodyWithSiteId, siteIdParameter } from './context.js';
+import { bodyWithSiteId, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
 const reportQuerySchema = z.strictObject({ site_id: z.string(), from: z.string(), to: z.string() });
 

@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { notFound } from '../../../errors.js';
 import { findOrCreateGoal, goalJson, goalPayloadSchema } from '../../../management/goals.js';
-import { fetchPage, parsePageRequest } from '../../pagination.js';
 import { parseId, parsePayload } from '../../../management/payload.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
-import { type Goal, deleteGoal, pageSiteGoals } from '../../../stores/meta/goals.js';
-import { type ManagementDeps, PROVISION, READ, bodyWithSiteId, siteIdParameter } from './context.js';
+import { deleteGoal, type Goal, pageSiteGoals } from '../../../stores/meta/goals.js';
+import { fetchPage, parsePageRequest } from '../../pagination.js';
+import { bodyWithSiteId, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
 const listQuerySchema = z.strictObject({
   site_id: z.string(),
@@ -21,7 +21,11 @@ export function goalRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   app.get('/api/v1/sites/goals', READ, async (request) => {
     const query = parsePayload(listQuerySchema, request.query ?? {});
     const site = await requireTeamSite(db, request.caller, query.site_id, clock.now());
-    const { rows, meta } = await fetchPage(parsePageRequest(query), (goal: Goal) => goal.id, (range) => pageSiteGoals(db, site.id, range));
+    const { rows, meta } = await fetchPage(
+      parsePageRequest(query),
+      (goal: Goal) => goal.id,
+      (range) => pageSiteGoals(db, site.id, range),
+    );
     return { goals: rows.map((goal) => goalJson(goal, site.domain)), meta };
   });
 

@@ -3,27 +3,32 @@ import { z } from 'zod';
 import { badRequest, notFound } from '../../../errors.js';
 import { inviteGuest, inviteTeamMember } from '../../../management/invitations.js';
 import { requestOwnershipTransfer, transferJson } from '../../../management/ownershipTransfer.js';
-import { pageOfList, parsePageRequest } from '../../pagination.js';
 import { parseId, parsePayload } from '../../../management/payload.js';
 import { checkTeamParameter, requireRole, requireTeamSite } from '../../../management/siteAccess.js';
 import { findSiteGuest, listSiteGuests, listTeamMembers, removeSiteGuest, removeTeamMember } from '../../../stores/meta/guests.js';
 import {
-  type Invitation,
   cancelOwnershipTransfer,
+  type Invitation,
   listOpenInvitations,
   openOwnershipTransfer,
   revokeInvitation,
   revokeInvitationsFor,
 } from '../../../stores/meta/invitations.js';
 import { getSite } from '../../../stores/meta/sites.js';
-import { type ManagementDeps, PROVISION, READ, bodyWithSiteId, isoTime, siteIdParameter } from './context.js';
+import { pageOfList, parsePageRequest } from '../../pagination.js';
+import { bodyWithSiteId, isoTime, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
 const MANAGERS = ['owner', 'admin'] as const;
 
 const guestSchema = z.strictObject({ site_id: z.string(), email: z.string(), role: z.string() });
 const memberSchema = z.strictObject({ email: z.string(), role: z.string(), team_id: z.union([z.string(), z.number().int()]).optional() });
 const transferSchema = z.strictObject({ email: z.string() });
-const pageQuerySchema = z.strictObject({ site_id: z.string().optional(), after: z.string().optional(), before: z.string().optional(), limit: z.string().optional() });
+const pageQuerySchema = z.strictObject({
+  site_id: z.string().optional(),
+  after: z.string().optional(),
+  before: z.string().optional(),
+  limit: z.string().optional(),
+});
 
 type Listed = { email: string; role: string; status: 'accepted' | 'invited' };
 
@@ -49,7 +54,11 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, query.site_id, now);
     const listed = grantsAndInvitations(await listSiteGuests(db, site.id), await listOpenInvitations(db, request.caller.teamId, { siteId: site.id }), now);
-    const { rows, meta } = await pageOfList(listed.map((g, i) => ({ ...g, position: i + 1 })), parsePageRequest(query), (g) => g.position);
+    const { rows, meta } = await pageOfList(
+      listed.map((g, i) => ({ ...g, position: i + 1 })),
+      parsePageRequest(query),
+      (g) => g.position,
+    );
     return { guests: rows.map(({ position: _, ...g }) => g), meta };
   });
 
@@ -58,7 +67,11 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
     await requireRole(db, request.caller, MANAGERS, 'invite guests');
-    return inviteGuest(db, { teamId: request.caller.teamId, siteId: site.id, email: body.email, role: body.role, invitedBy: request.caller.userId, baseUrl }, now);
+    return inviteGuest(
+      db,
+      { teamId: request.caller.teamId, siteId: site.id, email: body.email, role: body.role, invitedBy: request.caller.userId, baseUrl },
+      now,
+    );
   });
 
   app.delete('/api/v1/sites/guests/:email', PROVISION, async (request) => {
@@ -76,8 +89,16 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
   app.get('/api/v1/teams/memberships', READ, async (request) => {
     const query = parsePayload(pageQuerySchema.omit({ site_id: true }), request.query ?? {});
     const now = clock.now();
-    const listed = grantsAndInvitations(await listTeamMembers(db, request.caller.teamId), await listOpenInvitations(db, request.caller.teamId, { siteId: null }), now);
-    const { rows, meta } = await pageOfList(listed.map((m, i) => ({ ...m, position: i + 1 })), parsePageRequest(query), (m) => m.position);
+    const listed = grantsAndInvitations(
+      await listTeamMembers(db, request.caller.teamId),
+      await listOpenInvitations(db, request.caller.teamId, { siteId: null }),
+      now,
+    );
+    const { rows, meta } = await pageOfList(
+      listed.map((m, i) => ({ ...m, position: i + 1 })),
+      parsePageRequest(query),
+      (m) => m.position,
+    );
     return { memberships: rows.map(({ position: _, ...m }) => m), meta };
   });
 

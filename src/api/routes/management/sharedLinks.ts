@@ -5,7 +5,7 @@ import { parsePayload } from '../../../management/payload.js';
 import { findOrCreateSharedLink, sharedLinkJson } from '../../../management/sharedLinks.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
 import { deleteSharedLink, listSharedLinks } from '../../../stores/meta/sharedLinks.js';
-import { type ManagementDeps, PROVISION, READ, bodyWithSiteId, siteIdParameter } from './context.js';
+import { bodyWithSiteId, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
 const createSchema = z.strictObject({ site_id: z.string(), name: z.string().min(1).max(200), password: z.string().max(1000).optional() });
 

@@ -4,9 +4,17 @@ import { badRequest, notFound } from '../../../errors.js';
 import { parseId, parsePayload } from '../../../management/payload.js';
 import { MAX_RULES_PER_KIND, normaliseShieldRule } from '../../../management/shieldRules.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
-import { SHIELD_KINDS, type ShieldKind, type ShieldRule, addShieldRule, countShieldRules, listShieldRules, removeShieldRule } from '../../../stores/meta/shields.js';
+import {
+  addShieldRule,
+  countShieldRules,
+  listShieldRules,
+  removeShieldRule,
+  SHIELD_KINDS,
+  type ShieldKind,
+  type ShieldRule,
+} from '../../../stores/meta/shields.js';
 import { CLASSIFICATION_REASONS, includedClassifications, setIncludedClassifications } from '../../../stores/meta/siteSettings.js';
-import { type ManagementDeps, PROVISION, READ, bodyWithSiteId, isoTime, siteIdParameter } from './context.js';
+import { bodyWithSiteId, isoTime, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
 const addSchema = z.strictObject({ site_id: z.string(), value: z.string().min(1), description: z.string().max(500).optional() });
 const classificationsSchema = z.strictObject({ site_id: z.string(), included: z.array(z.string()) });

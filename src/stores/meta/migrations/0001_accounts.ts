@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { type MetaDialect, columnTypes, primaryKey } from './columns.js';
+import { columnTypes, type MetaDialect, primaryKey } from './columns.js';
 
 /** Users, teams, memberships, sites, API keys and their hourly usage windows. */
 export async function up(db: Kysely<unknown>, dialect: MetaDialect): Promise<void> {
@@ -43,13 +43,7 @@ export async function up(db: Kysely<unknown>, dialect: MetaDialect): Promise<voi
     .addColumn('deleted_at', t.bigint)
     .execute();
   // A deleted site frees its domain, so uniqueness holds among live sites only.
-  await db.schema
-    .createIndex('sites_live_domain')
-    .on('sites')
-    .column('domain')
-    .unique()
-    .where(sql.ref('deleted_at'), 'is', null)
-    .execute();
+  await db.schema.createIndex('sites_live_domain').on('sites').column('domain').unique().where(sql.ref('deleted_at'), 'is', null).execute();
   await db.schema.createIndex('sites_team').on('sites').column('team_id').execute();
   await db.schema
     .createTable('api_keys')

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { type MetaDialect, columnTypes, primaryKey } from './columns.js';
+import { columnTypes, type MetaDialect, primaryKey } from './columns.js';
 
 /** Daily visitor-id salts, per-site shields and which classifications a site puts back into reports. */
 export async function up(db: Kysely<unknown>, dialect: MetaDialect): Promise<void> {

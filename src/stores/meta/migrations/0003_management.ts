@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { type MetaDialect, columnTypes, primaryKey } from './columns.js';
+import { columnTypes, type MetaDialect, primaryKey } from './columns.js';
 
 /**
  * Goals, funnels, custom-property allow-lists, shared links, invitations, ownership transfers,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { type MetaDialect, columnTypes, primaryKey } from './columns.js';
+import { columnTypes, type MetaDialect, primaryKey } from './columns.js';
 
 /**
  * The outbox: events that webhooks announce, written in the same transaction as the change

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { type MetaDialect, columnTypes } from './columns.js';
+import { columnTypes, type MetaDialect } from './columns.js';
 
 /**
  * The per-site tracker options the snippet is rendered from, and when a deleted site's

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { type MetaDialect, columnTypes, primaryKey } from './columns.js';
+import { columnTypes, type MetaDialect, primaryKey } from './columns.js';
 
 /**
  * Webhook endpoints, their deliveries (one row per event and endpoint, or per manual
@@ -41,12 +41,7 @@ export async function up(db: Kysely<unknown>, dialect: MetaDialect): Promise<voi
     .addColumn('completed_at', t.bigint)
     .execute();
   // The worker's poll: queued rows by due time.
-  await db.schema
-    .createIndex('webhook_deliveries_due')
-    .on('webhook_deliveries')
-    .columns(['next_attempt_at'])
-    .where(sql.ref('state'), '=', 'queued')
-    .execute();
+  await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['next_attempt_at']).where(sql.ref('state'), '=', 'queued').execute();
   await db.schema.createIndex('webhook_deliveries_webhook').on('webhook_deliveries').column('webhook_id').execute();
   await db.schema.createIndex('webhook_deliveries_claim').on('webhook_deliveries').column('claim_token').execute();
 

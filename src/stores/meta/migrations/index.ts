@@ -1,11 +1,11 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
-import type { MetaDialect } from './columns.js';
 import * as m0001 from './0001_accounts.js';
 import * as m0002 from './0002_ingestion.js';
 import * as m0003 from './0003_management.js';
 import * as m0004 from './0004_outbox.js';
 import * as m0005 from './0005_site_lifecycle.js';
 import * as m0006 from './0006_webhooks.js';
+import type { MetaDialect } from './columns.js';
 
 export type { MetaDialect } from './columns.js';
 
