@@ -4,6 +4,7 @@ import { purgeDeletedSites } from './management/sitePurge.js';
 import type { EventStore } from './stores/clickhouse/eventStore.js';
 import { pruneApiUsage } from './stores/meta/apiKeys.js';
 import type { MetaDb } from './stores/meta/database.js';
+import { deleteExpiredWebSessions } from './stores/meta/webSessions.js';
 
 const EVERY_MS = 5 * 60_000;
 
@@ -13,7 +14,7 @@ export interface BackgroundJobs {
   stop(): Promise<void>;
 }
 
-/** Slow periodic housekeeping: purging deleted sites' data, forgetting finished rate windows. */
+/** Slow periodic housekeeping: purging deleted sites' data, forgetting finished rate windows and expired sign-ins. */
 export function startBackgroundJobs(deps: { meta: MetaDb; events: EventStore; clock: Clock; log: FastifyBaseLogger }): BackgroundJobs {
   let running: Promise<void> | null = null;
   const runOnce = () => {
@@ -23,6 +24,7 @@ export function startBackgroundJobs(deps: { meta: MetaDb; events: EventStore; cl
         const purged = await purgeDeletedSites(deps.meta, deps.events, now);
         if (purged.length > 0) deps.log.info({ sites: purged }, 'purged deleted sites');
         await pruneApiUsage(deps.meta, now - 2 * 3_600_000);
+        await deleteExpiredWebSessions(deps.meta, now);
       } catch (error) {
         deps.log.error({ err: error }, 'background job failed; retrying next round');
       }

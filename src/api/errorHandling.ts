@@ -19,7 +19,7 @@ function frameworkMessage(error: FastifyError, request: FastifyRequest): string 
 }
 
 /** Every error leaves as `{"error": "<sentence>", "code": "<snake_case>"}`; never a stack trace. */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, pages?: { servePage(request: FastifyRequest, reply: FastifyReply): boolean }): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
       reply.headers(error.headers).code(error.status).send({ error: error.message, code: error.code });
@@ -37,6 +37,8 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
+    // Any other GET is a page of the web app (its router draws it); API misses stay JSON.
+    if (pages?.servePage(request, reply)) return;
     reply.code(404).send({ error: `There is no route ${request.method} ${request.url.split('?')[0]}.`, code: 'not_found' });
   });
 }

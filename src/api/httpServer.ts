@@ -4,6 +4,7 @@ import type { Config } from '../config/config.js';
 import type { Ingestion } from '../ingest/ingestion.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../stores/meta/database.js';
+import { webAppRoutes } from '../web/webApp.js';
 import type { SecretBox } from '../webhooks/secretBox.js';
 import { requireApiKey } from './authentication.js';
 import { installErrorHandling } from './errorHandling.js';
@@ -41,7 +42,7 @@ function acceptEmptyJson(app: FastifyInstance): void {
   );
 }
 
-/** The one HTTP server: health, and the authenticated API under /api/v1 and /api/v2. */
+/** The one HTTP server: health, collection, the authenticated API under /api/v1 and /api/v2, and the web app. */
 export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.log,
@@ -52,7 +53,8 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     trustProxy: false,
     return503OnClosing: true,
   });
-  installErrorHandling(app);
+  const webApp = webAppRoutes(app, { db: deps.meta.db, clock: deps.clock, secureCookies: deps.config.baseUrl.startsWith('https:') });
+  installErrorHandling(app, webApp);
   acceptEmptyJson(app);
 
   healthRoutes(app, [

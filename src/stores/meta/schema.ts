@@ -27,6 +27,7 @@ export interface MetaSchema {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   notices: NoticesTable;
+  web_sessions: WebSessionsTable;
 }
 
 export interface UsersTable {
@@ -252,4 +253,12 @@ export interface NoticesTable {
   message: string;
   created_at: number;
   dismissed_at: number | null;
+}
+
+export interface WebSessionsTable {
+  token_hash: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
 }

@@ -42,3 +42,40 @@ export async function createUserWithTeam(db: MetaDb, input: NewUser, now: number
 export async function findUserByEmail(db: MetaDb, email: string) {
   return db.selectFrom('users').selectAll().where('email_normalized', '=', email.trim().toLowerCase()).executeTakeFirst();
 }
+
+export interface UserProfile {
+  id: number;
+  email: string;
+  name: string;
+}
+
+export async function getUserProfile(db: MetaDb, userId: number): Promise<UserProfile | undefined> {
+  return db.selectFrom('users').select(['id', 'email', 'name']).where('id', '=', userId).executeTakeFirst();
+}
+
+/** True until the first user exists: the web app then offers its one-time set-up page. */
+export async function hasNoUsers(db: MetaDb): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  return row === undefined;
+}
+
+export interface UserTeam {
+  id: number;
+  name: string;
+  role: string;
+  lockedAt: number | null;
+  lockedReason: string | null;
+}
+
+/** The teams a user belongs to, with their role in each, oldest membership first. */
+export async function listUserTeams(db: MetaDb, userId: number): Promise<UserTeam[]> {
+  const rows = await db
+    .selectFrom('memberships')
+    .innerJoin('teams', 'teams.id', 'memberships.team_id')
+    .select(['teams.id', 'teams.name', 'memberships.role', 'teams.locked_at', 'teams.locked_reason'])
+    .where('memberships.user_id', '=', userId)
+    .orderBy('memberships.created_at')
+    .orderBy('teams.id')
+    .execute();
+  return rows.map((row) => ({ id: row.id, name: row.name, role: row.role, lockedAt: row.locked_at, lockedReason: row.locked_reason }));
+}

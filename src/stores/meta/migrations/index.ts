@@ -5,6 +5,7 @@ import * as m0003 from './0003_management.js';
 import * as m0004 from './0004_outbox.js';
 import * as m0005 from './0005_site_lifecycle.js';
 import * as m0006 from './0006_webhooks.js';
+import * as m0007 from './0007_web_sessions.js';
 import type { MetaDialect } from './columns.js';
 
 export type { MetaDialect } from './columns.js';
@@ -19,6 +20,7 @@ const MIGRATIONS: Array<[string, Up]> = [
   ['0004_outbox', m0004.up],
   ['0005_site_lifecycle', m0005.up],
   ['0006_webhooks', m0006.up],
+  ['0007_web_sessions', m0007.up],
 ];
 
 export function metaMigrations(dialect: MetaDialect): MigrationProvider {

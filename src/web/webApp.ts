@@ -1,0 +1,20 @@
+import cookie from '@fastify/cookie';
+import type { FastifyInstance } from 'fastify';
+import { refuseNulCharacters } from '../api/textInput.js';
+import { appFileRoutes } from './appFiles.js';
+import { sessionRoutes } from './routes/session.js';
+import { readWebSession, type WebDeps } from './signIn.js';
+
+/**
+ * The server side of the web app: its built files, and the JSON routes under `/app/api` that the
+ * app calls with its session cookie (the API under /api/v1 and /api/v2 takes keys, not cookies).
+ */
+export function webAppRoutes(app: FastifyInstance, deps: WebDeps) {
+  app.register(cookie);
+  app.register(async (scope) => {
+    readWebSession(scope, deps);
+    scope.addHook('preValidation', refuseNulCharacters);
+    sessionRoutes(scope, deps);
+  });
+  return appFileRoutes(app);
+}

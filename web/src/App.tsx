@@ -1,0 +1,61 @@
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { AccountPage } from './pages/AccountPage';
+import { InvitationPage } from './pages/InvitationPage';
+import { NotFoundPage } from './pages/NotFoundPage';
+import { SetupPage } from './pages/SetupPage';
+import { SignInPage } from './pages/SignInPage';
+import { SitesPage } from './pages/SitesPage';
+import { matchPath, navigate, useLocation } from './router';
+import { SessionProvider, useSession } from './session';
+import { Loading } from './ui/Loading';
+
+// The dashboard carries the charts and the map: loaded only when a dashboard is opened.
+const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
+const SharedDashboardPage = lazy(() => import('./pages/dashboard/SharedDashboardPage'));
+
+type Access = 'public' | 'signed-in' | 'signed-out';
+
+interface Route {
+  pattern: string;
+  access: Access;
+  render(params: Record<string, string>): ReactNode;
+}
+
+/** Every page of the app; the first match wins, so fixed paths come before `/:domain`. */
+const ROUTES: Route[] = [
+  { pattern: '/setup', access: 'public', render: () => <SetupPage /> },
+  { pattern: '/login', access: 'signed-out', render: () => <SignInPage /> },
+  { pattern: '/invitations/:token', access: 'public', render: (p) => <InvitationPage token={p.token ?? ''} /> },
+  { pattern: '/share/:domain', access: 'public', render: (p) => <SharedDashboardPage domain={p.domain ?? ''} /> },
+  { pattern: '/', access: 'signed-in', render: () => <SitesPage /> },
+  { pattern: '/sites', access: 'signed-in', render: () => <SitesPage /> },
+  { pattern: '/settings/account', access: 'signed-in', render: () => <AccountPage /> },
+  { pattern: '/:domain', access: 'signed-in', render: (p) => <DashboardPage domain={p.domain ?? ''} /> },
+];
+
+function Pages() {
+  const { session } = useSession();
+  const { path, search } = useLocation();
+  const match = ROUTES.map((route) => ({ route, params: matchPath(route.pattern, path) })).find((m) => m.params !== null);
+  const redirect = (() => {
+    if (!session || !match) return null;
+    if (session.needs_setup && path !== '/setup') return '/setup';
+    if (match.route.access === 'signed-in' && !session.user) return `/login?next=${encodeURIComponent(path + (search.size ? `?${search}` : ''))}`;
+    if (match.route.access === 'signed-out' && session.user) return search.get('next')?.startsWith('/') ? (search.get('next') as string) : '/';
+    return null;
+  })();
+  useEffect(() => {
+    if (redirect) navigate(redirect, { replace: true });
+  }, [redirect]);
+  if (!session || redirect) return <Loading />;
+  if (!match?.params) return <NotFoundPage />;
+  return <Suspense fallback={<Loading />}>{match.route.render(match.params)}</Suspense>;
+}
+
+export function App() {
+  return (
+    <SessionProvider>
+      <Pages />
+    </SessionProvider>
+  );
+}

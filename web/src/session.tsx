@@ -1,0 +1,54 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
+import { api, setCsrfToken, whenSignedOut } from './api';
+
+export interface SessionUser {
+  id: number;
+  email: string;
+  name: string;
+}
+
+export interface SessionTeam {
+  id: number;
+  name: string;
+  role: 'owner' | 'admin' | 'editor' | 'viewer' | string;
+  locked: boolean;
+  locked_reason: string | null;
+}
+
+/** The answer of GET /app/api/session (src/web/routes/session.ts). */
+export interface SessionState {
+  user: SessionUser | null;
+  csrf_token: string | null;
+  teams: SessionTeam[];
+  needs_setup: boolean;
+}
+
+interface SessionContextValue {
+  session: SessionState | null;
+  /** Reads the session again (after sign-in, sign-out, joining a team…). */
+  refresh(): Promise<SessionState>;
+}
+
+const SessionContext = createContext<SessionContextValue>({
+  session: null,
+  refresh: async () => ({ user: null, csrf_token: null, teams: [], needs_setup: false }),
+});
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [session, setSession] = useState<SessionState | null>(null);
+  const refresh = useCallback(async () => {
+    const next = await api.get<SessionState>('/app/api/session');
+    setCsrfToken(next.csrf_token);
+    setSession(next);
+    return next;
+  }, []);
+  useEffect(() => {
+    whenSignedOut(() => void refresh());
+    void refresh().catch(() => setSession({ user: null, csrf_token: null, teams: [], needs_setup: false }));
+  }, [refresh]);
+  return <SessionContext.Provider value={{ session, refresh }}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionContextValue {
+  return useContext(SessionContext);
+}
