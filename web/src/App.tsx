@@ -25,7 +25,9 @@ interface Route {
 const ROUTES: Route[] = [
   { pattern: '/setup', access: 'public', render: () => <SetupPage /> },
   { pattern: '/login', access: 'signed-out', render: () => <SignInPage /> },
-  { pattern: '/invitations/:token', access: 'public', render: (p) => <InvitationPage token={p.token ?? ''} /> },
+  // The links that invitation and ownership-transfer emails carry (src/management/invitations.ts acceptUrl).
+  { pattern: '/invitations/accept', access: 'public', render: () => <InvitationPage kind="invitations" /> },
+  { pattern: '/ownership-transfers/accept', access: 'public', render: () => <InvitationPage kind="ownership-transfers" /> },
   { pattern: '/share/:domain', access: 'public', render: (p) => <SharedDashboardPage domain={p.domain ?? ''} /> },
   { pattern: '/', access: 'signed-in', render: () => <SitesPage /> },
   { pattern: '/sites', access: 'signed-in', render: () => <SitesPage /> },
