@@ -53,7 +53,9 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     trustProxy: false,
     return503OnClosing: true,
   });
-  const webApp = webAppRoutes(app, { db: deps.meta.db, clock: deps.clock, secureCookies: deps.config.baseUrl.startsWith('https:') });
+  // One engine for every statistics answer: v2, v1, the funnel report and the web app.
+  const engine = queryEngineDeps(deps);
+  const webApp = webAppRoutes(app, { db: deps.meta.db, clock: deps.clock, secureCookies: deps.config.baseUrl.startsWith('https:'), engine });
   installErrorHandling(app, webApp);
   acceptEmptyJson(app);
 
@@ -69,8 +71,6 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     acceptanceRoutes(scope, { db: deps.meta.db, clock: deps.clock });
   });
 
-  // One engine for every statistics answer: v2, v1 and the funnel report.
-  const engine = queryEngineDeps(deps);
   app.register(async (api) => {
     requireApiKey(api, { db: deps.meta.db, clock: deps.clock });
     api.addHook('preValidation', refuseNulCharacters);

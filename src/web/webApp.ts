@@ -1,7 +1,9 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { refuseNulCharacters } from '../api/textInput.js';
+import type { QueryEngineDeps } from '../query/engine.js';
 import { appFileRoutes } from './appFiles.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { sessionRoutes } from './routes/session.js';
 import { readWebSession, type WebDeps } from './signIn.js';
 
@@ -9,12 +11,13 @@ import { readWebSession, type WebDeps } from './signIn.js';
  * The server side of the web app: its built files, and the JSON routes under `/app/api` that the
  * app calls with its session cookie (the API under /api/v1 and /api/v2 takes keys, not cookies).
  */
-export function webAppRoutes(app: FastifyInstance, deps: WebDeps) {
+export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps }) {
   app.register(cookie);
   app.register(async (scope) => {
     readWebSession(scope, deps);
     scope.addHook('preValidation', refuseNulCharacters);
     sessionRoutes(scope, deps);
+    dashboardRoutes(scope, deps);
   });
   return appFileRoutes(app);
 }

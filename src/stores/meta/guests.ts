@@ -61,3 +61,9 @@ export async function removeTeamMember(db: MetaDb, teamId: number, userId: numbe
   const result = await db.deleteFrom('memberships').where('team_id', '=', teamId).where('user_id', '=', userId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** The user's guest role on a site, if they are its guest. */
+export async function siteGuestRole(db: MetaDb, siteId: number, userId: number): Promise<string | undefined> {
+  const row = await db.selectFrom('site_guests').select('role').where('site_id', '=', siteId).where('user_id', '=', userId).executeTakeFirst();
+  return row?.role;
+}

@@ -114,12 +114,16 @@ async function refuseTakenDomain(db: MetaDb, domain: string, now: number, except
  * transition. Undefined for "missing" and "another team's" alike, so both answer the same 404.
  */
 export async function findTeamSiteByName(db: MetaDb, teamId: number, name: string, now: number): Promise<Site | undefined> {
+  return findLiveSiteByName(db, name, now, teamId);
+}
+
+/** A live site by its domain (or previous domain in transition), of any team unless one is named. */
+export async function findLiveSiteByName(db: MetaDb, name: string, now: number, teamId?: number): Promise<Site | undefined> {
   const domain = normaliseDomain(name);
   if (!domain) return undefined;
-  const rows = await db
-    .selectFrom('sites')
-    .selectAll()
-    .where('team_id', '=', teamId)
+  let query = db.selectFrom('sites').selectAll();
+  if (teamId !== undefined) query = query.where('team_id', '=', teamId);
+  const rows = await query
     .where('deleted_at', 'is', null)
     .where((eb) => eb.or([eb('domain', '=', domain), eb.and([eb('previous_domain', '=', domain), eb('domain_changed_at', '>', now - DOMAIN_TRANSITION_MS)])]))
     .execute();
