@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { type ApiCaller, countApiRequest, findCallerByHash } from '../stores/meta/apiKeys.js';
 import type { MetaDb } from '../stores/meta/database.js';
+import { sessionCaller } from '../web/apiSession.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,7 +32,8 @@ function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The layer in front of every /api/v1 and /api/v2 route, in this order: who is calling (401),
+ * The layer in front of every /api/v1 and /api/v2 route, in this order: who is calling (401; the
+ * web app's session stands in for a key, src/web/apiSession.ts),
  * how much they have called this hour (rate headers, 429), whether their team is locked (402),
  * whether the key may use this route (403).
  */
@@ -39,6 +41,12 @@ export function requireApiKey(app: FastifyInstance, deps: { db: MetaDb; clock: C
   app.decorateRequest('caller', null as unknown as ApiCaller);
   app.addHook('onRequest', async (request, reply) => {
     const token = bearerToken(request);
+    const viaSession = token === undefined ? await sessionCaller(deps, request) : undefined;
+    if (viaSession) {
+      request.caller = viaSession;
+      requireScope(request, viaSession);
+      return;
+    }
     // Every token is hashed before the lookup, so the time taken never depends on key content.
     const caller = await findCallerByHash(deps.db, hashApiKey(token ?? ''));
     if (!caller || token === undefined) throw unauthorized();
@@ -68,9 +76,14 @@ export function requireApiKey(app: FastifyInstance, deps: { db: MetaDb; clock: C
       );
     }
 
-    const scope = request.routeOptions.config.scope;
-    if (scope && !caller.scopes.includes(scope)) {
-      throw new AppError(403, 'insufficient_scope', `This API key lacks the "${scope}" scope that this route requires.`);
-    }
+    requireScope(request, caller);
   });
+}
+
+function requireScope(request: FastifyRequest, caller: ApiCaller): void {
+  const scope = request.routeOptions.config.scope;
+  if (scope && !caller.scopes.includes(scope)) {
+    const who = caller.id === 0 ? 'Your role in this team does not grant' : 'This API key lacks';
+    throw new AppError(403, 'insufficient_scope', `${who} the "${scope}" scope that this route requires.`);
+  }
 }
