@@ -41,3 +41,11 @@ export async function refuseLockedTeam(db: MetaDb, teamId: number): Promise<void
     );
   }
 }
+
+/** The viewer's role in a team they belong to, refused unless it is one of `allowed`. */
+export async function requireTeamRole(db: MetaDb, viewer: Viewer, teamId: number, allowed: readonly Role[], action: string): Promise<Role> {
+  const role = (await membershipRole(db, teamId, viewer.userId)) as Role | undefined;
+  if (role === undefined) throw notFound('There is no such team among yours.');
+  if (!allowed.includes(role)) throw new AppError(403, 'forbidden_role', `Only a team ${allowed.join(' or ')} can ${action}; you are a ${role}.`);
+  return role;
+}

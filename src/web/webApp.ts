@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { refuseNulCharacters } from '../api/textInput.js';
 import type { QueryEngineDeps } from '../query/engine.js';
 import { appFileRoutes } from './appFiles.js';
+import { apiKeyRoutes } from './routes/apiKeys.js';
 import { dashboardRoutes } from './routes/dashboard.js';
+import { ingestionGuideRoutes } from './routes/ingestionGuide.js';
 import { sessionRoutes } from './routes/session.js';
 import { readWebSession, type WebDeps } from './signIn.js';
 
@@ -18,6 +20,8 @@ export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: Que
     scope.addHook('preValidation', refuseNulCharacters);
     sessionRoutes(scope, deps);
     dashboardRoutes(scope, deps);
+    apiKeyRoutes(scope, deps);
+    ingestionGuideRoutes(scope);
   });
   return appFileRoutes(app);
 }

@@ -2,16 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { MetaSchema } from '../stores/meta/schema.js';
 
-export const WEBHOOK_EVENT_TYPES = [
-  'site.created',
-  'goal.converted',
-  'traffic.spike',
-  'traffic.drop',
-  'usage.over_limit',
-  'import.completed',
-  'import.failed',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+import type { WebhookEventType } from './eventTypes.js';
+
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './eventTypes.js';
 
 export interface OutboxEvent {
   type: WebhookEventType;

@@ -12,13 +12,16 @@ import { Loading } from './ui/Loading';
 // The dashboard carries the charts and the map: loaded only when a dashboard is opened.
 const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
 const SharedDashboardPage = lazy(() => import('./pages/dashboard/SharedDashboardPage'));
+// Settings are opened less often than the dashboard: their own chunk too.
+const SiteSettingsPage = lazy(() => import('./pages/settings/SiteSettingsPage').then((m) => ({ default: m.SiteSettingsPage })));
+const TeamSettingsPage = lazy(() => import('./pages/settings/TeamSettingsPage').then((m) => ({ default: m.TeamSettingsPage })));
 
 type Access = 'public' | 'signed-in' | 'signed-out';
 
 interface Route {
   pattern: string;
   access: Access;
-  render(params: Record<string, string>): ReactNode;
+  render(params: Record<string, string>, search: URLSearchParams): ReactNode;
 }
 
 /** Every page of the app; the first match wins, so fixed paths come before `/:domain`. */
@@ -32,6 +35,10 @@ const ROUTES: Route[] = [
   { pattern: '/', access: 'signed-in', render: () => <SitesPage /> },
   { pattern: '/sites', access: 'signed-in', render: () => <SitesPage /> },
   { pattern: '/settings/account', access: 'signed-in', render: () => <AccountPage /> },
+  { pattern: '/settings/team', access: 'signed-in', render: (_p, q) => <TeamSettingsPage section="members" teamParam={q.get('team')} /> },
+  { pattern: '/settings/team/:section', access: 'signed-in', render: (p, q) => <TeamSettingsPage section={p.section ?? ''} teamParam={q.get('team')} /> },
+  { pattern: '/:domain/settings', access: 'signed-in', render: (p) => <SiteSettingsPage domain={p.domain ?? ''} section="general" /> },
+  { pattern: '/:domain/settings/:section', access: 'signed-in', render: (p) => <SiteSettingsPage domain={p.domain ?? ''} section={p.section ?? ''} /> },
   { pattern: '/:domain', access: 'signed-in', render: (p) => <DashboardPage domain={p.domain ?? ''} /> },
 ];
 
@@ -51,7 +58,7 @@ function Pages() {
   }, [redirect]);
   if (!session || redirect) return <Loading />;
   if (!match?.params) return <NotFoundPage />;
-  return <Suspense fallback={<Loading />}>{match.route.render(match.params)}</Suspense>;
+  return <Suspense fallback={<Loading />}>{match.route.render(match.params, search)}</Suspense>;
 }
 
 export function App() {

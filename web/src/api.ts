@@ -25,8 +25,8 @@ export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler;
 }
 
-async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal, extra: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...extra };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let response: Response;
@@ -63,3 +63,19 @@ export const api = {
   patch: <T>(path: string, body: unknown = {}) => request<T>('PATCH', path, body),
   delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body),
 };
+
+/**
+ * The /api/v1 management routes, called with the session instead of a key: the server acts for the
+ * team named in `x-svc-team` with the user's role there (src/web/apiSession.ts).
+ */
+export function teamApi(teamId: number) {
+  const team = { 'x-svc-team': String(teamId) };
+  return {
+    get: <T>(path: string, signal?: AbortSignal) => request<T>('GET', path, undefined, signal, team),
+    post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body, undefined, team),
+    put: <T>(path: string, body: unknown = {}) => request<T>('PUT', path, body, undefined, team),
+    delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body, undefined, team),
+  };
+}
+
+export type TeamApi = ReturnType<typeof teamApi>;

@@ -26,6 +26,7 @@ export function Layout({ children, title, actions }: { children: ReactNode; titl
               <summary aria-label="Account menu">{session.user.name}</summary>
               <div className="menu-items">
                 <Link href="/settings/account">Account</Link>
+                <Link href="/settings/team/members">Team settings</Link>
                 <button type="button" onClick={() => void signOut()}>
                   Sign out
                 </button>

@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { parsePayload } from '../../management/payload.js';
+import { type ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from '../../stores/meta/apiKeys.js';
+import { requireViewer, type WebDeps } from '../signIn.js';
+import { requireTeamRole } from '../siteAccess.js';
+
+const teamParams = z.strictObject({ team: z.coerce.number().int().positive() });
+const keyParams = z.strictObject({ team: z.coerce.number().int().positive(), id: z.coerce.number().int().positive() });
+const newKey = z.strictObject({
+  name: z.string(),
+  scopes: z.array(z.string()).max(10).optional(),
+  hourly_limit: z.number().int().nullable().optional(),
+});
+
+const MANAGERS = ['owner', 'admin'] as const;
+
+const keyJson = (key: ApiKeyRecord) => ({
+  id: key.id,
+  name: key.name,
+  prefix: key.prefix,
+  scopes: key.scopes,
+  hourly_limit: key.hourlyLimit,
+  created_at: new Date(key.createdAt).toISOString(),
+  last_used_at: key.lastUsedAt === null ? null : new Date(key.lastUsedAt).toISOString(),
+  revoked_at: key.revokedAt === null ? null : new Date(key.revokedAt).toISOString(),
+});
+
+/**
+ * API keys from the team settings screen (the spec's other way besides `svc api-key`): the same
+ * store functions as the CLI, for a team owner or admin. A key is shown in clear once, here.
+ */
+export function apiKeyRoutes(scope: FastifyInstance, deps: WebDeps): void {
+  scope.get('/app/api/teams/:team/api-keys', async (request) => {
+    const { team } = parsePayload(teamParams, request.params);
+    await requireTeamRole(deps.db, requireViewer(request), team, MANAGERS, 'see API keys');
+    return { api_keys: (await listApiKeys(deps.db, team)).map(keyJson) };
+  });
+
+  scope.post('/app/api/teams/:team/api-keys', async (request) => {
+    const { team } = parsePayload(teamParams, request.params);
+    const body = parsePayload(newKey, request.body);
+    const viewer = requireViewer(request);
+    await requireTeamRole(deps.db, viewer, team, MANAGERS, 'create API keys');
+    const { record, key } = await createApiKey(
+      deps.db,
+      { teamId: team, userId: viewer.userId, name: body.name, scopes: body.scopes, hourlyLimit: body.hourly_limit ?? undefined },
+      deps.clock.now(),
+    );
+    return { key, api_key: keyJson(record) };
+  });
+
+  scope.post('/app/api/teams/:team/api-keys/:id/revoke', async (request) => {
+    const { team, id } = parsePayload(keyParams, request.params);
+    await requireTeamRole(deps.db, requireViewer(request), team, MANAGERS, 'revoke API keys');
+    return { api_key: keyJson(await revokeApiKey(deps.db, team, id, deps.clock.now())) };
+  });
+}

@@ -1,0 +1,194 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grantTeamRole } from '../../src/stores/meta/guests.js';
+import { lockTeam } from '../../src/stores/meta/teams.js';
+import { startSmallSite } from '../query/smallSite.js';
+import { launchBrowser, screenshotPath } from '../support/browser.js';
+import { collect } from '../support/collect.js';
+import type { Account, TestApp } from '../support/testApp.js';
+import { createAccount } from '../support/testApp.js';
+import { signedInHeaders } from '../support/webSession.js';
+import { type Receiver, startReceiver } from '../webhooks/support/receiver.js';
+
+// The settings screens (issue 14) in a real browser, on the real service and stores.
+describe('settings screens', () => {
+  let t: TestApp;
+  let account: Account;
+  let browser: Browser;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    ({ t, account } = await startSmallSite({ env: { TRUSTED_PROXIES: '127.0.0.1' } }));
+    await t.app.webhooks.stop();
+    browser = await launchBrowser();
+    receiver = await startReceiver({ tls: false });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await t?.close();
+  });
+
+  async function signedIn(userId: number, options: { dark?: boolean; phone?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({
+      viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: 900 },
+      colorScheme: options.dark ? 'dark' : 'light',
+    });
+    const { token } = await signedInHeaders(t.app, userId);
+    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    return { context, page: await context.newPage() };
+  }
+
+  const settingsUrl = (section: string) => `${t.url}/${account.domain}/settings/${section}`;
+
+  it('creates an API key, shows it once, and revoking it closes the API to it', async () => {
+    const { context, page } = await signedIn(account.userId);
+    await page.goto(`${t.url}/settings/team/api-keys`);
+    await page.getByLabel('Name').fill('Reporting');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.getByTestId('shown-once').textContent()) ?? '';
+    expect(key).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
+    await page.screenshot({ path: screenshotPath('settings-api-keys'), fullPage: true });
+    const use = () => fetch(`${t.url}/api/v1/sites`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await use()).status).toBe(200);
+    const row = page.getByRole('row', { name: /Reporting/ });
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await expect.poll(async () => (await row.textContent()) ?? '').toContain('revoked');
+    expect((await use()).status).toBe(401);
+    await page.reload();
+    expect(await page.getByTestId('shown-once').count()).toBe(0);
+    await context.close();
+  });
+
+  it('adds a goal that the dashboard lists at once', async () => {
+    const { context, page } = await signedIn(account.userId);
+    await page.goto(settingsUrl('goals'));
+    await page.getByLabel('Pageview').check();
+    await page.getByLabel('Page path').fill('/pricing');
+    await page.getByRole('button', { name: 'Add goal' }).click();
+    await page.locator('.settings-list strong', { hasText: 'Visit /pricing' }).waitFor();
+    await page.screenshot({ path: screenshotPath('settings-goals'), fullPage: true });
+    const site = await (
+      await fetch(`${t.url}/app/api/sites/${account.domain}`, { headers: { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } })
+    ).json();
+    expect(site.goals.map((g: { display_name: string }) => g.display_name)).toContain('Visit /pricing');
+    await context.close();
+  });
+
+  it('puts bots back into reports, which changes the numbers', async () => {
+    const visitors = async () => {
+      const response = await fetch(`${t.url}/api/v2/query`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ site_id: account.domain, metrics: ['visitors'], date_range: ['2024-01-08', '2024-01-08'] }),
+      });
+      return (await response.json()).results[0].metrics[0];
+    };
+    expect(await visitors()).toBe(3);
+    const { context, page } = await signedIn(account.userId);
+    await page.goto(settingsUrl('shields'));
+    await page.getByRole('checkbox', { name: 'bot' }).check();
+    await page.getByRole('region', { name: 'Classifications' }).getByRole('button', { name: 'Save' }).click();
+    await expect.poll(visitors).toBe(4);
+    await page.screenshot({ path: screenshotPath('settings-shields'), fullPage: true });
+    await context.close();
+  });
+
+  it('shows a country shield in the ingestion health panel once an event from that country arrives', async () => {
+    const { context, page } = await signedIn(account.userId);
+    await page.goto(settingsUrl('shields'));
+    await page.getByLabel('Country code').fill('US');
+    await page.getByRole('region', { name: 'Countries' }).getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('region', { name: 'Countries' }).getByText('US', { exact: true }).waitFor();
+    // 8.8.8.8 is in the United States (the bundled DB-IP data).
+    const sent = await collect(t, { n: 'pageview', d: account.domain, u: `https://${account.domain}/` }, { ip: '8.8.8.8' });
+    expect(sent.status).toBe(202);
+    await page.goto(settingsUrl('health'));
+    await page.locator('tr[data-outcome="shield_country"]').waitFor();
+    expect(await page.locator('tr[data-outcome="shield_country"] td.num').textContent()).toBe('1');
+    await page.screenshot({ path: screenshotPath('settings-health'), fullPage: true });
+    await context.close();
+  });
+
+  it('creates a webhook, shows its delivery, and redelivers it', async () => {
+    const { context, page } = await signedIn(account.userId);
+    // Events published before the webhook existed are not for it: let the worker pass them first.
+    await t.app.webhooks.tick();
+    await page.goto(settingsUrl('webhooks'));
+    await page.getByLabel('URL').fill(`${receiver.url}/hooks`);
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    expect(await page.getByTestId('shown-once').textContent()).toMatch(/^whsec_/);
+    // A new site publishes site.created; the worker delivers it.
+    const created = await fetch(`${t.url}/api/v1/sites`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ domain: 'second.example.com' }),
+    });
+    expect(created.status).toBe(200);
+    await t.app.webhooks.tick();
+    const domains = () => receiver.requests.map((r) => JSON.parse(r.rawBody.toString('utf8')).data.domain);
+    expect(domains()).toEqual(['second.example.com']);
+    await page.getByRole('button', { name: 'Deliveries' }).click();
+    const log = page.locator('.log-table tbody tr');
+    await log.first().waitFor();
+    expect(await log.count()).toBe(1);
+    expect(await log.first().textContent()).toContain('site.created');
+    await page.getByRole('button', { name: 'Redeliver' }).click();
+    await t.app.webhooks.tick();
+    expect(receiver.requests).toHaveLength(2);
+    await page.getByRole('button', { name: 'Hide deliveries' }).click();
+    await page.getByRole('button', { name: 'Deliveries' }).click();
+    await expect.poll(() => log.count()).toBe(2);
+    await page.screenshot({ path: screenshotPath('settings-webhooks'), fullPage: true });
+    await context.close();
+  });
+
+  it('refuses the settings pages and their routes to a viewer', async () => {
+    const viewer = await createAccount(t.app);
+    await grantTeamRole(t.app.meta.db, account.teamId, viewer.userId, 'viewer', t.app.clock.now());
+    const { context, page } = await signedIn(viewer.userId);
+    await page.goto(settingsUrl('goals'));
+    await page.getByText('Settings are not available to you').waitFor();
+    await page.goto(`${t.url}/settings/team/api-keys?team=${account.teamId}`);
+    await page.getByText('Settings are not available to you').waitFor();
+    const headers = { ...(await signedInHeaders(t.app, viewer.userId)), 'x-svc-team': String(account.teamId), 'content-type': 'application/json' };
+    const goal = await fetch(`${t.url}/api/v1/sites/goals`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ site_id: account.domain, goal_type: 'event', event_name: 'X' }),
+    });
+    expect(goal.status).toBe(403);
+    const keys = await fetch(`${t.url}/app/api/teams/${account.teamId}/api-keys`, { headers });
+    expect(keys.status).toBe(403);
+    await context.close();
+  });
+
+  it('saves screenshots of every site settings page, light and dark, desktop and phone', async () => {
+    for (const options of [{}, { dark: true }, { phone: true }]) {
+      const { context, page } = await signedIn(account.userId, options);
+      for (const section of ['general', 'funnels', 'properties', 'visibility', 'tracker']) {
+        await page.goto(settingsUrl(section));
+        await page.locator('.settings-section').first().waitFor();
+        const suffix = 'dark' in options ? '-dark' : 'phone' in options ? '-phone' : '';
+        await page.screenshot({ path: screenshotPath(`settings-${section}${suffix}`), fullPage: true });
+      }
+      await page.goto(`${t.url}/settings/team/members`);
+      await page.locator('.settings-section').first().waitFor();
+      await page.screenshot({ path: screenshotPath(`settings-members${'dark' in options ? '-dark' : 'phone' in options ? '-phone' : ''}`), fullPage: true });
+      await context.close();
+    }
+  });
+
+  it('shows a locked team the banner on every settings page', async () => {
+    await lockTeam(t.app.meta.db, account.teamId, 'unpaid invoice', t.app.clock.now());
+    const { context, page } = await signedIn(account.userId);
+    for (const url of [settingsUrl('general'), `${t.url}/settings/team/members`]) {
+      await page.goto(url);
+      await page.getByText('This team is locked').waitFor();
+      expect(await page.getByRole('alert').first().textContent()).toContain('unpaid invoice');
+    }
+    await page.screenshot({ path: screenshotPath('settings-locked'), fullPage: true });
+    await context.close();
+  });
+});

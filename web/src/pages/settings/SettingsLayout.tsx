@@ -1,0 +1,72 @@
+import type { ReactNode } from 'react';
+import { Link } from '../../router';
+import { Layout } from '../../ui/Layout';
+import './settings.css';
+
+export interface SettingsNavItem {
+  section: string;
+  label: string;
+}
+
+/** Settings pages: a side navigation of sections, the lock banner, and the section itself. */
+export function SettingsLayout({
+  title,
+  heading,
+  base,
+  items,
+  current,
+  locked,
+  children,
+}: {
+  title: ReactNode;
+  heading: string;
+  base: string;
+  items: SettingsNavItem[];
+  current: string;
+  locked?: { reason: string | null } | null;
+  children: ReactNode;
+}) {
+  return (
+    <Layout title={title}>
+      {locked && <LockedBanner reason={locked.reason} />}
+      <div className="settings">
+        <nav className="settings-nav" aria-label={`${heading} sections`}>
+          <h1>{heading}</h1>
+          <ul>
+            {items.map((item) => (
+              <li key={item.section}>
+                <Link href={`${base}/${item.section}`} aria-current={item.section === current ? 'page' : undefined}>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="settings-body">{children}</div>
+      </div>
+    </Layout>
+  );
+}
+
+/** What a locked team sees on every settings page (src/web/apiSession.ts keeps settings open). */
+export function LockedBanner({ reason }: { reason: string | null }) {
+  return (
+    <div className="banner banner-bad" role="alert">
+      <strong>This team is locked</strong>
+      {reason ? ` (${reason})` : ''}. Dashboards and the API are closed until a team owner settles the account; events are still collected, and team settings,
+      members and data export keep working.
+    </div>
+  );
+}
+
+export function NoAccess({ message }: { message: string }) {
+  return (
+    <Layout>
+      <div className="card narrow settings-refused">
+        <h1>Settings are not available to you</h1>
+        <p className="muted">{message}</p>
+        <Link href="/">Back to your sites</Link>
+      </div>
+    </Layout>
+  );
+}

@@ -1,0 +1,125 @@
+import { useState } from 'react';
+import { api } from '../../../api';
+import { ConfirmButton, ErrorNote, formatTime, Section, ServerForm, ShownOnce, useResource } from '../parts';
+
+interface ApiKey {
+  id: number;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  hourly_limit: number;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** The four scopes (spec: API key), each explained where the key is made. */
+const SCOPES: { scope: string; meaning: string }[] = [
+  { scope: 'stats:read', meaning: 'Read statistics: the query API and the v1 stats endpoints.' },
+  { scope: 'sites:read', meaning: 'Read sites and their set-up: goals, funnels, shields, members.' },
+  { scope: 'sites:provision', meaning: 'Create and change sites, goals, funnels, shields; invite people.' },
+  { scope: 'webhooks:write', meaning: 'Register webhooks and read their delivery logs.' },
+];
+
+/** API keys: made here (or with `svc api-key create`), shown once, revoked with the record kept. */
+export function ApiKeysSection({ teamId }: { teamId: number }) {
+  const base = `/app/api/teams/${teamId}/api-keys`;
+  const keys = useResource((signal) => api.get<{ api_keys: ApiKey[] }>(base, signal), [teamId]);
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<string[]>(SCOPES.map((s) => s.scope));
+  const [limit, setLimit] = useState('');
+  const [created, setCreated] = useState<string | null>(null);
+  return (
+    <>
+      <Section title="API keys" description="Keys let scripts and tools use the API as this team. Each key is shown once, when it is made.">
+        <ErrorNote error={keys.error} />
+        {created && <ShownOnce label="Your new API key" value={created} />}
+        {keys.data && keys.data.api_keys.length === 0 && <p className="muted">No keys yet.</p>}
+        {keys.data && keys.data.api_keys.length > 0 && (
+          <table className="log-table keys-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Scopes</th>
+                <th scope="col" className="num">
+                  Per hour
+                </th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.api_keys.map((key) => (
+                <tr key={key.id} className={key.revoked_at ? 'revoked' : undefined}>
+                  <td>{key.name}</td>
+                  <td>
+                    <code className="small">{key.prefix}…</code>
+                  </td>
+                  <td className="small">{key.scopes.join(', ')}</td>
+                  <td className="num">{key.hourly_limit.toLocaleString()}</td>
+                  <td className="small nowrap">{formatTime(key.created_at)}</td>
+                  <td className="small nowrap">{formatTime(key.last_used_at)}</td>
+                  <td>
+                    {key.revoked_at ? (
+                      <span className="badge badge-muted">revoked {formatTime(key.revoked_at)}</span>
+                    ) : (
+                      <ConfirmButton
+                        label="Revoke"
+                        className="btn btn-small btn-danger"
+                        title={`Revoke the key “${key.name}”?`}
+                        message="Every request with it is refused from now on, as if it never existed. This cannot be undone."
+                        onConfirm={async () => {
+                          await api.post(`${base}/${key.id}/revoke`);
+                          keys.reload();
+                        }}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+      <Section title="Create a key">
+        <ServerForm
+          submitLabel="Create key"
+          onSubmit={async () => {
+            const answer = await api.post<{ key: string }>(base, { name, scopes, hourly_limit: limit.trim() === '' ? null : Number(limit) });
+            setCreated(answer.key);
+            setName('');
+            keys.reload();
+          }}
+        >
+          <div className="field">
+            <label htmlFor="key-name">Name</label>
+            <input id="key-name" value={name} onChange={(event) => setName(event.target.value)} placeholder="Reporting script" />
+          </div>
+          <fieldset className="checks">
+            <legend>Scopes</legend>
+            {SCOPES.map((s) => (
+              <label key={s.scope} className="check">
+                <input
+                  type="checkbox"
+                  checked={scopes.includes(s.scope)}
+                  onChange={(event) => setScopes(event.target.checked ? [...scopes, s.scope] : scopes.filter((x) => x !== s.scope))}
+                />
+                <span>
+                  <code>{s.scope}</code> <span className="muted small">{s.meaning}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          <div className="field">
+            <label htmlFor="key-limit">Requests per hour (optional; default 10,000)</label>
+            <input id="key-limit" inputMode="numeric" value={limit} onChange={(event) => setLimit(event.target.value)} />
+          </div>
+        </ServerForm>
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,135 @@
+import { type DragEvent, useState } from 'react';
+import { ConfirmButton, ErrorNote, Section, ServerForm } from '../parts';
+import type { SiteSectionProps } from '../SiteSettingsPage';
+
+const MIN_STEPS = 2;
+const MAX_STEPS = 8;
+
+/** Funnels: 2–8 goals in order; steps are reordered by dragging or with the arrow buttons. */
+export function FunnelsSection({ site, api, refreshSite }: SiteSectionProps) {
+  const [name, setName] = useState('');
+  const [steps, setSteps] = useState<number[]>([]);
+  const [dragged, setDragged] = useState<number | null>(null);
+  const query = `site_id=${encodeURIComponent(site.domain)}`;
+  const goalName = (id: number) => site.goals.find((g) => g.id === id)?.display_name ?? `Goal ${id}`;
+  const unused = site.goals.filter((g) => !steps.includes(g.id));
+  const move = (from: number, to: number) => {
+    if (to < 0 || to >= steps.length) return;
+    const next = [...steps];
+    const [step] = next.splice(from, 1);
+    next.splice(to, 0, step as number);
+    setSteps(next);
+  };
+  const drop = (event: DragEvent, index: number) => {
+    event.preventDefault();
+    if (dragged !== null) move(dragged, index);
+    setDragged(null);
+  };
+  return (
+    <>
+      <Section title="Funnels" description="A funnel follows visitors through goals in order and shows where they drop off.">
+        {site.funnels.length === 0 && <p className="muted">No funnels yet.</p>}
+        <ul className="settings-list">
+          {site.funnels.map((funnel) => (
+            <li key={funnel.id}>
+              <div>
+                <strong>{funnel.name}</strong>
+                <div className="muted small">{funnel.steps.map((s) => s.display_name ?? `Goal ${s.goal_id}`).join(' → ')}</div>
+              </div>
+              <ConfirmButton
+                label="Delete"
+                className="btn btn-small btn-danger"
+                title={`Delete the funnel “${funnel.name}”?`}
+                message="The funnel is removed from the dashboard; its goals stay."
+                onConfirm={async () => {
+                  await api.delete(`/api/v1/sites/funnels/${funnel.id}?${query}`);
+                  refreshSite();
+                }}
+              />
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section title="Add a funnel">
+        {site.goals.length < MIN_STEPS ? (
+          <p className="muted">A funnel needs at least two goals: add them in Goals first.</p>
+        ) : (
+          <ServerForm
+            submitLabel="Add funnel"
+            onSubmit={async () => {
+              await api.put('/api/v1/sites/funnels', { site_id: site.domain, name, steps });
+              setName('');
+              setSteps([]);
+              refreshSite();
+            }}
+          >
+            <div className="field">
+              <label htmlFor="funnel-name">Name</label>
+              <input id="funnel-name" value={name} onChange={(event) => setName(event.target.value)} placeholder="Checkout" />
+            </div>
+            <ol className="funnel-steps" aria-label="Steps">
+              {steps.map((id, index) => (
+                <li
+                  key={id}
+                  draggable
+                  onDragStart={() => setDragged(index)}
+                  onDragOver={(event) => event.preventDefault()}
+                  onDrop={(event) => drop(event, index)}
+                  className={dragged === index ? 'dragging' : undefined}
+                >
+                  <span className="drag-handle" aria-hidden="true">
+                    ⋮⋮
+                  </span>
+                  <span className="step-name">
+                    {index + 1}. {goalName(id)}
+                  </span>
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    aria-label={`Move ${goalName(id)} up`}
+                    disabled={index === 0}
+                    onClick={() => move(index, index - 1)}
+                  >
+                    ↑
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    aria-label={`Move ${goalName(id)} down`}
+                    disabled={index === steps.length - 1}
+                    onClick={() => move(index, index + 1)}
+                  >
+                    ↓
+                  </button>
+                  <button type="button" className="btn btn-small" aria-label={`Remove ${goalName(id)}`} onClick={() => setSteps(steps.filter((s) => s !== id))}>
+                    ✕
+                  </button>
+                </li>
+              ))}
+            </ol>
+            {steps.length < MAX_STEPS && unused.length > 0 && (
+              <div className="field">
+                <label htmlFor="funnel-add-step">Add a step</label>
+                <select
+                  id="funnel-add-step"
+                  value=""
+                  onChange={(event) => {
+                    if (event.target.value) setSteps([...steps, Number(event.target.value)]);
+                  }}
+                >
+                  <option value="">Choose a goal…</option>
+                  {unused.map((goal) => (
+                    <option key={goal.id} value={goal.id}>
+                      {goal.display_name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
+            <ErrorNote error={steps.length > 0 && steps.length < MIN_STEPS ? `Add at least ${MIN_STEPS} steps.` : null} />
+          </ServerForm>
+        )}
+      </Section>
+    </>
+  );
+}

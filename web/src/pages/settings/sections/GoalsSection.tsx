@@ -1,0 +1,131 @@
+import { useState } from 'react';
+import { ConfirmButton, ErrorNote, Section, ServerForm, useResource } from '../parts';
+import type { SiteSectionProps } from '../SiteSettingsPage';
+
+interface Goal {
+  id: number;
+  goal_type: 'event' | 'page' | 'scroll';
+  event_name: string | null;
+  page_path: string | null;
+  scroll_threshold: number;
+  display_name: string;
+  currency: string | null;
+}
+
+type Kind = 'event' | 'page' | 'scroll' | 'revenue';
+
+const KINDS: { kind: Kind; label: string; hint: string }[] = [
+  { kind: 'event', label: 'Custom event', hint: 'Counts a custom event by its name, e.g. Signup.' },
+  { kind: 'page', label: 'Pageview', hint: 'Counts visits to a page; * matches one path segment, ** any depth.' },
+  { kind: 'scroll', label: 'Scroll depth', hint: 'Counts visitors who scrolled a page at least this far.' },
+  { kind: 'revenue', label: 'Revenue', hint: 'A custom event that carries an amount; totals are shown in this currency.' },
+];
+
+const describe = (goal: Goal) =>
+  goal.goal_type === 'event'
+    ? `Event ${goal.event_name}${goal.currency ? ` · revenue in ${goal.currency}` : ''}`
+    : goal.goal_type === 'scroll'
+      ? `Scroll ${goal.scroll_threshold} % on ${goal.page_path}`
+      : `Pageview of ${goal.page_path}`;
+
+/** Goals: the conversions the dashboard's goals panel counts. */
+export function GoalsSection({ site, api, refreshSite }: SiteSectionProps) {
+  const query = `site_id=${encodeURIComponent(site.domain)}`;
+  const goals = useResource((signal) => api.get<{ goals: Goal[] }>(`/api/v1/sites/goals?${query}&limit=1000`, signal), [site.domain]);
+  const [kind, setKind] = useState<Kind>('event');
+  const [eventName, setEventName] = useState('');
+  const [pagePath, setPagePath] = useState('');
+  const [threshold, setThreshold] = useState('50');
+  const [currency, setCurrency] = useState('EUR');
+  const [displayName, setDisplayName] = useState('');
+  const changed = () => {
+    goals.reload();
+    refreshSite();
+  };
+  const payload = () => {
+    const base = { site_id: site.domain, ...(displayName.trim() ? { display_name: displayName.trim() } : {}) };
+    if (kind === 'event') return { ...base, goal_type: 'event', event_name: eventName };
+    if (kind === 'revenue') return { ...base, goal_type: 'event', event_name: eventName, currency };
+    if (kind === 'page') return { ...base, goal_type: 'page', page_path: pagePath };
+    return { ...base, goal_type: 'scroll', page_path: pagePath, scroll_threshold: Number(threshold) };
+  };
+  return (
+    <>
+      <Section title="Goals" description="Goals turn events and pageviews into conversions, shown in the dashboard's Goals panel.">
+        <ErrorNote error={goals.error} />
+        {goals.data && goals.data.goals.length === 0 && <p className="muted">No goals yet: add the first one below.</p>}
+        <ul className="settings-list">
+          {goals.data?.goals.map((goal) => (
+            <li key={goal.id}>
+              <div>
+                <strong>{goal.display_name}</strong>
+                <div className="muted small">{describe(goal)}</div>
+              </div>
+              <ConfirmButton
+                label="Delete"
+                className="btn btn-small btn-danger"
+                title={`Delete the goal “${goal.display_name}”?`}
+                message="Its conversions disappear from reports (the events stay), and funnels that use it are deleted."
+                onConfirm={async () => {
+                  await api.delete(`/api/v1/sites/goals/${goal.id}?${query}`);
+                  changed();
+                }}
+              />
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section title="Add a goal">
+        <ServerForm
+          submitLabel="Add goal"
+          onSubmit={async () => {
+            await api.put('/api/v1/sites/goals', payload());
+            setEventName('');
+            setPagePath('');
+            setDisplayName('');
+            changed();
+          }}
+        >
+          <fieldset className="choice-row">
+            <legend>Kind</legend>
+            {KINDS.map((k) => (
+              <label key={k.kind} className={`choice${kind === k.kind ? ' chosen' : ''}`}>
+                <input type="radio" name="goal-kind" value={k.kind} checked={kind === k.kind} onChange={() => setKind(k.kind)} />
+                {k.label}
+              </label>
+            ))}
+          </fieldset>
+          <p className="field-hint">{KINDS.find((k) => k.kind === kind)?.hint}</p>
+          {(kind === 'event' || kind === 'revenue') && (
+            <div className="field">
+              <label htmlFor="goal-event">Event name</label>
+              <input id="goal-event" value={eventName} onChange={(event) => setEventName(event.target.value)} placeholder="Signup" />
+            </div>
+          )}
+          {kind === 'revenue' && (
+            <div className="field">
+              <label htmlFor="goal-currency">Currency</label>
+              <input id="goal-currency" value={currency} onChange={(event) => setCurrency(event.target.value.toUpperCase())} maxLength={3} placeholder="EUR" />
+            </div>
+          )}
+          {(kind === 'page' || kind === 'scroll') && (
+            <div className="field">
+              <label htmlFor="goal-page">Page path</label>
+              <input id="goal-page" value={pagePath} onChange={(event) => setPagePath(event.target.value)} placeholder="/pricing or /blog/**" />
+            </div>
+          )}
+          {kind === 'scroll' && (
+            <div className="field">
+              <label htmlFor="goal-threshold">Scrolled at least (%)</label>
+              <input id="goal-threshold" type="number" min={1} max={100} value={threshold} onChange={(event) => setThreshold(event.target.value)} />
+            </div>
+          )}
+          <div className="field">
+            <label htmlFor="goal-name">Display name (optional)</label>
+            <input id="goal-name" value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
+          </div>
+        </ServerForm>
+      </Section>
+    </>
+  );
+}

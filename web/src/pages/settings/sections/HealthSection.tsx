@@ -1,0 +1,135 @@
+import { useState } from 'react';
+import { api as appApi } from '../../../api';
+import { ErrorNote, Section, useResource } from '../parts';
+import type { SiteSectionProps } from '../SiteSettingsPage';
+
+interface Health {
+  from: string;
+  to: string;
+  totals: Record<string, number>;
+  hours: { hour: string; counts: Record<string, number> }[];
+}
+interface Guide {
+  label: string;
+  meaning: string;
+  action: string;
+  kind: 'accepted' | 'classified' | 'dropped';
+}
+
+const WINDOWS = [
+  { hours: 24, label: 'Last 24 hours' },
+  { hours: 168, label: 'Last 7 days' },
+];
+
+/** Colours by outcome kind, varied within a kind so stacked bars stay readable. */
+const PALETTE = {
+  accepted: ['var(--good)'],
+  classified: ['#a78bfa', '#8b5cf6', '#c4b5fd', '#7c3aed', '#ddd6fe'],
+  dropped: ['#f97316', '#ef4444', '#f59e0b', '#dc2626', '#fb923c', '#b91c1c', '#fbbf24'],
+};
+
+function colours(outcomes: string[], guide: Record<string, Guide>): Record<string, string> {
+  const used = { accepted: 0, classified: 0, dropped: 0 };
+  const result: Record<string, string> = {};
+  for (const outcome of outcomes) {
+    const kind = guide[outcome]?.kind ?? 'dropped';
+    const list = PALETTE[kind];
+    result[outcome] = list[used[kind] % list.length] as string;
+    used[kind] += 1;
+  }
+  return result;
+}
+
+/** Accepted events against every drop reason and classification, per hour, with what each means. */
+export function HealthSection({ site, api }: SiteSectionProps) {
+  const [hours, setHours] = useState(24);
+  const health = useResource(
+    (signal) => api.get<Health>(`/api/v1/sites/${encodeURIComponent(site.domain)}/ingestion?hours=${hours}`, signal),
+    [site.domain, hours],
+  );
+  const guide = useResource((signal) => appApi.get<{ outcomes: Record<string, Guide> }>('/app/api/ingestion-outcomes', signal), []);
+  const outcomes = health.data ? Object.keys(health.data.totals).sort((a, b) => (health.data?.totals[b] ?? 0) - (health.data?.totals[a] ?? 0)) : [];
+  const legend = guide.data?.outcomes ?? {};
+  const colour = colours(outcomes, legend);
+  return (
+    <Section
+      title="Ingestion health"
+      description="What happened to every event sent to this site: counted, classified (stored, left out of reports) or dropped, and why."
+    >
+      <fieldset className="segmented">
+        <legend className="visually-hidden">Window</legend>
+        {WINDOWS.map((w) => (
+          <button
+            key={w.hours}
+            type="button"
+            className={`btn btn-small${hours === w.hours ? ' active' : ''}`}
+            aria-pressed={hours === w.hours}
+            onClick={() => setHours(w.hours)}
+          >
+            {w.label}
+          </button>
+        ))}
+      </fieldset>
+      <ErrorNote error={health.error ?? guide.error} />
+      {health.data && outcomes.length === 0 && <p className="muted">No events in this window.</p>}
+      {health.data && outcomes.length > 0 && (
+        <>
+          <HealthChart health={health.data} hours={hours} outcomes={outcomes} colour={colour} />
+          <table className="health-table">
+            <thead>
+              <tr>
+                <th scope="col">Outcome</th>
+                <th scope="col" className="num">
+                  Events
+                </th>
+                <th scope="col">What it means and what to do</th>
+              </tr>
+            </thead>
+            <tbody>
+              {outcomes.map((outcome) => (
+                <tr key={outcome} data-outcome={outcome}>
+                  <td>
+                    <span className="swatch" style={{ background: colour[outcome] }} aria-hidden="true" />
+                    {legend[outcome]?.label ?? outcome} <code className="small muted">{outcome}</code>
+                  </td>
+                  <td className="num">{(health.data?.totals[outcome] ?? 0).toLocaleString()}</td>
+                  <td className="small">
+                    {legend[outcome]?.meaning} <span className="muted">{legend[outcome]?.action}</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </Section>
+  );
+}
+
+function HealthChart({ health, hours, outcomes, colour }: { health: Health; hours: number; outcomes: string[]; colour: Record<string, string> }) {
+  const start = Date.parse(health.from);
+  const byHour = new Map(health.hours.map((h) => [Date.parse(h.hour), h.counts]));
+  const slots = Array.from({ length: hours }, (_, i) => start + i * 3_600_000);
+  const max = Math.max(1, ...slots.map((slot) => Object.values(byHour.get(slot) ?? {}).reduce((a, b) => a + b, 0)));
+  const width = 720;
+  const height = 160;
+  const bar = width / hours;
+  return (
+    <svg className="health-chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Events per hour over the last ${hours} hours, stacked by outcome`}>
+      {slots.map((slot, i) => {
+        const counts = byHour.get(slot) ?? {};
+        let y = height;
+        return (
+          <g key={slot}>
+            <title>{`${new Date(slot).toLocaleString()}: ${outcomes.map((o) => `${o} ${counts[o] ?? 0}`).join(', ')}`}</title>
+            {outcomes.map((outcome) => {
+              const h = ((counts[outcome] ?? 0) / max) * (height - 4);
+              y -= h;
+              return h > 0 ? <rect key={outcome} x={i * bar + 0.5} y={y} width={Math.max(1, bar - 1)} height={h} fill={colour[outcome]} /> : null;
+            })}
+          </g>
+        );
+      })}
+    </svg>
+  );
+}

@@ -1,0 +1,176 @@
+import { useState } from 'react';
+import type { TeamApi } from '../../../api';
+import { ConfirmButton, CopyButton, ErrorNote, formatTime, Section, ServerForm, useResource } from '../parts';
+
+interface Membership {
+  email: string;
+  role: string;
+  status: string;
+}
+interface Invitation {
+  id: number;
+  email: string;
+  role: string;
+  site_id: string | null;
+  status: string;
+  expires_at: string;
+}
+interface Transfer {
+  transfer: { email: string; status: string; expires_at: string } | null;
+}
+interface Invited {
+  email: string;
+  status: string;
+  invitation: { accept_url: string; expires_at: string } | null;
+}
+
+const INVITABLE = ['admin', 'editor', 'viewer', 'billing'];
+
+/** Members, their invitations, and the ownership transfer. */
+export function MembersSection({ api, role }: { api: TeamApi; teamId: number; role: string }) {
+  const members = useResource((signal) => api.get<{ memberships: Membership[] }>('/api/v1/teams/memberships?limit=1000', signal), []);
+  const invitations = useResource((signal) => api.get<{ invitations: Invitation[] }>('/api/v1/teams/invitations', signal), []);
+  const transfer = useResource((signal) => api.get<Transfer>('/api/v1/teams/ownership-transfer', signal), []);
+  const [email, setEmail] = useState('');
+  const [inviteRole, setInviteRole] = useState('viewer');
+  const [invited, setInvited] = useState<Invited | null>(null);
+  const [newOwner, setNewOwner] = useState('');
+  const [transferLink, setTransferLink] = useState<string | null>(null);
+  const pending = invitations.data?.invitations.filter((i) => i.site_id === null && i.status === 'pending') ?? [];
+  const reload = () => {
+    members.reload();
+    invitations.reload();
+  };
+  return (
+    <>
+      <Section
+        title="Members"
+        description="Everyone in the team sees all its sites. Owners and admins manage members and keys; editors change site settings; viewers read."
+      >
+        <ErrorNote error={members.error} />
+        <ul className="settings-list">
+          {members.data?.memberships.map((member) => (
+            <li key={member.email}>
+              <div>
+                <strong>{member.email}</strong> <span className="badge">{member.role}</span>
+              </div>
+              {member.role !== 'owner' && (
+                <ConfirmButton
+                  label="Remove"
+                  className="btn btn-small btn-danger"
+                  title={`Remove ${member.email} from the team?`}
+                  message="They lose access to every site of the team."
+                  onConfirm={async () => {
+                    await api.delete(`/api/v1/teams/memberships/${encodeURIComponent(member.email)}`);
+                    reload();
+                  }}
+                />
+              )}
+            </li>
+          ))}
+        </ul>
+        {pending.length > 0 && (
+          <>
+            <h3>Pending invitations</h3>
+            <ul className="settings-list">
+              {pending.map((invitation) => (
+                <li key={invitation.id}>
+                  <div>
+                    {invitation.email} <span className="badge">{invitation.role}</span>
+                    <div className="muted small">expires {formatTime(invitation.expires_at)}</div>
+                  </div>
+                  <ConfirmButton
+                    label="Revoke"
+                    className="btn btn-small btn-danger"
+                    title={`Revoke the invitation of ${invitation.email}?`}
+                    message="The link in their invitation stops working."
+                    onConfirm={async () => {
+                      await api.delete(`/api/v1/teams/invitations/${invitation.id}`);
+                      reload();
+                    }}
+                  />
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </Section>
+      <Section
+        title="Invite a member"
+        description="Inviting an address that already has the role changes nothing; the answer is the same whether or not the address has an account. To change a member's role, invite them with the new role."
+      >
+        <ServerForm
+          submitLabel="Invite"
+          className="settings-form inline-form"
+          onSubmit={async () => {
+            setInvited(await api.put<Invited>('/api/v1/teams/memberships', { email, role: inviteRole }));
+            setEmail('');
+            reload();
+          }}
+        >
+          <div className="field">
+            <label htmlFor="member-email">Email</label>
+            <input id="member-email" type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor="member-role">Role</label>
+            <select id="member-role" value={inviteRole} onChange={(event) => setInviteRole(event.target.value)}>
+              {INVITABLE.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </div>
+        </ServerForm>
+        {invited?.invitation && (
+          <div className="shown-once" role="status">
+            <p>
+              Invitation created for {invited.email}. Send them this link (it expires {formatTime(invited.invitation.expires_at)}):
+            </p>
+            <div className="copy-row">
+              <code className="small truncate" data-testid="invitation-link">
+                {invited.invitation.accept_url}
+              </code>
+              <CopyButton text={invited.invitation.accept_url} label="Copy link" />
+            </div>
+          </div>
+        )}
+      </Section>
+      {role === 'owner' && (
+        <Section title="Transfer ownership" danger description="The new owner accepts by a link; you then stay in the team as an admin.">
+          {transfer.data?.transfer && (
+            <p className="banner banner-warn">
+              A transfer to {transfer.data.transfer.email} is {transfer.data.transfer.status} until {formatTime(transfer.data.transfer.expires_at)}.
+            </p>
+          )}
+          {transferLink && (
+            <div className="shown-once" role="status">
+              <p>Send this link to the new owner:</p>
+              <div className="copy-row">
+                <code className="small truncate">{transferLink}</code>
+                <CopyButton text={transferLink} label="Copy link" />
+              </div>
+            </div>
+          )}
+          <div className="inline-form">
+            <div className="field">
+              <label htmlFor="new-owner">New owner's email</label>
+              <input id="new-owner" type="email" value={newOwner} onChange={(event) => setNewOwner(event.target.value)} />
+            </div>
+            <ConfirmButton
+              label="Transfer ownership"
+              title={`Transfer the team to ${newOwner || 'this address'}?`}
+              message="They become the owner when they accept; you become an admin."
+              onConfirm={async () => {
+                const answer = await api.post<{ accept_url: string }>('/api/v1/teams/ownership-transfer', { email: newOwner });
+                setTransferLink(answer.accept_url);
+                transfer.reload();
+              }}
+            />
+          </div>
+        </Section>
+      )}
+    </>
+  );
+}

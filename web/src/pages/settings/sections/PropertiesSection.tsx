@@ -1,0 +1,48 @@
+import { useState } from 'react';
+import { ConfirmButton, Section, ServerForm } from '../parts';
+import type { SiteSectionProps } from '../SiteSettingsPage';
+
+/** Custom properties the dashboard offers as breakdowns and filters. */
+export function PropertiesSection({ site, api, refreshSite }: SiteSectionProps) {
+  const [property, setProperty] = useState('');
+  const query = `site_id=${encodeURIComponent(site.domain)}`;
+  return (
+    <>
+      <Section title="Custom properties" description="Properties sent with events (props) that the dashboard lists for breakdowns and filters.">
+        {site.custom_properties.length === 0 && <p className="muted">No properties listed yet.</p>}
+        <ul className="settings-list">
+          {site.custom_properties.map((name) => (
+            <li key={name}>
+              <code>{name}</code>
+              <ConfirmButton
+                label="Remove"
+                className="btn btn-small btn-danger"
+                title={`Remove the property “${name}”?`}
+                message="It leaves the dashboard's lists; the values already collected stay stored."
+                onConfirm={async () => {
+                  await api.delete(`/api/v1/sites/custom-props/${encodeURIComponent(name)}?${query}`);
+                  refreshSite();
+                }}
+              />
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section title="Add a property">
+        <ServerForm
+          submitLabel="Add property"
+          onSubmit={async () => {
+            await api.put('/api/v1/sites/custom-props', { site_id: site.domain, property });
+            setProperty('');
+            refreshSite();
+          }}
+        >
+          <div className="field">
+            <label htmlFor="prop-name">Property name</label>
+            <input id="prop-name" value={property} onChange={(event) => setProperty(event.target.value)} placeholder="plan" />
+          </div>
+        </ServerForm>
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,223 @@
+import { useState } from 'react';
+import { WEBHOOK_EVENT_TYPES } from '../../../../../src/webhooks/eventTypes';
+import type { TeamApi } from '../../../api';
+import { ConfirmButton, ErrorNote, formatTime, Section, ServerForm, ShownOnce, useResource } from '../parts';
+import type { SiteSectionProps } from '../SiteSettingsPage';
+
+interface Webhook {
+  id: number;
+  url: string;
+  event_types: string[];
+  state: 'sending' | 'stopped';
+  consecutive_failures: number;
+  stopped_at: string | null;
+  previous_secret_valid_until: string | null;
+  created_at: string;
+}
+interface Attempt {
+  id: number;
+  delivery_id: string;
+  delivery_state: string;
+  event_type: string;
+  attempted_at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number | null;
+  response_body: string | null;
+}
+
+/** The spec's notice threshold: the owner is told at 5 consecutive failures. */
+const LOOKS_BROKEN = 5;
+
+const dismissedKey = (hook: Webhook) => `svc_webhook_notice_${hook.id}_${hook.stopped_at ?? hook.consecutive_failures}`;
+
+function Deliveries({ api, hook }: { api: TeamApi; hook: Webhook }) {
+  const log = useResource((signal) => api.get<{ deliveries: Attempt[] }>(`/api/v1/webhooks/${hook.id}/deliveries?limit=20`, signal), [hook.id]);
+  const [note, setNote] = useState<string | null>(null);
+  return (
+    <div className="deliveries">
+      <ErrorNote error={log.error ?? note} />
+      {log.data && log.data.deliveries.length === 0 && <p className="muted small">No deliveries yet.</p>}
+      {log.data && log.data.deliveries.length > 0 && (
+        <table className="log-table">
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Event</th>
+              <th scope="col">Status</th>
+              <th scope="col" className="num">
+                Duration
+              </th>
+              <th scope="col">Response</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {log.data.deliveries.map((attempt) => (
+              <tr key={attempt.id}>
+                <td className="nowrap">{formatTime(attempt.attempted_at)}</td>
+                <td>
+                  <code className="small">{attempt.event_type}</code>
+                </td>
+                <td>
+                  <span className={`badge ${attempt.status_code !== null && attempt.status_code < 300 ? 'badge-good' : 'badge-bad'}`}>
+                    {attempt.status_code ?? attempt.error ?? 'failed'}
+                  </span>
+                </td>
+                <td className="num">{attempt.duration_ms === null ? '—' : `${attempt.duration_ms} ms`}</td>
+                <td>
+                  <code className="small response">{attempt.response_body ?? ''}</code>
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    onClick={() => {
+                      setNote(null);
+                      api
+                        .post(`/api/v1/webhooks/deliveries/${attempt.delivery_id}/redeliver`)
+                        .then(() => log.reload())
+                        .catch((failure: Error) => setNote(failure.message));
+                    }}
+                  >
+                    Redeliver
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+/** Webhooks of the team: register, rotate, re-enable, delete, and read each one's delivery log. */
+export function TeamWebhooks({ api }: { api: TeamApi }) {
+  const hooks = useResource((signal) => api.get<{ webhooks: Webhook[] }>('/api/v1/webhooks', signal), []);
+  const [url, setUrl] = useState('');
+  const [types, setTypes] = useState<string[]>([]);
+  const [secret, setSecret] = useState<{ label: string; value: string; note?: string } | null>(null);
+  const [open, setOpen] = useState<number | null>(null);
+  const [, setDismissals] = useState(0);
+  const broken = (hooks.data?.webhooks ?? []).filter(
+    (hook) => (hook.state === 'stopped' || hook.consecutive_failures >= LOOKS_BROKEN) && localStorage.getItem(dismissedKey(hook)) === null,
+  );
+  return (
+    <>
+      {broken.map((hook) => (
+        <div key={hook.id} className="banner banner-warn" role="alert">
+          <span>
+            The endpoint <code>{hook.url}</code> looks broken: {hook.consecutive_failures} deliveries in a row failed
+            {hook.state === 'stopped' ? ', so it was stopped. Fix the receiver, then re-enable it.' : '. It is stopped at 15.'}
+          </span>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => {
+              localStorage.setItem(dismissedKey(hook), '1');
+              setDismissals((n) => n + 1);
+            }}
+          >
+            Dismiss
+          </button>
+        </div>
+      ))}
+      <Section title="Webhooks" description="The service calls these https addresses when something happens in the team, signed with each webhook's secret.">
+        <ErrorNote error={hooks.error} />
+        {secret && <ShownOnce label={secret.label} value={secret.value} />}
+        {secret?.note && <p className="muted small">{secret.note}</p>}
+        {hooks.data && hooks.data.webhooks.length === 0 && <p className="muted">No webhooks yet.</p>}
+        <ul className="settings-list webhooks">
+          {hooks.data?.webhooks.map((hook) => (
+            <li key={hook.id} className="webhook">
+              <div className="grow">
+                <div>
+                  <code>{hook.url}</code> <span className={`badge ${hook.state === 'sending' ? 'badge-good' : 'badge-bad'}`}>{hook.state}</span>
+                  {hook.consecutive_failures > 0 && <span className="badge badge-bad">{hook.consecutive_failures} failures in a row</span>}
+                </div>
+                <div className="muted small">{hook.event_types.length === 0 ? 'Every event type' : hook.event_types.join(', ')}</div>
+                <div className="row-actions">
+                  <button type="button" className="btn btn-small" aria-expanded={open === hook.id} onClick={() => setOpen(open === hook.id ? null : hook.id)}>
+                    {open === hook.id ? 'Hide deliveries' : 'Deliveries'}
+                  </button>
+                  {hook.state === 'stopped' && (
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      onClick={() => void api.post(`/api/v1/webhooks/${hook.id}/enable`).then(() => hooks.reload())}
+                    >
+                      Re-enable
+                    </button>
+                  )}
+                  <ConfirmButton
+                    label="Rotate secret"
+                    className="btn btn-small"
+                    title="Rotate the signing secret?"
+                    message="A new secret signs every delivery from now on; the old one stays valid for one hour so receivers can switch."
+                    onConfirm={async () => {
+                      const rotated = await api.post<{ secret: string; previous_secret_valid_until: string }>(`/api/v1/webhooks/${hook.id}/rotate-secret`);
+                      setSecret({
+                        label: 'New signing secret',
+                        value: rotated.secret,
+                        note: `The old secret stays valid until ${formatTime(rotated.previous_secret_valid_until)}.`,
+                      });
+                      hooks.reload();
+                    }}
+                  />
+                  <ConfirmButton
+                    label="Delete"
+                    className="btn btn-small btn-danger"
+                    title="Delete this webhook?"
+                    message="No more deliveries are sent to it; its log is deleted."
+                    onConfirm={async () => {
+                      await api.delete(`/api/v1/webhooks/${hook.id}`);
+                      hooks.reload();
+                    }}
+                  />
+                </div>
+                {open === hook.id && <Deliveries api={api} hook={hook} />}
+              </div>
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section title="Add a webhook">
+        <ServerForm
+          submitLabel="Add webhook"
+          onSubmit={async () => {
+            const created = await api.post<{ secret: string }>('/api/v1/webhooks', { url, event_types: types });
+            setSecret({ label: 'Signing secret', value: created.secret });
+            setUrl('');
+            setTypes([]);
+            hooks.reload();
+          }}
+        >
+          <div className="field">
+            <label htmlFor="webhook-url">URL</label>
+            <input id="webhook-url" type="url" value={url} onChange={(event) => setUrl(event.target.value)} placeholder="https://example.com/hooks/svc" />
+          </div>
+          <fieldset className="checks">
+            <legend>Event types (none ticked: every type)</legend>
+            {WEBHOOK_EVENT_TYPES.map((type) => (
+              <label key={type} className="check">
+                <input
+                  type="checkbox"
+                  checked={types.includes(type)}
+                  onChange={(event) => setTypes(event.target.checked ? [...types, type] : types.filter((t) => t !== type))}
+                />
+                <code>{type}</code>
+              </label>
+            ))}
+          </fieldset>
+        </ServerForm>
+      </Section>
+    </>
+  );
+}
+
+export function WebhooksSection({ api }: SiteSectionProps) {
+  return <TeamWebhooks api={api} />;
+}
