@@ -13,6 +13,7 @@ const KINDS: { kind: Kind; title: string; one: string; description: string; plac
   {
     kind: 'ip',
     title: 'IP addresses',
+    one: 'IP address or range',
     description: 'Events from these addresses or ranges are dropped (your office, your own devices).',
     placeholder: '203.0.113.0/24',
   },
