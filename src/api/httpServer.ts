@@ -10,6 +10,7 @@ import { requireApiKey } from './authentication.js';
 import { installErrorHandling } from './errorHandling.js';
 import { collectRoutes } from './routes/collect.js';
 import { importRoutes } from './routes/eventImport.js';
+import { exportRoutes } from './routes/export.js';
 import { healthRoutes } from './routes/health.js';
 import { ingestionHealthRoutes } from './routes/ingestionHealth.js';
 import { acceptanceRoutes, managementRoutes } from './routes/management/index.js';
@@ -55,7 +56,13 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   });
   // One engine for every statistics answer: v2, v1, the funnel report and the web app.
   const engine = queryEngineDeps(deps);
-  const webApp = webAppRoutes(app, { db: deps.meta.db, clock: deps.clock, secureCookies: deps.config.baseUrl.startsWith('https:'), engine });
+  const webApp = webAppRoutes(app, {
+    db: deps.meta.db,
+    clock: deps.clock,
+    secureCookies: deps.config.baseUrl.startsWith('https:'),
+    engine,
+    events: deps.events,
+  });
   installErrorHandling(app, webApp);
   acceptEmptyJson(app);
 
@@ -83,6 +90,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     });
     importRoutes(api, { db: deps.meta.db, clock: deps.clock, ingestion: deps.ingestion });
     ingestionHealthRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events, ingestion: deps.ingestion });
+    exportRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events });
     webhookRoutes(api, { db: deps.meta.db, clock: deps.clock, allowPrivate: deps.config.webhookAllowPrivate, secrets: deps.webhookSecrets });
     queryRoutes(api, engine);
     statsV1Routes(api, engine);

@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import { type MetaStore, openMetaStore } from '../stores/meta/database.js';
 import { accountCommands } from './commands/accounts.js';
 import { eventCommands } from './commands/events.js';
+import { exportCommands } from './commands/export.js';
 import { createOutput, type Output } from './output.js';
 
 export interface CommandContext {
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
     }
   };
   accountCommands(program, run);
+  exportCommands(program, run);
   eventCommands(program, (action) => run(({ out }) => action(out), { meta: false }));
   program.commands.forEach(function inherit(command) {
     command

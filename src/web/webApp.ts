@@ -2,9 +2,11 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { refuseNulCharacters } from '../api/textInput.js';
 import type { QueryEngineDeps } from '../query/engine.js';
+import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import { appFileRoutes } from './appFiles.js';
 import { apiKeyRoutes } from './routes/apiKeys.js';
 import { dashboardRoutes } from './routes/dashboard.js';
+import { webExportRoutes } from './routes/export.js';
 import { ingestionGuideRoutes } from './routes/ingestionGuide.js';
 import { sessionRoutes } from './routes/session.js';
 import { readWebSession, type WebDeps } from './signIn.js';
@@ -13,7 +15,7 @@ import { readWebSession, type WebDeps } from './signIn.js';
  * The server side of the web app: its built files, and the JSON routes under `/app/api` that the
  * app calls with its session cookie (the API under /api/v1 and /api/v2 takes keys, not cookies).
  */
-export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps }) {
+export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps; events: EventStore }) {
   app.register(cookie);
   app.register(async (scope) => {
     readWebSession(scope, deps);
@@ -22,6 +24,7 @@ export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: Que
     dashboardRoutes(scope, deps);
     apiKeyRoutes(scope, deps);
     ingestionGuideRoutes(scope);
+    webExportRoutes(scope, deps);
   });
   return appFileRoutes(app);
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantTeamRole } from '../../src/stores/meta/guests.js';
@@ -8,6 +9,7 @@ import { collect } from '../support/collect.js';
 import type { Account, TestApp } from '../support/testApp.js';
 import { createAccount } from '../support/testApp.js';
 import { signedInHeaders } from '../support/webSession.js';
+import { readZip } from '../support/zip.js';
 import { type Receiver, startReceiver } from '../webhooks/support/receiver.js';
 
 // The settings screens (issue 14) in a real browser, on the real service and stores.
@@ -178,6 +180,18 @@ describe('settings screens', () => {
       await page.screenshot({ path: screenshotPath(`settings-members${'dark' in options ? '-dark' : 'phone' in options ? '-phone' : ''}`), fullPage: true });
       await context.close();
     }
+  });
+
+  it('downloads the export from the settings screen', async () => {
+    const { context, page } = await signedIn(account.userId);
+    await page.goto(settingsUrl('export'));
+    await page.getByLabel('From (optional)').fill('2024-01-08');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download ZIP' }).click()]);
+    expect(download.suggestedFilename()).toBe(`${account.domain.replaceAll('.', '_')}_20240110.zip`);
+    const entries = await readZip(readFileSync((await download.path()) as string));
+    expect(entries.size).toBe(11);
+    await page.screenshot({ path: screenshotPath('settings-export'), fullPage: true });
+    await context.close();
   });
 
   it('shows a locked team the banner on every settings page', async () => {

@@ -14,10 +14,15 @@ export interface WebSession {
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** A new session for the user; the token (for the cookie) is returned once and stored hashed. */
-export async function createWebSession(db: MetaDb, userId: number, now: number): Promise<{ token: string; session: WebSession }> {
+/** A new session for the user; the token (for the cookie) is returned once and stored hashed. The CLI makes short ones. */
+export async function createWebSession(
+  db: MetaDb,
+  userId: number,
+  now: number,
+  lifetimeMs = WEB_SESSION_LIFETIME_MS,
+): Promise<{ token: string; session: WebSession }> {
   const token = randomBytes(32).toString('base64url');
-  const session = { userId, csrfToken: randomBytes(24).toString('base64url'), expiresAt: now + WEB_SESSION_LIFETIME_MS };
+  const session = { userId, csrfToken: randomBytes(24).toString('base64url'), expiresAt: now + lifetimeMs };
   await db
     .insertInto('web_sessions')
     .values({ token_hash: hashToken(token), user_id: userId, csrf_token: session.csrfToken, created_at: now, expires_at: session.expiresAt })

@@ -5,6 +5,7 @@ import { Loading } from '../../ui/Loading';
 import type { SiteInfo } from '../dashboard/context';
 import { useResource } from './parts';
 import { NoAccess, SettingsLayout } from './SettingsLayout';
+import { ExportSection } from './sections/ExportSection';
 import { FunnelsSection } from './sections/FunnelsSection';
 import { GeneralSection } from './sections/GeneralSection';
 import { GoalsSection } from './sections/GoalsSection';
@@ -32,6 +33,7 @@ const SECTIONS: { section: string; label: string; render(props: SiteSectionProps
   { section: 'tracker', label: 'Tracker', render: (p) => <TrackerSection {...p} /> },
   { section: 'health', label: 'Ingestion health', render: (p) => <HealthSection {...p} /> },
   { section: 'webhooks', label: 'Webhooks', render: (p) => <WebhooksSection {...p} /> },
+  { section: 'export', label: 'Export data', render: (p) => <ExportSection {...p} /> },
 ];
 
 /** Roles that may open a site's settings; the server enforces the same through the route scopes. */

@@ -1,0 +1,169 @@
+/**
+ * The files of a site export: the ten daily tables in Plausible's CSV export format
+ * (/work/shared/reference/plausible.md §6.1: same file names and columns, one row per site-local
+ * day, so a Plausible user can import the ZIP there), and every raw event.
+ *
+ * Each file is one SELECT over `events` or `sessions` with these parameters: `site` (UInt64),
+ * `tz` (the site's time zone), `from` and `to` (Date, inclusive, site-local), `included` (the
+ * classifications the site counts, '' always among them). The aggregated tables count what the
+ * reports count; the raw file holds every stored event with its classification.
+ */
+
+export interface ExportFile {
+  /** `imported_<table>` or `events`; the ZIP entry is `<base>_<from>_<to>.csv`. */
+  base: string;
+  /** The SELECT, without ORDER BY, LIMIT or FORMAT (paging adds them). */
+  select: string;
+  /** A total order over the rows, so pages never skip or repeat one. */
+  orderBy: string;
+  /** Extra settings of this file's reads. */
+  settings?: string;
+}
+
+const EVENTS_IN_RANGE = `site_id = {site:UInt64}
+  AND timestamp >= toDateTime({from:Date}, {tz:String}) AND timestamp < toDateTime({to:Date} + 1, {tz:String})`;
+const REPORTED = 'classification IN {included:Array(String)}';
+const DAY = 'toDate(timestamp, {tz:String})';
+
+/** Visits bucketed by their last activity, as Plausible's export does; sign arithmetic collapses updates. */
+const VISIT_TOTALS = `uniq(user_id) AS visitors, sum(sign) AS visits, sum(sign * duration) AS visit_duration,
+  sum(sign * is_bounce) AS bounces, sum(sign * pageviews) AS pageviews`;
+
+function sessionTable(base: string, dimensions: [string, string][]): ExportFile {
+  const names = dimensions.map(([, name]) => name);
+  return {
+    base,
+    select: `SELECT ${DAY} AS date, ${dimensions.map(([expr, name]) => `${expr} AS ${name}`).join(', ')}, ${VISIT_TOTALS}
+      FROM sessions WHERE ${EVENTS_IN_RANGE} AND ${REPORTED}
+      GROUP BY date, ${names.join(', ')} HAVING visits > 0`,
+    orderBy: ['date', ...names].join(', '),
+  };
+}
+
+/** Events Plausible reports with their link or path (its `imported_custom_events` columns). */
+const LINK_EVENTS = "('Outbound Link: Click', 'Cloaked Link: Click', 'File Download')";
+const PATH_EVENTS = "('404', 'WP Form Completions', 'Form: Submission')";
+
+export const EXPORT_FILES: ExportFile[] = [
+  {
+    base: 'imported_visitors',
+    select: `SELECT date, s.visitors AS visitors, e.pageviews AS pageviews, s.bounces AS bounces, s.visits AS visits, s.visit_duration AS visit_duration
+      FROM (SELECT ${DAY} AS date, uniq(user_id) AS visitors, sum(sign * is_bounce) AS bounces, sum(sign) AS visits, sum(sign * duration) AS visit_duration
+            FROM sessions WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} GROUP BY date HAVING visits > 0) AS s
+      FULL OUTER JOIN (SELECT ${DAY} AS date, countIf(name = 'pageview') AS pageviews
+            FROM events WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} GROUP BY date) AS e USING (date)`,
+    orderBy: 'date',
+  },
+  sessionTable('imported_sources', [
+    ['referrer_source', 'source'],
+    ['referrer', 'referrer'],
+    ['utm_source', 'utm_source'],
+    ['utm_medium', 'utm_medium'],
+    ['utm_campaign', 'utm_campaign'],
+    ['utm_content', 'utm_content'],
+    ['utm_term', 'utm_term'],
+  ]),
+  {
+    base: 'imported_pages',
+    // Scroll depth: each visit's deepest measured scroll on the page (255 = not measured); time on
+    // page: each visit's engaged time there, in whole seconds.
+    select: `SELECT date, p.hostname AS hostname, page, p.visits AS visits, p.visitors AS visitors, p.pageviews AS pageviews,
+        e.total_scroll_depth AS total_scroll_depth, e.total_scroll_depth_visits AS total_scroll_depth_visits,
+        e.total_time_on_page AS total_time_on_page, e.total_time_on_page_visits AS total_time_on_page_visits
+      FROM (SELECT ${DAY} AS date, pathname AS page, any(hostname) AS hostname, uniq(session_id) AS visits, uniq(user_id) AS visitors, count() AS pageviews
+            FROM events WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} AND name = 'pageview' GROUP BY date, page) AS p
+      LEFT JOIN (SELECT date, page, sumIf(depth, depth <= 100) AS total_scroll_depth, countIf(depth <= 100) AS total_scroll_depth_visits,
+                        toUInt64(round(sum(engaged) / 1000)) AS total_time_on_page, countIf(engaged > 0) AS total_time_on_page_visits
+            FROM (SELECT ${DAY} AS date, pathname AS page, session_id,
+                         if(countIf(scroll_depth <= 100) > 0, maxIf(scroll_depth, scroll_depth <= 100), 255) AS depth, sum(engagement_time) AS engaged
+                  FROM events WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} AND name = 'engagement' GROUP BY date, page, session_id)
+            GROUP BY date, page) AS e USING (date, page)`,
+    orderBy: 'date, page',
+  },
+  {
+    base: 'imported_entry_pages',
+    select: `SELECT ${DAY} AS date, entry_page, uniq(user_id) AS visitors, sum(sign) AS entrances, sum(sign * duration) AS visit_duration,
+        sum(sign * is_bounce) AS bounces, sum(sign * pageviews) AS pageviews
+      FROM sessions WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} GROUP BY date, entry_page HAVING entrances > 0`,
+    orderBy: 'date, entry_page',
+  },
+  {
+    base: 'imported_exit_pages',
+    select: `SELECT ${DAY} AS date, exit_page, uniq(user_id) AS visitors, sum(sign * duration) AS visit_duration, sum(sign) AS exits,
+        sum(sign * is_bounce) AS bounces, sum(sign * pageviews) AS pageviews
+      FROM sessions WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} GROUP BY date, exit_page HAVING exits > 0`,
+    orderBy: 'date, exit_page',
+  },
+  {
+    base: 'imported_custom_events',
+    // Engagement measurements are not custom events (Plausible's own export lists them; ours does not).
+    select: `SELECT ${DAY} AS date, name, if(name IN ${LINK_EVENTS}, props['url'], '') AS link_url, if(name IN ${PATH_EVENTS}, props['path'], '') AS path,
+        uniq(user_id) AS visitors, count() AS events
+      FROM events WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} AND name NOT IN ('pageview', 'engagement') GROUP BY date, name, link_url, path`,
+    orderBy: 'date, name, link_url, path',
+  },
+  {
+    base: 'imported_locations',
+    // Plausible's city column is a GeoNames id, which our geo source does not have: 0 (unknown)
+    // keeps the file importable there; city names are in the raw events file.
+    select: `SELECT ${DAY} AS date, replaceAll(toString(country_code), '\\0', '') AS country, subdivision1_code AS region, toUInt32(0) AS city, ${VISIT_TOTALS}
+      FROM sessions WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} AND country NOT IN ('', 'ZZ')
+      GROUP BY date, country, region HAVING visits > 0`,
+    orderBy: 'date, country, region',
+  },
+  sessionTable('imported_devices', [['screen_size', 'device']]),
+  sessionTable('imported_browsers', [
+    ['browser', 'browser'],
+    ['browser_version', 'browser_version'],
+  ]),
+  sessionTable('imported_operating_systems', [
+    ['operating_system', 'operating_system'],
+    ['operating_system_version', 'operating_system_version'],
+  ]),
+];
+
+/** Every raw event as stored (documented in docs/export.md); no address or user agent exists to export. */
+export const RAW_EVENT_COLUMNS = [
+  "formatDateTime(timestamp, '%Y-%m-%dT%H:%i:%SZ', 'UTC') AS timestamp",
+  'name',
+  'hostname',
+  'pathname',
+  'page_title',
+  'referrer',
+  'referrer_source',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_content',
+  'utm_term',
+  'channel',
+  "replaceAll(toString(country_code), '\\0', '') AS country_code",
+  'subdivision1_code',
+  'subdivision2_code',
+  'city',
+  'screen_size',
+  'device',
+  'operating_system',
+  'operating_system_version',
+  'browser',
+  'browser_version',
+  'language',
+  'toJSONString(props) AS props',
+  'revenue_source_amount',
+  'revenue_source_currency',
+  "if(scroll_depth <= 100, toString(scroll_depth), '') AS scroll_depth",
+  'engagement_time',
+  'interactive',
+  'classification',
+  'user_id',
+  'session_id',
+];
+
+export const RAW_EVENTS_FILE: ExportFile = {
+  base: 'events',
+  select: `SELECT ${RAW_EVENT_COLUMNS.join(', ')} FROM events WHERE ${EVENTS_IN_RANGE}`,
+  // Every column: rows equal in all of them are interchangeable, so paging stays exact.
+  orderBy: RAW_EVENT_COLUMNS.map((column) => column.split(' AS ').pop()).join(', '),
+  // Output names equal stored columns (timestamp, props…): WHERE and ORDER BY mean the columns.
+  settings: 'prefer_column_name_to_alias = 1',
+};

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { badRequest } from '../errors.js';
+import { formatDate, parseIsoDate, toLocal } from '../query/localTime.js';
+import type { ExportRange } from './siteExport.js';
+
+/** The query string of every export route: an optional range of site-local days. */
+export const exportQuerySchema = z.strictObject({
+  from: z.string().max(10).optional(),
+  to: z.string().max(10).optional(),
+});
+
+/** The earliest day an export may start: ClickHouse's DateTime begins in 1970. */
+const EARLIEST = '1970-01-02';
+
+/**
+ * The days to export: `from`/`to` when given (both inclusive), otherwise from the site's
+ * creation day (events imported for earlier days are included with an explicit `from`) to today,
+ * all in the site's time zone.
+ */
+export function exportRange(query: z.infer<typeof exportQuerySchema>, site: { timezone: string; createdAt: number }, now: number): ExportRange {
+  const today = formatDate(toLocal(now, site.timezone));
+  const day = (value: string | undefined, name: string, fallback: string) => {
+    if (value === undefined) return fallback;
+    const parsed = parseIsoDate(value);
+    if (!parsed) throw badRequest('invalid_date', `"${name}" must be a date such as 2024-01-31; got "${value}".`);
+    return formatDate(parsed);
+  };
+  const from = day(query.from, 'from', formatDate(toLocal(Math.min(site.createdAt, now), site.timezone)));
+  const to = day(query.to, 'to', today);
+  if (from < EARLIEST) throw badRequest('invalid_date', `"from" must be ${EARLIEST} or later.`);
+  if (to > today) throw badRequest('invalid_date', `"to" cannot be after today (${today} in the site's time zone).`);
+  if (from > to) throw badRequest('invalid_date', `"from" (${from}) is after "to" (${to}).`);
+  return { from, to };
+}
