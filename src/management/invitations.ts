@@ -3,7 +3,14 @@ import type { Role } from '../accounts/roles.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { findSiteGuest, grantSiteGuest, grantTeamRole, listTeamMembers } from '../stores/meta/guests.js';
-import { findInvitationByTokenHash, type Invitation, listOpenInvitations, markInvitationAccepted, replaceInvitation } from '../stores/meta/invitations.js';
+import {
+  findInvitationById,
+  findInvitationByTokenHash,
+  type Invitation,
+  listOpenInvitations,
+  markInvitationAccepted,
+  replaceInvitation,
+} from '../stores/meta/invitations.js';
 import { getSite } from '../stores/meta/sites.js';
 import { membershipRole } from '../stores/meta/teams.js';
 import { EMAIL } from '../stores/meta/users.js';
@@ -108,9 +115,8 @@ export async function inviteTeamMember(
 
 const invalidLink = () => notFound('This invitation link is not valid: it was revoked, already used, or never existed.');
 
-/** The open invitation a token opens; an expired one is refused with its own sentence. */
-export async function openInvitation(db: MetaDb, token: string, now: number): Promise<Invitation> {
-  const invitation = await findInvitationByTokenHash(db, hashAcceptToken(token));
+/** An invitation that can still be accepted; an expired one is refused with its own sentence. */
+async function requireOpen(db: MetaDb, invitation: Invitation | undefined, now: number): Promise<Invitation> {
   if (!invitation || invitation.acceptedAt !== null || invitation.revokedAt !== null) throw invalidLink();
   // A guest invitation dies with its site.
   if (invitation.siteId !== null && (await getSite(db, invitation.siteId))?.deletedAt !== null) throw invalidLink();
@@ -120,13 +126,27 @@ export async function openInvitation(db: MetaDb, token: string, now: number): Pr
   return invitation;
 }
 
+/** The open invitation a token opens. */
+export async function openInvitation(db: MetaDb, token: string, now: number): Promise<Invitation> {
+  return requireOpen(db, await findInvitationByTokenHash(db, hashAcceptToken(token)), now);
+}
+
+/** An open invitation addressed to the signed-in user, by its id (the web app lists them). */
+export async function openInvitationFor(db: MetaDb, invitationId: number, userEmail: string, now: number): Promise<Invitation> {
+  const invitation = await findInvitationById(db, invitationId);
+  return requireOpen(db, invitation?.emailNormalized === userEmail.toLowerCase() ? invitation : undefined, now);
+}
+
 /**
  * Accepts an invitation as the given user, whose address must be the invited one: the web app
  * passes its signed-in user, the token route the account it verified or created. The grant and
  * the acceptance are one transaction.
  */
 export async function acceptInvitation(db: MetaDb, input: { token: string; userId: number; userEmail: string }, now: number): Promise<Invitation> {
-  const invitation = await openInvitation(db, input.token, now);
+  return acceptOpenInvitation(db, await openInvitation(db, input.token, now), input, now);
+}
+
+export async function acceptOpenInvitation(db: MetaDb, invitation: Invitation, input: { userId: number; userEmail: string }, now: number): Promise<Invitation> {
   if (input.userEmail.toLowerCase() !== invitation.emailNormalized) {
     throw new AppError(403, 'wrong_account', 'This invitation was sent to another address; sign in with that address to accept it.');
   }

@@ -8,7 +8,9 @@ import { apiKeyRoutes } from './routes/apiKeys.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { webExportRoutes } from './routes/export.js';
 import { ingestionGuideRoutes } from './routes/ingestionGuide.js';
+import { myInvitationRoutes } from './routes/myInvitations.js';
 import { sessionRoutes } from './routes/session.js';
+import { teamMemberRoutes } from './routes/teamMembers.js';
 import { readWebSession, type WebDeps } from './signIn.js';
 
 /**
@@ -25,6 +27,8 @@ export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: Que
     apiKeyRoutes(scope, deps);
     ingestionGuideRoutes(scope);
     webExportRoutes(scope, deps);
+    myInvitationRoutes(scope, deps);
+    teamMemberRoutes(scope, deps);
   });
   return appFileRoutes(app);
 }

@@ -146,6 +146,49 @@ describe('settings screens', () => {
     await context.close();
   });
 
+  it('invites a member, who accepts in another browser, and changes their role', async () => {
+    const invitee = await createAccount(t.app);
+    const inviteeEmail = (await t.app.meta.db.selectFrom('users').select('email').where('id', '=', invitee.userId).executeTakeFirstOrThrow()).email;
+    const owner = await signedIn(account.userId);
+    await owner.page.goto(`${t.url}/settings/team/members`);
+    await owner.page.getByLabel('Email', { exact: true }).fill(inviteeEmail);
+    await owner.page.getByLabel('Role', { exact: true }).selectOption('editor');
+    await owner.page.getByRole('button', { name: 'Invite' }).click();
+    expect(await owner.page.getByTestId('invitation-link').textContent()).toContain('/invitations/accept?token=');
+    await owner.page.locator('.settings-list li', { hasText: inviteeEmail }).first().waitFor();
+
+    const guest = await signedIn(invitee.userId);
+    // Every page with the app's frame shows invitations addressed to the signed-in user.
+    await guest.page.goto(`${t.url}/settings/team/members`);
+    const banner = guest.page.locator('.invitation-banner');
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('as editor');
+    await guest.page.screenshot({ path: screenshotPath('invitation-banner'), fullPage: true });
+    await banner.getByRole('button', { name: 'Accept' }).click();
+    await banner.waitFor({ state: 'detached' });
+    await guest.context.close();
+
+    await owner.page.reload();
+    const role = owner.page.getByLabel(`Role of ${inviteeEmail}`);
+    expect(await role.inputValue()).toBe('editor');
+    await role.selectOption('viewer');
+    await expect
+      .poll(
+        async () =>
+          (
+            await t.app.meta.db
+              .selectFrom('memberships')
+              .select('role')
+              .where('user_id', '=', invitee.userId)
+              .where('team_id', '=', account.teamId)
+              .executeTakeFirst()
+          )?.role,
+      )
+      .toBe('viewer');
+    await owner.page.screenshot({ path: screenshotPath('settings-members-with-member'), fullPage: true });
+    await owner.context.close();
+  });
+
   it('refuses the settings pages and their routes to a viewer', async () => {
     const viewer = await createAccount(t.app);
     await grantTeamRole(t.app.meta.db, account.teamId, viewer.userId, 'viewer', t.app.clock.now());

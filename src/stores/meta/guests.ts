@@ -48,7 +48,7 @@ export async function listTeamMembers(db: MetaDb, teamId: number): Promise<Grant
     .execute();
 }
 
-/** Grants or changes a team role (only ever called when an invitation or transfer is accepted). */
+/** Grants or changes a team role: when an invitation or transfer is accepted, or the owner or an admin changes it (src/management/memberRoles.ts). */
 export async function grantTeamRole(db: MetaDb, teamId: number, userId: number, role: string, now: number): Promise<void> {
   await db
     .insertInto('memberships')

@@ -89,6 +89,34 @@ export async function listOpenInvitations(db: MetaDb, teamId: number, filter: { 
   return rows.map(toInvitation);
 }
 
+export async function findInvitationById(db: MetaDb, invitationId: number): Promise<Invitation | undefined> {
+  const row = await db.selectFrom('invitations').selectAll().where('id', '=', invitationId).executeTakeFirst();
+  return row && toInvitation(row);
+}
+
+/** Open, unexpired invitations addressed to an email, newest first, with what they open. */
+export async function listInvitationsForEmail(
+  db: MetaDb,
+  email: string,
+  now: number,
+): Promise<(Invitation & { teamName: string; siteDomain: string | null })[]> {
+  const rows = await db
+    .selectFrom('invitations')
+    .innerJoin('teams', 'teams.id', 'invitations.team_id')
+    .leftJoin('sites', 'sites.id', 'invitations.site_id')
+    .selectAll('invitations')
+    .select(['teams.name as team_name', 'sites.domain as site_domain', 'sites.deleted_at as site_deleted_at'])
+    .where('invitations.email_normalized', '=', email.toLowerCase())
+    .where('invitations.accepted_at', 'is', null)
+    .where('invitations.revoked_at', 'is', null)
+    .where('invitations.expires_at', '>', now)
+    .orderBy('invitations.id', 'desc')
+    .execute();
+  return rows
+    .filter((row) => row.site_deleted_at === null)
+    .map((row) => ({ ...toInvitation(row), teamName: row.team_name, siteDomain: row.site_domain ?? null }));
+}
+
 export async function findInvitationByTokenHash(db: MetaDb, tokenHash: string): Promise<Invitation | undefined> {
   const row = await db.selectFrom('invitations').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
   return row && toInvitation(row);

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { api } from '../api';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
+import { InvitationsForMe } from './InvitationsForMe';
 
 /** The frame of every signed-in page: the product's name, where you are, and the account menu. */
 export function Layout({ children, title, actions }: { children: ReactNode; title?: ReactNode; actions?: ReactNode }) {
@@ -35,7 +36,10 @@ export function Layout({ children, title, actions }: { children: ReactNode; titl
           )}
         </div>
       </header>
-      <main className="content">{children}</main>
+      <main className="content">
+        <InvitationsForMe />
+        {children}
+      </main>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { TeamApi } from '../../../api';
+import { api as appApi, type TeamApi } from '../../../api';
 import { ConfirmButton, CopyButton, ErrorNote, formatTime, Section, ServerForm, useResource } from '../parts';
 
 interface Membership {
@@ -27,7 +27,7 @@ interface Invited {
 const INVITABLE = ['admin', 'editor', 'viewer', 'billing'];
 
 /** Members, their invitations, and the ownership transfer. */
-export function MembersSection({ api, role }: { api: TeamApi; teamId: number; role: string }) {
+export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: number; role: string }) {
   const members = useResource((signal) => api.get<{ memberships: Membership[] }>('/api/v1/teams/memberships?limit=1000', signal), []);
   const invitations = useResource((signal) => api.get<{ invitations: Invitation[] }>('/api/v1/teams/invitations', signal), []);
   const transfer = useResource((signal) => api.get<Transfer>('/api/v1/teams/ownership-transfer', signal), []);
@@ -36,6 +36,7 @@ export function MembersSection({ api, role }: { api: TeamApi; teamId: number; ro
   const [invited, setInvited] = useState<Invited | null>(null);
   const [newOwner, setNewOwner] = useState('');
   const [transferLink, setTransferLink] = useState<string | null>(null);
+  const [roleError, setRoleError] = useState<string | null>(null);
   const pending = invitations.data?.invitations.filter((i) => i.site_id === null && i.status === 'pending') ?? [];
   const reload = () => {
     members.reload();
@@ -47,13 +48,34 @@ export function MembersSection({ api, role }: { api: TeamApi; teamId: number; ro
         title="Members"
         description="Everyone in the team sees all its sites. Owners and admins manage members and keys; editors change site settings; viewers read."
       >
-        <ErrorNote error={members.error} />
+        <ErrorNote error={members.error ?? roleError} />
         <ul className="settings-list">
           {members.data?.memberships.map((member) => (
             <li key={member.email}>
               <div>
-                <strong>{member.email}</strong> <span className="badge">{member.role}</span>
+                <strong>{member.email}</strong> {member.role === 'owner' && <span className="badge">owner</span>}
               </div>
+              {member.role !== 'owner' && (
+                <label className="role-select">
+                  <span className="visually-hidden">Role of {member.email}</span>
+                  <select
+                    value={member.role}
+                    onChange={(event) => {
+                      setRoleError(null);
+                      appApi
+                        .post(`/app/api/teams/${teamId}/members/role`, { email: member.email, role: event.target.value })
+                        .then(() => members.reload())
+                        .catch((failure: Error) => setRoleError(failure.message));
+                    }}
+                  >
+                    {INVITABLE.map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              )}
               {member.role !== 'owner' && (
                 <ConfirmButton
                   label="Remove"
@@ -97,7 +119,7 @@ export function MembersSection({ api, role }: { api: TeamApi; teamId: number; ro
       </Section>
       <Section
         title="Invite a member"
-        description="Inviting an address that already has the role changes nothing; the answer is the same whether or not the address has an account. To change a member's role, invite them with the new role."
+        description="Inviting an address that already has the role changes nothing; the answer is the same whether or not the address has an account. Change a member's role with the menu beside their address."
       >
         <ServerForm
           submitLabel="Invite"

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { acceptOpenInvitation, openInvitationFor } from '../../management/invitations.js';
+import { parsePayload } from '../../management/payload.js';
+import { listInvitationsForEmail, revokeInvitation } from '../../stores/meta/invitations.js';
+import { getUserProfile } from '../../stores/meta/users.js';
+import { requireViewer, signedOut, type WebDeps } from '../signIn.js';
+
+const invitationParams = z.strictObject({ id: z.coerce.number().int().positive() });
+
+/**
+ * Invitations addressed to the signed-in user, accepted or declined in the app without the
+ * emailed link (the same acceptance as the link's: src/management/invitations.ts).
+ */
+export function myInvitationRoutes(scope: FastifyInstance, deps: WebDeps): void {
+  const me = async (userId: number) => {
+    const user = await getUserProfile(deps.db, userId);
+    if (!user) throw signedOut();
+    return user;
+  };
+
+  scope.get('/app/api/invitations/mine', async (request) => {
+    const user = await me(requireViewer(request).userId);
+    const invitations = await listInvitationsForEmail(deps.db, user.email, deps.clock.now());
+    return {
+      invitations: invitations.map((invitation) => ({
+        id: invitation.id,
+        team: invitation.teamName,
+        site: invitation.siteDomain,
+        role: invitation.role,
+        expires_at: new Date(invitation.expiresAt).toISOString(),
+      })),
+    };
+  });
+
+  scope.post('/app/api/invitations/:id/accept', async (request) => {
+    const { id } = parsePayload(invitationParams, request.params);
+    const viewer = requireViewer(request);
+    const user = await me(viewer.userId);
+    const now = deps.clock.now();
+    const invitation = await openInvitationFor(deps.db, id, user.email, now);
+    await acceptOpenInvitation(deps.db, invitation, { userId: user.id, userEmail: user.email }, now);
+    return { accepted: true, role: invitation.role };
+  });
+
+  scope.post('/app/api/invitations/:id/decline', async (request) => {
+    const { id } = parsePayload(invitationParams, request.params);
+    const user = await me(requireViewer(request).userId);
+    const now = deps.clock.now();
+    const invitation = await openInvitationFor(deps.db, id, user.email, now);
+    await revokeInvitation(deps.db, invitation.teamId, invitation.id, now);
+    return { declined: true };
+  });
+}
