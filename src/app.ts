@@ -4,6 +4,7 @@ import { buildHttpServer } from './api/httpServer.js';
 import { type BackgroundJobs, startBackgroundJobs } from './backgroundJobs.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config/config.js';
+import { createImportRunner, type ImportRunner } from './imports/importRunner.js';
 import { createIngestion, type Ingestion } from './ingest/ingestion.js';
 import { type EventStore, openEventStore } from './stores/clickhouse/eventStore.js';
 import { type MetaStore, openMetaStore } from './stores/meta/database.js';
@@ -18,6 +19,8 @@ export interface App {
   events: EventStore;
   ingestion: Ingestion;
   jobs: BackgroundJobs;
+  /** Imports of exports into sites' imported data, run one at a time in the background. */
+  imports: ImportRunner;
   http: FastifyInstance;
   /** Seals webhook signing secrets in the store; the worker opens them to sign. */
   webhookSecrets: SecretBox;
@@ -57,7 +60,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     throw error;
   }
   const webhookSecrets = secretBoxFrom(config.secretKeyBase);
-  const http = buildHttpServer({ config, clock, log, meta, events, ingestion, webhookSecrets, siteChanged: (siteId) => ingestion.sites.invalidate(siteId) });
+  const imports = createImportRunner({ db: meta.db, events, clock, log, dataDir: config.dataDir });
+  const http = buildHttpServer({
+    config,
+    clock,
+    log,
+    meta,
+    events,
+    ingestion,
+    imports,
+    webhookSecrets,
+    siteChanged: (siteId) => ingestion.sites.invalidate(siteId),
+  });
   ingestion.start();
   const jobs = startBackgroundJobs({ meta: meta.db, events, clock, log });
   const mailer = config.smtpUrl === null ? undefined : createSmtpMailer(config.smtpUrl);
@@ -79,6 +93,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     events,
     ingestion,
     jobs,
+    imports,
     http,
     webhookSecrets,
     webhooks,
@@ -94,6 +109,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         await http.close();
         await webhooks.stop();
         await jobs.stop();
+        await imports.stop();
         await ingestion.close();
         await events.close();
         await meta.close();

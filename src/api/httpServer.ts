@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
+import type { ImportRunner } from '../imports/importRunner.js';
 import type { Ingestion } from '../ingest/ingestion.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../stores/meta/database.js';
@@ -12,6 +13,7 @@ import { collectRoutes } from './routes/collect.js';
 import { importRoutes } from './routes/eventImport.js';
 import { exportRoutes } from './routes/export.js';
 import { healthRoutes } from './routes/health.js';
+import { importsRoutes } from './routes/imports.js';
 import { ingestionHealthRoutes } from './routes/ingestionHealth.js';
 import { acceptanceRoutes, managementRoutes } from './routes/management/index.js';
 import { queryEngineDeps, queryRoutes } from './routes/query.js';
@@ -26,6 +28,7 @@ export interface HttpDeps {
   meta: MetaStore;
   events: EventStore;
   ingestion: Ingestion;
+  imports: ImportRunner;
   webhookSecrets: SecretBox;
   /** Call after any change to a site or its settings, so cached lookups (ingestion) refresh. */
   siteChanged(siteId: number): void;
@@ -90,6 +93,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     });
     importRoutes(api, { db: deps.meta.db, clock: deps.clock, ingestion: deps.ingestion });
     ingestionHealthRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events, ingestion: deps.ingestion });
+    importsRoutes(api, { db: deps.meta.db, clock: deps.clock, dataDir: deps.config.dataDir, imports: deps.imports });
     exportRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events });
     webhookRoutes(api, { db: deps.meta.db, clock: deps.clock, allowPrivate: deps.config.webhookAllowPrivate, secrets: deps.webhookSecrets });
     queryRoutes(api, engine);

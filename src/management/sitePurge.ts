@@ -1,3 +1,4 @@
+import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import { EVENTS, INGEST_COUNTERS, ROLLUPS, SESSIONS } from '../stores/clickhouse/schema.js';
 import type { MetaDb } from '../stores/meta/database.js';
@@ -5,13 +6,6 @@ import { markSitePurged, sitesAwaitingPurge } from '../stores/meta/sites.js';
 
 /** Every analytics table keyed by site: a purge leaves none of the site's rows in any of them. */
 export const SITE_DATA_TABLES: readonly string[] = [EVENTS, SESSIONS, INGEST_COUNTERS, ...ROLLUPS].map((def) => def.name);
-
-function deleteStatement(table: string, cluster: string | null): string {
-  // On a cluster the rows live in the Replicated `_local` tables; the Distributed ones hold none.
-  const target = cluster ? `${table}_local ON CLUSTER ${cluster}` : table;
-  // mutations_sync = 2 waits for every replica, so "purged" means gone, not merely scheduled.
-  return `ALTER TABLE ${target} DELETE WHERE site_id = {site_id:UInt64} SETTINGS mutations_sync = 2`;
-}
 
 /**
  * The background half of deleting a site: removes a soft-deleted site's rows from every
@@ -22,7 +16,7 @@ export async function purgeDeletedSites(db: MetaDb, events: EventStore, now: num
   const purged: number[] = [];
   for (const siteId of await sitesAwaitingPurge(db)) {
     for (const table of SITE_DATA_TABLES) {
-      await events.jobs.command({ query: deleteStatement(table, events.cluster), query_params: { site_id: siteId } });
+      await events.jobs.command({ query: deleteStatement(table, events.cluster, 'site_id = {site_id:UInt64}'), query_params: { site_id: siteId } });
     }
     await markSitePurged(db, siteId, now);
     purged.push(siteId);

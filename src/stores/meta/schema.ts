@@ -28,6 +28,7 @@ export interface MetaSchema {
   webhook_attempts: WebhookAttemptsTable;
   notices: NoticesTable;
   web_sessions: WebSessionsTable;
+  imports: ImportsTable;
 }
 
 export interface UsersTable {
@@ -261,4 +262,23 @@ export interface WebSessionsTable {
   csrf_token: string;
   created_at: number;
   expires_at: number;
+}
+
+export interface ImportsTable {
+  id: Generated<number>;
+  site_id: number;
+  file_name: string;
+  /** pending, running, completed, failed, deleted */
+  status: string;
+  from_date: string | null;
+  to_date: string | null;
+  rows: Generated<number>;
+  files_done: Generated<number>;
+  files_total: Generated<number>;
+  error: string | null;
+  error_file: string | null;
+  error_line: number | null;
+  created_by_user_id: number | null;
+  created_at: number;
+  finished_at: number | null;
 }

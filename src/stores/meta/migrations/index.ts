@@ -6,6 +6,7 @@ import * as m0004 from './0004_outbox.js';
 import * as m0005 from './0005_site_lifecycle.js';
 import * as m0006 from './0006_webhooks.js';
 import * as m0007 from './0007_web_sessions.js';
+import * as m0008 from './0008_imports.js';
 import type { MetaDialect } from './columns.js';
 
 export type { MetaDialect } from './columns.js';
@@ -21,6 +22,7 @@ const MIGRATIONS: Array<[string, Up]> = [
   ['0005_site_lifecycle', m0005.up],
   ['0006_webhooks', m0006.up],
   ['0007_web_sessions', m0007.up],
+  ['0008_imports', m0008.up],
 ];
 
 export function metaMigrations(dialect: MetaDialect): MigrationProvider {

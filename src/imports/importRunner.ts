@@ -1,0 +1,210 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.js';
+import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
+import type { EventStore } from '../stores/clickhouse/eventStore.js';
+import type { MetaDb } from '../stores/meta/database.js';
+import { getImport, overlappingImports, unfinishedImports, updateImport } from '../stores/meta/imports.js';
+import { getSite } from '../stores/meta/sites.js';
+import { publishEvent } from '../webhooks/outbox.js';
+import { convertRecord, IMPORT_TABLES, ImportRowError, type ImportTable, parseImportFileName } from './importFiles.js';
+import { UploadError, uploadEntries } from './uploadEntries.js';
+
+const ROWS_PER_INSERT = 10_000;
+
+/** Where an upload waits for its import (removed when the import ends, either way). */
+export function uploadPath(dataDir: string, importId: number): string {
+  const dir = join(dataDir, 'imports');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `${importId}.upload`);
+}
+
+class ImportFailure extends Error {
+  constructor(
+    message: string,
+    readonly file: string | null,
+    readonly line: number | null,
+  ) {
+    super(message);
+  }
+}
+
+export interface ImportRunner {
+  /** Runs the import soon (one at a time, in order). */
+  enqueue(importId: number): void;
+  /** Deletes an import's rows from the daily tables. */
+  deleteRows(siteId: number, importId: number, range?: { from: string; to: string }): Promise<void>;
+  /** Resolves when nothing is queued or running (tests wait on it). */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Imports run in the server process, one at a time, off the request path: an upload is saved to
+ * disk, the route answers at once, and the import's record tells its progress and outcome. A
+ * failed import leaves no row behind; a completed one replaces the days it covers in any earlier
+ * import of the site, so importing the same range twice never doubles it.
+ */
+export function createImportRunner(deps: { db: MetaDb; events: EventStore; clock: Clock; log: FastifyBaseLogger; dataDir: string }): ImportRunner {
+  const queue: number[] = [];
+  let running: Promise<void> | null = null;
+  let stopped = false;
+
+  const deleteRows = async (siteId: number, importId: number, range?: { from: string; to: string }) => {
+    const condition = `site_id = {site:UInt64} AND import_id = {import:UInt64}${range ? ' AND date BETWEEN {from:Date} AND {to:Date}' : ''}`;
+    for (const table of IMPORT_TABLES) {
+      await deps.events.jobs.command({
+        query: deleteStatement(table.table, deps.events.cluster, condition),
+        query_params: { site: siteId, import: importId, ...range },
+      });
+    }
+  };
+
+  async function importFile(
+    siteId: number,
+    importId: number,
+    table: ImportTable,
+    name: string,
+    range: { from: string; to: string },
+    input: NodeJS.ReadableStream,
+  ) {
+    const parser = input.pipe(parse({ columns: true, bom: true, info: true, skip_empty_lines: true, max_record_size: 64 * 1024 }));
+    let batch: Record<string, string | number>[] = [];
+    let rows = 0;
+    const flush = async () => {
+      if (batch.length === 0) return;
+      await deps.events.jobs.insert({ table: table.table, values: batch, format: 'JSONEachRow' });
+      rows += batch.length;
+      batch = [];
+    };
+    let checkedHeader = false;
+    try {
+      for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+        if (!checkedHeader) {
+          if (!('date' in record)) throw new ImportFailure(`${name} has no "date" column; its first line must name the columns.`, name, 1);
+          checkedHeader = true;
+        }
+        let row: Record<string, string | number> | null;
+        try {
+          row = convertRecord(table, record, range);
+        } catch (error) {
+          if (error instanceof ImportRowError) throw new ImportFailure(`${name}, line ${info.lines}: ${error.message}`, name, info.lines);
+          throw error;
+        }
+        if (row) batch.push({ site_id: siteId, import_id: importId, ...row });
+        if (batch.length >= ROWS_PER_INSERT) await flush();
+      }
+    } catch (error) {
+      if (error instanceof ImportFailure) throw error;
+      const line = (error as { lines?: number }).lines ?? null;
+      throw new ImportFailure(`${name}${line ? `, line ${line}` : ''}: not valid CSV (${error instanceof Error ? error.message : String(error)}).`, name, line);
+    }
+    await flush();
+    return rows;
+  }
+
+  async function run(importId: number): Promise<void> {
+    const record = await getImport(deps.db, importId);
+    if (!record || (record.status !== 'pending' && record.status !== 'running')) return;
+    const site = await getSite(deps.db, record.siteId);
+    const path = uploadPath(deps.dataDir, importId);
+    const publish = async (type: 'import.completed' | 'import.failed', data: Record<string, unknown>) => {
+      if (site)
+        await publishEvent(
+          deps.db,
+          { type, teamId: site.teamId, siteId: site.id, data: { import_id: importId, domain: site.domain, ...data } },
+          deps.clock.now(),
+        );
+    };
+    // A run cut off midway (a crash) left some rows: start again from none.
+    if (record.status === 'running') await deleteRows(record.siteId, importId);
+    await updateImport(deps.db, importId, { status: 'running' });
+    let upload: Awaited<ReturnType<typeof uploadEntries>> | undefined;
+    try {
+      if (!site || site.deletedAt !== null) throw new ImportFailure('The site was deleted.', null, null);
+      upload = await uploadEntries(path, record.fileName);
+      const files: { table: ImportTable; from: string; to: string; name: string; open(): Promise<NodeJS.ReadableStream> }[] = [];
+      for (const entry of upload.entries) {
+        const parsed = parseImportFileName(entry.name);
+        if ('error' in parsed) throw new ImportFailure(parsed.error, entry.name, null);
+        if ('table' in parsed) files.push({ ...parsed, name: entry.name, open: entry.open });
+      }
+      if (files.length === 0)
+        throw new ImportFailure(`The upload holds none of the export's tables (${IMPORT_TABLES.map((t) => t.base).join(', ')}).`, null, null);
+      const range = {
+        from: files.map((f) => f.from).sort()[0] as string,
+        to: files
+          .map((f) => f.to)
+          .sort()
+          .at(-1) as string,
+      };
+      await updateImport(deps.db, importId, { fromDate: range.from, toDate: range.to, filesTotal: files.length, filesDone: 0 });
+      let rows = 0;
+      for (const [index, file] of files.entries()) {
+        rows += await importFile(site.id, importId, file.table, file.name, { from: file.from, to: file.to }, await file.open());
+        await updateImport(deps.db, importId, { filesDone: index + 1, rows });
+      }
+      for (const older of await overlappingImports(deps.db, site.id, range, importId)) await deleteRows(site.id, older.id, range);
+      await updateImport(deps.db, importId, { status: 'completed', rows, finishedAt: deps.clock.now() });
+      await publish('import.completed', { from: range.from, to: range.to, rows });
+    } catch (error) {
+      const failure =
+        error instanceof ImportFailure
+          ? error
+          : error instanceof UploadError
+            ? new ImportFailure(error.message, error.file, null)
+            : new ImportFailure('The import failed on our side; the failure has been logged.', null, null);
+      if (!(error instanceof ImportFailure) && !(error instanceof UploadError)) deps.log.error({ err: error, importId }, 'import failed');
+      await deleteRows(record.siteId, importId).catch((cleanup) => deps.log.error({ err: cleanup, importId }, 'could not remove a failed import'));
+      await updateImport(deps.db, importId, {
+        status: 'failed',
+        error: failure.message,
+        errorFile: failure.file,
+        errorLine: failure.line,
+        finishedAt: deps.clock.now(),
+      });
+      await publish('import.failed', { error: failure.message, file: failure.file, line: failure.line });
+    } finally {
+      upload?.close();
+      rmSync(path, { force: true });
+    }
+  }
+
+  const drain = () => {
+    running ??= (async () => {
+      while (queue.length > 0 && !stopped) {
+        const next = queue.shift() as number;
+        await run(next).catch((error) => deps.log.error({ err: error, importId: next }, 'import runner failed'));
+      }
+    })().finally(() => {
+      running = null;
+      if (queue.length > 0 && !stopped) drain();
+    });
+    return running;
+  };
+
+  // Imports cut off by a stop or a crash run again from their saved upload.
+  void unfinishedImports(deps.db)
+    .then((list) => {
+      for (const item of list) queue.push(item.id);
+      void drain();
+    })
+    .catch((error) => deps.log.error({ err: error }, 'could not resume imports'));
+
+  return {
+    enqueue(importId) {
+      queue.push(importId);
+      void drain();
+    },
+    deleteRows,
+    async idle() {
+      while (running) await running;
+    },
+    async stop() {
+      stopped = true;
+      await running;
+    },
+  };
+}

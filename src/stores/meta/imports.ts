@@ -1,0 +1,132 @@
+import type { Selectable } from 'kysely';
+import type { MetaDb } from './database.js';
+import type { ImportsTable } from './schema.js';
+
+export const IMPORT_STATUSES = ['pending', 'running', 'completed', 'failed', 'deleted'] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+
+export interface SiteImport {
+  id: number;
+  siteId: number;
+  fileName: string;
+  status: ImportStatus;
+  fromDate: string | null;
+  toDate: string | null;
+  rows: number;
+  filesDone: number;
+  filesTotal: number;
+  error: string | null;
+  errorFile: string | null;
+  errorLine: number | null;
+  createdAt: number;
+  finishedAt: number | null;
+}
+
+const toImport = (row: Selectable<ImportsTable>): SiteImport => ({
+  id: row.id,
+  siteId: row.site_id,
+  fileName: row.file_name,
+  status: row.status as ImportStatus,
+  fromDate: row.from_date,
+  toDate: row.to_date,
+  rows: Number(row.rows),
+  filesDone: row.files_done,
+  filesTotal: row.files_total,
+  error: row.error,
+  errorFile: row.error_file,
+  errorLine: row.error_line,
+  createdAt: row.created_at,
+  finishedAt: row.finished_at,
+});
+
+export async function createImport(db: MetaDb, input: { siteId: number; fileName: string; userId: number | null }, now: number): Promise<SiteImport> {
+  const row = await db
+    .insertInto('imports')
+    .values({
+      site_id: input.siteId,
+      file_name: input.fileName,
+      status: 'pending',
+      from_date: null,
+      to_date: null,
+      error: null,
+      error_file: null,
+      error_line: null,
+      created_by_user_id: input.userId,
+      created_at: now,
+      finished_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toImport(row);
+}
+
+export async function getImport(db: MetaDb, importId: number): Promise<SiteImport | undefined> {
+  const row = await db.selectFrom('imports').selectAll().where('id', '=', importId).executeTakeFirst();
+  return row && toImport(row);
+}
+
+/** A site's imports, newest first, deleted ones left out. */
+export async function listSiteImports(db: MetaDb, siteId: number): Promise<SiteImport[]> {
+  const rows = await db.selectFrom('imports').selectAll().where('site_id', '=', siteId).where('status', '!=', 'deleted').orderBy('id', 'desc').execute();
+  return rows.map(toImport);
+}
+
+/** Imports waiting or interrupted (a restart during a run), oldest first. */
+export async function unfinishedImports(db: MetaDb): Promise<SiteImport[]> {
+  const rows = await db.selectFrom('imports').selectAll().where('status', 'in', ['pending', 'running']).orderBy('id').execute();
+  return rows.map(toImport);
+}
+
+/** Completed imports of a site whose days overlap the range (they are replaced by a newer one). */
+export async function overlappingImports(db: MetaDb, siteId: number, range: { from: string; to: string }, exceptId: number): Promise<SiteImport[]> {
+  const rows = await db
+    .selectFrom('imports')
+    .selectAll()
+    .where('site_id', '=', siteId)
+    .where('status', '=', 'completed')
+    .where('id', '!=', exceptId)
+    .where('from_date', '<=', range.to)
+    .where('to_date', '>=', range.from)
+    .execute();
+  return rows.map(toImport);
+}
+
+export async function updateImport(
+  db: MetaDb,
+  importId: number,
+  change: Partial<{
+    status: ImportStatus;
+    fromDate: string | null;
+    toDate: string | null;
+    rows: number;
+    filesDone: number;
+    filesTotal: number;
+    error: string | null;
+    errorFile: string | null;
+    errorLine: number | null;
+    finishedAt: number | null;
+  }>,
+): Promise<void> {
+  await db
+    .updateTable('imports')
+    .set({
+      ...(change.status !== undefined ? { status: change.status } : {}),
+      ...(change.fromDate !== undefined ? { from_date: change.fromDate } : {}),
+      ...(change.toDate !== undefined ? { to_date: change.toDate } : {}),
+      ...(change.rows !== undefined ? { rows: change.rows } : {}),
+      ...(change.filesDone !== undefined ? { files_done: change.filesDone } : {}),
+      ...(change.filesTotal !== undefined ? { files_total: change.filesTotal } : {}),
+      ...(change.error !== undefined ? { error: change.error } : {}),
+      ...(change.errorFile !== undefined ? { error_file: change.errorFile } : {}),
+      ...(change.errorLine !== undefined ? { error_line: change.errorLine } : {}),
+      ...(change.finishedAt !== undefined ? { finished_at: change.finishedAt } : {}),
+    })
+    .where('id', '=', importId)
+    .execute();
+}
+
+/** Ids of a site's completed imports: the only ones reports may read. */
+export async function completedImportIds(db: MetaDb, siteId: number): Promise<number[]> {
+  const rows = await db.selectFrom('imports').select('id').where('site_id', '=', siteId).where('status', '=', 'completed').execute();
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,30 @@
+import type { Kysely } from 'kysely';
+import { columnTypes, type MetaDialect, primaryKey } from './columns.js';
+
+/**
+ * Imports of another export (Plausible's CSV format, or ours) into a site's imported data: one row
+ * per upload, its progress and its outcome. The rows themselves live in the event store's daily
+ * tables under this id (`import_id`).
+ */
+export async function up(db: Kysely<unknown>, dialect: MetaDialect): Promise<void> {
+  const t = columnTypes(dialect);
+  await db.schema
+    .createTable('imports')
+    .addColumn('id', t.id, primaryKey(dialect))
+    .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+    .addColumn('file_name', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('from_date', 'text')
+    .addColumn('to_date', 'text')
+    .addColumn('rows', t.bigint, (c) => c.notNull().defaultTo(0))
+    .addColumn('files_done', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('files_total', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('error', 'text')
+    .addColumn('error_file', 'text')
+    .addColumn('error_line', 'integer')
+    .addColumn('created_by_user_id', 'integer')
+    .addColumn('created_at', t.bigint, (c) => c.notNull())
+    .addColumn('finished_at', t.bigint)
+    .execute();
+  await db.schema.createIndex('imports_site').on('imports').column('site_id').execute();
+}
