@@ -237,6 +237,22 @@ describe('settings screens', () => {
     await context.close();
   });
 
+  it('imports an uploaded export and lists it', async () => {
+    const { context, page } = await signedIn(account.userId);
+    await page.goto(settingsUrl('imports'));
+    await page.getByLabel('Export file (.zip or .csv)').setInputFiles({
+      name: 'imported_visitors_20240101_20240102.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('date,visitors,pageviews,bounces,visits,visit_duration\n2024-01-01,10,25,4,12,600\n'),
+    });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await t.app.imports.idle();
+    await page.locator('[data-import-status="completed"]').waitFor();
+    expect(await page.locator('[data-import-status="completed"]').textContent()).toContain('2024-01-01 to 2024-01-02');
+    await page.screenshot({ path: screenshotPath('settings-imports'), fullPage: true });
+    await context.close();
+  });
+
   it('shows a locked team the banner on every settings page', async () => {
     await lockTeam(t.app.meta.db, account.teamId, 'unpaid invoice', t.app.clock.now());
     const { context, page } = await signedIn(account.userId);

@@ -27,11 +27,13 @@ export function whenSignedOut(handler: () => void): void {
 
 async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal, extra: Record<string, string> = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...extra };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  const raw = body instanceof Blob;
+  if (body !== undefined && !raw) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin', signal });
+    const payload = body === undefined ? undefined : raw ? body : JSON.stringify(body);
+    response = await fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal });
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiError(0, 'network_error', 'The server could not be reached; check your connection and try again.');
@@ -75,6 +77,8 @@ export function teamApi(teamId: number) {
     post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body, undefined, team),
     put: <T>(path: string, body: unknown = {}) => request<T>('PUT', path, body, undefined, team),
     delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body, undefined, team),
+    /** Sends a file as the request body (an import upload). */
+    upload: <T>(path: string, file: File) => request<T>('POST', path, file, undefined, { ...team, 'content-type': file.type || 'application/octet-stream' }),
   };
 }
 

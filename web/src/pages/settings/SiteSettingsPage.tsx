@@ -10,6 +10,7 @@ import { FunnelsSection } from './sections/FunnelsSection';
 import { GeneralSection } from './sections/GeneralSection';
 import { GoalsSection } from './sections/GoalsSection';
 import { HealthSection } from './sections/HealthSection';
+import { ImportsSection } from './sections/ImportsSection';
 import { PropertiesSection } from './sections/PropertiesSection';
 import { ShieldsSection } from './sections/ShieldsSection';
 import { TrackerSection } from './sections/TrackerSection';
@@ -33,6 +34,7 @@ const SECTIONS: { section: string; label: string; render(props: SiteSectionProps
   { section: 'tracker', label: 'Tracker', render: (p) => <TrackerSection {...p} /> },
   { section: 'health', label: 'Ingestion health', render: (p) => <HealthSection {...p} /> },
   { section: 'webhooks', label: 'Webhooks', render: (p) => <WebhooksSection {...p} /> },
+  { section: 'imports', label: 'Imports', render: (p) => <ImportsSection {...p} /> },
   { section: 'export', label: 'Export data', render: (p) => <ExportSection {...p} /> },
 ];
 
