@@ -366,4 +366,23 @@ describe('GET /api/event/pixel.gif', () => {
       expect(res.headers.get('x-svc-dropped')).toBe(reason);
     }
   });
+
+  it('writes nothing for a debug request and answers with the derived event (issue 11, item 3)', async () => {
+    const path = `/pixel-debug-${Date.now()}`;
+    const res = await fetch(`${t.url}/api/event/pixel.gif?d=${site.domain}&u=${encodeURIComponent(`https://collect.example.com${path}`)}`, {
+      headers: { 'user-agent': CHROME_MAC, 'x-forwarded-for': nextIp(), 'x-debug-request': 'true' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(await res.json()).toMatchObject({ dropped: null });
+    expect(await stored(t, 'SELECT name FROM events WHERE pathname = {path:String}', { path })).toEqual([]);
+  });
+
+  it('takes the first of a repeated parameter', async () => {
+    const res = await fetch(`${t.url}/api/event/pixel.gif?d=${site.domain}&d=other.example&u=https://collect.example.com/twice`, {
+      headers: { 'user-agent': CHROME_MAC, 'x-forwarded-for': nextIp() },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-svc-dropped')).toBeNull();
+  });
 });

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { IngestionPipeline, IngestResult } from '../../ingest/pipeline.js';
 
@@ -10,6 +11,10 @@ const CORS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'x-svc-dropped',
 };
+
+/** A repeated parameter counts once: its first value, as browsers and pixel proxies may repeat them. */
+const firstValue = z.union([z.string(), z.array(z.string()).transform((values) => values[0])]).optional();
+const pixelQuery = z.object({ n: firstValue, d: firstValue, u: firstValue, r: firstValue, p: firstValue });
 
 function readBody(raw: unknown): { ok: true; body: unknown } | { ok: false } {
   if (typeof raw !== 'string' || raw.trim() === '') return { ok: false };
@@ -80,18 +85,15 @@ export function collectRoutes(app: FastifyInstance, deps: { pipeline: IngestionP
     );
 
     scope.get('/api/event/pixel.gif', async (request, reply) => {
-      const query = request.query as Record<string, unknown>;
-      const first = (value: unknown) => (Array.isArray(value) ? value[0] : value);
-      const referer = request.headers.referer;
-      const body = {
-        n: first(query.n) || 'pageview',
-        d: first(query.d),
-        u: first(query.u) || referer,
-        r: first(query.r),
-        p: first(query.p),
-      };
-      const result = await ingest(request, body, false);
-      const dropped = result.status === 400 ? 'invalid_payload' : result.status === 202 ? result.dropped : null;
+      // Always the image: a malformed query is an event without those fields, decided by the pipeline.
+      const parsed = pixelQuery.safeParse(request.query ?? {});
+      const query = parsed.success ? parsed.data : {};
+      const body = { n: query.n || 'pageview', d: query.d, u: query.u || request.headers.referer, r: query.r, p: query.p };
+      const debug = request.headers['x-debug-request'] === 'true';
+      const result = await ingest(request, body, debug);
+      // A debug request answers with the derived event and writes nothing, as on POST /api/event.
+      if (result.status === 200) return send(reply, result);
+      const dropped = result.status === 400 ? 'invalid_payload' : result.dropped;
       reply.headers({ 'cache-control': 'no-store, max-age=0', 'content-type': 'image/gif' });
       if (dropped) reply.header('x-svc-dropped', dropped);
       return reply.code(200).send(PIXEL);
