@@ -55,6 +55,10 @@ const ROUTES: [method: string, path: string][] = [
   ['GET', '/api/v1/sites/classifications'],
   ['PUT', '/api/v1/sites/classifications'],
   ['GET', '/api/v1/sites/{site}/ingestion'],
+  ['GET', '/api/v1/sites/{site}/export'],
+  ['GET', '/api/v1/sites/{site}/imports'],
+  ['GET', '/api/v1/sites/{site}/imports/{id}'],
+  ['DELETE', '/api/v1/sites/{site}/imports/{id}'],
   ['POST', '/api/v1/webhooks'],
   ['GET', '/api/v1/webhooks'],
   ['GET', '/api/v1/webhooks/{id}'],
@@ -158,15 +162,18 @@ describe('the management API under random input', () => {
     const query = fc.dictionary(fc.constantFrom('site_id', 'limit', 'after', 'before', 'team_id', 'from', 'to'), fc.oneof(fc.constant(site), oddText), {
       maxKeys: 3,
     });
-    const request = fc.record({ route: fc.constantFrom(...ROUTES), body, segment, other: segment, query });
+    // Parameters given twice (issue 11: a repeated parameter was a 500 where a route cast it).
+    const repeated = fc.uniqueArray(fc.constantFrom('site_id', 'limit', 'after', 'before', 'team_id', 'hours', 'from', 'to'), { maxLength: 2 });
+    const request = fc.record({ route: fc.constantFrom(...ROUTES), body, segment, other: segment, query, repeated });
 
     await fc.assert(
-      fc.asyncProperty(request, async ({ route: [method, template], body: requestBody, segment: part, other, query: params }) => {
+      fc.asyncProperty(request, async ({ route: [method, template], body: requestBody, segment: part, other, query: params, repeated: twice }) => {
         const path = template
           .replace('{site}', part)
           .replace('{other}', other === site ? 'not-this-one.example' : other)
           .replace(/\{(id|text|kind)\}/g, () => part);
         const search = new URLSearchParams({ site_id: site, ...params });
+        for (const name of twice) search.append(name, search.get(name) ?? site);
         const withBody = method !== 'GET' && method !== 'DELETE';
         const res = await fetch(`${t.url}${path}?${search}`, {
           method,

@@ -183,13 +183,19 @@ describe('the query API under random input', () => {
         limit: pick(fc.constantFrom('1', '10'), fc.constantFrom('0', '1001', 'abc', '-3')),
         page: pick(fc.constantFrom('1', '2'), fc.constantFrom('0', 'x')),
         with_imported: pick(fc.constantFrom('true', 'false'), fc.constant('maybe')),
+        // Parameters given twice (issue 11: a repeated site_id was a 500).
+        repeated: pick(
+          fc.constant([] as string[]),
+          fc.uniqueArray(fc.constantFrom('site_id', 'metrics', 'period', 'date', 'filters', 'property', 'limit'), { maxLength: 2 }),
+        ),
       },
       { requiredKeys: ['endpoint', 'metrics'] },
     );
     let answered = 0;
     await fc.assert(
-      fc.asyncProperty(params, async ({ endpoint, ...rest }) => {
+      fc.asyncProperty(params, async ({ endpoint, repeated = [], ...rest }) => {
         const search = new URLSearchParams({ site_id: account.domain, ...rest });
+        for (const name of repeated) search.append(name, search.get(name) ?? account.domain);
         const res = await fetch(`${t.url}/api/v1/stats/${endpoint}?${search}`, { headers: bearer(account.key) });
         await expectSentenceOr200(res);
         if (res.status === 200) answered += 1;

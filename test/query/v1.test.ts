@@ -193,3 +193,16 @@ describe('GET /api/v1/stats/realtime/visitors', () => {
     }
   });
 });
+
+describe('repeated parameters (issue 11, item 2)', () => {
+  it('answers 400 naming a parameter given twice, never a 500', async () => {
+    for (const endpoint of ['aggregate', 'timeseries', 'breakdown?property=visit:source&', 'realtime/visitors']) {
+      const join = endpoint.includes('?') ? '' : '?';
+      const res = await fetch(`${t.url}/api/v1/stats/${endpoint}${join}site_id=${account.domain}&site_id=${account.domain}&metrics=visitors`, {
+        headers: bearer(account.key),
+      });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toBe('Parameter "site_id" is given 2 times; give it once.');
+    }
+  });
+});

@@ -15,6 +15,7 @@ import { setTrackerScriptConfiguration, trackerScriptConfiguration } from '../..
 import { createSite, deleteSite, listTeamSites, type Site, updateSite } from '../../stores/meta/sites.js';
 import { requireTeam } from '../../stores/meta/teams.js';
 import { fetchPage, pageOfList, parsePageRequest } from '../pagination.js';
+import { singleValued } from '../requestParts.js';
 import { type ManagementDeps, PROVISION, READ } from './management/context.js';
 
 const listQuerySchema = z.strictObject({
@@ -81,7 +82,7 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   });
 
   app.get('/api/v1/sites/:site_id', READ, async (request) => {
-    const { site_id } = request.params as { site_id: string };
+    const site_id = singleValued(request.params).site_id ?? '';
     return siteJson(await requireTeamSite(db, request.caller, site_id, clock.now()));
   });
 
@@ -96,7 +97,7 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   });
 
   app.put('/api/v1/sites/:site_id', PROVISION, async (request) => {
-    const { site_id } = request.params as { site_id: string };
+    const site_id = singleValued(request.params).site_id ?? '';
     const body = parsePayload(updateSchema, request.body);
     if (body.domain === undefined && body.timezone === undefined && body.tracker_script_configuration === undefined) {
       throw badRequest('invalid_payload', "Payload must contain at least one of the parameters 'domain', 'timezone', 'tracker_script_configuration'.");
@@ -110,7 +111,7 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   });
 
   app.delete('/api/v1/sites/:site_id', PROVISION, async (request) => {
-    const { site_id } = request.params as { site_id: string };
+    const site_id = singleValued(request.params).site_id ?? '';
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, site_id, now);
     await requireRole(db, request.caller, ['owner'], 'delete a site');
@@ -120,7 +121,7 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   });
 
   app.get('/api/v1/sites/:site_id/snippet', READ, async (request) => {
-    const { site_id } = request.params as { site_id: string };
+    const site_id = singleValued(request.params).site_id ?? '';
     const site = await requireTeamSite(db, request.caller, site_id, clock.now());
     const configuration = completeTrackerConfiguration(await trackerScriptConfiguration(db, site.id));
     return { domain: site.domain, ...renderTrackerSnippet({ baseUrl: deps.baseUrl, domain: site.domain, configuration }) };

@@ -4,7 +4,8 @@ import type { Interval } from '../../query/catalog.js';
 import { emptyValue, type QueryEngineDeps, type QueryResponse, runQuery } from '../../query/engine.js';
 import { dayNumber, parseIsoDate } from '../../query/localTime.js';
 import { timeLabels } from '../../query/timeLabels.js';
-import { parseWholeNumber, translateCommon, type V1Params } from '../../query/v1/request.js';
+import { parseWholeNumber, translateCommon } from '../../query/v1/request.js';
+import { singleValued } from '../requestParts.js';
 
 /**
  * The v1 stats endpoints, translated into v2 queries for the one engine and their answers
@@ -14,7 +15,7 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
   const options = { config: { scope: 'stats:read' as const } };
 
   app.get('/api/v1/stats/aggregate', options, async (request) => {
-    const v1 = translateCommon(request.query as V1Params);
+    const v1 = translateCommon(singleValued(request.query));
     const response = await runQuery(engine, request.caller.teamId, v1.body, v1.options);
     const row = response.results[0];
     const metrics = v1.body.metrics as string[];
@@ -30,7 +31,7 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
   });
 
   app.get('/api/v1/stats/timeseries', options, async (request) => {
-    const params = request.query as V1Params;
+    const params = singleValued(request.query);
     const v1 = translateCommon(params);
     // Comparisons are not part of v1 timeseries.
     const { include: _ignored, ...body } = v1.body;
@@ -48,7 +49,7 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
   });
 
   app.get('/api/v1/stats/breakdown', options, async (request) => {
-    const params = request.query as V1Params;
+    const params = singleValued(request.query);
     const property = params.property?.trim();
     if (!property) throw badRequest('missing_property', 'The `property` parameter is required. Please provide at least one property to show a breakdown by.');
     const v1 = translateCommon(params, {}, property);
@@ -79,7 +80,7 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
   });
 
   app.get('/api/v1/stats/realtime/visitors', options, async (request, reply) => {
-    const site = (request.query as V1Params).site_id?.trim();
+    const site = singleValued(request.query).site_id?.trim();
     if (!site) throw badRequest('missing_site_id', 'The site_id parameter is required: give the domain of the site to report on.');
     const response = await runQuery(engine, request.caller.teamId, { site_id: site, metrics: ['visitors'], date_range: '5m' });
     reply.type('application/json');

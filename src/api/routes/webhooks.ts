@@ -16,6 +16,7 @@ import {
   type WebhookSettings,
 } from '../../webhooks/webhooks.js';
 import { parsePageRequest } from '../pagination.js';
+import { bodyFields, singleValued } from '../requestParts.js';
 
 const MAX_LOG_PAGE = 100;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -49,20 +50,20 @@ const attemptJson = (entry: AttemptLogEntry) => ({
 });
 
 function idParam(request: FastifyRequest, name: string, what: string): number {
-  const raw = (request.params as Record<string, string>)[name] ?? '';
+  const raw = singleValued(request.params)[name] ?? '';
   if (!/^\d{1,15}$/.test(raw)) throw notFound(`This team has no ${what} ${raw}.`);
   return Number(raw);
 }
 
 /** The body of a create or update: an object with only `url` and `event_types`. */
 function settingsBody(body: unknown): WebhookSettings {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+  const fields = bodyFields(body);
+  if (!fields) {
     throw badRequest('invalid_body', 'Send a JSON object such as {"url": "https://example.com/hooks", "event_types": ["site.created"]}.');
   }
-  const unknown = Object.keys(body).filter((key) => key !== 'url' && key !== 'event_types');
+  const unknown = Object.keys(fields).filter((key) => key !== 'url' && key !== 'event_types');
   if (unknown.length > 0) throw badRequest('unknown_field', `Unknown field "${unknown[0]}"; a webhook takes "url" and "event_types".`);
-  const { url, event_types: eventTypes } = body as { url?: unknown; event_types?: unknown };
-  return { url, eventTypes };
+  return { url: fields.url, eventTypes: fields.event_types };
 }
 
 type WebhookRouteDeps = { db: MetaDb; clock: Clock; allowPrivate: boolean; secrets: SecretBox };
@@ -107,7 +108,7 @@ export function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): voi
   });
 
   app.get('/api/v1/webhooks/:id/deliveries', { config }, async (request) => {
-    const page = parsePageRequest(request.query as Record<string, string | undefined>, { defaultLimit: 50, maxLimit: MAX_LOG_PAGE });
+    const page = parsePageRequest(singleValued(request.query), { defaultLimit: 50, maxLimit: MAX_LOG_PAGE });
     if (page.before !== undefined) throw badRequest('invalid_cursor', 'The delivery log pages from newest to oldest only: continue with "after".');
     const entries = await listAttempts(
       db,

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../../clock.js';
 import type { QueryEngineDeps } from '../../../query/engine.js';
 import type { MetaDb } from '../../../stores/meta/database.js';
+import { bodyFields, singleValued } from '../../requestParts.js';
 
 /** What every management route needs. */
 export interface ManagementDeps {
@@ -20,9 +21,7 @@ export interface ManagementDeps {
  * a JSON body.
  */
 export function siteIdParameter(request: FastifyRequest): unknown {
-  const query = request.query as Record<string, unknown> | undefined;
-  const body = request.body as Record<string, unknown> | undefined | null;
-  return query?.site_id ?? (body && typeof body === 'object' ? body.site_id : undefined);
+  return singleValued(request.query).site_id ?? bodyFields(request.body)?.site_id;
 }
 
 /**
@@ -31,9 +30,9 @@ export function siteIdParameter(request: FastifyRequest): unknown {
  * (its own tests send `PUT /api/v1/sites/guests?site_id=…` with `{email, role}`).
  */
 export function bodyWithSiteId(request: FastifyRequest): unknown {
-  const siteId = (request.query as Record<string, unknown> | undefined)?.site_id;
-  const body = request.body ?? {};
-  if (siteId === undefined || typeof body !== 'object' || body === null || Array.isArray(body) || 'site_id' in body) return request.body;
+  const siteId = singleValued(request.query).site_id;
+  const body = bodyFields(request.body ?? {});
+  if (siteId === undefined || body === undefined || 'site_id' in body) return request.body;
   return { ...body, site_id: siteId };
 }
 

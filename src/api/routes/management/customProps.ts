@@ -4,6 +4,7 @@ import { badRequest } from '../../../errors.js';
 import { parsePayload } from '../../../management/payload.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
 import { addCustomProp, countCustomProps, listCustomProps, removeCustomProp } from '../../../stores/meta/customProps.js';
+import { singleValued } from '../../requestParts.js';
 import { bodyWithSiteId, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
 /** Plausible's limits on the allow-list. */
@@ -36,7 +37,7 @@ export function customPropRoutes(app: FastifyInstance, deps: ManagementDeps): vo
 
   // The rest of the path is the name, which may hold slashes (Plausible's `*property`).
   app.delete('/api/v1/sites/custom-props/*', PROVISION, async (request) => {
-    const property = (request.params as { '*': string })['*'];
+    const property = singleValued(request.params)['*'] ?? '';
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
     // As in Plausible, a name not on the list is already removed: repeating a delete succeeds.
     await removeCustomProp(db, site.id, property);

@@ -7,6 +7,7 @@ import { requireTeamSite } from '../../../management/siteAccess.js';
 import { runFunnel } from '../../../query/funnel.js';
 import { deleteFunnel, listFunnels } from '../../../stores/meta/funnels.js';
 import { listSiteGoals } from '../../../stores/meta/goals.js';
+import { singleValued } from '../../requestParts.js';
 import { bodyWithSiteId, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
 const reportQuerySchema = z.strictObject({ site_id: z.string(), from: z.string(), to: z.string() });
@@ -31,7 +32,7 @@ export function funnelRoutes(app: FastifyInstance, deps: ManagementDeps): void {
 
   // A report reads statistics, so it takes the stats scope like the query API.
   app.get('/api/v1/sites/funnels/:funnel_id/report', { config: { scope: 'stats:read' } }, async (request) => {
-    const funnelId = parseId((request.params as { funnel_id: string }).funnel_id, 'The funnel id');
+    const funnelId = parseId(singleValued(request.params).funnel_id, 'The funnel id');
     const query = parsePayload(reportQuerySchema, request.query ?? {});
     const site = await requireTeamSite(db, request.caller, query.site_id, clock.now());
     const funnel = (await listFunnels(db, site.id)).find((f) => f.id === funnelId);
@@ -41,7 +42,7 @@ export function funnelRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   });
 
   app.delete('/api/v1/sites/funnels/:funnel_id', PROVISION, async (request) => {
-    const funnelId = parseId((request.params as { funnel_id: string }).funnel_id, 'The funnel id');
+    const funnelId = parseId(singleValued(request.params).funnel_id, 'The funnel id');
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
     if (!(await deleteFunnel(db, site.id, funnelId))) throw notFound('Funnel could not be found.');
     return { deleted: true };

@@ -6,6 +6,7 @@ import { parseId, parsePayload } from '../../../management/payload.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
 import { deleteGoal, type Goal, pageSiteGoals } from '../../../stores/meta/goals.js';
 import { fetchPage, parsePageRequest } from '../../pagination.js';
+import { singleValued } from '../../requestParts.js';
 import { bodyWithSiteId, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
 const listQuerySchema = z.strictObject({
@@ -40,7 +41,7 @@ export function goalRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   });
 
   app.delete('/api/v1/sites/goals/:goal_id', PROVISION, async (request) => {
-    const goalId = parseId((request.params as { goal_id: string }).goal_id, 'The goal id');
+    const goalId = parseId(singleValued(request.params).goal_id, 'The goal id');
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
     if (!(await deleteGoal(db, site.id, goalId))) throw notFound('Goal could not be found.');
     deps.siteChanged(site.id);

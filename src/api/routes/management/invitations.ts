@@ -16,6 +16,7 @@ import {
 } from '../../../stores/meta/invitations.js';
 import { getSite } from '../../../stores/meta/sites.js';
 import { pageOfList, parsePageRequest } from '../../pagination.js';
+import { singleValued } from '../../requestParts.js';
 import { bodyWithSiteId, isoTime, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
 const MANAGERS = ['owner', 'admin'] as const;
@@ -75,7 +76,7 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
   });
 
   app.delete('/api/v1/sites/guests/:email', PROVISION, async (request) => {
-    const { email } = request.params as { email: string };
+    const email = singleValued(request.params).email ?? '';
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), now);
     await requireRole(db, request.caller, MANAGERS, 'remove guests');
@@ -110,7 +111,7 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
   });
 
   app.delete('/api/v1/teams/memberships/:email', PROVISION, async (request) => {
-    const { email } = request.params as { email: string };
+    const email = singleValued(request.params).email ?? '';
     const now = clock.now();
     await requireRole(db, request.caller, MANAGERS, 'remove team members');
     const member = (await listTeamMembers(db, request.caller.teamId)).find((m) => m.email.toLowerCase() === email.toLowerCase());
@@ -140,7 +141,7 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
   });
 
   app.delete('/api/v1/teams/invitations/:invitation_id', PROVISION, async (request) => {
-    const invitationId = parseId((request.params as { invitation_id: string }).invitation_id, 'The invitation id');
+    const invitationId = parseId(singleValued(request.params).invitation_id, 'The invitation id');
     await requireRole(db, request.caller, MANAGERS, 'revoke invitations');
     if (!(await revokeInvitation(db, request.caller.teamId, invitationId, clock.now()))) throw notFound('Invitation could not be found.');
     return { revoked: true };

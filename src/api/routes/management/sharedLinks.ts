@@ -5,6 +5,7 @@ import { parsePayload } from '../../../management/payload.js';
 import { findOrCreateSharedLink, sharedLinkJson } from '../../../management/sharedLinks.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
 import { deleteSharedLink, listSharedLinks } from '../../../stores/meta/sharedLinks.js';
+import { singleValued } from '../../requestParts.js';
 import { bodyWithSiteId, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
 const createSchema = z.strictObject({ site_id: z.string(), name: z.string().min(1).max(200), password: z.string().max(1000).optional() });
@@ -26,7 +27,7 @@ export function sharedLinkRoutes(app: FastifyInstance, deps: ManagementDeps): vo
   });
 
   app.delete('/api/v1/sites/shared-links/:name', PROVISION, async (request) => {
-    const { name } = request.params as { name: string };
+    const name = singleValued(request.params).name ?? '';
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
     if (!(await deleteSharedLink(db, site.id, name))) throw notFound(`This site has no shared link named "${name}".`);
     return { deleted: true };

@@ -14,6 +14,7 @@ import {
   type ShieldRule,
 } from '../../../stores/meta/shields.js';
 import { CLASSIFICATION_REASONS, includedClassifications, setIncludedClassifications } from '../../../stores/meta/siteSettings.js';
+import { singleValued } from '../../requestParts.js';
 import { bodyWithSiteId, isoTime, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
 const addSchema = z.strictObject({ site_id: z.string(), value: z.string().min(1), description: z.string().max(500).optional() });
@@ -37,13 +38,13 @@ export function shieldRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   });
 
   app.get('/api/v1/sites/shields/:kind', READ, async (request) => {
-    const kind = parseKind((request.params as { kind: string }).kind);
+    const kind = parseKind(singleValued(request.params).kind ?? '');
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
     return { rules: (await listShieldRules(db, site.id, kind)).map(ruleJson) };
   });
 
   app.put('/api/v1/sites/shields/:kind', PROVISION, async (request) => {
-    const kind = parseKind((request.params as { kind: string }).kind);
+    const kind = parseKind(singleValued(request.params).kind ?? '');
     const body = parsePayload(addSchema, bodyWithSiteId(request));
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
@@ -59,8 +60,8 @@ export function shieldRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   });
 
   app.delete('/api/v1/sites/shields/:kind/:rule_id', PROVISION, async (request) => {
-    const params = request.params as { kind: string; rule_id: string };
-    const kind = parseKind(params.kind);
+    const params = singleValued(request.params);
+    const kind = parseKind(params.kind ?? '');
     const ruleId = parseId(params.rule_id, 'The rule id');
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
     if (!(await removeShieldRule(db, site.id, kind, ruleId))) throw notFound('Shield rule could not be found.');
