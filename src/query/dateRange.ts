@@ -105,6 +105,23 @@ function parseInstant(text: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/**
+ * The instants the event store can hold: ClickHouse's DateTime counts seconds since 1970 in a
+ * UInt32, up to 2106-02-07T06:28:15Z. A range reaching outside could never match an event, and
+ * the engine refuses such values, so it is a 400 naming the bounds.
+ */
+export const STORABLE = { first: 0, last: 4_294_967_295_000 };
+
+export function requireStorable(range: DateRange, where: string): DateRange {
+  if (range.first < STORABLE.first || range.last > STORABLE.last) {
+    throw badRequest(
+      'invalid_date_range',
+      `${where}: dates must lie between 1970-01-01 and 2106-02-06 (the span the event store can hold); this range runs from ${new Date(range.first).toISOString().slice(0, 10)} to ${new Date(range.last).toISOString().slice(0, 10)}.`,
+    );
+  }
+  return range;
+}
+
 /** The bucket width bare `time` takes: the finest that keeps a chart readable for the range. */
 export function impliedInterval(range: DateRange): Interval {
   const length = range.last - range.first;

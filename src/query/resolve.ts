@@ -1,7 +1,7 @@
-import { isValidTimeZone } from '../accounts/timezones.js';
+import { isValidTimeZone, timeZoneProblem } from '../accounts/timezones.js';
 import { badRequest } from '../errors.js';
 import { canonicalDimension, dimensionKind, type Interval, type MetricSpec, metricScope } from './catalog.js';
-import { comparisonRange, type DateRange, impliedInterval, resolveDateRange } from './dateRange.js';
+import { comparisonRange, type DateRange, impliedInterval, requireStorable, resolveDateRange } from './dateRange.js';
 import { goalsInFilters } from './goals.js';
 import { endOfDay, formatDate, parseIsoDate, toLocal } from './localTime.js';
 import type { ComparisonRequest, FilterTree, ParsedQuery } from './request.js';
@@ -47,15 +47,18 @@ export function resolveQuery(
   },
 ): ResolvedQuery {
   const tz = parsed.timezone ?? context.site.timezone;
-  if (!isValidTimeZone(tz)) throw badRequest('invalid_timezone', `#/timezone: "${tz}" is not an IANA time zone such as Europe/Berlin or Etc/UTC.`);
+  if (!isValidTimeZone(tz)) throw badRequest('invalid_timezone', `#/timezone: ${timeZoneProblem(tz)}`);
   const now = relativeNow(context.now, context.relativeTo, tz);
-  const range = resolveDateRange(parsed.dateRange, {
-    now,
-    tz,
-    siteStart: context.siteStart,
-    extraPresets: context.extraPresets,
-    trim: parsed.trimRelativeDateRange,
-  });
+  const range = requireStorable(
+    resolveDateRange(parsed.dateRange, {
+      now,
+      tz,
+      siteStart: context.siteStart,
+      extraPresets: context.extraPresets,
+      trim: parsed.trimRelativeDateRange,
+    }),
+    '#/date_range',
+  );
   const interval = timeInterval(parsed.dimensions, range);
   const dimensions = parsed.dimensions.map((d) => (d === 'time' ? `time:${interval}` : d));
   const visitCounts = (context.visitCounts ?? false) && dimensions.some(isSessionDimension);
@@ -77,7 +80,9 @@ export function resolveQuery(
     interval,
     filters: withVisitHostnameFilters(parsed.filters, dimensions),
     range,
-    comparison: parsed.comparison ? { ...parsed.comparison, range: comparisonRange(range, parsed.comparison, { now, tz }) } : null,
+    comparison: parsed.comparison
+      ? { ...parsed.comparison, range: requireStorable(comparisonRange(range, parsed.comparison, { now, tz }), '#/include/comparisons') }
+      : null,
     orderBy,
     limit: parsed.limit,
     offset: parsed.offset,

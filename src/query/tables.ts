@@ -1,4 +1,4 @@
-import type { DateRange } from './dateRange.js';
+import { type DateRange, STORABLE } from './dateRange.js';
 import type { ResolvedQuery } from './resolve.js';
 import type { SqlParams } from './sqlParams.js';
 
@@ -43,7 +43,7 @@ export function sessionsBase(ctx: CompileContext): string[] {
   const { params, range } = ctx;
   return [
     `site_id = ${params.add(ctx.q.site.id, 'UInt64')}`,
-    `start >= ${params.instant(range.first - WEEK_MS)}`,
+    `start >= ${params.instant(Math.max(STORABLE.first, range.first - WEEK_MS))}`,
     `timestamp >= ${params.instant(range.first)}`,
     `start <= ${params.instant(range.last)}`,
     classificationCondition(ctx),

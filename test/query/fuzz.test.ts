@@ -205,4 +205,37 @@ describe('the query API under random input', () => {
     expect(answered).toBeGreaterThanOrEqual(mustAnswer);
     expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
   });
+
+  it('answers extreme dates and every time zone name the runtime knows with a result or a 400 sentence', async () => {
+    const day = fc.oneof(
+      fc.constantFrom('0001-01-01', '1969-12-31', '1970-01-01', '1970-01-08', '2106-02-06', '2106-02-07', '9999-12-31', '2024-02-30', '2024-01-08'),
+      fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    );
+    const zone = fc.oneof(
+      fc.constantFrom(...Intl.supportedValuesOf('timeZone')),
+      fc.constantFrom(...Intl.supportedValuesOf('timeZone')).map((z) => z.toLowerCase()),
+      fc.constantFrom('UTC', 'Etc/UTC', 'etc/utc', 'SystemV/AST4', 'Factory', 'GMT+5', 'Etc/GMT+5', 'US/Pacific-New', 'EST5EDT', ''),
+    );
+    const body = fc.record(
+      {
+        date_range: fc.oneof(fc.tuple(day, day), fc.constantFrom('day', 'all', '12mo')),
+        timezone: zone,
+        dimensions: fc.constantFrom([], ['time:day'], ['time:month'], ['time:week']),
+        include: fc.constantFrom({}, { comparisons: { mode: 'previous_period' } }, { comparisons: { mode: 'year_over_year' } }),
+      },
+      { requiredKeys: ['date_range'] },
+    );
+    await fc.assert(
+      fc.asyncProperty(body, async (query) => {
+        const res = await fetch(`${t.url}/api/v2/query`, {
+          method: 'POST',
+          headers: { ...bearer(account.key), 'content-type': 'application/json' },
+          body: JSON.stringify({ site_id: account.domain, metrics: ['visitors'], ...query }),
+        });
+        await expectSentenceOr200(res);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 200) },
+    );
+    expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
+  });
 });

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { normaliseDomain } from '../../accounts/domains.js';
-import { isValidTimeZone } from '../../accounts/timezones.js';
+import { isValidTimeZone, timeZoneProblem } from '../../accounts/timezones.js';
 import { badRequest, notFound } from '../../errors.js';
 import { publishEvent } from '../../webhooks/outbox.js';
 import type { MetaDb } from './database.js';
@@ -44,7 +44,7 @@ export function parseDomain(input: string): string {
 }
 
 export function parseTimeZone(input: string): string {
-  if (!isValidTimeZone(input)) throw badRequest('invalid_timezone', `"${input}" is not an IANA time zone such as Europe/Berlin or Etc/UTC.`);
+  if (!isValidTimeZone(input)) throw badRequest('invalid_timezone', timeZoneProblem(input));
   return input;
 }
 

@@ -1,9 +1,8 @@
 import { useState } from 'react';
+import TIME_ZONES from '../../../../../src/accounts/timeZoneNames.json';
 import { navigate } from '../../../router';
 import { ConfirmButton, Section, ServerForm } from '../parts';
 import type { SiteSectionProps } from '../SiteSettingsPage';
-
-const TIME_ZONES: string[] = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['Etc/UTC'];
 
 /** Domain change (the old name keeps answering for 30 days), time zone, and deleting the site. */
 export function GeneralSection({ site, api, refreshSite }: SiteSectionProps) {

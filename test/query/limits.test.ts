@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import timeZoneNames from '../../src/accounts/timeZoneNames.json' with { type: 'json' };
+import { type Account, bearer, createAccount, type TestApp } from '../support/testApp.js';
+import { startSmallSite } from './smallSite.js';
+
+// Issue 11, items 4 and 5: ranges and time zones the engine cannot hold are 400s with a sentence.
+describe('query bounds', () => {
+  let t: TestApp;
+  let account: Account;
+  beforeAll(async () => {
+    ({ t, account } = await startSmallSite());
+  });
+  afterAll(() => t.close());
+
+  const v2 = async (body: Record<string, unknown>) => {
+    const res = await fetch(`${t.url}/api/v2/query`, {
+      method: 'POST',
+      headers: { ...bearer(account.key), 'content-type': 'application/json' },
+      body: JSON.stringify({ site_id: account.domain, metrics: ['visitors'], ...body }),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it('refuses dates outside what the event store holds, naming the bounds', async () => {
+    for (const date_range of [
+      ['0001-01-01', '9999-12-31'],
+      ['1969-12-31', '1970-01-02'],
+      ['2024-01-01', '2106-02-08'],
+    ]) {
+      const res = await v2({ date_range });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toContain('dates must lie between 1970-01-01 and 2106-02-06');
+    }
+    const early = await v2({ date_range: ['1970-01-01', '1970-01-02'] });
+    expect(early.status).toBe(200);
+    expect(early.body.results).toEqual([{ dimensions: [], metrics: [0] }]);
+    const comparison = await v2({ date_range: ['1970-01-02', '1970-01-03'], include: { comparisons: { mode: 'previous_period' } } });
+    expect(comparison.status).toBe(400);
+    expect(comparison.body.error).toContain('#/include/comparisons');
+    const custom = await v2({
+      date_range: ['2024-01-08', '2024-01-09'],
+      include: { comparisons: { mode: 'custom', date_range: ['0001-01-01', '0001-01-02'] } },
+    });
+    expect(custom.status).toBe(400);
+    const v1 = await fetch(`${t.url}/api/v1/stats/aggregate?site_id=${account.domain}&period=custom&date=0001-01-01,9999-12-31&metrics=visitors`, {
+      headers: bearer(account.key),
+    });
+    expect(v1.status).toBe(400);
+  });
+
+  it('refuses time zones the engine cannot load, with the right spelling when only the case is wrong', async () => {
+    const lower = await v2({ date_range: 'day', timezone: 'etc/utc' });
+    expect(lower.status).toBe(400);
+    expect(lower.body.error).toBe('#/timezone: "etc/utc" is not spelled as the IANA time zone database spells it: use "Etc/UTC".');
+    const legacy = await v2({ date_range: 'day', timezone: 'SystemV/AST4' });
+    expect(legacy.status).toBe(400);
+    const site = await fetch(`${t.url}/api/v1/sites`, {
+      method: 'POST',
+      headers: { ...bearer(account.key), 'content-type': 'application/json' },
+      body: JSON.stringify({ domain: 'tz.example.com', timezone: 'europe/berlin' }),
+    });
+    expect(site.status).toBe(400);
+    expect((await site.json()).error).toContain('use "Europe/Berlin"');
+  });
+
+  it('accepts only time zones the engine loads, and answers queries in them', async () => {
+    // One statement loads every accepted zone (the names come from our own list, not a request).
+    const columns = timeZoneNames.map((name, i) => `toString(toDateTime(0, '${name}')) AS z${i}`).join(', ');
+    const loaded = await t.app.events.query.query({ query: `SELECT ${columns}`, format: 'JSONEachRow' });
+    expect(Object.keys((await loaded.json<Record<string, string>>())[0] ?? {})).toHaveLength(timeZoneNames.length);
+    const other = await createAccount(t.app);
+    for (const timezone of timeZoneNames.filter((_, i) => i % 40 === 0)) {
+      const res = await fetch(`${t.url}/api/v2/query`, {
+        method: 'POST',
+        headers: { ...bearer(other.key), 'content-type': 'application/json' },
+        body: JSON.stringify({ site_id: other.domain, metrics: ['visitors'], date_range: '7d', dimensions: ['time:day'], timezone }),
+      });
+      expect(res.status, timezone).toBe(200);
+    }
+  });
+});
