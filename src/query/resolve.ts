@@ -6,6 +6,7 @@ import { goalsInFilters } from './goals.js';
 import { endOfDay, formatDate, parseIsoDate, toLocal } from './localTime.js';
 import type { ComparisonRequest, FilterTree, ParsedQuery } from './request.js';
 import type { SiteContext } from './siteContext.js';
+import { bucketCount, finestFittingInterval, MAX_TIME_BUCKETS } from './timeLabels.js';
 
 /** A query with every name, bound and default settled: what the planner and compiler read. */
 export interface ResolvedQuery {
@@ -80,9 +81,7 @@ export function resolveQuery(
     interval,
     filters: withVisitHostnameFilters(parsed.filters, dimensions),
     range,
-    comparison: parsed.comparison
-      ? { ...parsed.comparison, range: requireStorable(comparisonRange(range, parsed.comparison, { now, tz }), '#/include/comparisons') }
-      : null,
+    comparison: parsed.comparison ? { ...parsed.comparison, range: comparisonFor(range, parsed.comparison, { now, tz, interval, dimensions }) } : null,
     orderBy,
     limit: parsed.limit,
     offset: parsed.offset,
@@ -138,7 +137,30 @@ function timeInterval(dimensions: string[], range: DateRange): Interval {
   if (explicit === 'time:minute' && range.last - range.first > 30 * HOUR) {
     throw badRequest('invalid_dimension', 'The dimension time:minute is only available for date ranges up to 30 hours; use time:hour or a shorter range.');
   }
-  return explicit ? (explicit.slice(5) as Interval) : impliedInterval(range);
+  const interval = explicit ? (explicit.slice(5) as Interval) : impliedInterval(range);
+  if (explicit) requireFewBuckets(range, interval, explicit);
+  return interval;
+}
+
+/** A time dimension over a range may not ask for more than MAX_TIME_BUCKETS buckets (comparisons too). */
+function requireFewBuckets(range: DateRange, interval: Interval, dimension: string): void {
+  if (bucketCount(range, interval) <= MAX_TIME_BUCKETS) return;
+  throw badRequest(
+    'too_many_buckets',
+    `The dimension ${dimension} over this date range asks for more than ${MAX_TIME_BUCKETS.toLocaleString('en-US')} buckets; use time:${finestFittingInterval(range)} or a shorter range.`,
+  );
+}
+
+/** The earlier range of a comparison, held to the same bounds as the primary range. */
+function comparisonFor(
+  range: DateRange,
+  request: NonNullable<ParsedQuery['comparison']>,
+  context: { now: number; tz: string; interval: Interval; dimensions: string[] },
+): DateRange {
+  const earlier = requireStorable(comparisonRange(range, request, context), '#/include/comparisons');
+  const time = context.dimensions.find((d) => d.startsWith('time:'));
+  if (time) requireFewBuckets(earlier, context.interval, time);
+  return earlier;
 }
 
 function resolveOrder(requested: ParsedQuery['orderBy'], metrics: string[], dimensions: string[]): [string, 'asc' | 'desc'][] {

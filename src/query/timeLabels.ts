@@ -9,14 +9,12 @@ import { addDays, formatDate, isoWeekday, type LocalDate, toLocal } from './loca
  */
 export function timeLabels(range: DateRange, interval: Interval, tz: string): string[] {
   if (interval === 'hour' || interval === 'minute') {
-    const labels: string[] = [];
-    // Quarter-hour steps catch every local hour even in zones offset by 30 or 45 minutes.
+    // Quarter-hour steps catch every local hour even in zones offset by 30 or 45 minutes; a label
+    // seen before (an hour repeated when clocks go back) is not listed twice.
+    const seen = new Set<string>();
     const step = interval === 'hour' ? 15 * 60_000 : 60_000;
-    for (let t = Math.floor(range.first / step) * step; t <= range.last; t += step) {
-      const label = bucketLabel(t, interval, tz);
-      if (labels[labels.length - 1] !== label && !labels.includes(label)) labels.push(label);
-    }
-    return labels;
+    for (let t = Math.floor(range.first / step) * step; t <= range.last; t += step) seen.add(bucketLabel(t, interval, tz));
+    return [...seen];
   }
   const first: LocalDate = toLocal(range.first, tz);
   const last = formatDate(toLocal(range.last, tz));
@@ -33,6 +31,22 @@ export function timeLabels(range: DateRange, interval: Interval, tz: string): st
     if (label !== null && labels[labels.length - 1] !== label) labels.push(label);
   }
   return labels;
+}
+
+const BUCKET_MS: Record<Interval, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 28 * 86_400_000 };
+const INTERVALS: Interval[] = ['minute', 'hour', 'day', 'week', 'month'];
+
+/** The most buckets a time dimension may ask for; beyond it a chart is unreadable and the labels costly. */
+export const MAX_TIME_BUCKETS = 10_000;
+
+/** How many buckets of this width a range spans at most (a month counted as 28 days, so never fewer than it has). */
+export function bucketCount(range: DateRange, interval: Interval): number {
+  return Math.floor((range.last - range.first) / BUCKET_MS[interval]) + 2;
+}
+
+/** The finest interval whose buckets over the range stay within MAX_TIME_BUCKETS. */
+export function finestFittingInterval(range: DateRange): Interval {
+  return INTERVALS.find((interval) => bucketCount(range, interval) <= MAX_TIME_BUCKETS) ?? 'month';
 }
 
 /** The label of the bucket an instant falls in (for minute and hour buckets). */

@@ -206,7 +206,7 @@ describe('the query API under random input', () => {
     expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
   });
 
-  it('answers extreme dates and every time zone name the runtime knows with a result or a 400 sentence', async () => {
+  it('answers extreme dates, every interval and every time zone name the runtime knows with a result or a 400 sentence', async () => {
     const day = fc.oneof(
       fc.constantFrom('0001-01-01', '1969-12-31', '1970-01-01', '1970-01-08', '2106-02-06', '2106-02-07', '9999-12-31', '2024-02-30', '2024-01-08'),
       fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
@@ -220,17 +220,18 @@ describe('the query API under random input', () => {
       {
         date_range: fc.oneof(fc.tuple(day, day), fc.constantFrom('day', 'all', '12mo')),
         timezone: zone,
-        dimensions: fc.constantFrom([], ['time:day'], ['time:month'], ['time:week']),
+        dimensions: fc.constantFrom([], ['time'], ['time:minute'], ['time:hour'], ['time:day'], ['time:week'], ['time:month']),
+        labels: fc.boolean(),
         include: fc.constantFrom({}, { comparisons: { mode: 'previous_period' } }, { comparisons: { mode: 'year_over_year' } }),
       },
       { requiredKeys: ['date_range'] },
     );
     await fc.assert(
-      fc.asyncProperty(body, async (query) => {
+      fc.asyncProperty(body, async ({ labels, include, ...query }) => {
         const res = await fetch(`${t.url}/api/v2/query`, {
           method: 'POST',
           headers: { ...bearer(account.key), 'content-type': 'application/json' },
-          body: JSON.stringify({ site_id: account.domain, metrics: ['visitors'], ...query }),
+          body: JSON.stringify({ site_id: account.domain, metrics: ['visitors'], include: { ...include, ...(labels ? { time_labels: true } : {}) }, ...query }),
         });
         await expectSentenceOr200(res);
       }),

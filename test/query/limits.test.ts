@@ -79,3 +79,42 @@ describe('query bounds', () => {
     }
   });
 });
+
+describe('time buckets (issue 11, item 8)', () => {
+  let t: TestApp;
+  let account: Account;
+  beforeAll(async () => {
+    ({ t, account } = await startSmallSite());
+  });
+  afterAll(() => t.close());
+
+  const v2 = async (body: Record<string, unknown>) => {
+    const res = await fetch(`${t.url}/api/v2/query`, {
+      method: 'POST',
+      headers: { ...bearer(account.key), 'content-type': 'application/json' },
+      body: JSON.stringify({ site_id: account.domain, metrics: ['visitors'], ...body }),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it('refuses more hourly buckets than the cap, naming the interval that fits', async () => {
+    const res = await v2({ date_range: ['2016-01-01', '2023-12-31'], dimensions: ['time:hour'], include: { time_labels: true } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('The dimension time:hour over this date range asks for more than 10,000 buckets; use time:day or a shorter range.');
+    const v1 = await fetch(`${t.url}/api/v1/stats/timeseries?site_id=${account.domain}&period=custom&date=2016-01-01,2023-12-31&interval=hour`, {
+      headers: bearer(account.key),
+    });
+    expect(v1.status).toBe(400);
+  });
+
+  it('answers a year of hours with every label', async () => {
+    const res = await v2({
+      date_range: ['2023-01-10', '2024-01-09'],
+      dimensions: ['time:hour'],
+      include: { time_labels: true, comparisons: { mode: 'previous_period' } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.meta.time_labels).toHaveLength(365 * 24);
+    expect(new Set(res.body.meta.time_labels).size).toBe(365 * 24);
+  });
+});
