@@ -1,20 +1,25 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../errors.js';
 
-/** The first place in a parsed request value where a string holds U+0000, as a JSON-pointer-like path. */
-function nulAt(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || '/' : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i += 1) {
-      const found = nulAt(value[i], `${path}/${i}`);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      const found = nulAt(key, `${path}/${key}`) ?? nulAt(inner, `${path}/${key}`);
-      if (found) return found;
+/**
+ * The first place in a parsed request value where a string holds U+0000, as a JSON-pointer-like
+ * path. Walked with a stack of its own, not by recursion: a body nested thousands deep (a few
+ * kilobytes of brackets) would otherwise overflow the call stack.
+ */
+function nulAt(root: unknown, rootPath: string): string | null {
+  const pending: [unknown, string][] = [[root, rootPath]];
+  while (pending.length > 0) {
+    const [value, path] = pending.pop() as [unknown, string];
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path || '/';
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i -= 1) pending.push([value[i], `${path}/${i}`]);
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i -= 1) {
+        const [key, inner] = entries[i] as [string, unknown];
+        pending.push([inner, `${path}/${key}`], [key, `${path}/${key}`]);
+      }
     }
   }
   return null;

@@ -17,7 +17,7 @@ import {
  * positional arrays, are checked by hand so every message can say exactly what is wrong.
  */
 
-export const LIMITS = { dimensions: 5, filters: 32, filterValues: 1000, pageSize: 10_000, defaultPageSize: 100 } as const;
+export const LIMITS = { dimensions: 5, filters: 32, filterValues: 1000, filterDepth: 16, pageSize: 10_000, defaultPageSize: 100 } as const;
 
 const comparisonSchema = z.strictObject({
   mode: z.enum(['previous_period', 'year_over_year', 'custom'], 'must be one of previous_period, year_over_year, custom'),
@@ -189,26 +189,39 @@ function assertUnique(values: string[], key: string): void {
 
 const invalidFilter = (path: (string | number)[], problem: string) => badRequest('invalid_filter', `${pointer(path)}: ${problem}`);
 
+/** A short rendering of a request value for an error sentence; one too deep to render is said to be. */
+function preview(value: unknown): string {
+  try {
+    return JSON.stringify(value)?.slice(0, 100) ?? String(value);
+  } catch {
+    return 'a value nested too deeply to show';
+  }
+}
+
 /** A filter tree: a leaf `[op, dimension, values, options?]` or a combinator over inner filters. */
-export function parseFilter(raw: unknown, path: (string | number)[], insideBehavioral: boolean): FilterTree {
+export function parseFilter(raw: unknown, path: (string | number)[], insideBehavioral: boolean, depth = 1): FilterTree {
   if (!Array.isArray(raw) || raw.length === 0 || typeof raw[0] !== 'string') {
-    throw invalidFilter(path, `a filter is an array such as ["is", "visit:country", ["DE"]], got ${JSON.stringify(raw)?.slice(0, 100)}.`);
+    throw invalidFilter(path, `a filter is an array such as ["is", "visit:country", ["DE"]], got ${preview(raw)}.`);
   }
   const op = raw[0];
+  // Each combinator is a level of nested SQL; past a few the engine refuses the statement (TOO_DEEP_AST).
+  if (depth > LIMITS.filterDepth && (op === 'and' || op === 'or' || op === 'not' || op === 'has_done' || op === 'has_not_done')) {
+    throw invalidFilter(path, `filters may be nested at most ${LIMITS.filterDepth} levels deep.`);
+  }
   if (op === 'and' || op === 'or') {
     if (raw.length !== 2 || !Array.isArray(raw[1]) || raw[1].length === 0)
       throw invalidFilter(path, `"${op}" takes one non-empty array of filters: ["${op}", [filter, …]].`);
     if (raw[1].length > LIMITS.filters) throw invalidFilter(path, `"${op}" may combine at most ${LIMITS.filters} filters.`);
-    return { op, children: raw[1].map((child: unknown, i: number) => parseFilter(child, [...path, 1, i], insideBehavioral)) };
+    return { op, children: raw[1].map((child: unknown, i: number) => parseFilter(child, [...path, 1, i], insideBehavioral, depth + 1)) };
   }
   if (op === 'not') {
     if (raw.length !== 2) throw invalidFilter(path, '"not" takes one inner filter: ["not", filter].');
-    return { op, child: parseFilter(raw[1], [...path, 1], insideBehavioral) };
+    return { op, child: parseFilter(raw[1], [...path, 1], insideBehavioral, depth + 1) };
   }
   if (op === 'has_done' || op === 'has_not_done') {
     if (insideBehavioral) throw invalidFilter(path, `"${op}" cannot be nested inside another has_done or has_not_done.`);
     if (raw.length !== 2) throw invalidFilter(path, `"${op}" takes one inner filter: ["${op}", filter].`);
-    const child = parseFilter(raw[1], [...path, 1], true);
+    const child = parseFilter(raw[1], [...path, 1], true, depth + 1);
     assertEventScoped(child, [...path, 1], op);
     return { op, child };
   }

@@ -239,4 +239,34 @@ describe('the query API under random input', () => {
     );
     expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
   });
+
+  it('answers filters nested to any depth with a result or a 400 sentence', async () => {
+    const combinator = fc.constantFrom('not', 'and', 'or', 'has_done', 'has_not_done');
+    const nested = fc
+      .tuple(fc.array(combinator, { minLength: 1, maxLength: 600 }), fc.constantFrom('visit:country', 'event:page', 'event:goal'))
+      .map(([ops, dimension]) => {
+        let filter: unknown = ['is', dimension, [dimension === 'visit:country' ? 'DE' : dimension === 'event:goal' ? 'Signup' : '/']];
+        for (const op of ops) filter = op === 'and' || op === 'or' ? [op, [filter]] : [op, filter];
+        return filter;
+      });
+    await fc.assert(
+      fc.asyncProperty(nested, fc.constantFrom('v2', 'v1'), async (filter, api) => {
+        const res =
+          api === 'v2'
+            ? await fetch(`${t.url}/api/v2/query`, {
+                method: 'POST',
+                headers: { ...bearer(account.key), 'content-type': 'application/json' },
+                body: JSON.stringify({ site_id: account.domain, metrics: ['visitors'], date_range: 'day', filters: [filter] }),
+              })
+            : await fetch(
+                `${t.url}/api/v1/stats/aggregate?site_id=${account.domain}&metrics=visitors&filters=${encodeURIComponent(JSON.stringify([filter]))}`,
+                {
+                  headers: bearer(account.key),
+                },
+              );
+        await expectSentenceOr200(res);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 100) },
+    );
+  });
 });

@@ -118,3 +118,66 @@ describe('time buckets (issue 11, item 8)', () => {
     expect(new Set(res.body.meta.time_labels).size).toBe(365 * 24);
   });
 });
+
+describe('deep nesting (issue 11, item 6)', () => {
+  let t: TestApp;
+  let account: Account;
+  beforeAll(async () => {
+    ({ t, account } = await startSmallSite());
+  });
+  afterAll(() => t.close());
+
+  const nest = (depth: number, op: string) => {
+    let filter: unknown = ['is', 'visit:country', ['DE']];
+    for (let i = 0; i < depth; i += 1) filter = op === 'and' || op === 'or' ? [op, [filter]] : [op, filter];
+    return filter;
+  };
+
+  it('refuses filters nested past the limit with a sentence naming it', async () => {
+    for (const op of ['not', 'and', 'or']) {
+      const res = await fetch(`${t.url}/api/v2/query`, {
+        method: 'POST',
+        headers: { ...bearer(account.key), 'content-type': 'application/json' },
+        body: JSON.stringify({ site_id: account.domain, metrics: ['visitors'], date_range: 'day', filters: [nest(500, op)] }),
+      });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toContain('filters may be nested at most 16 levels deep');
+    }
+    const fine = await fetch(`${t.url}/api/v2/query`, {
+      method: 'POST',
+      headers: { ...bearer(account.key), 'content-type': 'application/json' },
+      body: JSON.stringify({ site_id: account.domain, metrics: ['visitors'], date_range: 'day', filters: [nest(15, 'not')] }),
+    });
+    expect(fine.status).toBe(200);
+    const v1 = await fetch(
+      `${t.url}/api/v1/stats/aggregate?site_id=${account.domain}&metrics=visitors&filters=${encodeURIComponent(JSON.stringify([nest(500, 'and')]))}`,
+      {
+        headers: bearer(account.key),
+      },
+    );
+    expect(v1.status).toBe(400);
+  });
+
+  it('answers a body nested 10,000 deep with a sentence, on keyed routes and on the open acceptance routes', async () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const deepObject = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+    for (const [path, headers] of [
+      ['/api/v2/query', bearer(account.key)],
+      ['/api/v1/sites/goals', bearer(account.key)],
+      ['/api/invitations/accept', {}],
+      ['/api/ownership-transfers/accept', {}],
+    ] as const) {
+      for (const body of [deep, deepObject, `{"site_id":${deep}}`]) {
+        const res = await fetch(`${t.url}${path}`, {
+          method: path.includes('goals') ? 'PUT' : 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body,
+        });
+        expect(res.status, `${path} ${body.slice(0, 12)}`).toBeGreaterThanOrEqual(400);
+        expect(res.status, `${path} ${body.slice(0, 12)}`).toBeLessThan(500);
+        expect((await res.json()).error).toMatch(/\w.{8,}/);
+      }
+    }
+    expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
+  });
+});
