@@ -1,7 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+} from 'kysely';
 import pg from 'pg';
 import type { Config } from '../../config/config.js';
 import { type MetaDialect, migrateMeta } from './migrations/index.js';
@@ -11,6 +21,28 @@ import type { MetaSchema } from './schema.js';
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type MetaDb = Kysely<MetaSchema>;
+
+/**
+ * SQLite transactions that begin as writes. A deferred transaction (SQLite's default) that reads
+ * and then writes must upgrade its lock, and when another process (the CLI beside the server) has
+ * written meanwhile SQLite answers SQLITE_BUSY at once instead of waiting: "database is locked".
+ * `BEGIN IMMEDIATE` takes the write lock first, waiting up to busy_timeout for it.
+ */
+class WriteFirstSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class WriteFirstSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new WriteFirstSqliteDriver(this.settings);
+  }
+}
 
 export interface MetaStore {
   db: MetaDb;
@@ -30,7 +62,7 @@ export async function openMetaStore(metadata: Config['metadata']): Promise<MetaS
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
-    db = new Kysely<MetaSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<MetaSchema>({ dialect: new WriteFirstSqliteDialect({ database: sqlite }) });
   } else {
     const pool = new pg.Pool({ connectionString: metadata.url, max: 10 });
     // An idle client that loses its server must not take the process down with it.

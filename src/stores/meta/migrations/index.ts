@@ -33,6 +33,10 @@ export function metaMigrations(dialect: MetaDialect): MigrationProvider {
 
 export async function migrateMeta(db: Kysely<unknown>, dialect: MetaDialect): Promise<string[]> {
   const migrator = new Migrator({ db, provider: metaMigrations(dialect) });
+  // Reading what ran takes no lock; migrating takes the write lock, so every CLI command beside a
+  // busy server would contend for it even with nothing to do.
+  const known = await migrator.getMigrations();
+  if (known.every((migration) => migration.executedAt !== undefined)) return [];
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
