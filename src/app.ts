@@ -46,7 +46,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const meta = await openMetaStore(config.metadata);
   let events: EventStore;
   try {
-    events = await openEventStore(config.clickhouse, clock.now());
+    events = await openEventStore(config.clickhouse, clock.now(), config.query.connections);
   } catch (error) {
     await meta.close();
     throw error;

@@ -32,6 +32,12 @@ export interface QueryConfig {
   samplingThresholdEvents: number;
   /** An operator-supplied exchange-rates JSON file; null uses the bundled snapshot. */
   exchangeRatesFile: string | null;
+  /** Connections answering queries side by side (embedded: each is one engine thread of work). */
+  connections: number;
+  /** Statements one team may run at once; below `connections`, so other teams always find one free. */
+  perTeam: number;
+  /** Statements one team may have waiting; beyond, a 429. */
+  waitingPerTeam: number;
 }
 
 export interface Cidr {
@@ -65,6 +71,9 @@ export const CONFIG_VARIABLES = [
   ['SMTP_URL', '(unset: no email)', 'smtp://user:pass@host:587 or smtps://…:465 (optional ?from=address) to email team owners about broken webhook endpoints.'],
   ['QUERY_TIMEOUT_SECONDS', '30', 'Time limit of one analytics query (each statement of a stats request).'],
   ['QUERY_MEMORY_LIMIT_MB', '512', 'Memory limit of one analytics query.'],
+  ['QUERY_CONNECTIONS', '3 (8 with CLICKHOUSE_URL)', 'Statistics statements answered side by side, shared between teams in turn.'],
+  ['QUERY_TEAM_CONCURRENCY', 'QUERY_CONNECTIONS − 1', 'Statements one team may run at once.'],
+  ['QUERY_TEAM_QUEUE', '20', 'Statements one team may have waiting; beyond, 429.'],
   ['QUERY_SAMPLING_THRESHOLD', '20000000', 'Events in a queried range above which stats queries are sampled by visitor (unless `exact: true`).'],
   [
     'EXCHANGE_RATES_FILE',
@@ -106,11 +115,16 @@ function parseQueryConfig(env: Env): QueryConfig {
   if (file !== undefined && !existsSync(file)) {
     throw new ConfigError(`EXCHANGE_RATES_FILE names "${file}", which does not exist.`);
   }
+  // Embedded, each connection is a thread of the one engine on this machine; a server takes more.
+  const connections = parseWholeNumber('QUERY_CONNECTIONS', env.QUERY_CONNECTIONS, nonEmpty(env.CLICKHOUSE_URL) ? 8 : 3, 1);
   return {
     timeoutSeconds: parseWholeNumber('QUERY_TIMEOUT_SECONDS', env.QUERY_TIMEOUT_SECONDS, 30, 1),
     memoryLimitBytes: parseWholeNumber('QUERY_MEMORY_LIMIT_MB', env.QUERY_MEMORY_LIMIT_MB, 512, 16) * 2 ** 20,
     samplingThresholdEvents: parseWholeNumber('QUERY_SAMPLING_THRESHOLD', env.QUERY_SAMPLING_THRESHOLD, 20_000_000, 1),
     exchangeRatesFile: file === undefined ? null : resolve(file),
+    connections,
+    perTeam: parseWholeNumber('QUERY_TEAM_CONCURRENCY', env.QUERY_TEAM_CONCURRENCY, Math.max(1, connections - 1), 1),
+    waitingPerTeam: parseWholeNumber('QUERY_TEAM_QUEUE', env.QUERY_TEAM_QUEUE, 20, 1),
   };
 }
 

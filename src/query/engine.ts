@@ -5,8 +5,9 @@ import { REVENUE_METRICS } from './catalog.js';
 import { type CompiledQuery, compileQuery } from './compile.js';
 import type { DateRange } from './dateRange.js';
 import type { ExchangeRates } from './exchangeRates.js';
-import { type Row, runSql, toMetricValue } from './execute.js';
+import { type Row, type Statements, teamStatements, toMetricValue } from './execute.js';
 import { isoWithOffset } from './localTime.js';
+import type { QueryScheduler } from './queryScheduler.js';
 import { type ParsedQuery, parseRequest } from './request.js';
 import { type ResolvedQuery, resolveQuery } from './resolve.js';
 import { chooseSampleRate, samplingMeta } from './sampling.js';
@@ -17,7 +18,8 @@ import { currentLabel, timeLabels } from './timeLabels.js';
 /** The query engine: parse → resolve → plan and compile → execute → shape. */
 export interface QueryEngineDeps {
   db: MetaDb;
-  client: ClickHouseClient;
+  /** Shares the query connections between teams; every statement goes through it. */
+  scheduler: QueryScheduler<ClickHouseClient>;
   limits: QueryConfig;
   rates: ExchangeRates;
   now(): number;
@@ -56,7 +58,8 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   const parsed = parseRequest(body);
   const site = await loadSiteContext(deps.db, teamId, parsed.siteId, statsSiteRefused);
   const now = deps.now();
-  const siteStart = parsed.dateRange === 'all' ? await firstEventAt(deps, site.id) : null;
+  const sql = teamStatements(deps.scheduler, teamId, deps.limits);
+  const siteStart = parsed.dateRange === 'all' ? await firstEventAt(sql, site.id) : null;
   const q = resolveQuery(parsed, {
     site,
     now,
@@ -66,11 +69,11 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     relativeTo: options.relativeTo,
     visitCounts: options.visitCounts,
   });
-  const sampleRate = q.exact ? null : await chooseSampleRate(deps.client, deps.limits, site, [q.range, ...(q.comparison ? [q.comparison.range] : [])]);
+  const sampleRate = q.exact ? null : await chooseSampleRate(sql, deps.limits, site, [q.range, ...(q.comparison ? [q.comparison.range] : [])]);
 
   const run = async (range: DateRange, options: { paginate: boolean; restrictTo?: string[][] }) => {
     const compiled = compileQuery({ q, params: new SqlParams(), range, sampleRate }, { rates: deps.rates, ...options });
-    return { compiled, rows: await runSql(deps.client, compiled.sql, compiled.params, deps.limits) };
+    return { compiled, rows: await sql(compiled.sql, compiled.params) };
   };
   // One row past the page tells whether groups were cut off.
   const primary = await run(q.range, { paginate: true });
@@ -97,13 +100,8 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   };
 }
 
-async function firstEventAt(deps: QueryEngineDeps, siteId: number): Promise<number | null> {
-  const rows = await runSql(
-    deps.client,
-    'SELECT toUnixTimestamp(min(timestamp)) AS first, count() AS n FROM events WHERE site_id = {site:UInt64}',
-    { site: siteId },
-    deps.limits,
-  );
+async function firstEventAt(sql: Statements, siteId: number): Promise<number | null> {
+  const rows = await sql('SELECT toUnixTimestamp(min(timestamp)) AS first, count() AS n FROM events WHERE site_id = {site:UInt64}', { site: siteId });
   return toMetricValue(rows[0]?.n) ? toMetricValue(rows[0]?.first)! * 1000 : null;
 }
 

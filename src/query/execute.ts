@@ -1,6 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { QueryConfig } from '../config/config.js';
 import { AppError, badRequest } from '../errors.js';
+import type { QueryScheduler } from './queryScheduler.js';
 
 export type Row = Record<string, unknown>;
 
@@ -8,8 +9,15 @@ export type Row = Record<string, unknown>;
  * Run one analytics statement with its own limits in its SETTINGS clause (per-query client
  * settings would stick to a chDB connection), and turn the engine's refusals into sentences.
  */
-export async function runSql(client: ClickHouseClient, sql: string, params: Record<string, unknown>, limits: QueryConfig): Promise<Row[]> {
-  const settings = `SETTINGS max_execution_time = ${limits.timeoutSeconds}, max_memory_usage = ${limits.memoryLimitBytes}, join_use_nulls = 1`;
+export async function runSql(
+  client: ClickHouseClient,
+  sql: string,
+  params: Record<string, unknown>,
+  limits: QueryConfig,
+  secondsLeft = limits.timeoutSeconds,
+): Promise<Row[]> {
+  // timeout_overflow_mode = throw: a statement over its time fails rather than answering part of its rows.
+  const settings = `SETTINGS max_execution_time = ${secondsLeft}, timeout_overflow_mode = 'throw', max_memory_usage = ${limits.memoryLimitBytes}, join_use_nulls = 1`;
   try {
     const result = await client.query({ query: `${sql}\n${settings}`, query_params: params, format: 'JSONEachRow' });
     return await result.json<Row>();
@@ -45,4 +53,11 @@ export function toMetricValue(value: unknown): number | null {
   if (value === null || value === undefined) return null;
   const number = typeof value === 'number' ? value : Number(value);
   return Number.isFinite(number) ? number : null;
+}
+
+/** One team's statements: each waits its turn for a query connection (src/query/queryScheduler.ts). */
+export type Statements = (sql: string, params: Record<string, unknown>) => Promise<Row[]>;
+
+export function teamStatements(scheduler: QueryScheduler<ClickHouseClient>, teamId: number, limits: QueryConfig): Statements {
+  return (sql, params) => scheduler.run(teamId, (client, secondsLeft) => runSql(client, sql, params, limits, secondsLeft));
 }

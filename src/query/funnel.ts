@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { badRequest, notFound } from '../errors.js';
 import type { QueryEngineDeps } from './engine.js';
-import { runSql, toMetricValue } from './execute.js';
+import { teamStatements, toMetricValue } from './execute.js';
 import { filtersCondition } from './filters.js';
 import { goalCondition, isScrollGoal } from './goals.js';
 import { parseRequest } from './request.js';
@@ -56,7 +56,7 @@ export async function runFunnel(deps: QueryEngineDeps, teamId: number, body: unk
   const q = resolveQuery(parsed, { site, now: deps.now(), siteStart: null });
   const params = new SqlParams();
   const sql = compileFunnel(q, steps, params);
-  const rows = await runSql(deps.client, sql, params.values, deps.limits);
+  const rows = await teamStatements(deps.scheduler, teamId, deps.limits)(sql, params.values);
   const byLevel = new Map(rows.map((row) => [toMetricValue(row.level) ?? 0, toMetricValue(row.visitors) ?? 0]));
   return shapeFunnel(funnel, steps, byLevel);
 }

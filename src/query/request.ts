@@ -10,6 +10,7 @@ import {
   type MetricSpec,
   parseMetric,
 } from './catalog.js';
+import { expandedRegexSize, MAX_REGEX_SIZE, MAX_REGEX_UNION_SIZE } from './regexCost.js';
 
 /**
  * The v2 query request: the whole object is validated before any data is touched. Structure is
@@ -260,7 +261,17 @@ export function parseFilter(raw: unknown, path: (string | number)[], insideBehav
   if (dimension === 'visit:country' && (op === 'is' || op === 'is_not') && strings.some((value) => [...value].length !== 2)) {
     throw badRequest('invalid_filter', 'Invalid visit:country filter, visit:country needs to be a valid 2-letter country code.');
   }
-  if (op === 'matches' || op === 'matches_not') strings.forEach((pattern, i) => assertRegex(pattern, [...path, 2, i]));
+  if (op === 'matches' || op === 'matches_not') {
+    strings.forEach((pattern, i) => assertRegex(pattern, [...path, 2, i]));
+    // A filter's patterns are matched as one union, so they share one budget.
+    const total = strings.reduce((sum, pattern) => sum + expandedRegexSize(pattern), 0);
+    if (total > MAX_REGEX_UNION_SIZE) {
+      throw invalidFilter(
+        [...path, 2],
+        `these regular expressions are too costly to match together (over ${MAX_REGEX_UNION_SIZE} characters once spelled out); use fewer or simpler ones.`,
+      );
+    }
+  }
   return { op: op as FilterOperator, dimension, values: strings, caseSensitive };
 }
 
@@ -281,6 +292,12 @@ function assertEventScoped(tree: FilterTree, path: (string | number)[], op: stri
  * anything JavaScript cannot parse, so a pattern fails here with a sentence rather than mid-query.
  */
 function assertRegex(pattern: string, path: (string | number)[]): void {
+  if (expandedRegexSize(pattern) > MAX_REGEX_SIZE) {
+    throw invalidFilter(
+      path,
+      `the regular expression "${pattern.slice(0, 60)}${pattern.length > 60 ? '…' : ''}" is too costly to match: spelled out, its counted repetitions ({n}) make it longer than ${MAX_REGEX_SIZE} characters.`,
+    );
+  }
   if (/\(\?<?[=!]/.test(pattern) || /\\[1-9]/.test(pattern)) {
     throw invalidFilter(path, `the regular expression "${pattern}" uses look-around or a back-reference, which RE2 does not support.`);
   }

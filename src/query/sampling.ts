@@ -1,9 +1,8 @@
-import type { ClickHouseClient } from '@clickhouse/client';
 import { LRUCache } from 'lru-cache';
 import type { QueryConfig } from '../config/config.js';
 import { isAdditive, type MetricSpec } from './catalog.js';
 import type { DateRange } from './dateRange.js';
-import { runSql, toMetricValue } from './execute.js';
+import { type Statements, toMetricValue } from './execute.js';
 
 /**
  * Sampling by visitor: above the configured number of events in the queried range (and unless
@@ -19,20 +18,18 @@ const MIN_RATE = 0.01;
 /** Below this many raw rows behind a sampled answer, the answer is called sparse. */
 export const SPARSE_ROWS = 100;
 
-export async function chooseSampleRate(client: ClickHouseClient, limits: QueryConfig, site: { id: number }, ranges: DateRange[]): Promise<number | null> {
+export async function chooseSampleRate(sql: Statements, limits: QueryConfig, site: { id: number }, ranges: DateRange[]): Promise<number | null> {
   // The whole table's row count is metadata; below the threshold no site's range can exceed it.
   const total = await cachedCount('table', () =>
-    runSql(client, "SELECT sum(rows) AS events FROM system.parts WHERE active AND database = currentDatabase() AND table = 'events'", {}, limits),
+    sql("SELECT sum(rows) AS events FROM system.parts WHERE active AND database = currentDatabase() AND table = 'events'", {}),
   );
   if (total <= limits.samplingThresholdEvents) return null;
   const first = Math.min(...ranges.map((r) => r.first));
   const last = Math.max(...ranges.map((r) => r.last));
   const events = await cachedCount(`${site.id}:${first}:${last}`, () =>
-    runSql(
-      client,
+    sql(
       "SELECT count() AS events FROM events WHERE site_id = {site:UInt64} AND timestamp >= toDateTime({first:UInt32}, 'UTC') AND timestamp <= toDateTime({last:UInt32}, 'UTC')",
       { site: site.id, first: Math.floor(first / 1000), last: Math.floor(last / 1000) },
-      limits,
     ),
   );
   return sampleRateFor(events, limits.samplingThresholdEvents);

@@ -1,13 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { type QueryEngineDeps, runQuery } from '../../query/engine.js';
 import { loadExchangeRates } from '../../query/exchangeRates.js';
+import { createQueryScheduler } from '../../query/queryScheduler.js';
 import type { HttpDeps } from '../httpServer.js';
 
 /** The engine's dependencies from the server's: API-query ClickHouse connection, limits, rates, clock. */
 export function queryEngineDeps(deps: Pick<HttpDeps, 'config' | 'clock' | 'meta' | 'events'>): QueryEngineDeps {
   return {
     db: deps.meta.db,
-    client: deps.events.query,
+    scheduler: createQueryScheduler({
+      connections: deps.events.queries,
+      perTeam: deps.config.query.perTeam,
+      waitingPerTeam: deps.config.query.waitingPerTeam,
+      timeoutSeconds: deps.config.query.timeoutSeconds,
+      now: () => performance.now(),
+    }),
     limits: deps.config.query,
     rates: loadExchangeRates(deps.config.query.exchangeRatesFile),
     now: () => deps.clock.now(),

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type ClickHouseClient, type ClickHouseSettings, createClient } from '@clickhouse/client';
 import type { Config } from '../../config/config.js';
+import { inlineParameters } from './inlineParameters.js';
 import { migrateEvents } from './migrations.js';
 
 const require = createRequire(import.meta.url);
@@ -15,7 +16,10 @@ export interface EventStore {
   kind: 'embedded' | 'server';
   cluster: string | null;
   ingest: ClickHouseClient;
+  /** For the service's own reads (health counters, tests); the first of `queries`. */
   query: ClickHouseClient;
+  /** The connections that answer statistics queries side by side (src/query/queryScheduler.ts shares them). */
+  queries: ClickHouseClient[];
   jobs: ClickHouseClient;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -65,8 +69,26 @@ export function embeddedEngineArgs(memoryLimitBytes: number): string[] {
   ];
 }
 
-export async function openEventStore(config: Config['clickhouse'], now: number): Promise<EventStore> {
-  const store = config.kind === 'embedded' ? openEmbedded(config) : openServer(config);
+/**
+ * Embedded only: statements leave with their parameters bound as literals (src/stores/clickhouse/
+ * inlineParameters.ts), because chDB runs parameterized statements one at a time process-wide.
+ */
+function bindParametersLocally(client: ClickHouseClient): ClickHouseClient {
+  const bind = <P extends { query: string; query_params?: Record<string, unknown> }>(params: P): P =>
+    params.query_params && Object.keys(params.query_params).length > 0
+      ? { ...params, query: inlineParameters(params.query, params.query_params), query_params: undefined }
+      : params;
+  const query = client.query.bind(client);
+  const command = client.command.bind(client);
+  const exec = client.exec.bind(client);
+  client.query = ((params: Parameters<typeof query>[0]) => query(bind(params))) as typeof client.query;
+  client.command = (params) => command(bind(params));
+  client.exec = (params) => exec(bind(params));
+  return client;
+}
+
+export async function openEventStore(config: Config['clickhouse'], now: number, queryConnections = 1): Promise<EventStore> {
+  const store = config.kind === 'embedded' ? openEmbedded(config, queryConnections) : openServer(config, queryConnections);
   try {
     await migrateEvents(store.jobs, { cluster: store.cluster }, now);
   } catch (error) {
@@ -76,7 +98,7 @@ export async function openEventStore(config: Config['clickhouse'], now: number):
   return store;
 }
 
-function openEmbedded(config: Extract<Config['clickhouse'], { kind: 'embedded' }>): EventStore {
+function openEmbedded(config: Extract<Config['clickhouse'], { kind: 'embedded' }>, queryConnections: number): EventStore {
   mkdirSync(config.path, { recursive: true });
   const { Session } = require('chdb') as typeof import('chdb');
   const { createChdbConnection } = require('chdb/connection') as typeof import('chdb/connection');
@@ -85,31 +107,34 @@ function openEmbedded(config: Extract<Config['clickhouse'], { kind: 'embedded' }
   // chdb types its connection against its own copy of @clickhouse/client-common; the shapes match.
   type ClientConnection = NonNullable<Parameters<typeof createClient>[0]>['connection'];
   const connect = () =>
-    createClient({
-      connection: createChdbConnection({ path: config.path }) as unknown as ClientConnection,
-      clickhouse_settings: CLIENT_SETTINGS,
-      json: JSON_HANDLING,
-    });
+    bindParametersLocally(
+      createClient({
+        connection: createChdbConnection({ path: config.path }) as unknown as ClientConnection,
+        clickhouse_settings: CLIENT_SETTINGS,
+        json: JSON_HANDLING,
+      }),
+    );
   const ingest = connect();
-  const query = connect();
+  const queries = Array.from({ length: queryConnections }, connect);
   const jobs = connect();
   return {
     kind: 'embedded',
     cluster: null,
     ingest,
-    query,
+    query: queries[0] as ClickHouseClient,
+    queries,
     jobs,
     ping: async () => {
       await jobs.query({ query: 'SELECT 1 SETTINGS max_execution_time = 5', format: 'JSONEachRow' });
     },
     close: async () => {
-      await Promise.allSettled([ingest.close(), query.close(), jobs.close()]);
+      await Promise.allSettled([ingest, ...queries, jobs].map((client) => client.close()));
       session.close();
     },
   };
 }
 
-function openServer(config: Extract<Config['clickhouse'], { kind: 'server' }>): EventStore {
+function openServer(config: Extract<Config['clickhouse'], { kind: 'server' }>, queryConnections: number): EventStore {
   const url = new URL(config.url);
   const client = createClient({
     url: `${url.protocol}//${url.host}`,
@@ -125,6 +150,8 @@ function openServer(config: Extract<Config['clickhouse'], { kind: 'server' }>): 
     cluster: config.cluster,
     ingest: client,
     query: client,
+    // Over HTTP one client runs statements side by side; the scheduler's slots bound how many.
+    queries: Array.from({ length: queryConnections }, () => client),
     jobs: client,
     ping: async () => {
       const result = await client.ping();

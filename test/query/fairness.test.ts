@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect } from '../support/collect.js';
+import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
+
+// Issue 11, item 7: one team's costly query must not hold up another team's, nor collection.
+describe('queries of different teams side by side', () => {
+  let t: TestApp;
+  let heavy: Account;
+  let light: Account;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { TRUSTED_PROXIES: '127.0.0.1' } });
+    heavy = await createAccount(t.app);
+    light = await createAccount(t.app);
+    // Long page paths for the heavy team: a costly (but accepted) pattern takes seconds over them.
+    await t.app.events.jobs.command({
+      query: `INSERT INTO events (timestamp, site_id, name, user_id, session_id, hostname, pathname)
+              SELECT now() - number % 3600, {site:UInt64}, 'pageview', number % 5000, number, 'heavy.example', concat('/', repeat('ab/', 400), toString(number))
+              FROM numbers(400000)`,
+      query_params: { site: heavy.siteId },
+    });
+  }, 120_000);
+  afterAll(() => t.close());
+
+  const query = (account: Account, body: Record<string, unknown>) =>
+    fetch(`${t.url}/api/v2/query`, {
+      method: 'POST',
+      headers: { ...bearer(account.key), 'content-type': 'application/json' },
+      body: JSON.stringify({ site_id: account.domain, date_range: 'day', ...body }),
+    });
+
+  it("answers another team's simple query, and collects events, while a costly query runs", async () => {
+    const order: string[] = [];
+    const costly = query(heavy, { metrics: ['visitors'], filters: [['matches', 'event:page', ['b.{500}9']]] }).then((res) => {
+      order.push('costly');
+      return res;
+    });
+    // Let the costly statement reach the engine first.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const simple = await query(light, { metrics: ['visitors', 'pageviews'] });
+    order.push('simple');
+    expect(simple.status).toBe(200);
+    const event = await collect(t, { n: 'pageview', d: light.domain, u: `https://${light.domain}/` }, { ip: '81.2.69.142' });
+    order.push('event');
+    expect(event.status).toBe(202);
+    expect((await costly).status).toBe(200);
+    expect(order).toEqual(['simple', 'event', 'costly']);
+  }, 120_000);
+
+  it('refuses a pattern too costly to match with a sentence', async () => {
+    const res = await query(heavy, { metrics: ['visitors'], filters: [['matches', 'event:page', ['.{1000}x']]] });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toContain('too costly to match');
+  });
+});
