@@ -4,6 +4,7 @@ import { refuseNulCharacters } from '../api/textInput.js';
 import type { QueryEngineDeps } from '../query/engine.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import { appFileRoutes } from './appFiles.js';
+import { accountRoutes } from './routes/account.js';
 import { apiKeyRoutes } from './routes/apiKeys.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { webExportRoutes } from './routes/export.js';
@@ -23,6 +24,7 @@ export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: Que
     readWebSession(scope, deps);
     scope.addHook('preValidation', refuseNulCharacters);
     sessionRoutes(scope, deps);
+    accountRoutes(scope, deps);
     dashboardRoutes(scope, deps);
     apiKeyRoutes(scope, deps);
     ingestionGuideRoutes(scope);

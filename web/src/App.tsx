@@ -5,6 +5,7 @@ import { NotFoundPage } from './pages/NotFoundPage';
 import { SetupPage } from './pages/SetupPage';
 import { SignInPage } from './pages/SignInPage';
 import { SitesPage } from './pages/SitesPage';
+import { AddSitePage } from './pages/sites/AddSitePage';
 import { matchPath, navigate, useLocation } from './router';
 import { SessionProvider, useSession } from './session';
 import { Loading } from './ui/Loading';
@@ -34,6 +35,7 @@ const ROUTES: Route[] = [
   { pattern: '/share/:domain', access: 'public', render: (p) => <SharedDashboardPage domain={p.domain ?? ''} /> },
   { pattern: '/', access: 'signed-in', render: () => <SitesPage /> },
   { pattern: '/sites', access: 'signed-in', render: () => <SitesPage /> },
+  { pattern: '/sites/new', access: 'signed-in', render: () => <AddSitePage /> },
   { pattern: '/settings/account', access: 'signed-in', render: () => <AccountPage /> },
   { pattern: '/settings/team', access: 'signed-in', render: (_p, q) => <TeamSettingsPage section="members" teamParam={q.get('team')} /> },
   { pattern: '/settings/team/:section', access: 'signed-in', render: (p, q) => <TeamSettingsPage section={p.section ?? ''} teamParam={q.get('team')} /> },

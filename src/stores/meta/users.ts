@@ -79,3 +79,13 @@ export async function listUserTeams(db: MetaDb, userId: number): Promise<UserTea
     .execute();
   return rows.map((row) => ({ id: row.id, name: row.name, role: row.role, lockedAt: row.locked_at, lockedReason: row.locked_reason }));
 }
+
+/** The stored password hash of a user (null when the account has none). */
+export async function passwordHashOf(db: MetaDb, userId: number): Promise<string | null | undefined> {
+  const row = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+  return row?.password_hash;
+}
+
+export async function setPasswordHash(db: MetaDb, userId: number, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+}

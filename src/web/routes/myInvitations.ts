@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { acceptOpenInvitation, openInvitationFor } from '../../management/invitations.js';
+import { acceptInvitation, acceptOpenInvitation, openInvitationFor } from '../../management/invitations.js';
+import { acceptOwnershipTransfer } from '../../management/ownershipTransfer.js';
 import { parsePayload } from '../../management/payload.js';
 import { listInvitationsForEmail, revokeInvitation } from '../../stores/meta/invitations.js';
 import { getUserProfile } from '../../stores/meta/users.js';
 import { requireViewer, signedOut, type WebDeps } from '../signIn.js';
 
 const invitationParams = z.strictObject({ id: z.coerce.number().int().positive() });
+const linkBody = z.strictObject({ token: z.string().min(1).max(200), kind: z.enum(['invitations', 'ownership-transfers']) });
 
 /**
  * Invitations addressed to the signed-in user, accepted or declined in the app without the
@@ -50,5 +52,16 @@ export function myInvitationRoutes(scope: FastifyInstance, deps: WebDeps): void 
     const invitation = await openInvitationFor(deps.db, id, user.email, now);
     await revokeInvitation(deps.db, invitation.teamId, invitation.id, now);
     return { declined: true };
+  });
+
+  // The emailed link, opened while signed in: accepted as the signed-in user (whose address must be the invited one).
+  scope.post('/app/api/invitations/accept-link', async (request) => {
+    const body = parsePayload(linkBody, request.body);
+    const user = await me(requireViewer(request).userId);
+    const now = deps.clock.now();
+    const input = { token: body.token, userId: user.id, userEmail: user.email };
+    if (body.kind === 'invitations') await acceptInvitation(deps.db, input, now);
+    else await acceptOwnershipTransfer(deps.db, input, now);
+    return { accepted: true };
   });
 }

@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { hashPassword, verifyPassword } from '../../accounts/passwords.js';
+import { AppError } from '../../errors.js';
+import { parsePayload } from '../../management/payload.js';
+import { createUserWithTeam, findUserByEmail, hasNoUsers, passwordHashOf, setPasswordHash } from '../../stores/meta/users.js';
+import { createWebSession, deleteUserWebSessions, deleteWebSession } from '../../stores/meta/webSessions.js';
+import { clearSessionCookie, requireViewer, setSessionCookie, type WebDeps } from '../signIn.js';
+import { createSignInLimiter, SIGN_IN_LIMIT } from '../signInLimiter.js';
+
+const MIN_PASSWORD = 8;
+
+const setupBody = z.strictObject({ email: z.string().max(320), name: z.string().max(200), password: z.string().max(1000) });
+const signInBody = z.strictObject({ email: z.string().max(320), password: z.string().max(1000) });
+const passwordBody = z.strictObject({ current_password: z.string().max(1000), new_password: z.string().max(1000) });
+
+const wrongCredentials = () => new AppError(401, 'invalid_credentials', 'That email address and password do not match an account.');
+const weakPassword = () => new AppError(400, 'weak_password', `The password must be at least ${MIN_PASSWORD} characters long.`);
+
+/**
+ * First-run set-up, sign-in, sign-out and password change. Sign-in answers the same sentence, in
+ * about the same time, for an unknown address, an account without a password and a wrong
+ * password; failures are limited per address and per client address.
+ */
+export function accountRoutes(scope: FastifyInstance, deps: WebDeps): void {
+  const limiter = createSignInLimiter();
+  // Compared against when there is no account, so a miss costs what a wrong password costs.
+  const decoy = hashPassword('not anyone’s password');
+
+  scope.post('/app/api/setup', async (request, reply) => {
+    const body = parsePayload(setupBody, request.body);
+    if (!(await hasNoUsers(deps.db))) throw new AppError(409, 'already_set_up', 'This service is set up already: sign in instead.');
+    if (body.password.length < MIN_PASSWORD) throw weakPassword();
+    const now = deps.clock.now();
+    const { userId } = await createUserWithTeam(deps.db, { email: body.email, name: body.name, password: body.password }, now);
+    const { token } = await createWebSession(deps.db, userId, now);
+    setSessionCookie(reply, deps, token);
+    return { signed_in: true };
+  });
+
+  scope.post('/app/api/sign-in', async (request, reply) => {
+    const body = parsePayload(signInBody, request.body);
+    const now = deps.clock.now();
+    const account = `email:${body.email.trim().toLowerCase()}`;
+    const client = `address:${request.ip}`;
+    const wait = limiter.retryAfter(
+      [
+        [account, SIGN_IN_LIMIT.perAccount],
+        [client, SIGN_IN_LIMIT.perClient],
+      ],
+      now,
+    );
+    if (wait > 0) {
+      throw new AppError(429, 'too_many_attempts', `Too many failed sign-ins; try again in ${Math.ceil(wait / 60)} minute(s).`, {
+        'retry-after': String(wait),
+      });
+    }
+    const user = await findUserByEmail(deps.db, body.email);
+    const matches = await verifyPassword(body.password, user?.password_hash ?? (await decoy));
+    if (!user || user.password_hash === null || !matches) {
+      limiter.failed([account, client], now);
+      throw wrongCredentials();
+    }
+    limiter.succeeded(account);
+    // A new session on every sign-in: a session id planted before sign-in is never promoted.
+    if (request.viewer) await deleteWebSession(deps.db, request.viewer.token);
+    const { token } = await createWebSession(deps.db, user.id, now);
+    setSessionCookie(reply, deps, token);
+    return { signed_in: true };
+  });
+
+  scope.post('/app/api/sign-out', async (request, reply) => {
+    if (request.viewer) await deleteWebSession(deps.db, request.viewer.token);
+    clearSessionCookie(reply, deps);
+    return { signed_out: true };
+  });
+
+  scope.post('/app/api/password', async (request) => {
+    const body = parsePayload(passwordBody, request.body);
+    const viewer = requireViewer(request);
+    const stored = await passwordHashOf(deps.db, viewer.userId);
+    if (!stored || !(await verifyPassword(body.current_password, stored))) {
+      throw new AppError(403, 'invalid_credentials', 'The current password is not right.');
+    }
+    if (body.new_password.length < MIN_PASSWORD) throw weakPassword();
+    await setPasswordHash(deps.db, viewer.userId, await hashPassword(body.new_password));
+    // Everywhere else is signed out; this browser stays signed in.
+    await deleteUserWebSessions(deps.db, viewer.userId, viewer.token);
+    return { changed: true };
+  });
+}

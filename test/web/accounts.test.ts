@@ -1,0 +1,125 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, screenshotPath } from '../support/browser.js';
+import { collect } from '../support/collect.js';
+import { startTestApp, type TestApp } from '../support/testApp.js';
+
+// A new installation as its first user meets it: set-up, sign-out and in, a site, its snippet,
+// the first pageview arriving, the sites list (issue 13: sign-in and accounts, sites list).
+describe('accounts and sites in the browser', () => {
+  let t: TestApp;
+  let browser: Browser;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { TRUSTED_PROXIES: '127.0.0.1' } });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('sets up the first account, signs out and in, adds a site and sees its first pageview arrive', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(t.url);
+    await page.waitForURL(`${t.url}/setup`);
+    await page.screenshot({ path: screenshotPath('setup'), fullPage: true });
+    await page.getByLabel('Your name').fill('Ada Owner');
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Add your first site' }).waitFor();
+    await page.screenshot({ path: screenshotPath('sites-empty'), fullPage: true });
+
+    // The set-up page is gone once someone exists.
+    const again = await fetch(`${t.url}/app/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'x@example.com', name: 'X', password: '12345678' }),
+    });
+    expect(again.status).toBe(409);
+
+    await page.locator('summary[aria-label="Account menu"]').click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login/);
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('That email address and password do not match an account.').waitFor();
+    await page.screenshot({ path: screenshotPath('sign-in-wrong-password'), fullPage: true });
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Sites' }).waitFor();
+
+    await page.getByRole('link', { name: '+ Add a site' }).click();
+    await page.getByLabel('Domain').fill('https://www.Blog.Example.org/');
+    await page.getByLabel('Reporting time zone').selectOption('Europe/Berlin');
+    await page.getByRole('button', { name: 'Add site' }).click();
+    const snippet = (await page.getByTestId('snippet').textContent()) ?? '';
+    expect(snippet).toContain('data-domain="blog.example.org"');
+    expect(snippet).toContain('/js/script.js');
+    await page.screenshot({ path: screenshotPath('add-site-waiting'), fullPage: true });
+    expect(await page.getByTestId('waiting').textContent()).toContain('Waiting for the first pageview');
+
+    const sent = await collect(t, { n: 'pageview', d: 'blog.example.org', u: 'https://blog.example.org/hello' }, { ip: '81.2.69.142' });
+    expect(sent.status).toBe(202);
+    await t.app.ingestion.buffer.flush();
+    await page.locator('.waiting.arrived').waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('waiting').textContent()).toContain('/hello');
+    await page.screenshot({ path: screenshotPath('add-site-arrived'), fullPage: true });
+
+    await page.goto(t.url);
+    const card = page.locator('[data-site="blog.example.org"]');
+    await card
+      .locator('.site-visitors')
+      .filter({ hasText: /^1\s*visitors in 24 h/ })
+      .waitFor();
+    await page.screenshot({ path: screenshotPath('sites'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: screenshotPath('sites-dark'), fullPage: true });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.screenshot({ path: screenshotPath('sites-phone'), fullPage: true });
+    await context.close();
+  });
+
+  it('limits failed sign-ins per address, with the same sentence for unknown addresses', async () => {
+    const attempt = (email: string) =>
+      fetch(`${t.url}/app/api/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'nope-nope' }),
+      });
+    const unknown = await attempt('nobody@example.com');
+    expect(unknown.status).toBe(401);
+    expect((await unknown.json()).error).toBe('That email address and password do not match an account.');
+    let last: Response | undefined;
+    for (let i = 0; i < 10; i += 1) last = await attempt('limited@example.com');
+    expect(last?.status).toBe(401);
+    const limited = await attempt('limited@example.com');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('changes the password and signs out the other sessions', async () => {
+    const signIn = async (password: string) => {
+      const res = await fetch(`${t.url}/app/api/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'ada@example.com', password }),
+      });
+      return { status: res.status, cookie: res.headers.get('set-cookie')?.split(';')[0] ?? '' };
+    };
+    const first = await signIn('correct horse battery');
+    const second = await signIn('correct horse battery');
+    const session = await (await fetch(`${t.url}/app/api/session`, { headers: { cookie: first.cookie } })).json();
+    const changed = await fetch(`${t.url}/app/api/password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: first.cookie, 'x-csrf-token': session.csrf_token },
+      body: JSON.stringify({ current_password: 'correct horse battery', new_password: 'battery staple horse' }),
+    });
+    expect(changed.status).toBe(200);
+    expect((await (await fetch(`${t.url}/app/api/session`, { headers: { cookie: first.cookie } })).json()).user).not.toBeNull();
+    expect((await (await fetch(`${t.url}/app/api/session`, { headers: { cookie: second.cookie } })).json()).user).toBeNull();
+    expect((await signIn('battery staple horse')).status).toBe(200);
+  });
+});
