@@ -18,6 +18,7 @@ import { ingestionHealthRoutes } from './routes/ingestionHealth.js';
 import { acceptanceRoutes, managementRoutes } from './routes/management/index.js';
 import { queryEngineDeps, queryRoutes } from './routes/query.js';
 import { statsV1Routes } from './routes/statsV1.js';
+import { trackerScriptRoutes } from './routes/trackerScript.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { refuseNulCharacters } from './textInput.js';
 
@@ -75,6 +76,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   ]);
 
   collectRoutes(app, { pipeline: deps.ingestion.live, clock: deps.clock });
+  trackerScriptRoutes(app);
   // Invitation and transfer links are opened by people who may have no account, hence no key.
   app.register(async (scope) => {
     scope.addHook('preValidation', refuseNulCharacters);

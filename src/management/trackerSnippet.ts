@@ -52,7 +52,7 @@ export function mergeTrackerConfiguration(current: TrackerConfiguration, change:
  * Script file extensions, in this fixed order, that the tracker build serves as
  * `/js/script.<ext>.<ext>.js` (the naming of Plausible's per-feature scripts).
  */
-const SCRIPT_EXTENSIONS: Array<[TrackerFlag, string]> = [
+export const SCRIPT_EXTENSIONS: Array<[TrackerFlag, string]> = [
   ['file_downloads', 'file-downloads'],
   ['form_submissions', 'form-submissions'],
   ['hash_based_routing', 'hash'],
@@ -84,11 +84,11 @@ export function renderTrackerSnippet(input: { baseUrl: string; domain: string; c
   const lines = [
     `<script defer data-domain="${escapeAttribute(domain)}" src="${escapeAttribute(scriptUrl)}"></script>`,
     // Calls made before the script has loaded are queued and replayed by it.
-    '<script>window.plausible = window.plausible || function () { (window.plausible.q = window.plausible.q || []).push(arguments) }</script>',
+    '<script>window.svc = window.svc || function () { (window.svc.q = window.svc.q || []).push(arguments) }; window.plausible = window.plausible || window.svc</script>',
   ];
   lines.push(`<noscript>${image}</noscript>`);
   const notFound = configuration.track_404_pages
-    ? '<script>document.addEventListener("DOMContentLoaded", function () { plausible("404", { props: { path: document.location.pathname } }) })</script>'
+    ? '<script>document.addEventListener("DOMContentLoaded", function () { svc("404", { props: { path: document.location.pathname } }) })</script>'
     : null;
   return { script_url: scriptUrl, snippet: lines.join('\n'), pixel: image, not_found_page_snippet: notFound, tracker_script_configuration: configuration };
 }

@@ -173,6 +173,6 @@ describe('tracker snippet', () => {
     });
     const rich = await api.get(`/api/v1/sites/${account.domain}/snippet`);
     expect(rich.body.script_url).toBe('https://stats.example.org/js/script.file-downloads.hash.outbound-links.revenue.js');
-    expect(rich.body.not_found_page_snippet).toContain('plausible("404"');
+    expect(rich.body.not_found_page_snippet).toContain('svc("404"');
   });
 });

@@ -1,0 +1,51 @@
+import { type EventOptions, init, track } from './tracker';
+
+/**
+ * The script-tag entry: configuration from the tag's attributes and file name, the `svc(...)`
+ * global (with `plausible(...)` as an alias, so existing integrations keep working), and replay of
+ * calls queued before the script loaded.
+ */
+type Queue = { q?: IArguments[] | unknown[][] };
+type Global = ((name: string, options?: EventOptions) => void) & Queue;
+
+const tag = document.currentScript as HTMLScriptElement | null;
+const attribute = (name: string) => tag?.getAttribute(name) ?? null;
+const src = tag?.src ?? '';
+const features = (src.split('/').pop() ?? '').split('.').slice(1, -1);
+const has = (feature: string, attr?: string) => features.includes(feature) || (attr !== undefined && attribute(attr) !== null);
+
+const fileTypes = (list: string | null) => (list ? { fileExtensions: list.split(',').map((e) => e.trim()) } : true);
+
+let props: Record<string, string> | undefined;
+try {
+  props = JSON.parse(attribute('data-props') ?? 'null') ?? undefined;
+} catch {
+  props = undefined;
+}
+declare const FULL: boolean;
+
+init({
+  domain: attribute('data-domain') ?? window.location.hostname.replace(/^www\./, ''),
+  endpoint: attribute('data-api') ?? (src ? `${new URL(src).origin}/api/event` : '/api/event'),
+  hashBasedRouting: has('hash', 'data-hash'),
+  autoCapturePageviews: attribute('data-manual') === null,
+  captureOnLocalhost: attribute('data-capture-on-localhost') !== null,
+  allowAutomation: attribute('data-allow-automation') !== null,
+  props,
+  // The optional features exist only in the full build (scripts/build-tracker.mjs).
+  ...(FULL
+    ? {
+        outboundLinks: has('outbound-links', 'data-outbound-links'),
+        fileDownloads: has('file-downloads', 'data-file-downloads') ? fileTypes(attribute('data-file-types')) : false,
+        formSubmissions: has('form-submissions', 'data-form-submissions'),
+        taggedEvents: has('tagged-events', 'data-tagged-events') || has('revenue'),
+      }
+    : {}),
+});
+
+const w = window as unknown as { svc?: Global; plausible?: Global };
+const queued = [...(w.svc?.q ?? []), ...(w.plausible?.q ?? [])];
+const api: Global = (name, options) => track(name, options);
+w.svc = api;
+w.plausible = api;
+for (const args of queued) api(...(Array.from(args) as [string, EventOptions?]));
