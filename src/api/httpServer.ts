@@ -66,6 +66,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     secureCookies: deps.config.baseUrl.startsWith('https:'),
     engine,
     events: deps.events,
+    secret: deps.config.secretKeyBase,
   });
   installErrorHandling(app, webApp);
   acceptEmptyJson(app);

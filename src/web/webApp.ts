@@ -11,6 +11,7 @@ import { webExportRoutes } from './routes/export.js';
 import { ingestionGuideRoutes } from './routes/ingestionGuide.js';
 import { myInvitationRoutes } from './routes/myInvitations.js';
 import { sessionRoutes } from './routes/session.js';
+import { sharedDashboardRoutes } from './routes/sharedDashboard.js';
 import { teamMemberRoutes } from './routes/teamMembers.js';
 import { readWebSession, type WebDeps } from './signIn.js';
 
@@ -18,7 +19,7 @@ import { readWebSession, type WebDeps } from './signIn.js';
  * The server side of the web app: its built files, and the JSON routes under `/app/api` that the
  * app calls with its session cookie (the API under /api/v1 and /api/v2 takes keys, not cookies).
  */
-export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps; events: EventStore }) {
+export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps; events: EventStore; secret: string }) {
   app.register(cookie);
   app.register(async (scope) => {
     readWebSession(scope, deps);
@@ -31,6 +32,7 @@ export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: Que
     webExportRoutes(scope, deps);
     myInvitationRoutes(scope, deps);
     teamMemberRoutes(scope, deps);
+    sharedDashboardRoutes(scope, deps);
   });
   return appFileRoutes(app);
 }

@@ -1,45 +1,58 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api';
-import { useLocation } from '../../router';
+import { Link } from '../../router';
 import { Layout } from '../../ui/Layout';
 import { Loading } from '../../ui/Loading';
-import { DashboardContext, type DashboardContextValue, type Filter, type QueryInput, type QueryResult, type SiteInfo } from './context';
-import { Reports } from './panels/Reports';
+import type { Filter, QueryInput, QueryResult, SiteInfo } from './context';
+import { DashboardView } from './DashboardView';
 
-// First cut (issue 13): the page reads `period` and `filters` (JSON) from the URL and hands the
-// panels a query function. The dashboard work replaces it with the full page (top stats, graph,
-// date picker, filter bar, comparison).
+/** `/<domain>`: a signed-in viewer's dashboard (src/web/routes/dashboard.ts answers its queries). */
 export default function DashboardPage({ domain }: { domain: string }) {
-  const { search } = useLocation();
   const [site, setSite] = useState<SiteInfo | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const base = `/app/api/sites/${encodeURIComponent(domain)}`;
   useEffect(() => {
-    void api.get<SiteInfo>(`/app/api/sites/${encodeURIComponent(domain)}`).then(setSite);
-  }, [domain]);
-  const period = search.get('period') ?? '28d';
-  const filtersParam = search.get('filters');
-  const value = useMemo<DashboardContextValue | null>(() => {
-    if (!site) return null;
-    const filters: Filter[] = filtersParam ? (JSON.parse(filtersParam) as Filter[]) : [];
-    return {
-      site,
-      dateRange: period,
-      filters,
-      readOnly: false,
-      query: (input: QueryInput, signal?: AbortSignal) =>
-        api.post<QueryResult>(
-          `/app/api/sites/${encodeURIComponent(domain)}/query`,
-          { date_range: period, ...input, filters: [...filters, ...(input.filters ?? [])] },
-          signal,
-        ),
-      addFilter: () => {},
-    };
-  }, [site, period, filtersParam, domain]);
-  if (!value) return <Loading />;
+    setSite(null);
+    api
+      .get<SiteInfo>(base)
+      .then(setSite)
+      .catch((failure: Error) => setError(failure.message));
+  }, [base]);
+  const run = useCallback((input: QueryInput, signal?: AbortSignal) => api.post<QueryResult>(`${base}/query`, input, signal), [base]);
+  const funnel = useCallback(
+    (name: string, dateRange: string | [string, string], filters: Filter[], signal?: AbortSignal) =>
+      api.post(`${base}/funnel`, { funnel: name, date_range: dateRange, filters }, signal),
+    [base],
+  );
+  if (error) {
+    return (
+      <Layout title={domain}>
+        <div className="card">
+          <h1>{domain}</h1>
+          <p className="form-error">{error}</p>
+          <Link href="/">Back to your sites</Link>
+        </div>
+      </Layout>
+    );
+  }
+  if (!site) return <Loading />;
+  const canEdit = ['owner', 'admin', 'editor'].includes(site.role ?? '') && !site.guest;
   return (
-    <Layout title={domain}>
-      <DashboardContext.Provider value={value}>
-        <Reports />
-      </DashboardContext.Provider>
+    <Layout title={<Link href="/">Sites</Link>}>
+      <DashboardView
+        site={site}
+        run={run}
+        funnel={funnel}
+        readOnly={false}
+        basePath={`/${encodeURIComponent(site.domain)}`}
+        header={
+          canEdit ? (
+            <Link href={`/${encodeURIComponent(site.domain)}/settings`} className="btn btn-small">
+              Settings
+            </Link>
+          ) : null
+        }
+      />
     </Layout>
   );
 }

@@ -1,4 +1,66 @@
-// Placeholder: built in the dashboard work (issue 13).
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError, api } from '../../api';
+import { useLocation } from '../../router';
+import { Loading } from '../../ui/Loading';
+import { AuthForm, Field } from '../AuthForm';
+import type { Filter, QueryInput, QueryResult, SiteInfo } from './context';
+import { DashboardView } from './DashboardView';
+
+/** `/share/<domain>?auth=<slug>`: the dashboard read-only, behind the link's password when it has one. */
 export default function SharedDashboardPage({ domain }: { domain: string }) {
-  return <main className="centered">Shared dashboard of {domain}</main>;
+  const { search } = useLocation();
+  const slug = search.get('auth') ?? '';
+  const base = `/app/api/share/${encodeURIComponent(slug)}`;
+  const [site, setSite] = useState<SiteInfo | null>(null);
+  const [state, setState] = useState<'loading' | 'password' | 'ready' | 'missing'>('loading');
+  const [password, setPassword] = useState('');
+  const load = useCallback(() => {
+    api
+      .get<SiteInfo>(base)
+      .then((info) => {
+        setSite(info);
+        setState('ready');
+      })
+      .catch((failure: unknown) => setState(failure instanceof ApiError && failure.code === 'password_required' ? 'password' : 'missing'));
+  }, [base]);
+  useEffect(load, [load]);
+  const run = useCallback((input: QueryInput, signal?: AbortSignal) => api.post<QueryResult>(`${base}/query`, input, signal), [base]);
+  const funnel = useCallback(
+    (name: string, dateRange: string | [string, string], filters: Filter[], signal?: AbortSignal) =>
+      api.post(`${base}/funnel`, { funnel: name, date_range: dateRange, filters }, signal),
+    [base],
+  );
+  if (state === 'loading') return <Loading />;
+  if (state === 'password') {
+    return (
+      <AuthForm
+        title={`${domain} is shared with a password`}
+        lead="Enter the password you were given with the link."
+        submitLabel="Open the dashboard"
+        onSubmit={async () => {
+          await api.post(`${base}/unlock`, { password });
+          load();
+        }}
+      >
+        <Field id="share-password" label="Password" type="password" value={password} onChange={setPassword} autoComplete="current-password" />
+      </AuthForm>
+    );
+  }
+  if (state === 'missing' || !site) {
+    return (
+      <AuthForm
+        title="This link does not work"
+        lead="The shared link does not exist (any more). Ask its owner for a new one."
+        submitLabel="Try again"
+        onSubmit={async () => load()}
+      >
+        {null}
+      </AuthForm>
+    );
+  }
+  return (
+    <main className="content shared-dashboard">
+      <DashboardView site={site} run={run} funnel={funnel} readOnly basePath={`/share/${encodeURIComponent(site.domain)}`} />
+    </main>
+  );
 }

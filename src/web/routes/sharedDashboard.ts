@@ -1,0 +1,125 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { verifyPassword } from '../../accounts/passwords.js';
+import { AppError, notFound } from '../../errors.js';
+import { funnelJson } from '../../management/funnels.js';
+import { goalJson } from '../../management/goals.js';
+import { parsePayload } from '../../management/payload.js';
+import { type QueryEngineDeps, runQuery } from '../../query/engine.js';
+import { runFunnel } from '../../query/funnel.js';
+import { listCustomProps } from '../../stores/meta/customProps.js';
+import { listFunnels } from '../../stores/meta/funnels.js';
+import { listSiteGoals } from '../../stores/meta/goals.js';
+import { findSharedLinkBySlug, type SharedLink } from '../../stores/meta/sharedLinks.js';
+import { getSite, type Site } from '../../stores/meta/sites.js';
+import { getTeam } from '../../stores/meta/teams.js';
+import type { WebDeps } from '../signIn.js';
+import { createSignInLimiter, SIGN_IN_LIMIT } from '../signInLimiter.js';
+import { refuseLockedTeam } from '../siteAccess.js';
+
+const slugParams = z.strictObject({ slug: z.string().min(1).max(100) });
+const unlockBody = z.strictObject({ password: z.string().max(1000) });
+const engineBody = z.object({}).catchall(z.unknown());
+
+/** An unlocked shared link stays open in that browser for a day. */
+const UNLOCK_MS = 24 * 3_600_000;
+const cookieName = (link: SharedLink) => `svc_share_${link.id}`;
+
+const linkNotFound = () => notFound('This shared link does not exist (any more): ask its owner for a new one.');
+
+/**
+ * Shared-link dashboards (`/share/<domain>?auth=<slug>`): the site's numbers read-only, without
+ * sign-in, behind the link's password when it has one. Unlocking sets a cookie for that link
+ * only, signed with the server secret and valid a day; password guesses are limited per link
+ * and per client.
+ */
+export function sharedDashboardRoutes(scope: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps; secret: string }): void {
+  const limiter = createSignInLimiter();
+  const sign = (link: SharedLink, until: number) => createHmac('sha256', deps.secret).update(`share:${link.id}:${link.slug}:${until}`).digest('base64url');
+
+  const unlocked = (request: FastifyRequest, link: SharedLink) => {
+    if (link.passwordHash === null) return true;
+    const [until, signature] = (request.cookies?.[cookieName(link)] ?? '').split('.');
+    if (!until || !signature || Number(until) < deps.clock.now()) return false;
+    const expected = Buffer.from(sign(link, Number(until)));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  };
+
+  const open = async (request: FastifyRequest): Promise<{ link: SharedLink; site: Site }> => {
+    const { slug } = parsePayload(slugParams, request.params);
+    const link = await findSharedLinkBySlug(deps.db, slug);
+    const site = link ? await getSite(deps.db, link.siteId) : undefined;
+    if (!link || !site || site.deletedAt !== null) throw linkNotFound();
+    return { link, site };
+  };
+
+  const openUnlocked = async (request: FastifyRequest) => {
+    const opened = await open(request);
+    if (!unlocked(request, opened.link)) throw new AppError(401, 'password_required', 'This shared dashboard is protected by a password.');
+    return opened;
+  };
+
+  scope.get('/app/api/share/:slug', async (request) => {
+    const { site } = await openUnlocked(request);
+    const [team, goals, funnels, props] = await Promise.all([
+      getTeam(deps.db, site.teamId),
+      listSiteGoals(deps.db, site.id),
+      listFunnels(deps.db, site.id),
+      listCustomProps(deps.db, site.id),
+    ]);
+    return {
+      domain: site.domain,
+      timezone: site.timezone,
+      locked: team?.lockedAt != null,
+      locked_reason: null,
+      goals: goals.map((goal) => goalJson(goal, site.domain)),
+      funnels: funnels.map((funnel) => funnelJson(funnel, goals)),
+      custom_properties: props,
+    };
+  });
+
+  scope.post('/app/api/share/:slug/unlock', async (request, reply) => {
+    const { link } = await open(request);
+    const body = parsePayload(unlockBody, request.body);
+    const now = deps.clock.now();
+    const keys = [`share:${link.id}`, `share-client:${request.ip}`];
+    const wait = limiter.retryAfter(
+      [
+        [keys[0] as string, SIGN_IN_LIMIT.perAccount],
+        [keys[1] as string, SIGN_IN_LIMIT.perClient],
+      ],
+      now,
+    );
+    if (wait > 0)
+      throw new AppError(429, 'too_many_attempts', `Too many wrong passwords; try again in ${Math.ceil(wait / 60)} minute(s).`, {
+        'retry-after': String(wait),
+      });
+    if (link.passwordHash !== null && !(await verifyPassword(body.password, link.passwordHash))) {
+      limiter.failed(keys, now);
+      throw new AppError(403, 'invalid_credentials', 'That is not the password of this shared dashboard.');
+    }
+    const until = now + UNLOCK_MS;
+    reply.setCookie(cookieName(link), `${until}.${sign(link, until)}`, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: deps.secureCookies,
+      maxAge: UNLOCK_MS / 1000,
+    });
+    return { unlocked: true };
+  });
+
+  scope.post('/app/api/share/:slug/query', { bodyLimit: 1024 * 1024 }, async (request) => {
+    const { site } = await openUnlocked(request);
+    await refuseLockedTeam(deps.db, site.teamId);
+    return runQuery(deps.engine, site.teamId, { ...parsePayload(engineBody, request.body ?? {}), site_id: site.domain });
+  });
+
+  scope.post('/app/api/share/:slug/funnel', { bodyLimit: 64 * 1024 }, async (request) => {
+    const { site } = await openUnlocked(request);
+    await refuseLockedTeam(deps.db, site.teamId);
+    return runFunnel(deps.engine, site.teamId, { ...parsePayload(engineBody, request.body ?? {}), site_id: site.domain });
+  });
+}

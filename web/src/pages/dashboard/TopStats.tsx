@@ -1,0 +1,62 @@
+import { useEffect, useMemo, useState } from 'react';
+import { formatMetric } from '../../format';
+import { type QueryResult, useDashboard } from './context';
+
+export const TOP_METRICS: { metric: string; label: string; lowerIsBetter?: boolean }[] = [
+  { metric: 'visitors', label: 'Unique visitors' },
+  { metric: 'visits', label: 'Total visits' },
+  { metric: 'pageviews', label: 'Total pageviews' },
+  { metric: 'views_per_visit', label: 'Views per visit' },
+  { metric: 'bounce_rate', label: 'Bounce rate', lowerIsBetter: true },
+  { metric: 'visit_duration', label: 'Visit duration' },
+];
+
+/** The six headline numbers, each with its change against the previous period; a click picks the graph's metric. */
+export function TopStats({ selected, onSelect }: { selected: string; onSelect(metric: string): void }) {
+  const { query, dateRange, filters } = useDashboard();
+  // Views per visit counts every page of a visit, so the engine refuses it beside an event filter
+  // (a page, goal or property); the stat then reads "—".
+  const eventFiltered = filters.some((filter) => typeof filter[1] === 'string' && filter[1].startsWith('event:'));
+  const metrics = useMemo(() => TOP_METRICS.map((m) => m.metric).filter((metric) => !(eventFiltered && metric === 'views_per_visit')), [eventFiltered]);
+  const [result, setResult] = useState<QueryResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const realtime = dateRange === 'realtime';
+  useEffect(() => {
+    const controller = new AbortController();
+    setError(null);
+    query({ metrics, include: realtime ? {} : { comparisons: { mode: 'previous_period' } } }, controller.signal)
+      .then(setResult)
+      .catch((failure: Error) => !controller.signal.aborted && setError(failure.message));
+    return () => controller.abort();
+  }, [query, realtime, metrics]);
+  const row = result?.results[0];
+  return (
+    <section className="top-stats card" aria-label="Top stats">
+      {error && <p className="form-error">{error}</p>}
+      {TOP_METRICS.map(({ metric, label, lowerIsBetter }) => {
+        const i = metrics.indexOf(metric);
+        const value = i < 0 ? null : row?.metrics[i];
+        const change = i < 0 ? null : row?.comparison?.change[i];
+        const good = change === null || change === undefined || change === 0 ? null : lowerIsBetter ? change < 0 : change > 0;
+        return (
+          <button
+            key={metric}
+            type="button"
+            className={`stat${selected === metric ? ' selected' : ''}`}
+            onClick={() => onSelect(metric)}
+            aria-pressed={selected === metric}
+            data-metric={metric}
+          >
+            <span className="stat-label">{label}</span>
+            <span className="stat-value">{result ? formatMetric(metric, value) : '\u00a0'}</span>
+            {!realtime && (
+              <span className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`} title="Change against the previous period">
+                {result ? (change === null || change === undefined ? '—' : `${change > 0 ? '↑' : change < 0 ? '↓' : ''} ${Math.abs(change)}%`) : '\u00a0'}
+              </span>
+            )}
+          </button>
+        );
+      })}
+    </section>
+  );
+}

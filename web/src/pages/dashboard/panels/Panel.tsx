@@ -1,0 +1,112 @@
+import { useEffect, useState } from 'react';
+import { formatMetric } from '../../../format';
+import { type Filter, type QueryResult, useDashboard } from '../context';
+
+export interface PanelTab {
+  label: string;
+  dimension: string;
+  /** The first metric sizes the bars; the others are columns. */
+  metrics: string[];
+  /** Extra filters of this tab (a goal panel reads only goals). */
+  filters?: Filter[];
+  /** How a value reads (country names, "Direct / None"…). */
+  render?(value: string): string;
+  /** A link out to the tracked page, when the value is one. */
+  href?(value: string): string | null;
+}
+
+const HEADINGS: Record<string, string> = {
+  visitors: 'Visitors',
+  visits: 'Visits',
+  pageviews: 'Pageviews',
+  events: 'Events',
+  bounce_rate: 'Bounce',
+  exit_rate: 'Exit rate',
+  time_on_page: 'Time on page',
+  scroll_depth: 'Scroll',
+  conversion_rate: 'CR',
+  total_revenue: 'Revenue',
+};
+
+/**
+ * A report panel: tabs, a list of rows with a bar behind each sized by its share, the numbers
+ * right-aligned. Clicking a row filters the whole dashboard by it. Each panel asks for its own
+ * numbers, so no panel waits for another.
+ */
+export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs: PanelTab[]; footer?: React.ReactNode; limit?: number }) {
+  const { query, addFilter, readOnly } = useDashboard();
+  const [active, setActive] = useState(0);
+  const [result, setResult] = useState<QueryResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const tab = tabs[active] ?? tabs[0];
+  useEffect(() => {
+    if (!tab) return;
+    const controller = new AbortController();
+    setResult(null);
+    setError(null);
+    query({ metrics: tab.metrics, dimensions: [tab.dimension], filters: tab.filters, pagination: { limit } }, controller.signal)
+      .then(setResult)
+      .catch((failure: Error) => !controller.signal.aborted && setError(failure.message));
+    return () => controller.abort();
+  }, [query, tab, limit]);
+  if (!tab) return null;
+  const max = Math.max(1, ...(result?.results.map((row) => row.metrics[0] ?? 0) ?? [1]));
+  return (
+    <section className="card panel" aria-label={title}>
+      <div className="panel-head">
+        <h2>{title}</h2>
+        {tabs.length > 1 && (
+          <div className="panel-tabs" role="tablist">
+            {tabs.map((t, i) => (
+              <button key={t.label} type="button" role="tab" aria-selected={i === active} className={i === active ? 'active' : ''} onClick={() => setActive(i)}>
+                {t.label}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+      <div className="panel-columns muted small">
+        <span>{tab.label}</span>
+        {tab.metrics.map((metric) => (
+          <span key={metric} className="num">
+            {HEADINGS[metric] ?? metric}
+          </span>
+        ))}
+      </div>
+      <div className="panel-rows">
+        {error && <p className="form-error small">{error}</p>}
+        {!result && !error && <div className="panel-skeleton" aria-hidden="true" />}
+        {result && result.results.length === 0 && <p className="panel-empty muted">No data for this period</p>}
+        {result?.results.map((row) => {
+          const value = row.dimensions[0] ?? '';
+          const href = tab.href?.(value) ?? null;
+          return (
+            <div key={value} className="panel-row" data-value={value}>
+              <div className="bar" style={{ width: `${((row.metrics[0] ?? 0) / max) * 100}%` }} aria-hidden="true" />
+              <button
+                type="button"
+                className="row-label"
+                disabled={readOnly && false}
+                onClick={() => addFilter(['is', tab.dimension, [value]])}
+                title={`Filter by ${value}`}
+              >
+                {tab.render ? tab.render(value) : value}
+              </button>
+              {href && (
+                <a className="row-link" href={href} target="_blank" rel="noopener noreferrer nofollow" aria-label={`Open ${value}`}>
+                  ↗
+                </a>
+              )}
+              {row.metrics.map((metricValue, i) => (
+                <span key={tab.metrics[i]} className="num">
+                  {formatMetric(tab.metrics[i] as string, metricValue)}
+                </span>
+              ))}
+            </div>
+          );
+        })}
+      </div>
+      {footer && <div className="panel-foot small muted">{footer}</div>}
+    </section>
+  );
+}
