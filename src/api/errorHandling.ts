@@ -1,5 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError, Refusal, type RefusalKind } from '../errors.js';
+
+const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, conflict: 409 };
+
+/** The HTTP answer for a failure the caller can act on, or undefined for any other error. */
+export function asAppError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (error instanceof Refusal) return new AppError(REFUSAL_STATUS[error.kind], error.code, error.message);
+  return undefined;
+}
 
 /** Sentences for the framework's own failures, which otherwise read like internals. */
 function frameworkMessage(error: FastifyError, request: FastifyRequest): string | undefined {
@@ -20,9 +29,10 @@ function frameworkMessage(error: FastifyError, request: FastifyRequest): string 
 
 /** Every error leaves as `{"error": "<sentence>", "code": "<snake_case>"}`; never a stack trace. */
 export function installErrorHandling(app: FastifyInstance, pages?: { servePage(request: FastifyRequest, reply: FastifyReply): boolean }): void {
-  app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof AppError) {
-      reply.headers(error.headers).code(error.status).send({ error: error.message, code: error.code });
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const answer = asAppError(error);
+    if (answer) {
+      reply.headers(answer.headers).code(answer.status).send({ error: answer.message, code: answer.code });
       return;
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
@@ -31,7 +41,7 @@ export function installErrorHandling(app: FastifyInstance, pages?: { servePage(r
       reply.code(500).send({ error: 'Something went wrong on our side; the failure has been logged.', code: 'internal_error' });
       return;
     }
-    const message = frameworkMessage(error as FastifyError, request) ?? error.message;
+    const message = frameworkMessage(error, request) ?? error.message;
     const code = status === 413 ? 'body_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
     reply.code(status).send({ error: message, code });
   });

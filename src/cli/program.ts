@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { type Clock, systemClock } from '../clock.js';
 import { ConfigError, loadConfig } from '../config/config.js';
-import { AppError } from '../errors.js';
+import { AppError, Refusal } from '../errors.js';
 import { type MetaStore, openMetaStore } from '../stores/meta/database.js';
 import { accountCommands } from './commands/accounts.js';
 import { eventCommands } from './commands/events.js';
@@ -45,6 +45,7 @@ export function buildProgram(): Command {
     } catch (error) {
       if (error instanceof Exit) throw error;
       if (error instanceof AppError) fail(json(), error.status < 500 ? 2 : 1, error.message, error.code);
+      if (error instanceof Refusal) fail(json(), 2, error.message, error.code);
       if (error instanceof ConfigError) fail(json(), 2, error.message, 'invalid_configuration');
       fail(json(), 1, error instanceof Error ? error.message : String(error), 'failed');
     } finally {

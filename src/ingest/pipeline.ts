@@ -1,6 +1,7 @@
 import type { BlockList } from 'node:net';
 import { normaliseDomain } from '../accounts/domains.js';
 import { type ClassificationLists, classify, isDatacenterAddress } from './classification/index.js';
+import { CLASSIFICATIONS } from './classification/reasons.js';
 import { type ClientAddress, resolveClientAddress } from './clientAddress.js';
 import { type Attribution, deriveAttribution } from './derive/attribution.js';
 import type { GeoDatabase, GeoLocation } from './derive/geo.js';
@@ -28,11 +29,7 @@ const SITE_PRE_RESPONSE_REASONS = [
   'shield_ip',
   'invalid_payload',
   'internal_error',
-  'bot',
-  'datacenter_ip',
-  'referrer_spam',
-  'outdated_browser',
-  'automation',
+  ...CLASSIFICATIONS,
 ] as const;
 const PRE_RESPONSE_REASONS: ReadonlySet<string> = new Set(SITE_PRE_RESPONSE_REASONS);
 /** The reasons `x-svc-dropped` may name: a site's, or the request's own rate limit. */

@@ -149,6 +149,3 @@ export function dimensionChoices(): string {
 
 export const FILTER_OPERATORS = ['is', 'is_not', 'contains', 'contains_not', 'matches', 'matches_not'] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
-
-/** The classifications a stored event can carry besides '' (counted). */
-export const CLASSIFICATIONS = ['bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation'] as const;

@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { QueryConfig } from '../config/config.js';
+import { CLASSIFICATIONS } from '../ingest/classification/reasons.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { REVENUE_METRICS } from './catalog.js';
 import { type CompiledQuery, compileQuery } from './compile.js';
@@ -52,8 +53,6 @@ export interface EngineOptions {
   visitCounts?: boolean;
 }
 
-const ALL_CLASSIFICATIONS = ['bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation'];
-
 export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unknown, options: EngineOptions = {}): Promise<QueryResponse> {
   const parsed = parseRequest(body);
   const site = await loadSiteContext(deps.db, teamId, parsed.siteId, statsSiteRefused);
@@ -65,7 +64,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     now,
     siteStart,
     extraPresets: options.extraPresets,
-    classifications: options.countEverything ? ALL_CLASSIFICATIONS : undefined,
+    classifications: options.countEverything ? CLASSIFICATIONS : undefined,
     relativeTo: options.relativeTo,
     visitCounts: options.visitCounts,
   });

@@ -28,7 +28,7 @@ export interface ResolvedQuery {
   totalRows: boolean;
   trimRelativeDateRange: boolean;
   /** Classification reasons counted in this query besides ''. */
-  classifications: string[];
+  classifications: readonly string[];
   /** Pageviews and events are read from the visits (v1, beside entry or exit pages). */
   visitCounts: boolean;
 }
@@ -42,7 +42,7 @@ export function resolveQuery(
     now: number;
     siteStart: number | null;
     extraPresets?: boolean;
-    classifications?: string[];
+    classifications?: readonly string[];
     relativeTo?: string;
     visitCounts?: boolean;
   },

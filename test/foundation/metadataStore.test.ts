@@ -3,24 +3,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/accounts/apiKeyTokens.js';
-import { AppError } from '../../src/errors.js';
+import { asAppError } from '../../src/api/errorHandling.js';
+import { type AppError, Refusal } from '../../src/errors.js';
+import { registerSite } from '../../src/management/sites.js';
 import { countApiRequest, createApiKey, findCallerByHash, listApiKeys, revokeApiKey } from '../../src/stores/meta/apiKeys.js';
 import { type MetaStore, openMetaStore } from '../../src/stores/meta/database.js';
 import { migrateMeta } from '../../src/stores/meta/migrations/index.js';
-import { createSite, findTeamSite } from '../../src/stores/meta/sites.js';
+import { findTeamSite } from '../../src/stores/meta/sites.js';
 import { lockTeam, membershipRole, unlockTeam } from '../../src/stores/meta/teams.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
 import { freshPostgresDatabase } from '../support/postgres.js';
 
 const NOW = Date.parse('2026-05-01T12:00:00Z');
 
+/** Stores refuse with a domain error; the status is what the API answers for it. */
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
+  expect(error).toBeInstanceOf(Refusal);
+  return asAppError(error)!;
 }
 
 const postgres = await freshPostgresDatabase();
@@ -55,17 +58,19 @@ describe.each(backends)('metadata store on %s', (_name, open) => {
 
   it('normalises site domains, validates time zones, keeps domains unique among live sites and announces each site', async () => {
     const { teamId } = await createUserWithTeam(store.db, { email: 'sites@example.com', name: 'S' }, NOW);
-    const site = await createSite(store.db, { teamId, domain: 'https://www.Shop.Example.com/', timezone: 'Etc/UTC' }, NOW);
+    const site = await registerSite(store.db, { teamId, domain: 'https://www.Shop.Example.com/', timezone: 'Etc/UTC' }, NOW);
     expect(site).toMatchObject({ domain: 'shop.example.com', timezone: 'Etc/UTC', teamId, deletedAt: null });
     expect(await findTeamSite(store.db, teamId, 'WWW.shop.example.com')).toMatchObject({ id: site.id });
     expect(await findTeamSite(store.db, teamId + 1000, 'shop.example.com')).toBeUndefined();
-    expect(await rejection(createSite(store.db, { teamId, domain: 'shop.example.com', timezone: 'UTC' }, NOW))).toMatchObject({
+    expect(await rejection(registerSite(store.db, { teamId, domain: 'shop.example.com', timezone: 'UTC' }, NOW))).toMatchObject({
       status: 400,
       code: 'domain_taken',
     });
-    expect(await rejection(createSite(store.db, { teamId, domain: 'a b', timezone: 'UTC' }, NOW))).toMatchObject({ code: 'invalid_domain' });
-    expect(await rejection(createSite(store.db, { teamId, domain: 'ok.example.com', timezone: 'Mars/Base' }, NOW))).toMatchObject({ code: 'invalid_timezone' });
-    expect(await rejection(createSite(store.db, { teamId: 999_999, domain: 'ok.example.com', timezone: 'UTC' }, NOW))).toMatchObject({ status: 404 });
+    expect(await rejection(registerSite(store.db, { teamId, domain: 'a b', timezone: 'UTC' }, NOW))).toMatchObject({ code: 'invalid_domain' });
+    expect(await rejection(registerSite(store.db, { teamId, domain: 'ok.example.com', timezone: 'Mars/Base' }, NOW))).toMatchObject({
+      code: 'invalid_timezone',
+    });
+    expect(await rejection(registerSite(store.db, { teamId: 999_999, domain: 'ok.example.com', timezone: 'UTC' }, NOW))).toMatchObject({ status: 404 });
     const announced = await store.db.selectFrom('webhook_events').selectAll().where('site_id', '=', site.id).execute();
     expect(announced).toHaveLength(1);
     expect(announced[0]).toMatchObject({ type: 'site.created', team_id: teamId, dispatched_at: null });

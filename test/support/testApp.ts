@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { type App, type AppOptions, createApp } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config/config.js';
+import { registerSite } from '../../src/management/sites.js';
 import { createApiKey } from '../../src/stores/meta/apiKeys.js';
-import { createSite } from '../../src/stores/meta/sites.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
 
 export interface TestApp {
@@ -59,7 +59,7 @@ export async function createAccount(app: App, options: { scopes?: string[]; hour
   const tag = `${process.pid}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
   const now = app.clock.now();
   const { userId, teamId } = await createUserWithTeam(app.meta.db, { email: `user-${tag}@example.com`, name: `User ${tag}` }, now);
-  const site = await createSite(app.meta.db, { teamId, domain: options.domain ?? `site-${tag}.example.com`, timezone: options.timezone ?? 'Etc/UTC' }, now);
+  const site = await registerSite(app.meta.db, { teamId, domain: options.domain ?? `site-${tag}.example.com`, timezone: options.timezone ?? 'Etc/UTC' }, now);
   const { record, key } = await createApiKey(app.meta.db, { teamId, userId, name: 'test', scopes: options.scopes, hourlyLimit: options.hourlyLimit }, now);
   return { userId, teamId, key, keyId: record.id, domain: site.domain, siteId: site.id };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError, badRequest } from '../../errors.js';
 import { parsePayload } from '../../management/payload.js';
 import { checkTeamParameter, requireRole, requireTeamSite } from '../../management/siteAccess.js';
+import { registerSite } from '../../management/sites.js';
 import {
   completeTrackerConfiguration,
   mergeTrackerConfiguration,
@@ -12,7 +13,7 @@ import {
 } from '../../management/trackerSnippet.js';
 import { listCustomProps } from '../../stores/meta/customProps.js';
 import { setTrackerScriptConfiguration, trackerScriptConfiguration } from '../../stores/meta/siteSettings.js';
-import { createSite, deleteSite, listTeamSites, type Site, updateSite } from '../../stores/meta/sites.js';
+import { deleteSite, listTeamSites, type Site, updateSite } from '../../stores/meta/sites.js';
 import { requireTeam } from '../../stores/meta/teams.js';
 import { fetchPage, pageOfList, parsePageRequest } from '../pagination.js';
 import { singleValued } from '../requestParts.js';
@@ -90,7 +91,7 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
     const body = parsePayload(createSchema, request.body);
     checkTeamParameter(request.caller, body.team_id, () => new AppError(403, 'forbidden_team', "You can't add sites to the selected team."));
     const now = clock.now();
-    const site = await createSite(db, { teamId: request.caller.teamId, domain: body.domain, timezone: body.timezone ?? 'Etc/UTC' }, now);
+    const site = await registerSite(db, { teamId: request.caller.teamId, domain: body.domain, timezone: body.timezone ?? 'Etc/UTC' }, now);
     if (body.tracker_script_configuration) await saveTrackerConfiguration(site.id, body.tracker_script_configuration, now);
     deps.siteChanged(site.id);
     return siteJson(site);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
+import { registerSite } from '../../management/sites.js';
 import { type ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from '../../stores/meta/apiKeys.js';
-import { createSite } from '../../stores/meta/sites.js';
 import { lockTeam, setTeamCollection, type Team, unlockTeam } from '../../stores/meta/teams.js';
 import { createUserWithTeam } from '../../stores/meta/users.js';
 import { commaList, idArgument, positiveInteger } from '../arguments.js';
@@ -55,7 +55,7 @@ export function accountCommands(program: Command, run: (action: (ctx: CommandCon
     .option('--timezone <zone>', 'IANA time zone of the site', 'Etc/UTC')
     .action((opts: { team: number; domain: string; timezone: string }) =>
       run(async ({ meta, clock, out }) => {
-        const created = await createSite(meta.db, { teamId: opts.team, domain: opts.domain, timezone: opts.timezone }, clock.now());
+        const created = await registerSite(meta.db, { teamId: opts.team, domain: opts.domain, timezone: opts.timezone }, clock.now());
         out.result(
           { id: created.id, team_id: created.teamId, domain: created.domain, timezone: created.timezone, created_at: iso(created.createdAt) },
           `Created site ${created.domain} (${created.timezone}) with id ${created.id}.`,

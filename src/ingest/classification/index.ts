@@ -9,11 +9,10 @@ import { BUILT_IN_SPAM_REFERRERS } from './builtInLists/spamReferrers.js';
 import type { DatacenterNetworks } from './datacenterAddresses.js';
 import { isInNetworks, loadDatacenterNetworks, parseAsns, parseCidrs } from './datacenterAddresses.js';
 import { listSources } from './listFiles.js';
+import type { Classification } from './reasons.js';
 import { isListedHost, parseSpamDomains } from './spamReferrers.js';
 
-/** Why an event is kept out of reports by default, in the order `classify` checks them. */
-export const CLASSIFICATIONS = ['bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation'] as const;
-export type Classification = (typeof CLASSIFICATIONS)[number];
+export { CLASSIFICATIONS, type Classification } from './reasons.js';
 
 /** The operator's files that extend the built-in lists, all optional, in `listsDir`. */
 export const LIST_FILES = {

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { DEFAULT_HOURLY_LIMIT, displayPrefix, generateApiKey, hashApiKey, parseScopes, type Scope } from '../../accounts/apiKeyTokens.js';
-import { badRequest, notFound } from '../../errors.js';
+import { invalid, missing } from '../../errors.js';
 import type { MetaDb } from './database.js';
 import type { ApiKeysTable } from './schema.js';
 import { membershipRole, requireTeam } from './teams.js';
@@ -50,18 +50,18 @@ export interface NewApiKey {
 /** Creates a key and returns it in clear text exactly once; only its SHA-256 hash is stored. */
 export async function createApiKey(db: MetaDb, input: NewApiKey, now: number): Promise<{ record: ApiKeyRecord; key: string }> {
   const name = input.name.trim();
-  if (name.length === 0 || name.length > 200) throw badRequest('invalid_name', 'An API key needs a name (at most 200 characters).');
+  if (name.length === 0 || name.length > 200) throw invalid('invalid_name', 'An API key needs a name (at most 200 characters).');
   const scopes = parseScopes(input.scopes ?? []);
   if (!Array.isArray(scopes)) {
-    throw badRequest('invalid_scope', `"${scopes.invalid}" is not a scope; choose from stats:read, sites:read, sites:provision, webhooks:write.`);
+    throw invalid('invalid_scope', `"${scopes.invalid}" is not a scope; choose from stats:read, sites:read, sites:provision, webhooks:write.`);
   }
   const hourlyLimit = input.hourlyLimit ?? DEFAULT_HOURLY_LIMIT;
   if (!Number.isInteger(hourlyLimit) || hourlyLimit < 1 || hourlyLimit > 10_000_000) {
-    throw badRequest('invalid_hourly_limit', 'The hourly limit must be a whole number from 1 to 10,000,000.');
+    throw invalid('invalid_hourly_limit', 'The hourly limit must be a whole number from 1 to 10,000,000.');
   }
   await requireTeam(db, input.teamId);
   if (!(await membershipRole(db, input.teamId, input.userId))) {
-    throw notFound(`User ${input.userId} is not a member of team ${input.teamId}.`);
+    throw missing(`User ${input.userId} is not a member of team ${input.teamId}.`);
   }
   const key = generateApiKey();
   const row = await db
@@ -92,7 +92,7 @@ export async function listApiKeys(db: MetaDb, teamId: number): Promise<ApiKeyRec
 /** Revoking keeps the record; from then on the key is indistinguishable from one that never existed. */
 export async function revokeApiKey(db: MetaDb, teamId: number, keyId: number, now: number): Promise<ApiKeyRecord> {
   const row = await db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('team_id', '=', teamId).executeTakeFirst();
-  if (!row) throw notFound(`Team ${teamId} has no API key ${keyId}.`);
+  if (!row) throw missing(`Team ${teamId} has no API key ${keyId}.`);
   if (row.revoked_at === null) {
     await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).execute();
     row.revoked_at = now;

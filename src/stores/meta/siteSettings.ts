@@ -1,28 +1,21 @@
-import { badRequest } from '../../errors.js';
+import { invalid } from '../../errors.js';
+import { CLASSIFICATIONS, type Classification, isClassification } from '../../ingest/classification/reasons.js';
 import type { MetaDb } from './database.js';
-
-/** Reasons ingestion may classify an event with; each is excluded from reports unless put back. */
-export const CLASSIFICATION_REASONS = ['bot', 'datacenter_ip', 'referrer_spam', 'outdated_browser', 'automation'] as const;
-export type ClassificationReason = (typeof CLASSIFICATION_REASONS)[number];
-
-function isReason(value: string): value is ClassificationReason {
-  return (CLASSIFICATION_REASONS as readonly string[]).includes(value);
-}
 
 /** The classification reasons this site counts in its reports (empty: the default, all excluded). */
 export async function includedClassifications(db: MetaDb, siteId: number): Promise<string[]> {
   const row = await db.selectFrom('sites').select('included_classifications').where('id', '=', siteId).executeTakeFirst();
-  return (row?.included_classifications ?? '').split(' ').filter(isReason);
+  return (row?.included_classifications ?? '').split(' ').filter(isClassification);
 }
 
 /** Replaces the set of reasons put back into reports; unknown reasons are refused by name. */
-export async function setIncludedClassifications(db: MetaDb, siteId: number, reasons: readonly string[], now: number): Promise<ClassificationReason[]> {
-  const unknown = reasons.find((reason) => !isReason(reason));
+export async function setIncludedClassifications(db: MetaDb, siteId: number, reasons: readonly string[], now: number): Promise<Classification[]> {
+  const unknown = reasons.find((reason) => !isClassification(reason));
   if (unknown !== undefined) {
-    throw badRequest('invalid_classification', `"${unknown}" is not a classification reason; choose from ${CLASSIFICATION_REASONS.join(', ')}.`);
+    throw invalid('invalid_classification', `"${unknown}" is not a classification reason; choose from ${CLASSIFICATIONS.join(', ')}.`);
   }
   // Stored in the closed list's order, so equal sets are equal strings.
-  const included = CLASSIFICATION_REASONS.filter((reason) => reasons.includes(reason));
+  const included = CLASSIFICATIONS.filter((reason) => reasons.includes(reason));
   await db
     .updateTable('sites')
     .set({ included_classifications: included.join(' '), updated_at: now })

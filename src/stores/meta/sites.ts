@@ -1,8 +1,7 @@
 import type { Selectable } from 'kysely';
 import { normaliseDomain } from '../../accounts/domains.js';
 import { isValidTimeZone, timeZoneProblem } from '../../accounts/timezones.js';
-import { badRequest, notFound } from '../../errors.js';
-import { publishEvent } from '../../webhooks/outbox.js';
+import { invalid, missing } from '../../errors.js';
 import type { MetaDb } from './database.js';
 import type { SitesTable } from './schema.js';
 import { requireTeam } from './teams.js';
@@ -39,16 +38,25 @@ const toSite = (row: SiteRow): Site => ({
 
 export function parseDomain(input: string): string {
   const domain = normaliseDomain(input);
-  if (!domain) throw badRequest('invalid_domain', `"${input}" is not a valid domain; give a host name such as example.com.`);
+  if (!domain) throw invalid('invalid_domain', `"${input}" is not a valid domain; give a host name such as example.com.`);
   return domain;
 }
 
 export function parseTimeZone(input: string): string {
-  if (!isValidTimeZone(input)) throw badRequest('invalid_timezone', timeZoneProblem(input));
+  if (!isValidTimeZone(input)) throw invalid('invalid_timezone', timeZoneProblem(input));
   return input;
 }
 
-export async function createSite(db: MetaDb, input: { teamId: number; domain: string; timezone: string }, now: number): Promise<Site> {
+/**
+ * Registers a site. `alongside` runs in the same transaction once the row exists, so whatever a
+ * caller records about the new site (src/management/sites.ts announces it) commits with it or not at all.
+ */
+export async function createSite(
+  db: MetaDb,
+  input: { teamId: number; domain: string; timezone: string },
+  now: number,
+  alongside?: (trx: MetaDb, site: Site) => Promise<void>,
+): Promise<Site> {
   const domain = parseDomain(input.domain);
   const timezone = parseTimeZone(input.timezone);
   await requireTeam(db, input.teamId);
@@ -59,8 +67,9 @@ export async function createSite(db: MetaDb, input: { teamId: number; domain: st
       .values({ team_id: input.teamId, domain, timezone, created_at: now, updated_at: now, deleted_at: null })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await publishEvent(trx, { type: 'site.created', teamId: row.team_id, siteId: row.id, data: { domain, timezone } }, now);
-    return toSite(row);
+    const site = toSite(row);
+    await alongside?.(trx, site);
+    return site;
   });
 }
 
@@ -106,7 +115,7 @@ async function refuseTakenDomain(db: MetaDb, domain: string, now: number, except
     .where((eb) => eb.or([eb('domain', '=', domain), eb.and([eb('previous_domain', '=', domain), eb('domain_changed_at', '>', now - DOMAIN_TRANSITION_MS)])]));
   if (exceptSiteId !== undefined) query = query.where('id', '!=', exceptSiteId);
   // 400 as Plausible answers every refused domain; its clients do not expect a 409 here.
-  if (await query.executeTakeFirst()) throw badRequest('domain_taken', `The domain ${domain} is already registered.`);
+  if (await query.executeTakeFirst()) throw invalid('domain_taken', `The domain ${domain} is already registered.`);
 }
 
 /**
@@ -151,7 +160,7 @@ export async function updateSite(
   const timezone = change.timezone === undefined ? undefined : parseTimeZone(change.timezone);
   return db.transaction().execute(async (trx) => {
     const current = await trx.selectFrom('sites').selectAll().where('id', '=', siteId).where('deleted_at', 'is', null).executeTakeFirst();
-    if (!current) throw notFound('Site could not be found.');
+    if (!current) throw missing('Site could not be found.');
     const renamed = domain !== undefined && domain !== current.domain;
     if (renamed) await refuseTakenDomain(trx, domain, now, siteId);
     const row = await trx

@@ -1,4 +1,4 @@
-import { badRequest, notFound } from '../../errors.js';
+import { invalid, missing } from '../../errors.js';
 import type { MetaDb } from './database.js';
 
 export interface Team {
@@ -16,14 +16,14 @@ export async function getTeam(db: MetaDb, teamId: number): Promise<Team | undefi
 
 export async function requireTeam(db: MetaDb, teamId: number): Promise<Team> {
   const team = await getTeam(db, teamId);
-  if (!team) throw notFound(`Team ${teamId} does not exist.`);
+  if (!team) throw missing(`Team ${teamId} does not exist.`);
   return team;
 }
 
 /** Locking stops the API (402) but never collection; the reason is shown to API callers. */
 export async function lockTeam(db: MetaDb, teamId: number, reason: string, now: number): Promise<Team> {
   const text = reason.trim();
-  if (text.length === 0) throw badRequest('missing_reason', 'A lock needs a reason; it is shown to API callers.');
+  if (text.length === 0) throw invalid('missing_reason', 'A lock needs a reason; it is shown to API callers.');
   await requireTeam(db, teamId);
   await db.updateTable('teams').set({ locked_at: now, locked_reason: text }).where('id', '=', teamId).execute();
   return requireTeam(db, teamId);

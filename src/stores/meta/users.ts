@@ -1,5 +1,5 @@
 import { hashPassword } from '../../accounts/passwords.js';
-import { badRequest, conflict } from '../../errors.js';
+import { invalid, taken } from '../../errors.js';
 import type { MetaDb } from './database.js';
 
 export interface NewUser {
@@ -14,16 +14,16 @@ export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export async function createUserWithTeam(db: MetaDb, input: NewUser, now: number): Promise<{ userId: number; teamId: number }> {
   const email = input.email.trim();
   const name = input.name.trim();
-  if (!EMAIL.test(email) || email.length > 320) throw badRequest('invalid_email', `"${input.email}" is not an email address.`);
-  if (name.length === 0 || name.length > 200) throw badRequest('invalid_name', 'A name is required (at most 200 characters).');
+  if (!EMAIL.test(email) || email.length > 320) throw invalid('invalid_email', `"${input.email}" is not an email address.`);
+  if (name.length === 0 || name.length > 200) throw invalid('invalid_name', 'A name is required (at most 200 characters).');
   if (input.password !== undefined && input.password.length < 8) {
-    throw badRequest('weak_password', 'The password must be at least 8 characters long.');
+    throw invalid('weak_password', 'The password must be at least 8 characters long.');
   }
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
   const emailNormalized = email.toLowerCase();
   return db.transaction().execute(async (trx) => {
     const existing = await trx.selectFrom('users').select('id').where('email_normalized', '=', emailNormalized).executeTakeFirst();
-    if (existing) throw conflict('email_taken', `A user with email ${email} already exists.`);
+    if (existing) throw taken('email_taken', `A user with email ${email} already exists.`);
     const user = await trx
       .insertInto('users')
       .values({ email, email_normalized: emailNormalized, name, password_hash: passwordHash, created_at: now })

@@ -1,6 +1,6 @@
 import type { App } from '../../../src/app.js';
 import type { ManualClock } from '../../../src/clock.js';
-import { createSite } from '../../../src/stores/meta/sites.js';
+import { registerSite } from '../../../src/management/sites.js';
 import { type Account, bearer, createAccount } from '../../support/testApp.js';
 
 export interface ApiAnswer {
@@ -38,5 +38,5 @@ let sites = 0;
 export async function addSite(app: App, clock: ManualClock, teamId: number) {
   sites += 1;
   clock.advance(1000);
-  return createSite(app.meta.db, { teamId, domain: `hooked-${process.pid}-${sites}.example.com`, timezone: 'Europe/Berlin' }, clock.now());
+  return registerSite(app.meta.db, { teamId, domain: `hooked-${process.pid}-${sites}.example.com`, timezone: 'Europe/Berlin' }, clock.now());
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../../errors.js';
+import { CLASSIFICATIONS } from '../../../ingest/classification/reasons.js';
 import { parseId, parsePayload } from '../../../management/payload.js';
 import { MAX_RULES_PER_KIND, normaliseShieldRule } from '../../../management/shieldRules.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
@@ -13,7 +14,7 @@ import {
   type ShieldKind,
   type ShieldRule,
 } from '../../../stores/meta/shields.js';
-import { CLASSIFICATION_REASONS, includedClassifications, setIncludedClassifications } from '../../../stores/meta/siteSettings.js';
+import { includedClassifications, setIncludedClassifications } from '../../../stores/meta/siteSettings.js';
 import { singleValued } from '../../requestParts.js';
 import { bodyWithSiteId, isoTime, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
@@ -71,7 +72,7 @@ export function shieldRoutes(app: FastifyInstance, deps: ManagementDeps): void {
 
   app.get('/api/v1/sites/classifications', READ, async (request) => {
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
-    return { included: await includedClassifications(db, site.id), reasons: CLASSIFICATION_REASONS };
+    return { included: await includedClassifications(db, site.id), reasons: CLASSIFICATIONS };
   });
 
   app.put('/api/v1/sites/classifications', PROVISION, async (request) => {
@@ -80,6 +81,6 @@ export function shieldRoutes(app: FastifyInstance, deps: ManagementDeps): void {
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
     const included = await setIncludedClassifications(db, site.id, body.included, now);
     deps.siteChanged(site.id);
-    return { included, reasons: CLASSIFICATION_REASONS };
+    return { included, reasons: CLASSIFICATIONS };
   });
 }
