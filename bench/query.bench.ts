@@ -5,7 +5,9 @@
  * visitors, 90 days ending yesterday, skewed pages, sources, countries and devices), then times
  * a dashboard's worth of POST /api/v2/query requests over HTTP and, in the same run, the same
  * questions as hand-written SQL on the same engine connection. Prints per-query p50, the whole
- * dashboard's time and the overhead ratio. Scale with BENCH_EVENTS (default 10,000,000).
+ * dashboard's time and the overhead ratio. Then, for fairness, times another team's simple
+ * aggregate and the event route idle and while this team runs the costliest queries accepted.
+ * Scale with BENCH_EVENTS (default 10,000,000).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -268,6 +270,79 @@ console.log(`${pad('whole dashboard (sequential)', 28)}${ms(engineDashboard)}${m
 console.log(
   `\nOverhead ratio ${(engineDashboard / sqlDashboard).toFixed(2)}× (goal ≤ 1.15×); whole dashboard ${(engineDashboard / 1000).toFixed(2)} s (goal < 1 s).`,
 );
+
+// ---------------------------------------------------------------------------------------------
+// Fairness (issue 11): while one team runs the costliest queries the API accepts, another team's
+// simple aggregate and the event route should answer about as fast as when the engine is idle.
+const other = await createUserWithTeam(app.meta.db, { email: 'bench-other@example.com', name: 'Other' }, now);
+const otherSite = await createSite(app.meta.db, { teamId: other.teamId, domain: 'other.example.com', timezone: 'UTC' }, now);
+const otherKey = (await createApiKey(app.meta.db, { teamId: other.teamId, userId: other.userId, name: 'bench' }, now)).key;
+const ask = async (bearer: string, body: Record<string, unknown>) => {
+  const res = await fetch(`${url}/api/v2/query`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  await res.arrayBuffer();
+  return res.status;
+};
+const simpleAggregate = () => ask(otherKey, { site_id: otherSite.domain, date_range: '7d', metrics: ['visitors', 'pageviews'] });
+let eventNumber = 0;
+const sendEvent = async () => {
+  eventNumber += 1;
+  const res = await fetch(`${url}/api/event`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36' },
+    body: JSON.stringify({ name: 'pageview', domain: otherSite.domain, url: `https://other.example.com/p/${eventNumber}` }),
+  });
+  await res.arrayBuffer();
+};
+const FAIR_SAMPLES = 20;
+async function sample(): Promise<{ aggregate: number[]; event: number[] }> {
+  const aggregate: number[] = [];
+  const event: number[] = [];
+  for (let i = 0; i < FAIR_SAMPLES; i++) {
+    aggregate.push(await time(async () => void (await simpleAggregate())));
+    event.push(await time(sendEvent));
+  }
+  return { aggregate, event };
+}
+const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.99) - 1]!;
+await simpleAggregate();
+const idle = await sample();
+// The costliest accepted shape: a union of regexes at the size limit (src/query/regexCost.ts)
+// over every page of the 91 days, grouped by page, as many at once as the team may queue.
+let loaded = true;
+const costly = async () => {
+  const statuses: number[] = [];
+  while (loaded) {
+    statuses.push(
+      await ask(key, {
+        site_id: site.domain,
+        date_range: range,
+        metrics: ['visitors', 'pageviews', 'bounce_rate'],
+        dimensions: ['event:page'],
+        filters: [['matches', 'event:page', ['b.{590}9', 'c.{590}8', 'd.{590}7']]],
+      }),
+    );
+  }
+  return statuses;
+};
+const heavy = Array.from({ length: 6 }, costly);
+await new Promise((resolve) => setTimeout(resolve, 500));
+const busy = await sample();
+loaded = false;
+const heavyStatuses = (await Promise.all(heavy)).flat();
+console.log(`\nFairness: another team's costly queries running (${heavyStatuses.length} answered: ${[...new Set(heavyStatuses)].join(', ')})`);
+console.log(`${pad(`(${FAIR_SAMPLES} samples each)`, 36)}${'idle p50'.padStart(11)}${'busy p50'.padStart(11)}${'busy p99'.padStart(11)}${'ratio'.padStart(8)}`);
+for (const [name, before, during, goal] of [
+  ['simple aggregate, other team', idle.aggregate, busy.aggregate, 'goal < 2 s'],
+  ['POST /api/event', idle.event, busy.event, 'goal < 100 ms'],
+] as const) {
+  console.log(
+    `${pad(name, 36)}${ms(median(before))}${ms(median(during))}${ms(p99(during))}${(median(during) / median(before)).toFixed(2).padStart(8)}  ${goal}`,
+  );
+}
 
 await app.close();
 // BENCH_KEEP=1 leaves the loaded store in place for ad-hoc SQL against it.
