@@ -18,15 +18,14 @@ const fileTypes = (list: string | null) => (list ? { fileExtensions: list.split(
 
 let props: Record<string, string> | undefined;
 try {
-  props = JSON.parse(attribute('data-props') ?? 'null') ?? undefined;
-} catch {
-  props = undefined;
-}
+  // A missing attribute parses as null, which spreads as nothing; a malformed one is ignored.
+  props = JSON.parse(String(attribute('data-props')));
+} catch {}
 declare const FULL: boolean;
 
 init({
   domain: attribute('data-domain') ?? window.location.hostname.replace(/^www\./, ''),
-  endpoint: attribute('data-api') ?? (src ? `${new URL(src).origin}/api/event` : '/api/event'),
+  endpoint: attribute('data-api') ?? (src ? `${new URL(src).origin}/api/event` : undefined),
   hashBasedRouting: has('hash', 'data-hash'),
   autoCapturePageviews: attribute('data-manual') === null,
   captureOnLocalhost: attribute('data-capture-on-localhost') !== null,
@@ -49,3 +48,6 @@ const api: Global = (name, options) => track(name, options);
 w.svc = api;
 w.plausible = api;
 for (const args of queued) api(...(Array.from(args) as [string, EventOptions?]));
+// On a site's "not found" page: `<script data-404 …>` records a `404` event (the service adds the
+// page as its `path` property, docs/collecting-events.md), as Plausible's 404 tracking does.
+if (attribute('data-404') !== null) track('404');
