@@ -60,7 +60,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     throw error;
   }
   const webhookSecrets = secretBoxFrom(config.secretKeyBase);
-  const imports = createImportRunner({ db: meta.db, events, clock, log, dataDir: config.dataDir });
+  const imports = createImportRunner({ db: meta.db, events, ingestion, clock, log, dataDir: config.dataDir });
   const http = buildHttpServer({
     config,
     clock,

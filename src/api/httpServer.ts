@@ -94,7 +94,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
       baseUrl: deps.config.baseUrl,
       siteChanged: deps.siteChanged,
     });
-    importRoutes(api, { db: deps.meta.db, clock: deps.clock, ingestion: deps.ingestion });
+    importRoutes(api, { db: deps.meta.db, clock: deps.clock, ingestion: deps.ingestion, dataDir: deps.config.dataDir, imports: deps.imports });
     ingestionHealthRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events, ingestion: deps.ingestion });
     importsRoutes(api, { db: deps.meta.db, clock: deps.clock, dataDir: deps.config.dataDir, imports: deps.imports });
     exportRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events });

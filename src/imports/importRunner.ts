@@ -3,11 +3,14 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import { importEventFile } from '../ingest/historicalImport.js';
+import type { Ingestion } from '../ingest/ingestion.js';
 import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaDb } from '../stores/meta/database.js';
-import { getImport, overlappingImports, unfinishedImports, updateImport } from '../stores/meta/imports.js';
-import { getSite } from '../stores/meta/sites.js';
+import { getImport, overlappingImports, type SiteImport, unfinishedImports, updateImport } from '../stores/meta/imports.js';
+import { getSite, type Site } from '../stores/meta/sites.js';
 import { publishEvent } from '../webhooks/outbox.js';
 import { convertRecord, IMPORT_TABLES, ImportRowError, type ImportTable, parseImportFileName } from './importFiles.js';
 import { UploadError, uploadEntries } from './uploadEntries.js';
@@ -21,6 +24,8 @@ export function uploadPath(dataDir: string, importId: number): string {
   return join(dir, `${importId}.upload`);
 }
 
+type Publish = (type: 'import.completed' | 'import.failed', data: Record<string, unknown>) => Promise<void>;
+
 class ImportFailure extends Error {
   constructor(
     message: string,
@@ -32,8 +37,8 @@ class ImportFailure extends Error {
 }
 
 export interface ImportRunner {
-  /** Runs the import soon (one at a time, in order). */
-  enqueue(importId: number): void;
+  /** Runs the import soon (one at a time, in order); resolves once it has run, either way. */
+  enqueue(importId: number): Promise<void>;
   /** Deletes an import's rows from the daily tables. */
   deleteRows(siteId: number, importId: number, range?: { from: string; to: string }): Promise<void>;
   /** Resolves when nothing is queued or running (tests wait on it). */
@@ -47,8 +52,16 @@ export interface ImportRunner {
  * failed import leaves no row behind; a completed one replaces the days it covers in any earlier
  * import of the site, so importing the same range twice never doubles it.
  */
-export function createImportRunner(deps: { db: MetaDb; events: EventStore; clock: Clock; log: FastifyBaseLogger; dataDir: string }): ImportRunner {
+export function createImportRunner(deps: {
+  db: MetaDb;
+  events: EventStore;
+  ingestion: Ingestion;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  dataDir: string;
+}): ImportRunner {
   const queue: number[] = [];
+  const waiters = new Map<number, (() => void)[]>();
   let running: Promise<void> | null = null;
   let stopped = false;
 
@@ -110,7 +123,7 @@ export function createImportRunner(deps: { db: MetaDb; events: EventStore; clock
     if (!record || (record.status !== 'pending' && record.status !== 'running')) return;
     const site = await getSite(deps.db, record.siteId);
     const path = uploadPath(deps.dataDir, importId);
-    const publish = async (type: 'import.completed' | 'import.failed', data: Record<string, unknown>) => {
+    const publish: Publish = async (type, data) => {
       if (site)
         await publishEvent(
           deps.db,
@@ -118,6 +131,7 @@ export function createImportRunner(deps: { db: MetaDb; events: EventStore; clock
           deps.clock.now(),
         );
     };
+    if (record.kind === 'events') return runEvents(record, site, path, publish);
     // A run cut off midway (a crash) left some rows: start again from none.
     if (record.status === 'running') await deleteRows(record.siteId, importId);
     await updateImport(deps.db, importId, { status: 'running' });
@@ -172,11 +186,44 @@ export function createImportRunner(deps: { db: MetaDb; events: EventStore; clock
     }
   }
 
+  /**
+   * Raw events replayed through the collection pipeline (src/ingest/historicalImport.ts). Their
+   * rows cannot be told apart from live ones afterwards, so a run cut off by a restart is not run
+   * again (it would count its first lines twice): it fails, saying how far it got.
+   */
+  async function runEvents(record: SiteImport, site: Site | undefined, path: string, publish: Publish): Promise<void> {
+    const importId = record.id;
+    try {
+      if (record.status === 'running')
+        throw new ImportFailure(
+          `The import was cut off by a restart after about ${record.rows.toLocaleString('en')} lines, which stay stored; import the rest again.`,
+          null,
+          null,
+        );
+      await updateImport(deps.db, importId, { status: 'running' });
+      if (!site || site.deletedAt !== null) throw new ImportFailure('The site was deleted.', null, null);
+      const report = await importEventFile(deps.ingestion, site.domain, path, deps.clock.now(), (rows) => updateImport(deps.db, importId, { rows }));
+      await deps.ingestion.buffer.flush();
+      await updateImport(deps.db, importId, { status: 'completed', rows: report.lines, report: JSON.stringify(report), finishedAt: deps.clock.now() });
+      await publish('import.completed', { kind: 'events', lines: report.lines, outcomes: report.outcomes, rejected: report.rejected_count });
+    } catch (error) {
+      const failure = error instanceof ImportFailure ? error : error instanceof AppError ? new ImportFailure(error.message, null, null) : null;
+      if (!failure) deps.log.error({ err: error, importId }, 'events import failed');
+      const message = failure?.message ?? 'The import failed on our side; the failure has been logged.';
+      await updateImport(deps.db, importId, { status: 'failed', error: message, finishedAt: deps.clock.now() });
+      await publish('import.failed', { kind: 'events', error: message, file: null, line: null });
+    } finally {
+      rmSync(path, { force: true });
+    }
+  }
+
   const drain = () => {
     running ??= (async () => {
       while (queue.length > 0 && !stopped) {
         const next = queue.shift() as number;
         await run(next).catch((error) => deps.log.error({ err: error, importId: next }, 'import runner failed'));
+        for (const wake of waiters.get(next) ?? []) wake();
+        waiters.delete(next);
       }
     })().finally(() => {
       running = null;
@@ -195,8 +242,10 @@ export function createImportRunner(deps: { db: MetaDb; events: EventStore; clock
 
   return {
     enqueue(importId) {
+      const ran = new Promise<void>((resolve) => waiters.set(importId, [...(waiters.get(importId) ?? []), resolve]));
       queue.push(importId);
       void drain();
+      return ran;
     },
     deleteRows,
     async idle() {
@@ -205,6 +254,9 @@ export function createImportRunner(deps: { db: MetaDb; events: EventStore; clock
     async stop() {
       stopped = true;
       await running;
+      // Whoever waits on an import that will now run only after a restart learns it has not run.
+      for (const wakes of waiters.values()) for (const wake of wakes) wake();
+      waiters.clear();
     },
   };
 }

@@ -109,6 +109,42 @@ describe('POST /api/v1/sites/{site_id}/events/import', () => {
     expect(report.outcomes).toEqual({ bot: 1 });
   });
 
+  it('runs as a background import with Prefer: respond-async, followed to its report, and refuses a line over 1 MiB', async () => {
+    const account = await createAccount(t.app);
+    const body = [
+      line({ timestamp: '2026-06-21T10:02:00Z', ip: '81.2.69.142', user_agent: CHROME_MAC, n: 'pageview', u: `https://${account.domain}/b` }),
+      line({ timestamp: '2026-06-21T10:01:00Z', ip: '81.2.69.142', user_agent: CHROME_MAC, n: 'pageview', u: `https://${account.domain}/a` }),
+      line({
+        timestamp: '2026-06-21T10:03:00Z',
+        ip: '81.2.69.142',
+        user_agent: CHROME_MAC,
+        n: 'pageview',
+        u: `https://${account.domain}/${'x'.repeat(1024 * 1024)}`,
+      }),
+    ].join('\n');
+    const res = await fetch(`${t.url}/api/v1/sites/${account.domain}/events/import`, {
+      method: 'POST',
+      headers: { ...bearer(account.key), 'content-type': 'application/x-ndjson', prefer: 'respond-async' },
+      body,
+    });
+    expect(res.status).toBe(202);
+    const accepted = await res.json();
+    expect(accepted).toMatchObject({ kind: 'events', status: 'pending', file_name: 'events.ndjson', report: null });
+    await t.app.imports.idle();
+    const followed = await (await fetch(`${t.url}/api/v1/sites/${account.domain}/imports/${accepted.id}`, { headers: bearer(account.key) })).json();
+    expect(followed).toMatchObject({
+      kind: 'events',
+      status: 'completed',
+      rows: 3,
+      report: { lines: 3, outcomes: { stored: 2 }, rejected: [{ line: 3, reason: 'longer than 1024 KiB' }], rejected_count: 1 },
+    });
+    const pages = await stored<{ pathname: string }>(t, 'SELECT pathname FROM events WHERE site_id = {s:UInt64} ORDER BY timestamp', { s: account.siteId });
+    expect(pages.map((p) => p.pathname)).toEqual(['/a', '/b']);
+    const removal = await fetch(`${t.url}/api/v1/sites/${account.domain}/imports/${accepted.id}`, { method: 'DELETE', headers: bearer(account.key) });
+    expect(removal.status).toBe(409);
+    expect((await removal.json()).code).toBe('events_import');
+  });
+
   it('refuses more than a million lines in one request with a sentence', async () => {
     const account = await createAccount(t.app);
     const res = await importInto(account.domain, account.key, '\n'.repeat(1_000_001));

@@ -4,6 +4,9 @@ import { DIMENSION_ALIASES, DIMENSIONS, METRICS, TIME_DIMENSIONS } from '../../s
 import { type Account, bearer, type TestApp } from '../support/testApp.js';
 import { startSmallSite } from './smallSite.js';
 
+// Hundreds of engine queries per property: a ceiling for a busy 2-core machine, not a speed claim.
+const PROPERTY_TIMEOUT = 180_000;
+
 /**
  * Random queries built mostly from the language's own words, so most of them get past the schema
  * and reach resolution, planning, compilation and ClickHouse: whatever the combination, the answer
@@ -127,146 +130,167 @@ describe('the query API under random input', () => {
   it.each([
     ['wild', true, 0],
     ['well-formed', false, 100],
-  ])('POST /api/v2/query answers %s queries with a result or a 400 sentence, never a 5xx', async (_kind, wild, mustAnswer) => {
-    let answered = 0;
-    const refusals = new Map<string, number>();
-    await fc.assert(
-      fc.asyncProperty(queryBodies(wild), async (body) => {
-        const res = await fetch(`${t.url}/api/v2/query`, {
-          method: 'POST',
-          headers: { ...bearer(account.key), 'content-type': 'application/json' },
-          body: JSON.stringify({ site_id: account.domain, ...body }),
-        });
-        const answer = await expectSentenceOr200(res);
-        if (res.status === 400) refusals.set(String(answer.code), (refusals.get(String(answer.code)) ?? 0) + 1);
-        if (res.status === 200) {
-          answered += 1;
-          for (const row of answer.results as Array<{ metrics: unknown[]; dimensions: unknown[] }>) {
-            expect(row.metrics).toHaveLength(body.metrics.length);
-            expect(row.dimensions).toHaveLength((body.dimensions ?? []).length);
+  ])(
+    'POST /api/v2/query answers %s queries with a result or a 400 sentence, never a 5xx',
+    async (_kind, wild, mustAnswer) => {
+      let answered = 0;
+      const refusals = new Map<string, number>();
+      await fc.assert(
+        fc.asyncProperty(queryBodies(wild), async (body) => {
+          const res = await fetch(`${t.url}/api/v2/query`, {
+            method: 'POST',
+            headers: { ...bearer(account.key), 'content-type': 'application/json' },
+            body: JSON.stringify({ site_id: account.domain, ...body }),
+          });
+          const answer = await expectSentenceOr200(res);
+          if (res.status === 400) refusals.set(String(answer.code), (refusals.get(String(answer.code)) ?? 0) + 1);
+          if (res.status === 200) {
+            answered += 1;
+            for (const row of answer.results as Array<{ metrics: unknown[]; dimensions: unknown[] }>) {
+              expect(row.metrics).toHaveLength(body.metrics.length);
+              expect(row.dimensions).toHaveLength((body.dimensions ?? []).length);
+            }
           }
-        }
-      }),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 400) },
-    );
-    // Well-formed queries are meant to reach the engine, not only the validation.
-    expect(answered, JSON.stringify([...refusals])).toBeGreaterThanOrEqual(mustAnswer);
-    expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
-  });
+        }),
+        { numRuns: Number(process.env.FUZZ_RUNS ?? 400) },
+      );
+      // Well-formed queries are meant to reach the engine, not only the validation.
+      expect(answered, JSON.stringify([...refusals])).toBeGreaterThanOrEqual(mustAnswer);
+      expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
+    },
+    PROPERTY_TIMEOUT,
+  );
 
   it.each([
     ['wild', true, 0],
     ['well-formed', false, 60],
-  ])('the v1 endpoints answer %s parameters with a result or a 400 sentence, never a 5xx', async (_kind, wild, mustAnswer) => {
-    const pick = <T>(valid: fc.Arbitrary<T>, weird: fc.Arbitrary<T>) => (wild ? fc.oneof(valid, weird) : valid);
-    const dimension = pick<string>(fc.constantFrom(...Object.keys(DIMENSIONS), 'event:goal', 'event:props:plan', 'visit:os', 'visit:channel'), oddString);
-    const metric = pick<string>(
-      fc.constantFrom('visitors', 'visits', 'pageviews', 'events', 'views_per_visit', 'bounce_rate', 'visit_duration'),
-      fc.oneof(fc.constantFrom<string>(...METRICS), oddString),
-    );
-    const value = pick<string>(fc.constantFrom('Signup', '/blog*', 'DE', '/', 'Google', 'Chrome'), oddString);
-    const v1Filter = fc
-      .array(fc.tuple(dimension, pick(fc.constantFrom('==', '!=', '~', '!~'), fc.constantFrom('=', '')), fc.array(value, { minLength: 1, maxLength: 3 })), {
-        maxLength: wild ? 3 : 2,
-      })
-      .map((clauses) => clauses.map(([dim, op, vals]) => `${dim}${op}${vals.join('|')}`).join(';'));
-    const params = fc.record(
-      {
-        endpoint: fc.constantFrom('aggregate', 'timeseries', 'breakdown'),
-        metrics: fc.uniqueArray(metric, { minLength: 1, maxLength: 3 }).map((m) => m.join(',')),
-        period: pick(fc.constantFrom('day', '7d', '30d', 'month', '6mo', '12mo', 'year', 'all', 'custom'), fc.constantFrom('realtime', 'x')),
-        date: pick(fc.constantFrom('2024-01-09', '2024-01-08,2024-01-09'), fc.constantFrom('2024-01-09,2024-01-08', 'yesterday', '')),
-        filters: v1Filter,
-        property: dimension,
-        interval: pick(fc.constantFrom('day', 'month', 'date'), fc.constantFrom('week', 'hour', '', 'toString')),
-        compare: pick(fc.constant('previous_period'), fc.constantFrom('year_over_year', 'nope')),
-        limit: pick(fc.constantFrom('1', '10'), fc.constantFrom('0', '1001', 'abc', '-3')),
-        page: pick(fc.constantFrom('1', '2'), fc.constantFrom('0', 'x')),
-        with_imported: pick(fc.constantFrom('true', 'false'), fc.constant('maybe')),
-        // Parameters given twice (issue 11: a repeated site_id was a 500).
-        repeated: pick(
-          fc.constant([] as string[]),
-          fc.uniqueArray(fc.constantFrom('site_id', 'metrics', 'period', 'date', 'filters', 'property', 'limit'), { maxLength: 2 }),
-        ),
-      },
-      { requiredKeys: ['endpoint', 'metrics'] },
-    );
-    let answered = 0;
-    await fc.assert(
-      fc.asyncProperty(params, async ({ endpoint, repeated = [], ...rest }) => {
-        const search = new URLSearchParams({ site_id: account.domain, ...rest });
-        for (const name of repeated) search.append(name, search.get(name) ?? account.domain);
-        const res = await fetch(`${t.url}/api/v1/stats/${endpoint}?${search}`, { headers: bearer(account.key) });
-        await expectSentenceOr200(res);
-        if (res.status === 200) answered += 1;
-      }),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
-    );
-    expect(answered).toBeGreaterThanOrEqual(mustAnswer);
-    expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
-  });
+  ])(
+    'the v1 endpoints answer %s parameters with a result or a 400 sentence, never a 5xx',
+    async (_kind, wild, mustAnswer) => {
+      const pick = <T>(valid: fc.Arbitrary<T>, weird: fc.Arbitrary<T>) => (wild ? fc.oneof(valid, weird) : valid);
+      const dimension = pick<string>(fc.constantFrom(...Object.keys(DIMENSIONS), 'event:goal', 'event:props:plan', 'visit:os', 'visit:channel'), oddString);
+      const metric = pick<string>(
+        fc.constantFrom('visitors', 'visits', 'pageviews', 'events', 'views_per_visit', 'bounce_rate', 'visit_duration'),
+        fc.oneof(fc.constantFrom<string>(...METRICS), oddString),
+      );
+      const value = pick<string>(fc.constantFrom('Signup', '/blog*', 'DE', '/', 'Google', 'Chrome'), oddString);
+      const v1Filter = fc
+        .array(fc.tuple(dimension, pick(fc.constantFrom('==', '!=', '~', '!~'), fc.constantFrom('=', '')), fc.array(value, { minLength: 1, maxLength: 3 })), {
+          maxLength: wild ? 3 : 2,
+        })
+        .map((clauses) => clauses.map(([dim, op, vals]) => `${dim}${op}${vals.join('|')}`).join(';'));
+      const params = fc.record(
+        {
+          endpoint: fc.constantFrom('aggregate', 'timeseries', 'breakdown'),
+          metrics: fc.uniqueArray(metric, { minLength: 1, maxLength: 3 }).map((m) => m.join(',')),
+          period: pick(fc.constantFrom('day', '7d', '30d', 'month', '6mo', '12mo', 'year', 'all', 'custom'), fc.constantFrom('realtime', 'x')),
+          date: pick(fc.constantFrom('2024-01-09', '2024-01-08,2024-01-09'), fc.constantFrom('2024-01-09,2024-01-08', 'yesterday', '')),
+          filters: v1Filter,
+          property: dimension,
+          interval: pick(fc.constantFrom('day', 'month', 'date'), fc.constantFrom('week', 'hour', '', 'toString')),
+          compare: pick(fc.constant('previous_period'), fc.constantFrom('year_over_year', 'nope')),
+          limit: pick(fc.constantFrom('1', '10'), fc.constantFrom('0', '1001', 'abc', '-3')),
+          page: pick(fc.constantFrom('1', '2'), fc.constantFrom('0', 'x')),
+          with_imported: pick(fc.constantFrom('true', 'false'), fc.constant('maybe')),
+          // Parameters given twice (issue 11: a repeated site_id was a 500).
+          repeated: pick(
+            fc.constant([] as string[]),
+            fc.uniqueArray(fc.constantFrom('site_id', 'metrics', 'period', 'date', 'filters', 'property', 'limit'), { maxLength: 2 }),
+          ),
+        },
+        { requiredKeys: ['endpoint', 'metrics'] },
+      );
+      let answered = 0;
+      await fc.assert(
+        fc.asyncProperty(params, async ({ endpoint, repeated = [], ...rest }) => {
+          const search = new URLSearchParams({ site_id: account.domain, ...rest });
+          for (const name of repeated) search.append(name, search.get(name) ?? account.domain);
+          const res = await fetch(`${t.url}/api/v1/stats/${endpoint}?${search}`, { headers: bearer(account.key) });
+          await expectSentenceOr200(res);
+          if (res.status === 200) answered += 1;
+        }),
+        { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
+      );
+      expect(answered).toBeGreaterThanOrEqual(mustAnswer);
+      expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
+    },
+    PROPERTY_TIMEOUT,
+  );
 
-  it('answers extreme dates, every interval and every time zone name the runtime knows with a result or a 400 sentence', async () => {
-    const day = fc.oneof(
-      fc.constantFrom('0001-01-01', '1969-12-31', '1970-01-01', '1970-01-08', '2106-02-06', '2106-02-07', '9999-12-31', '2024-02-30', '2024-01-08'),
-      fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
-    );
-    const zone = fc.oneof(
-      fc.constantFrom(...Intl.supportedValuesOf('timeZone')),
-      fc.constantFrom(...Intl.supportedValuesOf('timeZone')).map((z) => z.toLowerCase()),
-      fc.constantFrom('UTC', 'Etc/UTC', 'etc/utc', 'SystemV/AST4', 'Factory', 'GMT+5', 'Etc/GMT+5', 'US/Pacific-New', 'EST5EDT', ''),
-    );
-    const body = fc.record(
-      {
-        date_range: fc.oneof(fc.tuple(day, day), fc.constantFrom('day', 'all', '12mo')),
-        timezone: zone,
-        dimensions: fc.constantFrom([], ['time'], ['time:minute'], ['time:hour'], ['time:day'], ['time:week'], ['time:month']),
-        labels: fc.boolean(),
-        include: fc.constantFrom({}, { comparisons: { mode: 'previous_period' } }, { comparisons: { mode: 'year_over_year' } }),
-      },
-      { requiredKeys: ['date_range'] },
-    );
-    await fc.assert(
-      fc.asyncProperty(body, async ({ labels, include, ...query }) => {
-        const res = await fetch(`${t.url}/api/v2/query`, {
-          method: 'POST',
-          headers: { ...bearer(account.key), 'content-type': 'application/json' },
-          body: JSON.stringify({ site_id: account.domain, metrics: ['visitors'], include: { ...include, ...(labels ? { time_labels: true } : {}) }, ...query }),
+  it(
+    'answers extreme dates, every interval and every time zone name the runtime knows with a result or a 400 sentence',
+    async () => {
+      const day = fc.oneof(
+        fc.constantFrom('0001-01-01', '1969-12-31', '1970-01-01', '1970-01-08', '2106-02-06', '2106-02-07', '9999-12-31', '2024-02-30', '2024-01-08'),
+        fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+      );
+      const zone = fc.oneof(
+        fc.constantFrom(...Intl.supportedValuesOf('timeZone')),
+        fc.constantFrom(...Intl.supportedValuesOf('timeZone')).map((z) => z.toLowerCase()),
+        fc.constantFrom('UTC', 'Etc/UTC', 'etc/utc', 'SystemV/AST4', 'Factory', 'GMT+5', 'Etc/GMT+5', 'US/Pacific-New', 'EST5EDT', ''),
+      );
+      const body = fc.record(
+        {
+          date_range: fc.oneof(fc.tuple(day, day), fc.constantFrom('day', 'all', '12mo')),
+          timezone: zone,
+          dimensions: fc.constantFrom([], ['time'], ['time:minute'], ['time:hour'], ['time:day'], ['time:week'], ['time:month']),
+          labels: fc.boolean(),
+          include: fc.constantFrom({}, { comparisons: { mode: 'previous_period' } }, { comparisons: { mode: 'year_over_year' } }),
+        },
+        { requiredKeys: ['date_range'] },
+      );
+      await fc.assert(
+        fc.asyncProperty(body, async ({ labels, include, ...query }) => {
+          const res = await fetch(`${t.url}/api/v2/query`, {
+            method: 'POST',
+            headers: { ...bearer(account.key), 'content-type': 'application/json' },
+            body: JSON.stringify({
+              site_id: account.domain,
+              metrics: ['visitors'],
+              include: { ...include, ...(labels ? { time_labels: true } : {}) },
+              ...query,
+            }),
+          });
+          await expectSentenceOr200(res);
+        }),
+        { numRuns: Number(process.env.FUZZ_RUNS ?? 200) },
+      );
+      expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
+    },
+    PROPERTY_TIMEOUT,
+  );
+
+  it(
+    'answers filters nested to any depth with a result or a 400 sentence',
+    async () => {
+      const combinator = fc.constantFrom('not', 'and', 'or', 'has_done', 'has_not_done');
+      const nested = fc
+        .tuple(fc.array(combinator, { minLength: 1, maxLength: 600 }), fc.constantFrom('visit:country', 'event:page', 'event:goal'))
+        .map(([ops, dimension]) => {
+          let filter: unknown = ['is', dimension, [dimension === 'visit:country' ? 'DE' : dimension === 'event:goal' ? 'Signup' : '/']];
+          for (const op of ops) filter = op === 'and' || op === 'or' ? [op, [filter]] : [op, filter];
+          return filter;
         });
-        await expectSentenceOr200(res);
-      }),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 200) },
-    );
-    expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
-  });
-
-  it('answers filters nested to any depth with a result or a 400 sentence', async () => {
-    const combinator = fc.constantFrom('not', 'and', 'or', 'has_done', 'has_not_done');
-    const nested = fc
-      .tuple(fc.array(combinator, { minLength: 1, maxLength: 600 }), fc.constantFrom('visit:country', 'event:page', 'event:goal'))
-      .map(([ops, dimension]) => {
-        let filter: unknown = ['is', dimension, [dimension === 'visit:country' ? 'DE' : dimension === 'event:goal' ? 'Signup' : '/']];
-        for (const op of ops) filter = op === 'and' || op === 'or' ? [op, [filter]] : [op, filter];
-        return filter;
-      });
-    await fc.assert(
-      fc.asyncProperty(nested, fc.constantFrom('v2', 'v1'), async (filter, api) => {
-        const res =
-          api === 'v2'
-            ? await fetch(`${t.url}/api/v2/query`, {
-                method: 'POST',
-                headers: { ...bearer(account.key), 'content-type': 'application/json' },
-                body: JSON.stringify({ site_id: account.domain, metrics: ['visitors'], date_range: 'day', filters: [filter] }),
-              })
-            : await fetch(
-                `${t.url}/api/v1/stats/aggregate?site_id=${account.domain}&metrics=visitors&filters=${encodeURIComponent(JSON.stringify([filter]))}`,
-                {
-                  headers: bearer(account.key),
-                },
-              );
-        await expectSentenceOr200(res);
-      }),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 100) },
-    );
-  });
+      await fc.assert(
+        fc.asyncProperty(nested, fc.constantFrom('v2', 'v1'), async (filter, api) => {
+          const res =
+            api === 'v2'
+              ? await fetch(`${t.url}/api/v2/query`, {
+                  method: 'POST',
+                  headers: { ...bearer(account.key), 'content-type': 'application/json' },
+                  body: JSON.stringify({ site_id: account.domain, metrics: ['visitors'], date_range: 'day', filters: [filter] }),
+                })
+              : await fetch(
+                  `${t.url}/api/v1/stats/aggregate?site_id=${account.domain}&metrics=visitors&filters=${encodeURIComponent(JSON.stringify([filter]))}`,
+                  {
+                    headers: bearer(account.key),
+                  },
+                );
+          await expectSentenceOr200(res);
+        }),
+        { numRuns: Number(process.env.FUZZ_RUNS ?? 100) },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 });

@@ -1,17 +1,17 @@
-import { createWriteStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
-import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import { type ImportRunner, uploadPath } from '../../imports/importRunner.js';
 import { parsePayload } from '../../management/payload.js';
 import { requireTeamSite } from '../../management/siteAccess.js';
 import type { MetaDb } from '../../stores/meta/database.js';
 import { createImport, getImport, listSiteImports, type SiteImport, updateImport } from '../../stores/meta/imports.js';
+import { receiveUpload, refuseDeclaredOversize } from '../upload.js';
 
 /** An upload's largest size: a whole export, compressed. */
 export const IMPORT_UPLOAD_LIMIT = 2 * 1024 ** 3;
+const UPLOAD_LIMIT = { limitBytes: IMPORT_UPLOAD_LIMIT, limitText: '2 GiB' };
 
 const siteParams = z.strictObject({ site_id: z.string().min(1).max(300) });
 const importParams = z.strictObject({ site_id: z.string().min(1).max(300), import_id: z.coerce.number().int().positive() });
@@ -21,6 +21,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 export const importJson = (item: SiteImport) => ({
   id: item.id,
+  kind: item.kind,
   file_name: item.fileName,
   status: item.status,
   from: item.fromDate,
@@ -31,6 +32,8 @@ export const importJson = (item: SiteImport) => ({
   error: item.error === null ? null : { message: item.error, file: item.errorFile, line: item.errorLine },
   created_at: iso(item.createdAt),
   finished_at: iso(item.finishedAt),
+  // An events import's outcome counts and rejected lines (src/ingest/historicalImport.ts).
+  report: item.report === null ? null : JSON.parse(item.report),
 });
 
 /**
@@ -47,23 +50,16 @@ export function importsRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: C
       const { site_id } = parsePayload(siteParams, request.params);
       const { file_name } = parsePayload(uploadQuery, request.query ?? {});
       if (!/\.(zip|csv)$/i.test(file_name)) throw badRequest('invalid_file_name', `"${file_name}" is neither a .zip nor a .csv file.`);
-      const declared = Number(request.headers['content-length'] ?? 0);
-      if (declared > IMPORT_UPLOAD_LIMIT) throw new AppError(413, 'body_too_large', `An upload may be at most ${IMPORT_UPLOAD_LIMIT / 1024 ** 3} GiB.`);
+      refuseDeclaredOversize(request.raw, UPLOAD_LIMIT);
       const now = deps.clock.now();
       const site = await requireTeamSite(deps.db, request.caller, site_id, now);
       const record = await createImport(deps.db, { siteId: site.id, fileName: file_name, userId: request.caller.userId }, now);
-      const body = request.raw;
-      let received = 0;
-      body.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        if (received > IMPORT_UPLOAD_LIMIT)
-          body.destroy(new AppError(413, 'body_too_large', `An upload may be at most ${IMPORT_UPLOAD_LIMIT / 1024 ** 3} GiB.`));
-      });
+      let received: number;
       try {
-        await pipeline(body, createWriteStream(uploadPath(deps.dataDir, record.id)));
+        received = await receiveUpload(request.raw, uploadPath(deps.dataDir, record.id), UPLOAD_LIMIT);
       } catch (error) {
         await updateImport(deps.db, record.id, { status: 'failed', error: 'The upload did not arrive whole.', finishedAt: deps.clock.now() });
-        throw error instanceof AppError ? error : badRequest('upload_incomplete', 'The upload did not arrive whole; send it again.');
+        throw error;
       }
       if (received === 0) {
         await updateImport(deps.db, record.id, { status: 'failed', error: 'The upload was empty.', finishedAt: deps.clock.now() });
@@ -94,6 +90,7 @@ export function importsRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: C
     const item = await requireImport(request);
     if (item.status === 'pending' || item.status === 'running')
       throw conflict('import_running', 'This import is still running; delete it once it has finished.');
+    if (item.kind === 'events') throw conflict('events_import', 'Imported raw events joined the site’s own events and cannot be taken out again by import.');
     await deps.imports.deleteRows(item.siteId, item.id);
     await updateImport(deps.db, item.id, { status: 'deleted' });
     return { deleted: true };

@@ -4,10 +4,14 @@ import type { ImportsTable } from './schema.js';
 
 export const IMPORT_STATUSES = ['pending', 'running', 'completed', 'failed', 'deleted'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+/** `export`: another export into the daily tables; `events`: raw events (NDJSON) through the collection pipeline. */
+export const IMPORT_KINDS = ['export', 'events'] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 export interface SiteImport {
   id: number;
   siteId: number;
+  kind: ImportKind;
   fileName: string;
   status: ImportStatus;
   fromDate: string | null;
@@ -20,11 +24,14 @@ export interface SiteImport {
   errorLine: number | null;
   createdAt: number;
   finishedAt: number | null;
+  /** An events import's report, as JSON text. */
+  report: string | null;
 }
 
 const toImport = (row: Selectable<ImportsTable>): SiteImport => ({
   id: row.id,
   siteId: row.site_id,
+  kind: row.kind === 'events' ? 'events' : 'export',
   fileName: row.file_name,
   status: row.status as ImportStatus,
   fromDate: row.from_date,
@@ -37,13 +44,19 @@ const toImport = (row: Selectable<ImportsTable>): SiteImport => ({
   errorLine: row.error_line,
   createdAt: row.created_at,
   finishedAt: row.finished_at,
+  report: row.report,
 });
 
-export async function createImport(db: MetaDb, input: { siteId: number; fileName: string; userId: number | null }, now: number): Promise<SiteImport> {
+export async function createImport(
+  db: MetaDb,
+  input: { siteId: number; fileName: string; userId: number | null; kind?: ImportKind },
+  now: number,
+): Promise<SiteImport> {
   const row = await db
     .insertInto('imports')
     .values({
       site_id: input.siteId,
+      kind: input.kind ?? 'export',
       file_name: input.fileName,
       status: 'pending',
       from_date: null,
@@ -84,6 +97,7 @@ export async function overlappingImports(db: MetaDb, siteId: number, range: { fr
     .selectAll()
     .where('site_id', '=', siteId)
     .where('status', '=', 'completed')
+    .where('kind', '=', 'export')
     .where('id', '!=', exceptId)
     .where('from_date', '<=', range.to)
     .where('to_date', '>=', range.from)
@@ -105,6 +119,7 @@ export async function updateImport(
     errorFile: string | null;
     errorLine: number | null;
     finishedAt: number | null;
+    report: string | null;
   }>,
 ): Promise<void> {
   await db
@@ -118,6 +133,7 @@ export async function updateImport(
       ...(change.filesTotal !== undefined ? { files_total: change.filesTotal } : {}),
       ...(change.error !== undefined ? { error: change.error } : {}),
       ...(change.errorFile !== undefined ? { error_file: change.errorFile } : {}),
+      ...(change.report !== undefined ? { report: change.report } : {}),
       ...(change.errorLine !== undefined ? { error_line: change.errorLine } : {}),
       ...(change.finishedAt !== undefined ? { finished_at: change.finishedAt } : {}),
     })
@@ -127,6 +143,12 @@ export async function updateImport(
 
 /** Ids of a site's completed imports: the only ones reports may read. */
 export async function completedImportIds(db: MetaDb, siteId: number): Promise<number[]> {
-  const rows = await db.selectFrom('imports').select('id').where('site_id', '=', siteId).where('status', '=', 'completed').execute();
+  const rows = await db
+    .selectFrom('imports')
+    .select('id')
+    .where('site_id', '=', siteId)
+    .where('status', '=', 'completed')
+    .where('kind', '=', 'export')
+    .execute();
   return rows.map((row) => row.id);
 }

@@ -281,4 +281,8 @@ export interface ImportsTable {
   created_by_user_id: number | null;
   created_at: number;
   finished_at: number | null;
+  /** export (daily tables) or events (raw events through the pipeline) */
+  kind: Generated<string>;
+  /** An events import's report (JSON): lines, outcomes, rejected lines. */
+  report: string | null;
 }

@@ -7,6 +7,7 @@ import * as m0005 from './0005_site_lifecycle.js';
 import * as m0006 from './0006_webhooks.js';
 import * as m0007 from './0007_web_sessions.js';
 import * as m0008 from './0008_imports.js';
+import * as m0009 from './0009_event_imports.js';
 import type { MetaDialect } from './columns.js';
 
 export type { MetaDialect } from './columns.js';
@@ -23,6 +24,7 @@ const MIGRATIONS: Array<[string, Up]> = [
   ['0006_webhooks', m0006.up],
   ['0007_web_sessions', m0007.up],
   ['0008_imports', m0008.up],
+  ['0009_event_imports', m0009.up],
 ];
 
 export function metaMigrations(dialect: MetaDialect): MigrationProvider {
