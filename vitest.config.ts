@@ -7,7 +7,9 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Ceilings that catch a hang, not speed claims: browser tests and properties run minutes of
+    // work on a 2-core machine that CI may share.
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
   },
 });
