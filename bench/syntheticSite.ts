@@ -1,0 +1,135 @@
+/**
+ * The benchmarks' synthetic site (`npm run bench:query`, `npm run bench:dashboard`): a fresh
+ * embedded store loaded straight from ClickHouse's numbers() with BENCH_EVENTS events (default
+ * 10,000,000; about a million visitors, 90 days ending yesterday, skewed pages, sources,
+ * countries, devices and browsers) and the visits derived from them, served over HTTP.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config/config.js';
+import { createApiKey } from '../src/stores/meta/apiKeys.js';
+import { createSite } from '../src/stores/meta/sites.js';
+import { createUserWithTeam } from '../src/stores/meta/users.js';
+
+export async function loadSyntheticSite(name: string) {
+  const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
+  const DAYS = 90;
+  // Sessions hold 1–7 events, four on average; visitors come back for about 2.5 visits each.
+  const SESSIONS = Math.round(EVENTS / 4);
+  const VISITORS = Math.round(EVENTS / 8.5);
+
+  const dataDir = mkdtempSync(join(tmpdir(), `svc-${name}-bench-`));
+  const app = await createApp(loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }));
+  const url = await app.listen();
+  const ch = app.events.jobs;
+  const now = Date.now();
+  const { userId, teamId } = await createUserWithTeam(app.meta.db, { email: 'bench@example.com', name: 'Bench' }, now);
+  const site = await createSite(app.meta.db, { teamId, domain: 'bench.example.com', timezone: 'Europe/Berlin' }, now);
+  const { key } = await createApiKey(app.meta.db, { teamId, userId, name: 'bench' }, now);
+  await app.meta.db
+    .insertInto('goals')
+    .values({ site_id: site.id, event_name: 'Signup', page_path: null, display_name: 'Signup', currency: null, created_at: now })
+    .execute();
+  await app.meta.db
+    .insertInto('goals')
+    .values({ site_id: site.id, event_name: null, page_path: '/pricing', display_name: 'Visit /pricing', currency: null, created_at: now })
+    .execute();
+
+  async function exec(query: string) {
+    await ch.command({ query, clickhouse_settings: { max_execution_time: 3600, max_insert_threads: '2' } });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Load: events generated inside ClickHouse from numbers(), sessions derived from them.
+  const loadStart = performance.now();
+  const firstDay = Math.floor(now / 86_400_000) * 86_400_000 - DAYS * 86_400_000;
+  const pick = (list: string[], u: string) => `[${list.map((v) => `'${v}'`).join(',')}][1 + toUInt32(floor(${u} * ${list.length}))]`;
+  // A skewed draw in [0, 1): most mass near 0, so the first entries of each list dominate.
+  const skew = (seed: string, power: number) => `pow((sipHash64(s, '${seed}') % 1000000) / 1000000, ${power})`;
+  const SOURCES = [
+    '',
+    'Google',
+    '',
+    'Google',
+    'Bing',
+    'Twitter',
+    'Facebook',
+    'DuckDuckGo',
+    'Reddit',
+    'GitHub',
+    'Hacker News',
+    'LinkedIn',
+    'Newsletter',
+    'Ecosia',
+  ];
+  const COUNTRIES = ['US', 'DE', 'GB', 'FR', 'IN', 'BR', 'CA', 'NL', 'ES', 'IT', 'PL', 'SE', 'JP', 'AU', 'CH', 'AT', 'BE', 'MX', 'TR', 'ZA'];
+  const DEVICES = ['Desktop', 'Mobile', 'Tablet'];
+  const BROWSERS = ['Chrome', 'Safari', 'Firefox', 'Edge', 'Samsung Internet', 'Opera'];
+  const OSES = ['Windows', 'iOS', 'Android', 'Mac', 'Linux', 'ChromeOS'];
+  await exec(`
+    INSERT INTO events (timestamp, site_id, name, user_id, session_id, hostname, pathname, referrer_source, channel,
+                        country_code, device, screen_size, browser, operating_system, props, interactive, classification)
+    SELECT
+      toDateTime(${Math.floor(firstDay / 1000)} + intDiv(s * ${DAYS * 86400}, ${SESSIONS}) + k * (20 + sipHash64(s, k) % 240), 'UTC') AS timestamp,
+      ${site.id} AS site_id,
+      if(k > 0 AND sipHash64(s, k, 'goal') % 25 = 0, 'Signup', 'pageview') AS name,
+      sipHash64('visitor', sipHash64(s, 'v') % ${VISITORS}) AS user_id,
+      sipHash64(s, 'session') AS session_id,
+      'bench.example.com' AS hostname,
+      if(sipHash64(s, k, 'pricing') % 30 = 0, '/pricing', concat('/docs/', toString(toUInt32(floor(pow((sipHash64(s, k, 'p') % 1000000) / 1000000, 4) * 2000))))) AS pathname,
+      ${pick(SOURCES, skew('src', 2))} AS referrer_source,
+      if(referrer_source = '', 'Direct', 'Organic Search') AS channel,
+      ${pick(COUNTRIES, skew('c', 3))} AS country_code,
+      ${pick(DEVICES, skew('d', 1.5))} AS device,
+      device AS screen_size,
+      ${pick(BROWSERS, skew('b', 2))} AS browser,
+      ${pick(OSES, skew('o', 2))} AS operating_system,
+      map() AS props,
+      1 AS interactive,
+      '' AS classification
+    FROM (SELECT number AS s, 1 + sipHash64(number, 'len') % 7 AS len FROM numbers(${SESSIONS}))
+    ARRAY JOIN range(len) AS k`);
+  // One +1 row per visit in its final state, derived in slices to bound memory.
+  for (let slice = 0; slice < 8; slice++) {
+    await exec(`
+      INSERT INTO sessions (session_id, sign, site_id, user_id, hostname, timestamp, start, is_bounce, entry_page, exit_page,
+                            exit_page_hostname, pageviews, events, duration, referrer_source, channel, country_code, device,
+                            screen_size, browser, operating_system, classification)
+      SELECT session_id, 1, any(site_id), any(user_id), any(hostname), max(timestamp), min(timestamp),
+             countIf(name = 'pageview') <= 1 AND count() = 1, argMin(pathname, timestamp), argMax(pathname, timestamp),
+             any(hostname), countIf(name = 'pageview'), count(), dateDiff('second', min(timestamp), max(timestamp)),
+             any(referrer_source), any(channel), any(country_code), any(device), any(screen_size), any(browser),
+             any(operating_system), ''
+      FROM events WHERE site_id = ${site.id} AND session_id % 8 = ${slice}
+      GROUP BY session_id`);
+  }
+  await exec('OPTIMIZE TABLE events FINAL');
+  await exec('OPTIMIZE TABLE sessions FINAL');
+  const counts = (await (
+    await ch.query({
+      query: `SELECT (SELECT count() FROM events) AS events, (SELECT uniqExact(user_id) FROM events) AS visitors, (SELECT count() FROM sessions) AS sessions`,
+      format: 'JSONEachRow',
+    })
+  ).json()) as Record<string, string>[];
+  console.log(
+    `Loaded ${Number(counts[0]!.events).toLocaleString('en')} events, ${Number(counts[0]!.visitors).toLocaleString('en')} visitors, ${Number(counts[0]!.sessions).toLocaleString('en')} visits over ${DAYS} days in ${((performance.now() - loadStart) / 1000).toFixed(1)} s.\n`,
+  );
+
+  return {
+    app,
+    url,
+    site,
+    key,
+    userId,
+    teamId,
+    now,
+    /** Closes the app and removes the store, unless BENCH_KEEP=1 asks to keep it for ad-hoc SQL. */
+    async close() {
+      await app.close();
+      if (process.env.BENCH_KEEP) console.log(`Store kept in ${dataDir}`);
+      else rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
