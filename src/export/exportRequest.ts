@@ -14,10 +14,15 @@ const EARLIEST = '1970-01-02';
 
 /**
  * The days to export: `from`/`to` when given (both inclusive), otherwise from the site's
- * creation day (events imported for earlier days are included with an explicit `from`) to today,
+ * creation day, or its first event's day when events were imported for earlier days, to today,
  * all in the site's time zone.
  */
-export function exportRange(query: z.infer<typeof exportQuerySchema>, site: { timezone: string; createdAt: number }, now: number): ExportRange {
+export function exportRange(
+  query: z.infer<typeof exportQuerySchema>,
+  site: { timezone: string; createdAt: number },
+  firstEventAt: number | null,
+  now: number,
+): ExportRange {
   const today = formatDate(toLocal(now, site.timezone));
   const day = (value: string | undefined, name: string, fallback: string) => {
     if (value === undefined) return fallback;
@@ -25,7 +30,7 @@ export function exportRange(query: z.infer<typeof exportQuerySchema>, site: { ti
     if (!parsed) throw badRequest('invalid_date', `"${name}" must be a date such as 2024-01-31; got "${value}".`);
     return formatDate(parsed);
   };
-  const from = day(query.from, 'from', formatDate(toLocal(Math.min(site.createdAt, now), site.timezone)));
+  const from = day(query.from, 'from', formatDate(toLocal(Math.min(site.createdAt, firstEventAt ?? now, now), site.timezone)));
   const to = day(query.to, 'to', today);
   if (from < EARLIEST) throw badRequest('invalid_date', `"from" must be ${EARLIEST} or later.`);
   if (to > today) throw badRequest('invalid_date', `"to" cannot be after today (${today} in the site's time zone).`);

@@ -1,9 +1,16 @@
 import type { FastifyReply } from 'fastify';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
+import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { includedClassifications } from '../stores/meta/siteSettings.js';
 import type { Site } from '../stores/meta/sites.js';
 import { type ExportRange, exportFileName, streamSiteExport } from './siteExport.js';
+
+/** The site's first stored event (ms), read on the background-jobs connection; null for none. */
+export async function siteFirstEventAt(events: EventStore, siteId: number): Promise<number | null> {
+  const result = await events.jobs.query({ query: FIRST_EVENT_SQL, query_params: { site: siteId }, format: 'JSONEachRow' });
+  return firstEventFromRow((await result.json<Record<string, unknown>>())[0]);
+}
 
 /**
  * Sends a site's export as a ZIP download, streamed from the background-jobs connection so a long

@@ -1,6 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { QueryConfig } from '../config/config.js';
 import { CLASSIFICATIONS } from '../ingest/classification/reasons.js';
+import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { REVENUE_METRICS } from './catalog.js';
 import { type CompiledQuery, compileQuery } from './compile.js';
@@ -100,8 +101,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
 }
 
 async function firstEventAt(sql: Statements, siteId: number): Promise<number | null> {
-  const rows = await sql('SELECT toUnixTimestamp(min(timestamp)) AS first, count() AS n FROM events WHERE site_id = {site:UInt64}', { site: siteId });
-  return toMetricValue(rows[0]?.n) ? toMetricValue(rows[0]?.first)! * 1000 : null;
+  return firstEventFromRow((await sql(FIRST_EVENT_SQL, { site: siteId }))[0]);
 }
 
 function toResult(row: Row, q: ResolvedQuery): ResultRow {

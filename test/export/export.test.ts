@@ -123,10 +123,12 @@ describe('export ranges and slices', () => {
   const site = { timezone: 'Europe/Berlin', createdAt: Date.parse('2024-01-01T00:00:00Z') };
   const now = Date.parse('2024-03-01T23:30:00Z');
 
-  it("defaults to the site's first day through today, in the site's time zone", () => {
-    expect(exportRange({}, site, now)).toEqual({ from: '2024-01-01', to: '2024-03-02' });
-    expect(() => exportRange({ from: '2024-03-05' }, site, now)).toThrow('after "to"');
-    expect(() => exportRange({ to: '2024-04-01' }, site, now)).toThrow('cannot be after today');
+  it("defaults to the site's first day, or its first event's when history was imported, through today, in the site's time zone", () => {
+    expect(exportRange({}, site, null, now)).toEqual({ from: '2024-01-01', to: '2024-03-02' });
+    expect(exportRange({}, site, Date.parse('2024-01-20T10:00:00Z'), now)).toEqual({ from: '2024-01-01', to: '2024-03-02' });
+    expect(exportRange({}, site, Date.parse('2023-10-14T23:30:00Z'), now)).toEqual({ from: '2023-10-15', to: '2024-03-02' });
+    expect(() => exportRange({ from: '2024-03-05' }, site, null, now)).toThrow('after "to"');
+    expect(() => exportRange({ to: '2024-04-01' }, site, null, now)).toThrow('cannot be after today');
   });
 
   it('groups days into slices of bounded size, a big day alone', () => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import { exportQuerySchema, exportRange } from '../../export/exportRequest.js';
-import { sendSiteExport } from '../../export/exportResponse.js';
+import { sendSiteExport, siteFirstEventAt } from '../../export/exportResponse.js';
 import { parsePayload } from '../../management/payload.js';
 import type { EventStore } from '../../stores/clickhouse/eventStore.js';
 import { requireViewer, type WebDeps } from '../signIn.js';
@@ -23,6 +23,6 @@ export function webExportRoutes(scope: FastifyInstance, deps: WebDeps & { events
     const { site, role, guest } = await requireViewerSite(deps.db, requireViewer(request), domain, now);
     if (guest || !EXPORTERS.includes(role))
       throw new AppError(403, 'forbidden_role', `Exports are for the site's editors, admins and owner; you are a ${role}.`);
-    return sendSiteExport(reply, deps, site, exportRange(query, site, now));
+    return sendSiteExport(reply, deps, site, exportRange(query, site, await siteFirstEventAt(deps.events, site.id), now));
   });
 }
