@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { scopeRefusal } from '../api/authentication.js';
 import type { ApiCaller } from '../stores/meta/apiKeys.js';
 import { listTeamSites } from '../stores/meta/sites.js';
+import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './identity.js';
 import { type McpDeps, registerTools, type ToolContext } from './registry.js';
 import { setupTools } from './tools/setup.js';
 import { describeSite, siteTools } from './tools/sites.js';
@@ -10,14 +11,6 @@ import { statsTools } from './tools/stats.js';
 import { webhookTools } from './tools/webhooks.js';
 
 export const TOOLS = [...siteTools, ...statsTools, ...setupTools, ...webhookTools];
-
-export const SERVER_INFO = { name: 'svc-analytics', title: 'Web analytics', version: '0.1.0' };
-
-/** Also what the stdio bridge answers `initialize` with, since it starts before any call reaches the server. */
-export const SERVER_CAPABILITIES = { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } };
-
-export const INSTRUCTIONS =
-  "Privacy-first web analytics. Call list_sites first, then describe_site for a site's time zone, goals, funnels, custom properties and days with data. Shortcut tools answer common questions; the query tool asks anything. Figures name their units; date ranges are inclusive days in the site's time zone.";
 
 const SITE_RESOURCES = 1000;
 
