@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrCreateFunnel } from '../../src/management/funnels.js';
 import { lockTeam } from '../../src/stores/meta/teams.js';
 import { startSmallSite } from '../query/smallSite.js';
-import { addGoal } from '../support/eventFixtures.js';
+import { addGoal, insertEvents } from '../support/eventFixtures.js';
 import { type Account, bearer, createAccount, type TestApp } from '../support/testApp.js';
 import { caller, httpClient, ok, refused, type ToolCall } from './client.js';
 
@@ -218,8 +218,20 @@ describe('statistics', () => {
       ],
     });
     expect(await refused(call, 'funnel_report', { site_id: account.domain, funnel: 'Nope' })).toBe('There is no funnel "Nope" on this site.');
-    // The clock stands a day after the last event.
+    // The clock stands a day after the last event, until two visitors arrive 2 and 4 minutes before it (and one 10 minutes before).
     expect(await ok(call, 'realtime_visitors', { site_id: account.domain })).toMatchObject({ visitors: 0, unit: 'count', window: 'the last 5 minutes' });
+    await insertEvents(t.app, account.siteId, [
+      { visitor: 'erin', at: '2024-01-10 11:58:00', page: '/' },
+      { visitor: 'frank', at: '2024-01-10 11:56:00', page: '/blog' },
+      { visitor: 'gina', at: '2024-01-10 11:50:00', page: '/' },
+    ]);
+    expect(await ok(call, 'realtime_visitors', { site_id: account.domain })).toEqual({
+      site: account.domain,
+      visitors: 2,
+      unit: 'count',
+      window: 'the last 5 minutes',
+      as_of: '2024-01-10T12:00:00+00:00',
+    });
   });
 });
 
@@ -295,6 +307,26 @@ describe('the key', () => {
         params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
       }),
     });
+
+  it('answers wrong arguments, unknown tools and other methods with a sentence', async () => {
+    expect(await refused(call, 'top_pages', { site_id: account.domain, limit: 'ten' })).toBe('Field "limit" must be a number.');
+    expect(await refused(call, 'top_pages', { site_id: account.domain, colour: 'red' })).toBe(
+      'Unknown field "colour"; the accepted fields are site_id, date_range, filters, limit, offset.',
+    );
+    expect(await refused(call, 'top_pages', {})).toBe('Field "site_id" is required.');
+    expect(await refused(call, 'top_pages', { site_id: account.domain, date_range: 'fortnight' })).toMatch(/^#\/date_range: Invalid date range "fortnight"/);
+    expect(await refused(call, 'make_coffee')).toMatch(/make_coffee not found/);
+    const get = await fetch(`${t.url}/mcp`, { headers: bearer(account.key) });
+    expect(get.status).toBe(405);
+    expect(((await get.json()) as { error: string }).error).toMatch(/^This MCP endpoint is stateless/);
+    const garbage = await fetch(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { ...bearer(account.key), 'content-type': 'application/json' },
+      body: '{"jsonrpc":',
+    });
+    expect(garbage.status).toBe(400);
+    expect(await garbage.json()).toEqual({ error: 'The request body is not valid JSON.', code: 'bad_request' });
+  });
 
   it('is refused without a key, as /api/v1 refuses it', async () => {
     const res = await initialize();
