@@ -45,7 +45,7 @@ function registerSiteResources(server: McpServer, ctx: ToolContext): void {
     },
     async (uri, { domain }) => {
       readable();
-      const description = await describeSite(ctx, String(domain));
+      const description = await describeSite(ctx, typeof domain === 'string' ? decodeURIComponent(domain) : '');
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(description) }] };
     },
   );

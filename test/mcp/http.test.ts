@@ -72,6 +72,7 @@ describe('the tool list', () => {
     const read = await client.readResource({ uri: `site://${account.domain}` });
     const first = read.contents[0]!;
     expect(JSON.parse('text' in first ? first.text : '')).toMatchObject({ domain: account.domain, timezone: 'Etc/UTC' });
+    await expect(client.readResource({ uri: 'site://nowhere.example' })).rejects.toThrow('Site could not be found.');
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(['weekly_summary', 'why_did_traffic_change']);
     const prompt = await client.getPrompt({ name: 'weekly_summary', arguments: { site_id: account.domain } });
@@ -291,6 +292,10 @@ describe('the key', () => {
       expect(await refused(use, 'list_webhooks')).toBe('This API key lacks the "webhooks:write" scope that this tool requires.');
       expect(await refused(use, 'list_sites')).toBe('This API key lacks the "sites:read" scope that this tool requires.');
       expect(await ok(use, 'realtime_visitors', { site_id: statsOnly.domain })).toMatchObject({ visitors: 0 });
+      expect((await narrow.listResources()).resources).toEqual([]);
+      await expect(narrow.readResource({ uri: `site://${statsOnly.domain}` })).rejects.toThrow(
+        'This API key lacks the "sites:read" scope that this resource requires.',
+      );
     } finally {
       await narrow.close();
     }
