@@ -5,6 +5,8 @@ import { lockTeam } from '../../src/stores/meta/teams.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { addGoal, insertEvents } from '../support/eventFixtures.js';
 import { type Account, bearer, createAccount, type TestApp } from '../support/testApp.js';
+import { call as api } from '../webhooks/support/api.js';
+import { startReceiver } from '../webhooks/support/receiver.js';
 import { caller, httpClient, ok, refused, type ToolCall } from './client.js';
 
 let t: TestApp;
@@ -263,19 +265,32 @@ describe('set-up', () => {
     expect(byPlan.rows).toEqual([{ 'event:props:plan': 'pro', visitors: 1 }]);
   });
 
-  it('lists webhooks and their deliveries', async () => {
-    const created = await fetch(`${t.url}/api/v1/webhooks`, {
-      method: 'POST',
-      headers: { ...bearer(account.key), 'content-type': 'application/json' },
-      body: JSON.stringify({ url: 'https://hooks.example.com/svc', event_types: ['site.created'] }),
-    });
-    expect(created.status).toBe(201);
-    const { id } = (await created.json()) as { id: number };
-    expect(await ok(call, 'list_webhooks')).toEqual({
-      webhooks: [expect.objectContaining({ id, url: 'https://hooks.example.com/svc', event_types: ['site.created'], state: 'sending' })],
-    });
-    expect(await ok(call, 'recent_deliveries', { webhook_id: id })).toEqual({ deliveries: [] });
-    expect(await refused(call, 'recent_deliveries', { webhook_id: id + 100 })).toBe(`This team has no webhook ${id + 100}.`);
+  it('lists webhooks and their delivery attempts', async () => {
+    // A receiver that is down: the app's own worker records a failed attempt.
+    const receiver = await startReceiver({ tls: false });
+    receiver.answer = () => ({ status: 503, body: 'down for maintenance' });
+    try {
+      const hook = await api(t.url, account.key, 'POST', '/api/v1/webhooks', { url: `${receiver.url}/hooks`, event_types: ['site.created'] });
+      expect(hook.status).toBe(201);
+      const id: number = hook.body.id;
+      expect(await ok(call, 'list_webhooks')).toEqual({
+        webhooks: [expect.objectContaining({ id, url: `${receiver.url}/hooks`, event_types: ['site.created'], state: 'sending', consecutive_failures: 0 })],
+      });
+      expect(await ok(call, 'recent_deliveries', { webhook_id: id })).toEqual({ deliveries: [] });
+
+      expect((await api(t.url, account.key, 'POST', '/api/v1/sites', { domain: `second-${process.pid}.example.com` })).status).toBe(200);
+      const deadline = Date.now() + 15_000;
+      let deliveries: any[] = [];
+      while (deliveries.length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        ({ deliveries } = await ok(call, 'recent_deliveries', { webhook_id: id }));
+      }
+      expect(deliveries).toEqual([expect.objectContaining({ event_type: 'site.created', status_code: 503, response_body: 'down for maintenance' })]);
+      expect(await refused(call, 'recent_deliveries', { webhook_id: id + 100 })).toBe(`This team has no webhook ${id + 100}.`);
+      expect(await refused(call, 'recent_deliveries', { webhook_id: id, limit: 500 })).toBe('Field "limit" must be at most 100.');
+    } finally {
+      await receiver.close();
+    }
   });
 });
 
