@@ -24,6 +24,29 @@ const offsetField = z.number().int().min(0).optional().describe('Rows to skip, f
 const breakdownInput = z.strictObject({ site_id: siteField, date_range: dateRangeField, filters: filtersField, limit: limitField, offset: offsetField });
 type BreakdownArgs = z.infer<typeof breakdownInput>;
 
+// The query API's own schema with a word on each field for the assistant; the engine validates.
+const { shape } = requestSchema;
+const queryInput = requestSchema.extend({
+  site_id: siteField,
+  metrics: shape.metrics.describe(
+    'Metrics to compute, e.g. ["visitors", "visits", "pageviews", "bounce_rate", "visit_duration", "conversion_rate"]; describe_site lists them all.',
+  ),
+  date_range: shape.date_range.describe(
+    "A preset (day, 24h, 7d, 28d, 91d, month, last_month, year, 12mo, all, realtime, 5m) or a pair of ISO dates or date-times with offset; days are in the site's time zone, both ends included.",
+  ),
+  dimensions: shape.dimensions.describe(
+    'Break down by up to 5 dimensions, e.g. ["visit:source"], ["event:page"], ["time:day"], ["event:goal"], ["event:props:plan"].',
+  ),
+  filters: shape.filters.describe(
+    'Filters, all of which must hold: [operator, dimension, values] with operator is, is_not, contains, contains_not, matches, matches_not; also ["and"|"or", [filters]], ["not", filter], ["has_done"|"has_not_done", filter].',
+  ),
+  order_by: shape.order_by.describe('E.g. [["visitors", "desc"]]; default: the first metric, largest first (time ascending).'),
+  pagination: shape.pagination.describe('{"limit": 100, "offset": 0} by default; an answer with more rows says so.'),
+  include: shape.include.describe('{"comparisons": {"mode": "previous_period" | "year_over_year"}} adds the earlier figures and changes to every row.'),
+  timezone: shape.timezone.describe("An IANA time zone to read the date range in, instead of the site's."),
+  exact: shape.exact.describe('true: never answer from a sample on very large sites (slower).'),
+});
+
 const run = (ctx: ToolContext, body: Record<string, unknown>) => runQuery(ctx.deps.engine, ctx.caller.teamId, body);
 
 const common = (args: { site_id: string; date_range?: string | [string, string] | undefined; filters?: unknown[] | undefined }) => ({
@@ -66,7 +89,7 @@ export const statsTools: Tool[] = [
       'The full query API (POST /api/v2/query): metrics over a date range, optionally broken down by up to 5 dimensions, filtered, ordered, paginated and compared with another period. Example: {"site_id": "example.com", "metrics": ["visitors", "bounce_rate"], "date_range": "7d", "dimensions": ["visit:source"], "filters": [["is", "visit:country", ["DE"]]]}. Call describe_site for the metrics, dimensions, goals and custom properties a site offers. Use a shortcut tool when one fits.',
     scope: 'stats:read',
     effect: 'read',
-    input: requestSchema,
+    input: queryInput,
     run: async (args, ctx) => reportJson(await run(ctx, args)),
   }),
   breakdownTool('top_pages', 'Top pages', 'The most visited pages (paths) of a site.', 'event:page', ['visitors', 'pageviews']),
