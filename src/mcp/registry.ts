@@ -37,6 +37,8 @@ export interface Tool {
   scope: Scope;
   effect: Effect;
   input: z.ZodObject;
+  /** What tools/list shows; built once, since a server is built for every request. */
+  published: z.ZodObject;
   call(args: Record<string, unknown>, ctx: ToolContext): Promise<unknown>;
 }
 
@@ -51,7 +53,7 @@ interface ToolSpec<Args> {
 
 /** A tool whose arguments are parsed against its schema, with the management API's sentences for mistakes. */
 export function tool<Shape extends z.ZodRawShape>(spec: ToolSpec<z.infer<z.ZodObject<Shape>>> & { input: z.ZodObject<Shape> }): Tool {
-  return { ...spec, call: (args, ctx) => spec.run(parsePayload(spec.input, args), ctx) };
+  return { ...spec, published: publishedSchema(spec.input), call: (args, ctx) => spec.run(parsePayload(spec.input, args), ctx) };
 }
 
 /**
@@ -59,7 +61,7 @@ export function tool<Shape extends z.ZodRawShape>(spec: ToolSpec<z.infer<z.ZodOb
  * (the query engine), so a mistake reads exactly as the API words it.
  */
 export function rawTool(spec: ToolSpec<Record<string, unknown>> & { input: z.ZodObject }): Tool {
-  return { ...spec, call: (args, ctx) => spec.run(args, ctx) };
+  return { ...spec, published: publishedSchema(spec.input), call: (args, ctx) => spec.run(args, ctx) };
 }
 
 const ANNOTATIONS: Record<Effect, ToolAnnotations> = {
@@ -97,7 +99,7 @@ export function registerTools(server: McpServer, tools: readonly Tool[], ctx: To
   for (const t of tools) {
     server.registerTool(
       t.name,
-      { title: t.title, description: t.description, inputSchema: publishedSchema(t.input), annotations: { title: t.title, ...ANNOTATIONS[t.effect] } },
+      { title: t.title, description: t.description, inputSchema: t.published, annotations: { title: t.title, ...ANNOTATIONS[t.effect] } },
       async (args: Record<string, unknown>) => {
         const refusal = scopeRefusal(ctx.caller, t.scope, 'tool');
         if (refusal) return toolError(refusal.message);
