@@ -209,6 +209,27 @@ describe('statistics', () => {
     expect(body.metrics.bounce_rate).toEqual({ value: 50, previous: 67, change: -17, unit: 'percent', change_unit: 'percentage points' });
   });
 
+  it('names the currency of revenue metrics', async () => {
+    const shop = await createAccount(t.app);
+    await addGoal(t.app, shop.siteId, { eventName: 'Purchase', currency: 'EUR' });
+    await insertEvents(t.app, shop.siteId, [
+      { visitor: 'hana', at: '2024-01-09 10:00:00', page: '/cart' },
+      { visitor: 'hana', at: '2024-01-09 10:01:00', name: 'Purchase', page: '/cart', revenue: { amount: 10, currency: 'EUR' } },
+      { visitor: 'ivan', at: '2024-01-09 11:00:00', page: '/cart' },
+      { visitor: 'ivan', at: '2024-01-09 11:01:00', name: 'Purchase', page: '/cart', revenue: { amount: 30, currency: 'EUR' } },
+    ]);
+    const shopClient = await httpClient(t.url, shop.key);
+    const body = await ok(caller(shopClient), 'query', {
+      site_id: shop.domain,
+      metrics: ['visitors', 'total_revenue', 'average_revenue', 'conversion_rate'],
+      date_range: ['2024-01-09', '2024-01-09'],
+      filters: [['is', 'event:goal', ['Purchase']]],
+    });
+    await shopClient.close();
+    expect(body.units).toEqual({ visitors: 'count', total_revenue: 'currency (EUR)', average_revenue: 'currency (EUR)', conversion_rate: 'percent' });
+    expect(body.rows).toEqual([{ visitors: 2, total_revenue: 40, average_revenue: 20, conversion_rate: 100 }]);
+  });
+
   it('reports a funnel and realtime visitors', async () => {
     const funnel = await ok(call, 'funnel_report', { site_id: account.domain, funnel: 'Buy', date_range: RANGE });
     expect(funnel).toMatchObject({
