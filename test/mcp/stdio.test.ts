@@ -93,6 +93,11 @@ describe('svc mcp', () => {
     expect(await refused(nowhere, 'list_sites')).toBe('No server answers at http://127.0.0.1:9; start it with npm start or pass --url.');
   });
 
+  it('takes the key from --key as well', async () => {
+    const call = caller(await stdioClient({ args: ['--url', t.url, '--key', account.key] }));
+    expect(await ok(call, 'list_sites')).toEqual({ sites: [{ domain: account.domain, timezone: 'Etc/UTC' }] });
+  });
+
   it('exits 2 with a sentence when no key is given', async () => {
     const result = await svc(['mcp', '--url', t.url], { DATA_DIR: t.dataDir, LOG_LEVEL: 'silent' });
     expect(result).toMatchObject({ code: 2, stdout: '' });
