@@ -82,8 +82,16 @@ export function requireApiKey(app: FastifyInstance, deps: { db: MetaDb; clock: C
 
 function requireScope(request: FastifyRequest, caller: ApiCaller): void {
   const scope = request.routeOptions.config.scope;
-  if (scope && !caller.scopes.includes(scope)) {
-    const who = caller.id === 0 ? 'Your role in this team does not grant' : 'This API key lacks';
-    throw new AppError(403, 'insufficient_scope', `${who} the "${scope}" scope that this route requires.`);
-  }
+  const refusal = scope && scopeRefusal(caller, scope, 'route');
+  if (refusal) throw refusal;
+}
+
+/**
+ * The 403 for a caller without a scope, or undefined when the scope is granted. The assistant-tool
+ * server (src/mcp) checks each tool with it, since one /mcp endpoint carries tools of every scope.
+ */
+export function scopeRefusal(caller: ApiCaller, scope: Scope, what: 'route' | 'tool' | 'resource'): AppError | undefined {
+  if (caller.scopes.includes(scope)) return undefined;
+  const who = caller.id === 0 ? 'Your role in this team does not grant' : 'This API key lacks';
+  return new AppError(403, 'insufficient_scope', `${who} the "${scope}" scope that this ${what} requires.`);
 }

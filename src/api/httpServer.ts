@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import type { ImportRunner } from '../imports/importRunner.js';
 import type { Ingestion } from '../ingest/ingestion.js';
+import { mcpRoutes } from '../mcp/httpRoute.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../stores/meta/database.js';
 import { webAppRoutes } from '../web/webApp.js';
@@ -101,6 +102,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     webhookRoutes(api, { db: deps.meta.db, clock: deps.clock, allowPrivate: deps.config.webhookAllowPrivate, secrets: deps.webhookSecrets });
     queryRoutes(api, engine);
     statsV1Routes(api, engine);
+    mcpRoutes(api, { db: deps.meta.db, clock: deps.clock, engine, log: deps.log, siteChanged: deps.siteChanged });
   });
   return app;
 }

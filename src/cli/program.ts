@@ -6,6 +6,7 @@ import { type MetaStore, openMetaStore } from '../stores/meta/database.js';
 import { accountCommands } from './commands/accounts.js';
 import { eventCommands } from './commands/events.js';
 import { exportCommands } from './commands/export.js';
+import { mcpCommands } from './commands/mcp.js';
 import { createOutput, type Output } from './output.js';
 
 export interface CommandContext {
@@ -55,6 +56,7 @@ export function buildProgram(): Command {
   accountCommands(program, run);
   exportCommands(program, run);
   eventCommands(program, (action) => run(({ out }) => action(out), { meta: false }));
+  mcpCommands(program, (action) => run(action, { meta: false }));
   program.commands.forEach(function inherit(command) {
     command
       .exitOverride()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { badRequest } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
-import { findGoalByDefinition, findGoalByDisplayName, type Goal, insertGoal } from '../stores/meta/goals.js';
+import { deleteGoal, findGoalByDefinition, findGoalByDisplayName, type Goal, insertGoal } from '../stores/meta/goals.js';
 
 export const MAX_EVENT_NAME_LENGTH = 120;
 export const MAX_DISPLAY_NAME_LENGTH = 120;
@@ -117,4 +117,9 @@ export function goalJson(goal: Goal, domain: string) {
     custom_props: {},
     domain,
   };
+}
+
+/** Deletes one of a site's goals; an id the site does not have is refused, not ignored. */
+export async function removeGoal(db: MetaDb, siteId: number, goalId: number): Promise<void> {
+  if (!(await deleteGoal(db, siteId, goalId))) throw notFound('Goal could not be found.');
 }

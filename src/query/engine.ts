@@ -104,6 +104,25 @@ async function firstEventAt(sql: Statements, siteId: number): Promise<number | n
   return firstEventFromRow((await sql(FIRST_EVENT_SQL, { site: siteId }))[0]);
 }
 
+/**
+ * The first and last day (in the site's time zone) holding any of the site's events, null before
+ * the first event: what an assistant needs to pick a date range with data in it.
+ */
+export async function siteDataDays(deps: QueryEngineDeps, teamId: number, domain: string): Promise<{ first: string | null; last: string | null }> {
+  const site = await loadSiteContext(deps.db, teamId, domain);
+  const rows = await teamStatements(
+    deps.scheduler,
+    teamId,
+    deps.limits,
+  )(
+    'SELECT toString(toDate(min(timestamp), {tz:String})) AS first, toString(toDate(max(timestamp), {tz:String})) AS last, count() AS n FROM events WHERE site_id = {site:UInt64}',
+    { site: site.id, tz: site.timezone },
+  );
+  const row = rows[0];
+  if (!row || !toMetricValue(row.n)) return { first: null, last: null };
+  return { first: String(row.first), last: String(row.last) };
+}
+
 function toResult(row: Row, q: ResolvedQuery): ResultRow {
   return {
     dimensions: q.dimensions.map((_, i) => String(row[`d${i}`] ?? '')),

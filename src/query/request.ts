@@ -26,7 +26,8 @@ const comparisonSchema = z.strictObject({
   match_day_of_week: z.boolean('must be true or false').optional(),
 });
 
-const requestSchema = z.strictObject({
+/** Exported so the assistant-tool server publishes the same shape it validates with. */
+export const requestSchema = z.strictObject({
   site_id: z.string("must be the site's domain as a string").min(1, 'must name a site'),
   metrics: z.array(z.string('must be a metric name'), 'must be an array of metric names').min(1, 'must name at least one metric'),
   date_range: z.union([z.string(), z.tuple([z.string(), z.string()])], 'must be a preset such as "7d" or a pair of ISO dates'),

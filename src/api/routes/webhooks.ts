@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { MetaDb } from '../../stores/meta/database.js';
-import { type AttemptLogEntry, listAttempts, redeliver } from '../../webhooks/deliveries.js';
+import { listAttempts, redeliver } from '../../webhooks/deliveries.js';
+import { attemptJson, iso, webhookJson } from '../../webhooks/json.js';
 import type { SecretBox } from '../../webhooks/secretBox.js';
 import {
   createWebhook,
@@ -12,43 +13,12 @@ import {
   requireWebhook,
   rotateWebhookSecret,
   updateWebhook,
-  type Webhook,
   type WebhookSettings,
 } from '../../webhooks/webhooks.js';
 import { parsePageRequest } from '../pagination.js';
 import { bodyFields, singleValued } from '../requestParts.js';
 
 const MAX_LOG_PAGE = 100;
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-const webhookJson = (webhook: Webhook) => ({
-  id: webhook.id,
-  url: webhook.url,
-  event_types: webhook.eventTypes,
-  state: webhook.state,
-  consecutive_failures: webhook.consecutiveFailures,
-  stopped_at: iso(webhook.stoppedAt),
-  previous_secret_valid_until: iso(webhook.previousSecretExpiresAt),
-  created_at: iso(webhook.createdAt),
-  updated_at: iso(webhook.updatedAt),
-});
-
-const attemptJson = (entry: AttemptLogEntry) => ({
-  id: entry.id,
-  delivery_id: entry.deliveryId,
-  delivery_state: entry.deliveryState,
-  redelivery_of: entry.redeliveryOf,
-  event_id: entry.eventId,
-  event_type: entry.eventType,
-  attempted_at: iso(entry.attemptedAt),
-  status_code: entry.statusCode,
-  error: entry.error,
-  error_detail: entry.errorDetail,
-  duration_ms: entry.durationMs,
-  response_body: entry.responseBody,
-  response_truncated: entry.responseTruncated,
-});
-
 function idParam(request: FastifyRequest, name: string, what: string): number {
   const raw = singleValued(request.params)[name] ?? '';
   if (!/^\d{1,15}$/.test(raw)) throw notFound(`This team has no ${what} ${raw}.`);

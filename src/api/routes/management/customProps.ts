@@ -1,15 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest } from '../../../errors.js';
+import { allowCustomProp, MAX_CUSTOM_PROP_LENGTH } from '../../../management/customProps.js';
 import { parsePayload } from '../../../management/payload.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
-import { addCustomProp, countCustomProps, listCustomProps, removeCustomProp } from '../../../stores/meta/customProps.js';
+import { listCustomProps, removeCustomProp } from '../../../stores/meta/customProps.js';
 import { singleValued } from '../../requestParts.js';
 import { bodyWithSiteId, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
-
-/** Plausible's limits on the allow-list. */
-export const MAX_CUSTOM_PROPS = 300;
-export const MAX_CUSTOM_PROP_LENGTH = 300;
 
 const addSchema = z.strictObject({ site_id: z.string(), property: z.string().min(1).max(MAX_CUSTOM_PROP_LENGTH) });
 
@@ -25,13 +21,7 @@ export function customPropRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     const body = parsePayload(addSchema, bodyWithSiteId(request));
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
-    const property = body.property.trim();
-    if (property.length === 0) throw badRequest('invalid_payload', 'Field "property" must not be blank.');
-    const listed = await listCustomProps(db, site.id);
-    if (!listed.includes(property) && (await countCustomProps(db, site.id)) >= MAX_CUSTOM_PROPS) {
-      throw badRequest('too_many_custom_props', `A site can allow at most ${MAX_CUSTOM_PROPS} custom properties; remove one first.`);
-    }
-    await addCustomProp(db, site.id, property, now);
+    await allowCustomProp(db, site.id, body.property, now);
     return { created: true };
   });
 

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { notFound } from '../../../errors.js';
-import { findOrCreateGoal, goalJson, goalPayloadSchema } from '../../../management/goals.js';
+import { findOrCreateGoal, goalJson, goalPayloadSchema, removeGoal } from '../../../management/goals.js';
 import { parseId, parsePayload } from '../../../management/payload.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
-import { deleteGoal, type Goal, pageSiteGoals } from '../../../stores/meta/goals.js';
+import { type Goal, pageSiteGoals } from '../../../stores/meta/goals.js';
 import { fetchPage, parsePageRequest } from '../../pagination.js';
 import { singleValued } from '../../requestParts.js';
 import { bodyWithSiteId, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
@@ -43,7 +42,7 @@ export function goalRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   app.delete('/api/v1/sites/goals/:goal_id', PROVISION, async (request) => {
     const goalId = parseId(singleValued(request.params).goal_id, 'The goal id');
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
-    if (!(await deleteGoal(db, site.id, goalId))) throw notFound('Goal could not be found.');
+    await removeGoal(db, site.id, goalId);
     deps.siteChanged(site.id);
     return { deleted: true };
   });
