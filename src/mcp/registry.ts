@@ -4,8 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Scope } from '../accounts/apiKeyTokens.js';
 import { scopeRefusal } from '../api/authentication.js';
+import { asAppError } from '../api/errorHandling.js';
 import type { Clock } from '../clock.js';
-import { AppError } from '../errors.js';
 import { parsePayload } from '../management/payload.js';
 import type { QueryEngineDeps } from '../query/engine.js';
 import type { ApiCaller } from '../stores/meta/apiKeys.js';
@@ -106,7 +106,9 @@ export function registerTools(server: McpServer, tools: readonly Tool[], ctx: To
         try {
           return asText(await t.call(args, ctx));
         } catch (error) {
-          if (error instanceof AppError) return toolError(error.message);
+          // A refusal reads as the sentence the API would answer with (a store's domain refusal too).
+          const answer = asAppError(error);
+          if (answer) return toolError(answer.message);
           ctx.deps.log.error({ err: error, tool: t.name }, 'assistant tool failed');
           return toolError('Something went wrong on our side; the failure has been logged.');
         }
