@@ -34,6 +34,8 @@ export function dashboardRoutes(scope: FastifyInstance, deps: WebDeps & { engine
     return {
       domain: site.domain,
       timezone: site.timezone,
+      // The dashboard opens a site added today on today (nothing older to show), as Plausible does.
+      created_at: new Date(site.createdAt).toISOString(),
       team_id: site.teamId,
       role,
       guest,
