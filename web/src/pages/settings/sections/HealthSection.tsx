@@ -114,22 +114,41 @@ function HealthChart({ health, hours, outcomes, colour }: { health: Health; hour
   const width = 720;
   const height = 160;
   const bar = width / hours;
+  // Five evenly spaced hours under the bars (the first, the last and three between) and the peak, so the bars read as times and counts.
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((share) => slots[Math.min(hours - 1, Math.round(share * (hours - 1)))] ?? start);
+  const tickLabel = (slot: number) =>
+    new Date(slot).toLocaleString(undefined, hours > 48 ? { weekday: 'short', hour: 'numeric' } : { hour: 'numeric', minute: '2-digit' });
   return (
-    <svg className="health-chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Events per hour over the last ${hours} hours, stacked by outcome`}>
-      {slots.map((slot, i) => {
-        const counts = byHour.get(slot) ?? {};
-        let y = height;
-        return (
-          <g key={slot}>
-            <title>{`${new Date(slot).toLocaleString()}: ${outcomes.map((o) => `${o} ${counts[o] ?? 0}`).join(', ')}`}</title>
-            {outcomes.map((outcome) => {
-              const h = ((counts[outcome] ?? 0) / max) * (height - 4);
-              y -= h;
-              return h > 0 ? <rect key={outcome} x={i * bar + 0.5} y={y} width={Math.max(1, bar - 1)} height={h} fill={colour[outcome]} /> : null;
-            })}
-          </g>
-        );
-      })}
-    </svg>
+    <figure className="health-figure">
+      <figcaption className="muted small">
+        Peak: {max.toLocaleString()} {max === 1 ? 'event' : 'events'} in an hour
+      </figcaption>
+      <svg
+        className="health-chart"
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-label={`Events per hour over the last ${hours} hours, stacked by outcome`}
+      >
+        {slots.map((slot, i) => {
+          const counts = byHour.get(slot) ?? {};
+          let y = height;
+          return (
+            <g key={slot}>
+              <title>{`${new Date(slot).toLocaleString()}: ${outcomes.map((o) => `${o} ${counts[o] ?? 0}`).join(', ')}`}</title>
+              {outcomes.map((outcome) => {
+                const h = ((counts[outcome] ?? 0) / max) * (height - 4);
+                y -= h;
+                return h > 0 ? <rect key={outcome} x={i * bar + 0.5} y={y} width={Math.max(1, bar - 1)} height={h} fill={colour[outcome]} /> : null;
+              })}
+            </g>
+          );
+        })}
+      </svg>
+      <div className="health-axis muted small" aria-hidden="true">
+        {ticks.map((slot) => (
+          <span key={slot}>{tickLabel(slot)}</span>
+        ))}
+      </div>
+    </figure>
   );
 }
