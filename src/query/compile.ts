@@ -1,7 +1,10 @@
 import { dimensionKind, type MetricSpec, metricScope, REVENUE_METRICS } from './catalog.js';
+import { dayBucket, dimensionLabel, goalDimensionGoals, goalKey } from './dimensionSql.js';
 import type { ExchangeRates } from './exchangeRates.js';
 import { columnLeaf, filtersCondition, usesScrollGoals } from './filters.js';
-import { goalCondition, goalsInFilters, isScrollGoal } from './goals.js';
+import { goalCondition, isScrollGoal } from './goals.js';
+import { IMPORTABLE_METRICS, isImportableMetric } from './importedPlan.js';
+import { type ImportedSource, importedSubquery } from './importedSql.js';
 import type { FilterTree } from './request.js';
 import { filterLeaves, isSessionDimension, metricTable, type ResolvedQuery } from './resolve.js';
 import { planRevenue, type RevenuePlan } from './revenue.js';
@@ -52,7 +55,10 @@ export function planTables(q: ResolvedQuery): Plan {
   return 'split';
 }
 
-export function compileQuery(ctx: CompileContext, options: { rates: ExchangeRates; paginate: boolean; restrictTo?: string[][] }): CompiledQuery {
+export function compileQuery(
+  ctx: CompileContext,
+  options: { rates: ExchangeRates; paginate: boolean; restrictTo?: string[][]; imported?: ImportedSource },
+): CompiledQuery {
   const { q, params } = ctx;
   const plan = planTables(q);
   const allDims = q.dimensions.map((_, i) => i);
@@ -114,19 +120,24 @@ export function compileQuery(ctx: CompileContext, options: { rates: ExchangeRate
       .map((leaf) => columnLeaf(leaf, 'entry_page', { emptyLabel: null }, ctx))
       .join(' AND ') || '1';
 
+  // The numerator and denominator of each rate over visits, kept so imported totals can be added to them.
+  const ratioParts = new Map<VisitRatio, { numerator: string; denominator: string }>();
+  const ratio = (side: Side, name: VisitRatio, numerator: string, denominator: string) => {
+    const parts = { numerator: col(side, `${name}_num`, numerator), denominator: col(side, `${name}_den`, denominator) };
+    ratioParts.set(name, parts);
+    const value = VISIT_RATIOS[name](parts.numerator, parts.denominator);
+    // A group the joined side lacks has no visits: null, not the 0 the rounding would make of it.
+    return side === main ? value : `if(isNull(${parts.denominator}), NULL, ${value})`;
+  };
   const sessionMetric = (name: string): string => {
     const side = plan === 'split' || smeared ? sessionsSide : main;
     switch (name) {
       case 'bounce_rate':
-        return orDefault(
-          side,
-          col(side, name, `toUInt32(greatest(ifNotFinite(round(sumIf(is_bounce * sign, ${bounceCondition}) / sumIf(sign, ${bounceCondition}) * 100), 0), 0))`),
-          '0',
-        );
+        return orDefault(side, ratio(side, name, `sumIf(is_bounce * sign, ${bounceCondition})`, `sumIf(sign, ${bounceCondition})`), '0');
       case 'visit_duration':
-        return col(side, name, `toUInt32(greatest(ifNotFinite(round(sum(duration * sign) / sum(sign)), 0), 0))`);
+        return ratio(side, name, 'sum(duration * sign)', 'sum(sign)');
       case 'views_per_visit':
-        return orDefault(side, col(side, name, `greatest(ifNotFinite(round(sum(sign * pageviews) / sum(sign), 2), 0), 0)`), '0');
+        return orDefault(side, ratio(side, name, 'sum(sign * pageviews)', 'sum(sign)'), '0');
       default: {
         const exits = col(sessionsSide, 'exits', 'greatest(sum(sign), 0)');
         const pageviewsSide: Side = {
@@ -241,15 +252,60 @@ export function compileQuery(ctx: CompileContext, options: { rates: ExchangeRate
   const order = [...q.orderBy.map(([name, direction]) => `${alias(q, name)} ${direction.toUpperCase()}`), ...dimensionColumns.map((d) => `${d} ASC`)];
   // One row past the page tells the caller whether groups were cut off.
   const paging = options.paginate ? `LIMIT ${params.add(q.limit + 1, 'UInt32')} OFFSET ${params.add(q.offset, 'UInt32')}` : '';
-  const select = [
-    ...labels,
-    ...metricExprs.map((sql, i) => `${sql} AS m${i}`),
-    `${rows} AS __rows`,
-    `${revenueMissing} AS __revenue_missing`,
-    ...(q.totalRows ? ['count() OVER () AS __total_rows'] : []),
-  ];
+  const totalRows = q.totalRows ? ['count() OVER () AS __total_rows'] : [];
+  if (options.imported) {
+    const native = [
+      ...labels,
+      ...metricExprs.map((sql, i) => `${sql} AS n_m${i}`),
+      ...q.metrics.flatMap((metric, i) => {
+        const parts = isVisitRatio(metric) ? ratioParts.get(metric) : undefined;
+        return parts ? [`${parts.numerator} AS n_num${i}`, `${parts.denominator} AS n_den${i}`] : [];
+      }),
+      `${rows} AS n_rows`,
+      `${revenueMissing} AS n_revenue_missing`,
+    ];
+    const imported = importedSubquery(ctx, options.imported);
+    const join = dimensionColumns.length ? `FULL OUTER JOIN (${imported}) AS i USING (${dimensionColumns.join(', ')})` : `CROSS JOIN (${imported}) AS i`;
+    const select = [
+      ...dimensionColumns,
+      ...q.metrics.map((metric, i) => `${mergedMetric(metric, i, ctx.sampleRate)} AS m${i}`),
+      'ifNull(n_rows, 0) AS __rows',
+      'ifNull(n_revenue_missing, 0) AS __revenue_missing',
+      ...totalRows,
+    ];
+    const sql = `SELECT ${select.join(', ')}\nFROM (SELECT ${native.join(', ')}\nFROM ${from}) AS n\n${join}\n${restrict}\nORDER BY ${order.join(', ')}\n${paging}`;
+    return { sql, params: params.values, plan, revenue };
+  }
+  const select = [...labels, ...metricExprs.map((sql, i) => `${sql} AS m${i}`), `${rows} AS __rows`, `${revenueMissing} AS __revenue_missing`, ...totalRows];
   const sql = `SELECT ${select.join(', ')}\nFROM ${from}\n${restrict}\nORDER BY ${order.join(', ')}\n${paging}`;
   return { sql, params: params.values, plan, revenue };
+}
+
+/** Rates over visits as the reference rounds them: bounce rate in whole percent, duration in whole seconds, views per visit to 2 decimals. */
+const VISIT_RATIOS = {
+  bounce_rate: (numerator: string, denominator: string) => `toUInt32(greatest(ifNotFinite(round(${numerator} / ${denominator} * 100), 0), 0))`,
+  visit_duration: (numerator: string, denominator: string) => `toUInt32(greatest(ifNotFinite(round(${numerator} / ${denominator}), 0), 0))`,
+  views_per_visit: (numerator: string, denominator: string) => `greatest(ifNotFinite(round(${numerator} / ${denominator}, 2), 0), 0)`,
+};
+type VisitRatio = keyof typeof VISIT_RATIOS;
+const isVisitRatio = (metric: string): metric is VisitRatio => Object.hasOwn(VISIT_RATIOS, metric);
+
+/**
+ * A metric of native and imported rows together (src/query/importedPlan.ts says how each merges):
+ * counts added, rates divided after their totals are added. Native rate totals are read from the
+ * sample unscaled, so they are scaled here to weigh against whole imported totals.
+ */
+function mergedMetric(metric: string, index: number, sampleRate: number | null): string {
+  const native = (column: string) => (sampleRate === null ? `ifNull(${column}, 0)` : `ifNull(${column}, 0) * ${1 / sampleRate}`);
+  if (isVisitRatio(metric)) {
+    const { numerator, denominator } = IMPORTABLE_METRICS[metric];
+    return VISIT_RATIOS[metric](`(${native(`n_num${index}`)} + ifNull(i_${numerator}, 0))`, `(${native(`n_den${index}`)} + ifNull(i_${denominator}, 0))`);
+  }
+  if (isImportableMetric(metric)) {
+    const merge = IMPORTABLE_METRICS[metric];
+    if (merge.kind === 'count') return `ifNull(n_m${index}, 0) + ifNull(i_${merge.total}, 0)`;
+  }
+  return `n_m${index}`;
 }
 
 function alias(q: ResolvedQuery, name: string): string {
@@ -286,27 +342,14 @@ function dimensionKey(ctx: CompileContext, dimension: string, table: 'events' | 
       return table === 'sessions' ? (SESSION_DIMENSION_SUBSTITUTES[dimension] ?? kind.def.column) : kind.def.column;
     case 'prop':
       return `props[${params.string(kind.prop)}]`;
-    case 'goal': {
-      const goals = goalDimensionGoals(q);
-      if (goals.length === 0) return "arrayJoin(CAST([], 'Array(String)'))";
-      const labels = goals.map((goal) => `if(${goalCondition(goal, params)}, ${params.string(goal.displayName)}, '')`);
-      return `arrayJoin(arrayFilter(goal -> goal != '', [${labels.join(', ')}]))`;
-    }
+    case 'goal':
+      return goalKey(ctx);
     case 'time': {
       const ts = table === 'sessions' ? `least(timestamp, ${params.instant(ctx.range.last)})` : 'timestamp';
       const tz = params.string(q.tz);
-      switch (kind.interval) {
-        case 'minute':
-          return `toStartOfMinute(${ts}, ${tz})`;
-        case 'hour':
-          return `toStartOfHour(${ts}, ${tz})`;
-        case 'week':
-          return `greatest(toMonday(${ts}, ${tz}), toDate(${params.instant(ctx.range.first)}, ${tz}))`;
-        case 'month':
-          return `toStartOfMonth(${ts}, ${tz})`;
-        default:
-          return `toDate(${ts}, ${tz})`;
-      }
+      if (kind.interval === 'minute') return `toStartOfMinute(${ts}, ${tz})`;
+      if (kind.interval === 'hour') return `toStartOfHour(${ts}, ${tz})`;
+      return dayBucket(ctx, kind.interval ?? 'day', `toDate(${ts}, ${tz})`);
     }
   }
 }
@@ -323,31 +366,6 @@ function activeBuckets(ctx: CompileContext, dimension: string): string {
   const minute = dimension === 'time:minute';
   const slots = `timeSlots(${from}, toUInt32(greatest(dateDiff('second', ${from}, ${until}), 0)), ${minute ? 60 : 900})`;
   return `arrayJoin(arrayDistinct(arrayMap(slot -> ${minute ? 'toStartOfMinute' : 'toStartOfHour'}(slot, ${params.string(q.tz)}), ${slots})))`;
-}
-
-/** A grouped key as the report labels it. */
-function dimensionLabel(ctx: CompileContext, dimension: string, key: string): string {
-  const { params, q } = ctx;
-  const kind = dimensionKind(dimension)!;
-  switch (kind.kind) {
-    case 'column':
-      return kind.def.emptyLabel === null ? `toString(${key})` : `if(${key} = '', ${params.string(kind.def.emptyLabel)}, toString(${key}))`;
-    case 'prop':
-      return `if(${key} = '', '(none)', ${key})`;
-    case 'goal':
-      return key;
-    case 'time':
-      if (kind.interval === 'minute') return `formatDateTime(${key}, '%Y-%m-%d %H:%i:00', ${params.string(q.tz)})`;
-      if (kind.interval === 'hour') return `formatDateTime(${key}, '%Y-%m-%d %H:00:00', ${params.string(q.tz)})`;
-      return `toString(${key})`;
-  }
-}
-
-/** Goals a goal breakdown lists: those the top-level goal filters pick, else every goal of the site. */
-function goalDimensionGoals(q: ResolvedQuery) {
-  if (!q.dimensions.includes('event:goal')) return [];
-  const goalFilters = q.filters.filter((f) => 'dimension' in f && f.dimension === 'event:goal' && !f.op.endsWith('_not'));
-  return goalFilters.length ? goalsInFilters(goalFilters, q.site.goals) : q.site.goals;
 }
 
 function goalColumn(q: ResolvedQuery): string | null {

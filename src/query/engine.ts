@@ -1,17 +1,19 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { QueryConfig } from '../config/config.js';
 import type { MetaDb } from '../stores/meta/database.js';
+import { completedImports } from '../stores/meta/imports.js';
 import { REVENUE_METRICS } from './catalog.js';
 import { type CompiledQuery, compileQuery } from './compile.js';
 import type { DateRange } from './dateRange.js';
 import type { ExchangeRates } from './exchangeRates.js';
 import { type Row, type Statements, teamStatements, toMetricValue } from './execute.js';
-import { isoWithOffset } from './localTime.js';
+import { type CompletedImport, decideImports, type ImportsDecision, importsWarning } from './importedPlan.js';
+import { isoWithOffset, parseIsoDate, startOfDay } from './localTime.js';
 import type { QueryScheduler } from './queryScheduler.js';
 import { type ParsedQuery, parseRequest } from './request.js';
 import { type ResolvedQuery, resolveQuery } from './resolve.js';
 import { chooseSampleRate, samplingMeta } from './sampling.js';
-import { loadSiteContext, statsSiteRefused } from './siteContext.js';
+import { loadSiteContext, type SiteContext, statsSiteRefused } from './siteContext.js';
 import { SqlParams } from './sqlParams.js';
 import { currentLabel, timeLabels } from './timeLabels.js';
 
@@ -59,7 +61,8 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   const site = await loadSiteContext(deps.db, teamId, parsed.siteId, statsSiteRefused);
   const now = deps.now();
   const sql = teamStatements(deps.scheduler, teamId, deps.limits);
-  const siteStart = parsed.dateRange === 'all' ? await firstEventAt(sql, site.id) : null;
+  const imports = parsed.imports ? await completedImports(deps.db, site.id) : [];
+  const siteStart = parsed.dateRange === 'all' ? await firstDataAt(sql, site, imports) : null;
   const q = resolveQuery(parsed, {
     site,
     now,
@@ -71,8 +74,12 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   });
   const sampleRate = q.exact ? null : await chooseSampleRate(sql, deps.limits, site, [q.range, ...(q.comparison ? [q.comparison.range] : [])]);
 
+  const ranges = [q.range, ...(q.comparison ? [q.comparison.range] : [])];
+  const importsDecision = q.imports ? decideImports(q, imports, ranges) : null;
+  const imported = importsDecision?.included ? { table: importsDecision.table, importIds: importsDecision.importIds } : undefined;
+
   const run = async (range: DateRange, options: { paginate: boolean; restrictTo?: string[][] }) => {
-    const compiled = compileQuery({ q, params: new SqlParams(), range, sampleRate }, { rates: deps.rates, ...options });
+    const compiled = compileQuery({ q, params: new SqlParams(), range, sampleRate }, { rates: deps.rates, imported, ...options });
     return { compiled, rows: await sql(compiled.sql, compiled.params) };
   };
   // One row past the page tells whether groups were cut off.
@@ -95,14 +102,29 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
 
   return {
     results,
-    meta: buildMeta(q, primary.compiled, rows, results, { truncated, sampleRate, now }),
+    meta: { ...buildMeta(q, primary.compiled, rows, results, { truncated, sampleRate, now }), ...(importsDecision ? importsMeta(importsDecision) : {}) },
     query: echoQuery(q, parsed),
   };
 }
 
-async function firstEventAt(sql: Statements, siteId: number): Promise<number | null> {
-  const rows = await sql('SELECT toUnixTimestamp(min(timestamp)) AS first, count() AS n FROM events WHERE site_id = {site:UInt64}', { site: siteId });
-  return toMetricValue(rows[0]?.n) ? toMetricValue(rows[0]?.first)! * 1000 : null;
+/**
+ * Where `all` starts: the first event, or with imported data asked for the first imported day if
+ * earlier (the reference's stats start date, §3.4).
+ */
+async function firstDataAt(sql: Statements, site: SiteContext, imports: CompletedImport[]): Promise<number | null> {
+  const rows = await sql('SELECT toUnixTimestamp(min(timestamp)) AS first, count() AS n FROM events WHERE site_id = {site:UInt64}', { site: site.id });
+  const firstEvent = toMetricValue(rows[0]?.n) ? toMetricValue(rows[0]?.first)! * 1000 : null;
+  const firstImported = imports.map((i) => i.from).sort()[0];
+  const importStart = firstImported === undefined ? null : startOfDay(parseIsoDate(firstImported)!, site.timezone);
+  if (firstEvent === null || importStart === null) return firstEvent ?? importStart;
+  return Math.min(firstEvent, importStart);
+}
+
+/** `meta.imports_*` as the reference's API v2 reports them: included or not, and why not. */
+function importsMeta(decision: ImportsDecision): Record<string, unknown> {
+  if (decision.included) return { imports_included: true };
+  const warning = importsWarning(decision);
+  return { imports_included: false, imports_skip_reason: decision.reason, ...(warning ? { imports_warning: warning } : {}) };
 }
 
 function toResult(row: Row, q: ResolvedQuery): ResultRow {
@@ -231,6 +253,7 @@ function echoQuery(q: ResolvedQuery, parsed: ParsedQuery): Record<string, unknow
       ...(q.timeLabels ? { time_labels: true } : {}),
       ...(q.totalRows ? { total_rows: true } : {}),
       ...(q.trimRelativeDateRange ? { trim_relative_date_range: true } : {}),
+      ...(q.imports ? { imports: true } : {}),
     },
     timezone: q.tz,
     exact: q.exact,

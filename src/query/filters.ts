@@ -105,7 +105,7 @@ function propLeaf(leaf: Leaf, prop: string, ctx: CompileContext): string {
   return `${present} AND ${leaf.op.endsWith('_not') ? `NOT (${positive})` : positive}`;
 }
 
-function goalLeaf(leaf: Leaf, ctx: CompileContext): string {
+export function goalLeaf(leaf: Leaf, ctx: CompileContext): string {
   const selected = selectGoals(leaf, ctx.q.site.goals);
   const positive = selected.length ? selected.map((goal) => goalCondition(goal, ctx.params)).join(' OR ') : '0';
   return leaf.op.endsWith('_not') ? `NOT (${positive})` : positive;

@@ -125,8 +125,14 @@ export async function updateImport(
     .execute();
 }
 
-/** Ids of a site's completed imports: the only ones reports may read. */
-export async function completedImportIds(db: MetaDb, siteId: number): Promise<number[]> {
-  const rows = await db.selectFrom('imports').select('id').where('site_id', '=', siteId).where('status', '=', 'completed').execute();
-  return rows.map((row) => row.id);
+/** A site's completed imports with their days: the only ones reports may read (running, failed and deleted ones never). */
+export async function completedImports(db: MetaDb, siteId: number): Promise<{ id: number; from: string; to: string }[]> {
+  const rows = await db
+    .selectFrom('imports')
+    .select(['id', 'from_date', 'to_date'])
+    .where('site_id', '=', siteId)
+    .where('status', '=', 'completed')
+    .orderBy('id')
+    .execute();
+  return rows.flatMap((row) => (row.from_date !== null && row.to_date !== null ? [{ id: row.id, from: row.from_date, to: row.to_date }] : []));
 }
