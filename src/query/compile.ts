@@ -1,10 +1,10 @@
 import { dimensionKind, type MetricSpec, metricScope, REVENUE_METRICS } from './catalog.js';
 import { dayBucket, dimensionLabel, goalDimensionGoals, goalKey } from './dimensionSql.js';
 import type { ExchangeRates } from './exchangeRates.js';
-import { columnLeaf, filtersCondition, usesScrollGoals } from './filters.js';
+import { columnLeaf, conversionDenominatorFilters, filtersCondition, usesScrollGoals, withoutTopLevel } from './filters.js';
 import { goalCondition, isScrollGoal } from './goals.js';
-import { IMPORTABLE_METRICS, isImportableMetric } from './importedPlan.js';
-import { type ImportedSource, importedSubquery } from './importedSql.js';
+import { IMPORTABLE_METRICS, type ImportedSource, isImportableMetric } from './importedPlan.js';
+import { importedSubquery, importedTotals } from './importedSql.js';
 import type { FilterTree } from './request.js';
 import { filterLeaves, isSessionDimension, metricTable, type ResolvedQuery } from './resolve.js';
 import { planRevenue, type RevenuePlan } from './revenue.js';
@@ -120,12 +120,16 @@ export function compileQuery(
       .map((leaf) => columnLeaf(leaf, 'entry_page', { emptyLabel: null }, ctx))
       .join(' AND ') || '1';
 
-  // The numerator and denominator of each rate over visits, kept so imported totals can be added to them.
-  const ratioParts = new Map<VisitRatio, { numerator: string; denominator: string }>();
-  const ratio = (side: Side, name: VisitRatio, numerator: string, denominator: string) => {
+  // The numerator and denominator of each rate, kept so imported totals can be added to them.
+  // A share's denominator comes from a side of its own (`whole`), which the merge reads apart.
+  const ratioParts = new Map<Ratio, { numerator: string; denominator: string; whole?: Side }>();
+  const share = (name: Ratio, numerator: string, denominator: string, whole?: Side) => {
+    ratioParts.set(name, { numerator, denominator, whole });
+    return RATIOS[name].sql(numerator, denominator);
+  };
+  const ratio = (side: Side, name: Ratio, numerator: string, denominator: string) => {
     const parts = { numerator: col(side, `${name}_num`, numerator), denominator: col(side, `${name}_den`, denominator) };
-    ratioParts.set(name, parts);
-    const value = VISIT_RATIOS[name](parts.numerator, parts.denominator);
+    const value = share(name, parts.numerator, parts.denominator);
     // A group the joined side lacks has no visits: null, not the 0 the rounding would make of it.
     return side === main ? value : `if(isNull(${parts.denominator}), NULL, ${value})`;
   };
@@ -200,8 +204,7 @@ export function compileQuery(
         const all: Side = onSessions
           ? { table: 'sessions', dims: [], columns: new Map(), where: sessionsSide.where }
           : { table: 'events', dims: [], columns: new Map(), where: eventsSide.where };
-        const total = col(all, 'visitors', scale(onSessions ? 'uniq(user_id)' : uniq('user_id')));
-        return `if(ifNull(${total}, 0) > 0, round(${visitors} / ${total} * 100, 2), NULL)`;
+        return share('percentage', visitors, col(all, 'visitors', scale(onSessions ? 'uniq(user_id)' : uniq('user_id'))), all);
       }
       case 'conversion_rate':
       case 'group_conversion_rate': {
@@ -210,17 +213,9 @@ export function compileQuery(
           table: 'events',
           dims: spec.name === 'conversion_rate' ? [] : allDims.filter((i) => q.dimensions[i] !== 'event:goal'),
           columns: new Map(),
-          where: [
-            ...eventsBase(ctx, { engagement: false }),
-            ...filtersCondition(
-              withoutTopLevel(q.filters, (d) => d === 'event:goal' || d.startsWith('event:props:')),
-              'events',
-              ctx,
-            ),
-          ],
+          where: [...eventsBase(ctx, { engagement: false }), ...filtersCondition(conversionDenominatorFilters(q.filters), 'events', ctx)],
         };
-        const total = col(denominator, 'visitors', scale('uniq(user_id)'));
-        return `if(ifNull(${total}, 0) > 0, round(${visitors} / ${total} * 100, 2), 0)`;
+        return share(spec.name, visitors, col(denominator, 'visitors', scale('uniq(user_id)')), denominator);
       }
       case 'total_revenue':
       case 'average_revenue':
@@ -258,14 +253,27 @@ export function compileQuery(
       ...labels,
       ...metricExprs.map((sql, i) => `${sql} AS n_m${i}`),
       ...q.metrics.flatMap((metric, i) => {
-        const parts = isVisitRatio(metric) ? ratioParts.get(metric) : undefined;
+        const parts = isRatio(metric) ? ratioParts.get(metric) : undefined;
         return parts ? [`${parts.numerator} AS n_num${i}`, `${parts.denominator} AS n_den${i}`] : [];
       }),
       `${rows} AS n_rows`,
       `${revenueMissing} AS n_revenue_missing`,
     ];
-    const imported = importedSubquery(ctx, options.imported);
-    const join = dimensionColumns.length ? `FULL OUTER JOIN (${imported}) AS i USING (${dimensionColumns.join(', ')})` : `CROSS JOIN (${imported}) AS i`;
+    const { importIds, main: groups, total } = options.imported;
+    const imported = importedSubquery(ctx, groups, importIds, importedTotals(q.metrics), 'i');
+    const joins = [dimensionColumns.length ? `FULL OUTER JOIN (${imported}) AS i USING (${dimensionColumns.join(', ')})` : `CROSS JOIN (${imported}) AS i`];
+    const whole = [...ratioParts.values()].find((parts) => parts.whole)?.whole;
+    if (total && whole) {
+      // A share's whole is counted on each side apart from the groups: a group only one side has
+      // is still a share of both sides' visitors.
+      const wholeLabels = whole.dims.map((i) => `${dimensionLabel(ctx, q.dimensions[i]!, `k${i}`)} AS d${i}`);
+      const native = `SELECT ${[...wholeLabels, `c${sides.indexOf(whole)}_visitors AS nt_visitors`].join(', ')} FROM (${sideSql(whole, sides.indexOf(whole), ctx)})`;
+      const imported = importedSubquery(ctx, total, importIds, ['visitors'], 't');
+      const using = total.dimensions.map((i) => `d${i}`).join(', ');
+      const joinWhole = (sql: string, name: string) => (using ? `LEFT JOIN (${sql}) AS ${name} USING (${using})` : `CROSS JOIN (${sql}) AS ${name}`);
+      joins.push(joinWhole(native, 'nt'), joinWhole(imported, 't'));
+    }
+    const join = joins.join('\n');
     const select = [
       ...dimensionColumns,
       ...q.metrics.map((metric, i) => `${mergedMetric(metric, i, ctx.sampleRate)} AS m${i}`),
@@ -281,25 +289,37 @@ export function compileQuery(
   return { sql, params: params.values, plan, revenue };
 }
 
-/** Rates over visits as the reference rounds them: bounce rate in whole percent, duration in whole seconds, views per visit to 2 decimals. */
-const VISIT_RATIOS = {
-  bounce_rate: (numerator: string, denominator: string) => `toUInt32(greatest(ifNotFinite(round(${numerator} / ${denominator} * 100), 0), 0))`,
-  visit_duration: (numerator: string, denominator: string) => `toUInt32(greatest(ifNotFinite(round(${numerator} / ${denominator}), 0), 0))`,
-  views_per_visit: (numerator: string, denominator: string) => `greatest(ifNotFinite(round(${numerator} / ${denominator}, 2), 0), 0)`,
+/**
+ * Rates as the reference rounds them: bounce rate in whole percent, duration in whole seconds,
+ * views per visit to 2 decimals, shares of visitors to 2. `scaled`: whether the native numerator
+ * and denominator are already scaled up from a sample (visitor counts are; visit sums are read raw).
+ */
+const RATIOS = {
+  bounce_rate: { scaled: false, sql: (n: string, d: string) => `toUInt32(greatest(ifNotFinite(round(${n} / ${d} * 100), 0), 0))` },
+  visit_duration: { scaled: false, sql: (n: string, d: string) => `toUInt32(greatest(ifNotFinite(round(${n} / ${d}), 0), 0))` },
+  views_per_visit: { scaled: false, sql: (n: string, d: string) => `greatest(ifNotFinite(round(${n} / ${d}, 2), 0), 0)` },
+  percentage: { scaled: true, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), NULL)` },
+  conversion_rate: { scaled: true, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), 0)` },
+  group_conversion_rate: { scaled: true, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), 0)` },
 };
-type VisitRatio = keyof typeof VISIT_RATIOS;
-const isVisitRatio = (metric: string): metric is VisitRatio => Object.hasOwn(VISIT_RATIOS, metric);
+type Ratio = keyof typeof RATIOS;
+const isRatio = (metric: string): metric is Ratio => Object.hasOwn(RATIOS, metric);
 
 /**
  * A metric of native and imported rows together (src/query/importedPlan.ts says how each merges):
- * counts added, rates divided after their totals are added. Native rate totals are read from the
- * sample unscaled, so they are scaled here to weigh against whole imported totals.
+ * counts added, rates divided after their parts are added. Native parts read raw from a sample
+ * are scaled here to weigh against whole imported totals.
  */
 function mergedMetric(metric: string, index: number, sampleRate: number | null): string {
-  const native = (column: string) => (sampleRate === null ? `ifNull(${column}, 0)` : `ifNull(${column}, 0) * ${1 / sampleRate}`);
-  if (isVisitRatio(metric)) {
-    const { numerator, denominator } = IMPORTABLE_METRICS[metric];
-    return VISIT_RATIOS[metric](`(${native(`n_num${index}`)} + ifNull(i_${numerator}, 0))`, `(${native(`n_den${index}`)} + ifNull(i_${denominator}, 0))`);
+  if (isRatio(metric)) {
+    const merge = IMPORTABLE_METRICS[metric];
+    const native = (column: string) => (sampleRate === null || RATIOS[metric].scaled ? `ifNull(${column}, 0)` : `ifNull(${column}, 0) * ${1 / sampleRate}`);
+    if (merge.kind === 'share')
+      return RATIOS[metric].sql(`(${native(`n_num${index}`)} + ifNull(i_visitors, 0))`, '(ifNull(nt_visitors, 0) + ifNull(t_visitors, 0))');
+    return RATIOS[metric].sql(
+      `(${native(`n_num${index}`)} + ifNull(i_${merge.numerator}, 0))`,
+      `(${native(`n_den${index}`)} + ifNull(i_${merge.denominator}, 0))`,
+    );
   }
   if (isImportableMetric(metric)) {
     const merge = IMPORTABLE_METRICS[metric];
@@ -375,8 +395,4 @@ function goalColumn(q: ResolvedQuery): string | null {
 
 function topLevelPageFilters(filters: FilterTree[]) {
   return filters.filter((f): f is Extract<FilterTree, { values: string[] }> => 'dimension' in f && f.dimension === 'event:page');
-}
-
-function withoutTopLevel(filters: FilterTree[], drop: (dimension: string) => boolean): FilterTree[] {
-  return filters.filter((f) => !('dimension' in f && drop(f.dimension)));
 }

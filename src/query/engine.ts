@@ -76,7 +76,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
 
   const ranges = [q.range, ...(q.comparison ? [q.comparison.range] : [])];
   const importsDecision = q.imports ? decideImports(q, imports, ranges) : null;
-  const imported = importsDecision?.included ? { table: importsDecision.table, importIds: importsDecision.importIds } : undefined;
+  const imported = importsDecision?.included ? importsDecision : undefined;
 
   const run = async (range: DateRange, options: { paginate: boolean; restrictTo?: string[][] }) => {
     const compiled = compileQuery({ q, params: new SqlParams(), range, sampleRate }, { rates: deps.rates, imported, ...options });

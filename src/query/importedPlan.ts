@@ -1,6 +1,7 @@
 import { dimensionKind } from './catalog.js';
 import type { DateRange } from './dateRange.js';
 import { goalDimensionGoals } from './dimensionSql.js';
+import { conversionDenominatorFilters } from './filters.js';
 import { goalsInFilters, isScrollGoal } from './goals.js';
 import { formatDate, toLocal } from './localTime.js';
 import type { FilterTree } from './request.js';
@@ -82,7 +83,9 @@ export const IMPORTED_TABLES: ImportedTable[] = [
 /**
  * How each metric that imported data can answer is merged with the native figure. Counts add up;
  * rates are re-weighted: their numerator and denominator totals are added on both sides and divided
- * after the merge (as the reference weighs bounce rate, visit duration and views per visit by visits).
+ * after the merge (as the reference weighs bounce rate, visit duration and views per visit by
+ * visits). Shares (percentage, conversion rates) add the group's imported visitors to their
+ * numerator and the imported visitors of their whole (the `total` side) to their denominator.
  */
 export const IMPORTABLE_METRICS = {
   visitors: { kind: 'count', total: 'visitors' },
@@ -92,7 +95,13 @@ export const IMPORTABLE_METRICS = {
   bounce_rate: { kind: 'ratio', numerator: 'bounces', denominator: 'visits' },
   visit_duration: { kind: 'ratio', numerator: 'visit_duration', denominator: 'visits' },
   views_per_visit: { kind: 'ratio', numerator: 'pageviews', denominator: 'visits' },
-} as const satisfies Record<string, { kind: 'count'; total: ImportedTotal } | { kind: 'ratio'; numerator: ImportedTotal; denominator: ImportedTotal }>;
+  percentage: { kind: 'share' },
+  conversion_rate: { kind: 'share' },
+  group_conversion_rate: { kind: 'share' },
+} as const satisfies Record<
+  string,
+  { kind: 'count'; total: ImportedTotal } | { kind: 'ratio'; numerator: ImportedTotal; denominator: ImportedTotal } | { kind: 'share' }
+>;
 
 export type ImportableMetric = keyof typeof IMPORTABLE_METRICS;
 
@@ -101,8 +110,16 @@ export const isImportableMetric = (metric: string): metric is ImportableMetric =
 /** The imported totals a metric is rebuilt from. */
 export const totalsOf = (metric: ImportableMetric): ImportedTotal[] => {
   const merge = IMPORTABLE_METRICS[metric];
-  return merge.kind === 'count' ? [merge.total] : [merge.numerator, merge.denominator];
+  if (merge.kind === 'count') return [merge.total];
+  return merge.kind === 'ratio' ? [merge.numerator, merge.denominator] : ['visitors'];
 };
+
+/** One grouped read of an imported table: which table, under which filters, by which of the query's dimensions (indices). */
+export interface ImportedRead {
+  table: ImportedTable;
+  filters: FilterTree[];
+  dimensions: number[];
+}
 
 /** An import's days, as its record holds them (src/stores/meta/imports.ts). */
 export interface CompletedImport {
@@ -113,7 +130,14 @@ export interface CompletedImport {
 
 export type ImportsSkipReason = 'unsupported_interval' | 'no_imported_data' | 'out_of_range' | 'unsupported_query';
 
-export type ImportsDecision = { included: true; table: ImportedTable; importIds: number[] } | { included: false; reason: ImportsSkipReason; why?: string };
+/** `main` answers the groups; `total`, when a share metric is asked for, the whole it is a share of. */
+export interface ImportedSource {
+  importIds: number[];
+  main: ImportedRead;
+  total: ImportedRead | null;
+}
+
+export type ImportsDecision = ({ included: true } & ImportedSource) | { included: false; reason: ImportsSkipReason; why?: string };
 
 /**
  * The decision, with the reference's skip reasons in its order. `ranges` are the primary range and
@@ -125,9 +149,9 @@ export function decideImports(q: ResolvedQuery, imports: CompletedImport[], rang
   const days = ranges.map((range) => localDays(range, q.tz));
   const overlapping = imports.filter((i) => days.some((d) => i.from <= d.to && i.to >= d.from));
   if (overlapping.length === 0) return { included: false, reason: 'out_of_range' };
-  const choice = chooseTable(q);
+  const choice = chooseReads(q);
   if ('why' in choice) return { included: false, reason: 'unsupported_query', why: choice.why };
-  return { included: true, table: choice.table, importIds: overlapping.map((i) => i.id) };
+  return { included: true, importIds: overlapping.map((i) => i.id), ...choice };
 }
 
 /** The local days a range touches: imported rows are whole days, read when their day is in range. */
@@ -135,14 +159,33 @@ export function localDays(range: DateRange, tz: string): { from: string; to: str
   return { from: formatDate(toLocal(range.first, tz)), to: formatDate(toLocal(range.last, tz)) };
 }
 
-function chooseTable(q: ResolvedQuery): { table: ImportedTable } | { why: string } {
+function chooseReads(q: ResolvedQuery): { main: ImportedRead; total: ImportedRead | null } | { why: string } {
   const unsupportedMetric = q.metrics.find((metric) => !isImportableMetric(metric));
   if (unsupportedMetric !== undefined) return { why: `the metric ${unsupportedMetric} has no imported form` };
+  const allDimensions = q.dimensions.map((_, i) => i);
+  const main = chooseTable(q, allDimensions, q.filters);
+  if ('why' in main) return main;
+  const missing = q.metrics.filter((metric) => isImportableMetric(metric) && totalsOf(metric).some((total) => main.table.totals[total] === undefined));
+  if (missing.length > 0) return { why: `imported ${main.table.name.replace(/^rollup_/, '').replace('_', ' ')} carry no ${missing.join(', ')}` };
+  const shares = q.metrics.filter((metric) => isImportableMetric(metric) && IMPORTABLE_METRICS[metric].kind === 'share');
+  if (shares.length > 1) return { why: `imported data answers one of ${shares.join(', ')} per query` };
+  const share = shares[0];
+  if (share === undefined) return { main, total: null };
+  // The same wholes as the native side (src/query/compile.ts): all the query's visitors for a
+  // percentage; those without goal and property filters for conversion rates, per group of the
+  // other dimensions for the group conversion rate.
+  if (share === 'percentage') return { main, total: { ...main, dimensions: [] } };
+  const dimensions = share === 'group_conversion_rate' ? allDimensions.filter((i) => q.dimensions[i] !== 'event:goal') : [];
+  const total = chooseTable(q, dimensions, conversionDenominatorFilters(q.filters));
+  if ('why' in total) return { why: `the visitors ${share} divides by: ${total.why}` };
+  return { main, total };
+}
+
+/** The one table holding the given dimensions (indices into the query's) and every leaf of the filters. */
+function chooseTable(q: ResolvedQuery, dimensions: number[], filters: FilterTree[]): ImportedRead | { why: string } {
   const used = new Set<string>();
-  const leaves: Extract<FilterTree, { values: string[] }>[] = [];
   const visit = (tree: FilterTree): string | null => {
     if ('dimension' in tree) {
-      leaves.push(tree);
       used.add(tree.dimension);
       return null;
     }
@@ -150,11 +193,11 @@ function chooseTable(q: ResolvedQuery): { table: ImportedTable } | { why: string
     if (tree.op === 'not') return visit(tree.child);
     return `imported data holds no visits to filter by what they did (${tree.op})`;
   };
-  const behavioural = q.filters.map(visit).find((why) => why !== null);
+  const behavioural = filters.map(visit).find((why) => why !== null);
   if (behavioural) return { why: behavioural };
-  for (const dimension of q.dimensions) if (dimensionKind(dimension)?.kind !== 'time') used.add(dimension);
+  for (const i of dimensions) if (dimensionKind(q.dimensions[i]!)?.kind !== 'time') used.add(q.dimensions[i]!);
 
-  const goals = [...goalsInFilters(q.filters, q.site.goals), ...goalDimensionGoals(q)];
+  const goals = used.has('event:goal') ? [...goalsInFilters(filters, q.site.goals), ...goalDimensionGoals(q)] : [];
   if (goals.some((goal) => goal.eventName === null)) {
     return { why: `page${goals.some(isScrollGoal) ? ' and scroll' : ''} goals are not matched against imported data, only custom-event goals` };
   }
@@ -167,9 +210,7 @@ function chooseTable(q: ResolvedQuery): { table: ImportedTable } | { why: string
     const names = [...used].sort().join(', ');
     return { why: `no imported table holds ${used.size > 1 ? 'all of ' : ''}${names}` };
   }
-  const missing = q.metrics.filter((metric) => isImportableMetric(metric) && totalsOf(metric).some((total) => table.totals[total] === undefined));
-  if (missing.length > 0) return { why: `imported ${table.name.replace(/^rollup_/, '').replace('_', ' ')} carry no ${missing.join(', ')}` };
-  return { table };
+  return { table, filters, dimensions };
 }
 
 /** The reference's warnings (clients match on their wording), with our reason after. */

@@ -1,41 +1,37 @@
 import { DIMENSIONS, dimensionKind } from './catalog.js';
 import { dayBucket, dimensionLabel, goalKey } from './dimensionSql.js';
 import { columnLeaf, goalLeaf } from './filters.js';
-import { type ImportedTable, type ImportedTotal, isImportableMetric, localDays, totalsOf } from './importedPlan.js';
+import { type ImportedRead, type ImportedTable, type ImportedTotal, isImportableMetric, localDays, totalsOf } from './importedPlan.js';
 import type { FilterTree } from './request.js';
 import { and, type CompileContext } from './tables.js';
 
 /**
- * The imported side of a query: one grouped SELECT on the chosen daily table, its groups labelled
+ * The imported side of a query: grouped SELECTs on the chosen daily tables, groups labelled
  * exactly as the native side labels them (src/query/dimensionSql.ts) so the two merge on the
- * labels, and the totals the query's metrics need as `i_<total>` columns. Pure; every value is a
- * parameter.
+ * labels, with the totals the query's metrics need as `<prefix>_<total>` columns. Pure; every
+ * value is a parameter.
  */
-export interface ImportedSource {
-  table: ImportedTable;
-  importIds: number[];
-}
 
-/** The totals the query's metrics need from imported rows, each once. */
+/** The totals the query's metrics need from imported rows of its groups, each once. */
 export function importedTotals(metrics: string[]): ImportedTotal[] {
   return [...new Set(metrics.filter(isImportableMetric).flatMap(totalsOf))];
 }
 
-export function importedSubquery(ctx: CompileContext, source: ImportedSource): string {
+export function importedSubquery(ctx: CompileContext, read: ImportedRead, importIds: number[], totals: ImportedTotal[], prefix: string): string {
   const { q, params } = ctx;
-  const { table } = source;
-  const labels = q.dimensions.map((dimension, i) => `${dimensionLabel(ctx, dimension, importedKey(ctx, table, dimension))} AS d${i}`);
-  const totals = importedTotals(q.metrics).map((total) => `sum(${table.totals[total]}) AS i_${total}`);
+  const { table } = read;
+  const labels = read.dimensions.map((i) => `${dimensionLabel(ctx, q.dimensions[i]!, importedKey(ctx, table, q.dimensions[i]!))} AS d${i}`);
+  const sums = totals.map((total) => `sum(${table.totals[total]}) AS ${prefix}_${total}`);
   const days = localDays(ctx.range, q.tz);
   const where = [
     `site_id = ${params.add(q.site.id, 'UInt64')}`,
-    `import_id IN ${params.add(source.importIds, 'Array(UInt64)')}`,
+    `import_id IN ${params.add(importIds, 'Array(UInt64)')}`,
     `date >= ${params.add(days.from, 'Date')}`,
     `date <= ${params.add(days.to, 'Date')}`,
-    ...q.filters.map((filter) => filterCondition(ctx, table, filter)),
+    ...read.filters.map((filter) => filterCondition(ctx, table, filter)),
   ];
-  const group = q.dimensions.map((_, i) => `d${i}`);
-  return `SELECT ${[...labels, ...totals].join(', ')} FROM ${table.name} WHERE ${and(where)}${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
+  const group = read.dimensions.map((i) => `d${i}`);
+  return `SELECT ${[...labels, ...sums].join(', ')} FROM ${table.name} WHERE ${and(where)}${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
 }
 
 function importedKey(ctx: CompileContext, table: ImportedTable, dimension: string): string {

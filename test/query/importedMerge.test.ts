@@ -141,6 +141,39 @@ describe('v2 with include.imports', () => {
     expect(rows(signups)).toEqual([[6]]);
   });
 
+  it('adds imported visitors to both sides of shares and conversion rates', async () => {
+    // Signup: native 1 of 4 visitors, imported 5 (custom events) of 17 (daily visitors) → 6 / 21.
+    const signups = await v2({
+      metrics: ['visitors', 'conversion_rate'],
+      date_range: ALL,
+      filters: [['is', 'event:goal', ['Signup']]],
+      include: { imports: true },
+    });
+    expect(rows(signups)).toEqual([[6, 28.57]]);
+    const goals = await v2({ metrics: ['visitors', 'conversion_rate'], date_range: ALL, dimensions: ['event:goal'], include: { imports: true } });
+    expect(rows(goals)).toEqual([['Signup', 6, 28.57]]);
+    // Every source against all 4 + 17 visitors, Hacker News (imported only) included.
+    const sources = await v2({ metrics: ['visitors', 'percentage'], date_range: ALL, dimensions: ['visit:source'], include: { imports: true } });
+    expect(rows(sources)).toEqual([
+      ['Google', 10, 47.62],
+      ['Hacker News', 7, 33.33],
+      ['Direct / None', 4, 19.05],
+      ['Twitter', 1, 4.76],
+    ]);
+    // Per day: 3 of 10 imported visitors on 1 Jan, 2 of 7 on 2 Jan, 1 of 3 native on 8 Jan.
+    const daily = await v2({
+      metrics: ['group_conversion_rate'],
+      date_range: ALL,
+      dimensions: ['time:day', 'event:goal'],
+      include: { imports: true },
+    });
+    expect(rows(daily)).toEqual([
+      ['2024-01-01', 'Signup', 30],
+      ['2024-01-02', 'Signup', 28.57],
+      ['2024-01-08', 'Signup', 33.33],
+    ]);
+  });
+
   it('answers from native data alone, saying why, where imports cannot be included', async () => {
     const skipped = async (body: Record<string, unknown>, reason: string, nativeRows: unknown[]) => {
       const answer = await v2({ date_range: ALL, ...body, include: { ...(body.include ?? {}), imports: true } });
@@ -166,9 +199,19 @@ describe('v2 with include.imports', () => {
     expect(
       await skipped({ metrics: ['visitors'], dimensions: ['visit:source'], filters: [['is', 'visit:country', ['FR']]] }, 'unsupported_query', [['Google', 1]]),
     ).toMatch(/no imported table holds all of visit:country, visit:source/);
-    expect(await skipped({ metrics: ['visitors', 'conversion_rate'], filters: [['is', 'event:goal', ['Signup']]] }, 'unsupported_query', [[1, 25]])).toMatch(
-      UNSUPPORTED,
-    );
+    expect(
+      await skipped(
+        {
+          metrics: ['visitors', 'conversion_rate'],
+          filters: [
+            ['is', 'event:goal', ['Signup']],
+            ['is', 'visit:source', ['Google']],
+          ],
+        },
+        'unsupported_query',
+        [[1, 50]],
+      ),
+    ).toMatch(/no imported table holds all of event:goal, visit:source/);
     expect(await skipped({ metrics: ['visitors'], filters: [['has_done', ['is', 'event:name', ['Signup']]]] }, 'unsupported_query', [[1]])).toMatch(
       UNSUPPORTED,
     );
@@ -233,6 +276,21 @@ describe('v1 with with_imported=true', () => {
       { entry_page: '/', visitors: 12, visits: 13, pageviews: 26, bounce_rate: 31 },
       { entry_page: '/pricing', visitors: 5, visits: 6, pageviews: 7, bounce_rate: 83 },
       { entry_page: '/blog', visitors: 1, visits: 1, pageviews: 1, bounce_rate: 100 },
+    ]);
+  });
+
+  it('gives each day of a timeseries its own conversion rate', async () => {
+    const answer = await v1('timeseries', { ...custom, metrics: 'visitors,conversion_rate', filters: 'event:goal==Signup', with_imported: 'true' });
+    expect(answer.results.map((row: { date: string; visitors: number; conversion_rate: number }) => [row.date, row.visitors, row.conversion_rate])).toEqual([
+      ['2024-01-01', 3, 30],
+      ['2024-01-02', 2, 28.57],
+      ['2024-01-03', 0, 0],
+      ['2024-01-04', 0, 0],
+      ['2024-01-05', 0, 0],
+      ['2024-01-06', 0, 0],
+      ['2024-01-07', 0, 0],
+      ['2024-01-08', 1, 33.33],
+      ['2024-01-09', 0, 0],
     ]);
   });
 

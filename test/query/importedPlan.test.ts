@@ -37,7 +37,7 @@ describe('decideImports', () => {
   it('picks the one table holding every dimension and filter', () => {
     const table = (body: Record<string, unknown>) => {
       const decision = decide(body);
-      return decision.included ? decision.table.name : decision;
+      return decision.included ? decision.main.table.name : decision;
     };
     expect(table({ metrics: ['visitors', 'bounce_rate'] })).toBe('rollup_visitors');
     expect(table({ metrics: ['visitors'], dimensions: ['visit:utm_source', 'time:day'], filters: [['is', 'visit:source', ['Google']]] })).toBe(
@@ -87,6 +87,37 @@ describe('decideImports', () => {
     expect(why({ metrics: ['visitors'], filters: [['has_not_done', ['is', 'event:name', ['Signup']]]] })).toBe(
       'imported data holds no visits to filter by what they did (has_not_done)',
     );
+  });
+
+  it('reads the whole a share divides by from the table the native side would', () => {
+    const whole = (body: Record<string, unknown>) => {
+      const decision = decide(body);
+      return decision.included ? [decision.main.table.name, decision.total?.table.name, decision.total?.dimensions] : decision;
+    };
+    expect(whole({ metrics: ['percentage'], dimensions: ['visit:browser'] })).toEqual(['rollup_browsers', 'rollup_browsers', []]);
+    expect(whole({ metrics: ['conversion_rate'], dimensions: ['event:goal'], filters: [['is', 'event:goal', ['Signup']]] })).toEqual([
+      'rollup_custom_events',
+      'rollup_visitors',
+      [],
+    ]);
+    expect(whole({ metrics: ['group_conversion_rate'], dimensions: ['time:day', 'event:goal'], filters: [['is', 'event:goal', ['Signup']]] })).toEqual([
+      'rollup_custom_events',
+      'rollup_visitors',
+      [0],
+    ]);
+    expect(decide({ metrics: ['percentage', 'conversion_rate'], filters: [['is', 'event:goal', ['Signup']]] })).toMatchObject({
+      why: 'imported data answers one of percentage, conversion_rate per query',
+    });
+    // The whole keeps the event-name filter, which the custom-events table holds too.
+    expect(
+      whole({
+        metrics: ['conversion_rate'],
+        filters: [
+          ['is', 'event:goal', ['Signup']],
+          ['is', 'event:name', ['Signup']],
+        ],
+      }),
+    ).toEqual(['rollup_custom_events', 'rollup_custom_events', []]);
   });
 
   it('words the warnings as the reference does', () => {
