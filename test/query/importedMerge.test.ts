@@ -1,14 +1,16 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMPORTED_TABLES } from '../../src/query/importedPlan.js';
+import { isSessionDimension } from '../../src/query/resolve.js';
 import { type Account, bearer, createAccount, type TestApp } from '../support/testApp.js';
-import { zipOf } from '../support/zip.js';
+import { importPlausibleExport } from './plausibleExport.js';
 import { startSmallSite } from './smallSite.js';
 
 /**
  * Imported daily data merged into answers. Native data: SMALL_SITE (test/query/smallSite.ts, 8–9
  * January 2024: 4 visitors, 5 visits, 8 pageviews, 9 events, 3 bounces, 1,560 s of visits).
- * Imported: the hand-written Plausible export in fixtures/plausible-export (1–2 January):
+ * Imported: the hand-written Plausible export in fixtures/plausible-export (1–2 January, through
+ * test/query/plausibleExport.ts):
  *   visitors   1 Jan 10 visitors, 25 pageviews, 4 bounces, 12 visits, 600 s; 2 Jan 7, 9, 6, 8, 120 s
  *   sources    1 Jan Google 8 visitors / 9 visits / 3 bounces / 500 s; Direct 2 / 3 / 1 / 100 s;
  *              2 Jan Hacker News 7 / 8 / 6 / 120 s
@@ -17,28 +19,14 @@ import { startSmallSite } from './smallSite.js';
  *   events     Signup 3 + 2 visitors, 3 + 4 events; Outbound Link: Click 1, 1
  *   locations  DE 6 visitors; FR 3
  */
-const FIXTURES = join(import.meta.dirname, 'fixtures', 'plausible-export');
 const ALL = ['2024-01-01', '2024-01-09'];
 
 let t: TestApp;
 let account: Account;
 
-async function upload(site: Account): Promise<{ id: number; status: string }> {
-  const files = Object.fromEntries(readdirSync(FIXTURES).map((name) => [name, readFileSync(join(FIXTURES, name))]));
-  const response = await fetch(`${t.url}/api/v1/sites/${site.domain}/imports?file_name=plausible.zip`, {
-    method: 'POST',
-    headers: { ...bearer(site.key), 'content-type': 'application/zip' },
-    body: new Uint8Array(await zipOf(files)),
-  });
-  expect(response.status).toBe(202);
-  const { id } = await response.json();
-  await t.app.imports.idle();
-  return (await fetch(`${t.url}/api/v1/sites/${site.domain}/imports/${id}`, { headers: bearer(site.key) })).json();
-}
-
 beforeAll(async () => {
   ({ t, account } = await startSmallSite());
-  expect(await upload(account)).toMatchObject({ status: 'completed' });
+  expect(await importPlausibleExport(t, account)).toMatchObject({ status: 'completed' });
 });
 afterAll(() => t.close());
 
@@ -239,6 +227,60 @@ describe('v2 with include.imports', () => {
   });
 });
 
+describe('merged answers under random queries', () => {
+  /**
+   * Native events fall on 8–9 January and imported days on 1–2 January, so over both, every group
+   * of a merged answer must be its native figure plus its imported-only figure (the answer for
+   * 1–2 January), for any table, dimensions, filters and counts imported data can answer.
+   */
+  const VALUES = ['Google', 'Direct / None', 'Hacker News', '/', '/pricing', 'DE', 'FR', 'Signup', 'pageview', 'Desktop', 'Chrome', '(not set)'];
+  const queries = fc.constantFrom(...IMPORTED_TABLES).chain((table) => {
+    const dimensions = Object.keys(table.dimensions);
+    // Visit-only dimensions (entry and exit pages) go with visit counts only (src/query/resolve.ts).
+    const counts = (['visitors', 'visits', 'pageviews', 'events'] as const).filter(
+      (metric) => table.totals[metric] !== undefined && (metric === 'visitors' || metric === 'visits' || !dimensions.some(isSessionDimension)),
+    );
+    // Countries are matched as two-letter codes (any other `is` value is a 400).
+    const leaf = fc
+      .constantFrom(...(dimensions.length ? dimensions : ['visit:source']))
+      .chain((dimension) =>
+        fc.tuple(
+          fc.constantFrom('is', 'is_not', 'contains'),
+          fc.constant(dimension),
+          fc.subarray(dimension === 'visit:country' ? ['DE', 'FR', 'US'] : VALUES, { minLength: 1, maxLength: 2 }),
+        ),
+      );
+    return fc.record({
+      metrics: fc.subarray(counts, { minLength: 1 }),
+      dimensions: fc
+        .tuple(fc.subarray(dimensions, { maxLength: Math.min(2, dimensions.length) }), fc.constantFrom([], ['time:day'], ['time:week'], ['time:month']))
+        .map(([columns, time]) => [...columns, ...time]),
+      filters: dimensions.length ? fc.array(leaf, { maxLength: 2 }) : fc.constant([]),
+    });
+  });
+
+  it('is the native answer plus the imported-only answer, group by group', async () => {
+    const byGroup = (body: { results: { dimensions: string[]; metrics: number[] }[] }) =>
+      new Map(body.results.map((r) => [JSON.stringify(r.dimensions), r.metrics]));
+    await fc.assert(
+      fc.asyncProperty(queries, async (query) => {
+        const merged = await v2({ ...query, date_range: ALL, include: { imports: true } });
+        expect(merged.meta.imports_included, JSON.stringify(merged.meta)).toBe(true);
+        const native = byGroup(await v2({ ...query, date_range: ALL }));
+        const imported = byGroup(await v2({ ...query, date_range: ['2024-01-01', '2024-01-02'], include: { imports: true } }));
+        const expected = new Map(
+          [...native.keys(), ...imported.keys()].map((key) => {
+            const sum = query.metrics.map((_, i) => (native.get(key)?.[i] ?? 0) + (imported.get(key)?.[i] ?? 0));
+            return [key, sum];
+          }),
+        );
+        expect(byGroup(merged)).toEqual(expected);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 40) },
+    );
+  }, 300_000);
+});
+
 describe('v1 with with_imported=true', () => {
   const custom = { period: 'custom', date: ALL.join(',') };
 
@@ -306,7 +348,7 @@ describe('v1 with with_imported=true', () => {
 describe('deleted imports', () => {
   it('vanish from answers', async () => {
     const site = await createAccount(t.app);
-    const done = await upload(site);
+    const done = await importPlausibleExport(t, site);
     expect((await v2({ metrics: ['visitors'], date_range: ALL, include: { imports: true } }, site)).results[0].metrics).toEqual([17]);
     const res = await fetch(`${t.url}/api/v1/sites/${site.domain}/imports/${done.id}`, { method: 'DELETE', headers: bearer(site.key) });
     expect(res.status).toBeLessThan(300);
