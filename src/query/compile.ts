@@ -184,8 +184,7 @@ export function compileQuery(
         if (q.visitCounts) return col(main, 'events', scale('greatest(sum(sign * events), 0)'));
         return col(eventsSide, 'events', scale(countable === '1' ? 'count()' : `countIf(${countable})`));
       case 'time_on_page': {
-        const visits = "uniqIf(session_id, name = 'engagement')";
-        return col(eventsSide, 'time_on_page', `if(${visits} > 0, toInt32(round(sumIf(engagement_time, name = 'engagement') / 1000 / ${visits})), NULL)`);
+        return ratio(eventsSide, 'time_on_page', "sumIf(engagement_time, name = 'engagement') / 1000", "uniqIf(session_id, name = 'engagement')");
       }
       case 'scroll_depth': {
         const scroll: Side = {
@@ -195,8 +194,8 @@ export function compileQuery(
           where: [...eventsBase(ctx, { engagement: true }), "name = 'engagement'", 'scroll_depth <= 100', ...filtersCondition(q.filters, 'events', ctx)],
           perVisitMax: true,
         };
-        // avgOrNull: no engagement in the range is "not measured" (null); avg would be NaN, which no integer holds.
-        return col(scroll, 'scroll_depth', 'toUInt8(round(avgOrNull(max_scroll_depth)))');
+        // The average of each visit's deepest scroll; no engagement in the range is "not measured" (null).
+        return ratio(scroll, 'scroll_depth', 'sum(max_scroll_depth)', 'count()');
       }
       case 'percentage': {
         // The group's visitors against all visitors under the same filters, from the same table.
@@ -290,14 +289,17 @@ export function compileQuery(
 }
 
 /**
- * Rates as the reference rounds them: bounce rate in whole percent, duration in whole seconds,
- * views per visit to 2 decimals, shares of visitors to 2. `scaled`: whether the native numerator
+ * Rates as the reference rounds them: bounce rate in whole percent, durations in whole seconds,
+ * views per visit to 2 decimals, shares of visitors to 2, scroll depth in whole percent (null
+ * when nothing was measured). `scaled`: whether the native numerator
  * and denominator are already scaled up from a sample (visitor counts are; visit sums are read raw).
  */
 const RATIOS = {
   bounce_rate: { scaled: false, sql: (n: string, d: string) => `toUInt32(greatest(ifNotFinite(round(${n} / ${d} * 100), 0), 0))` },
   visit_duration: { scaled: false, sql: (n: string, d: string) => `toUInt32(greatest(ifNotFinite(round(${n} / ${d}), 0), 0))` },
   views_per_visit: { scaled: false, sql: (n: string, d: string) => `greatest(ifNotFinite(round(${n} / ${d}, 2), 0), 0)` },
+  time_on_page: { scaled: false, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, toInt32(round(${n} / ${d})), NULL)` },
+  scroll_depth: { scaled: false, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, toUInt8(round(${n} / ${d})), NULL)` },
   percentage: { scaled: true, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), NULL)` },
   conversion_rate: { scaled: true, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), 0)` },
   group_conversion_rate: { scaled: true, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), 0)` },

@@ -17,7 +17,17 @@ import type { ResolvedQuery } from './resolve.js';
  */
 
 /** The totals an imported row carries, each summed over the rows of a group. */
-export type ImportedTotal = 'visitors' | 'visits' | 'pageviews' | 'events' | 'bounces' | 'visit_duration';
+export type ImportedTotal =
+  | 'visitors'
+  | 'visits'
+  | 'pageviews'
+  | 'events'
+  | 'bounces'
+  | 'visit_duration'
+  | 'time_on_page'
+  | 'time_on_page_visits'
+  | 'scroll_depth'
+  | 'scroll_depth_visits';
 
 export interface ImportedTable {
   name: string;
@@ -65,7 +75,17 @@ export const IMPORTED_TABLES: ImportedTable[] = [
   {
     name: 'rollup_pages',
     dimensions: { 'event:page': 'page', 'event:hostname': 'hostname' },
-    totals: { visitors: 'visitors', visits: 'visits', pageviews: 'pageviews', events: 'pageviews' },
+    totals: {
+      visitors: 'visitors',
+      visits: 'visits',
+      pageviews: 'pageviews',
+      events: 'pageviews',
+      // Engaged seconds and the visits that engaged; each visit's deepest scroll summed, and the visits measured.
+      time_on_page: 'total_time_on_page',
+      time_on_page_visits: 'total_time_on_page_visits',
+      scroll_depth: 'total_scroll_depth',
+      scroll_depth_visits: 'total_scroll_depth_visits',
+    },
   },
   { name: 'rollup_entry_pages', dimensions: { 'visit:entry_page': 'entry_page' }, totals: { ...VISIT_TOTALS, visits: 'entrances' } },
   { name: 'rollup_exit_pages', dimensions: { 'visit:exit_page': 'exit_page' }, totals: { ...VISIT_TOTALS, visits: 'exits' } },
@@ -82,10 +102,11 @@ export const IMPORTED_TABLES: ImportedTable[] = [
 
 /**
  * How each metric that imported data can answer is merged with the native figure. Counts add up;
- * rates are re-weighted: their numerator and denominator totals are added on both sides and divided
- * after the merge (as the reference weighs bounce rate, visit duration and views per visit by
- * visits). Shares (percentage, conversion rates) add the group's imported visitors to their
- * numerator and the imported visitors of their whole (the `total` side) to their denominator.
+ * rates are re-weighted: their numerator and denominator totals are added on both sides and
+ * divided after the merge (as the reference weighs bounce rate, visit duration and views per visit
+ * by visits, time on page and scroll depth by the visits that measured them). Shares (percentage,
+ * conversion rates) add the group's imported visitors to their numerator and the imported visitors
+ * of their whole (the `total` read) to their denominator.
  */
 export const IMPORTABLE_METRICS = {
   visitors: { kind: 'count', total: 'visitors' },
@@ -95,6 +116,8 @@ export const IMPORTABLE_METRICS = {
   bounce_rate: { kind: 'ratio', numerator: 'bounces', denominator: 'visits' },
   visit_duration: { kind: 'ratio', numerator: 'visit_duration', denominator: 'visits' },
   views_per_visit: { kind: 'ratio', numerator: 'pageviews', denominator: 'visits' },
+  time_on_page: { kind: 'ratio', numerator: 'time_on_page', denominator: 'time_on_page_visits' },
+  scroll_depth: { kind: 'ratio', numerator: 'scroll_depth', denominator: 'scroll_depth_visits' },
   percentage: { kind: 'share' },
   conversion_rate: { kind: 'share' },
   group_conversion_rate: { kind: 'share' },
@@ -166,7 +189,7 @@ function chooseReads(q: ResolvedQuery): { main: ImportedRead; total: ImportedRea
   const main = chooseTable(q, allDimensions, q.filters);
   if ('why' in main) return main;
   const missing = q.metrics.filter((metric) => isImportableMetric(metric) && totalsOf(metric).some((total) => main.table.totals[total] === undefined));
-  if (missing.length > 0) return { why: `imported ${main.table.name.replace(/^rollup_/, '').replace('_', ' ')} carry no ${missing.join(', ')}` };
+  if (missing.length > 0) return { why: `imported ${main.table.name.replace(/^rollup_/, '').replaceAll('_', ' ')} carry no ${missing.join(', ')}` };
   const shares = q.metrics.filter((metric) => isImportableMetric(metric) && IMPORTABLE_METRICS[metric].kind === 'share');
   if (shares.length > 1) return { why: `imported data answers one of ${shares.join(', ')} per query` };
   const share = shares[0];

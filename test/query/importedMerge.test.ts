@@ -14,7 +14,8 @@ import { startSmallSite } from './smallSite.js';
  *   visitors   1 Jan 10 visitors, 25 pageviews, 4 bounces, 12 visits, 600 s; 2 Jan 7, 9, 6, 8, 120 s
  *   sources    1 Jan Google 8 visitors / 9 visits / 3 bounces / 500 s; Direct 2 / 3 / 1 / 100 s;
  *              2 Jan Hacker News 7 / 8 / 6 / 120 s
- *   pages      / 9 + 5 visitors, 15 + 9 pageviews; /pricing 4 visitors, 10 pageviews
+ *   pages      / 9 + 5 visitors, 15 + 9 pageviews, 600 s over 10 engaged visits, scroll 300 over 5;
+ *              /pricing 4 visitors, 10 pageviews, 40 s over 4, scroll 100 over 2
  *   entry      / 9 visitors, 10 entrances, 3 bounces, 20 pageviews; /pricing 4, 5, 4, 6
  *   events     Signup 3 + 2 visitors, 3 + 4 events; Outbound Link: Click 1, 1
  *   locations  DE 6 visitors; FR 3
@@ -95,6 +96,21 @@ describe('v2 with include.imports', () => {
     ]);
     const goals = await v2({ metrics: ['visitors', 'events'], date_range: ALL, dimensions: ['event:goal'], include: { imports: true } });
     expect(rows(goals)).toEqual([['Signup', 6, 8]]);
+  });
+
+  it('weighs time on page and scroll depth by the visits that measured them', async () => {
+    const pages = await v2({
+      metrics: ['visitors', 'time_on_page', 'scroll_depth'],
+      date_range: ALL,
+      dimensions: ['event:page'],
+      include: { imports: true },
+    });
+    expect(rows(pages)).toEqual([
+      // Native: carol engaged 30 s and scrolled 80 % on /. So / (30+600)/(1+10) = 57 s, (80+300)/(1+5) = 63 %.
+      ['/', 17, 57, 63],
+      ['/pricing', 6, 10, 50],
+      ['/blog', 2, null, null],
+    ]);
   });
 
   it('buckets imported days by day, week and month', async () => {

@@ -63,15 +63,15 @@ describe('decideImports', () => {
 
   it('gives the reference’s skip reasons in its order', () => {
     expect(decide({ metrics: ['visitors'], dimensions: ['time:hour'] }, [])).toEqual({ included: false, reason: 'unsupported_interval' });
-    expect(decide({ metrics: ['time_on_page'], dimensions: ['event:page'] }, [])).toEqual({ included: false, reason: 'no_imported_data' });
-    expect(decide({ metrics: ['time_on_page'], dimensions: ['event:page'] }, [{ id: 1, from: '2023-01-01', to: '2024-01-04' }])).toEqual({
+    expect(decide({ metrics: ['exit_rate'], dimensions: ['visit:exit_page'] }, [])).toEqual({ included: false, reason: 'no_imported_data' });
+    expect(decide({ metrics: ['exit_rate'], dimensions: ['visit:exit_page'] }, [{ id: 1, from: '2023-01-01', to: '2024-01-04' }])).toEqual({
       included: false,
       reason: 'out_of_range',
     });
-    expect(decide({ metrics: ['time_on_page'], dimensions: ['event:page'] })).toEqual({
+    expect(decide({ metrics: ['exit_rate'], dimensions: ['visit:exit_page'] })).toEqual({
       included: false,
       reason: 'unsupported_query',
-      why: 'the metric time_on_page has no imported form',
+      why: 'the metric exit_rate has no imported form',
     });
   });
 
