@@ -248,7 +248,7 @@ export function compileQuery(
   const paging = options.paginate ? `LIMIT ${params.add(q.limit + 1, 'UInt32')} OFFSET ${params.add(q.offset, 'UInt32')}` : '';
   const totalRows = q.totalRows ? ['count() OVER () AS __total_rows'] : [];
   if (options.imported) {
-    const native = [
+    const native = `SELECT ${[
       ...labels,
       ...metricExprs.map((sql, i) => `${sql} AS n_m${i}`),
       ...q.metrics.flatMap((metric, i) => {
@@ -257,30 +257,11 @@ export function compileQuery(
       }),
       `${rows} AS n_rows`,
       `${revenueMissing} AS n_revenue_missing`,
-    ];
-    const { importIds, main: groups, total } = options.imported;
-    const imported = importedSubquery(ctx, groups, importIds, importedTotals(q.metrics), 'i');
-    const joins = [dimensionColumns.length ? `FULL OUTER JOIN (${imported}) AS i USING (${dimensionColumns.join(', ')})` : `CROSS JOIN (${imported}) AS i`];
+    ].join(', ')}\nFROM ${from}`;
     const whole = [...ratioParts.values()].find((parts) => parts.whole)?.whole;
-    if (total && whole) {
-      // A share's whole is counted on each side apart from the groups: a group only one side has
-      // is still a share of both sides' visitors.
-      const wholeLabels = whole.dims.map((i) => `${dimensionLabel(ctx, q.dimensions[i]!, `k${i}`)} AS d${i}`);
-      const native = `SELECT ${[...wholeLabels, `c${sides.indexOf(whole)}_visitors AS nt_visitors`].join(', ')} FROM (${sideSql(whole, sides.indexOf(whole), ctx)})`;
-      const imported = importedSubquery(ctx, total, importIds, ['visitors'], 't');
-      const using = total.dimensions.map((i) => `d${i}`).join(', ');
-      const joinWhole = (sql: string, name: string) => (using ? `LEFT JOIN (${sql}) AS ${name} USING (${using})` : `CROSS JOIN (${sql}) AS ${name}`);
-      joins.push(joinWhole(native, 'nt'), joinWhole(imported, 't'));
-    }
-    const join = joins.join('\n');
-    const select = [
-      ...dimensionColumns,
-      ...q.metrics.map((metric, i) => `${mergedMetric(metric, i, ctx.sampleRate)} AS m${i}`),
-      'ifNull(n_rows, 0) AS __rows',
-      'ifNull(n_revenue_missing, 0) AS __revenue_missing',
-      ...totalRows,
-    ];
-    const sql = `SELECT ${select.join(', ')}\nFROM (SELECT ${native.join(', ')}\nFROM ${from}) AS n\n${join}\n${restrict}\nORDER BY ${order.join(', ')}\n${paging}`;
+    const nativeWhole = whole ? { dims: whole.dims, sql: sideSql(whole, sides.indexOf(whole), ctx), visitors: `c${sides.indexOf(whole)}_visitors` } : null;
+    const merged = mergedFrom(ctx, native, nativeWhole, options.imported);
+    const sql = `SELECT ${[...dimensionColumns, ...merged.metrics, ...merged.extras, ...totalRows].join(', ')}\nFROM ${merged.from}\n${restrict}\nORDER BY ${order.join(', ')}\n${paging}`;
     return { sql, params: params.values, plan, revenue };
   }
   const select = [...labels, ...metricExprs.map((sql, i) => `${sql} AS m${i}`), `${rows} AS __rows`, `${revenueMissing} AS __revenue_missing`, ...totalRows];
@@ -290,9 +271,9 @@ export function compileQuery(
 
 /**
  * Rates as the reference rounds them: bounce rate in whole percent, durations in whole seconds,
- * views per visit to 2 decimals, shares of visitors to 2, scroll depth in whole percent (null
- * when nothing was measured). `scaled`: whether the native numerator
- * and denominator are already scaled up from a sample (visitor counts are; visit sums are read raw).
+ * views per visit to 2 decimals, shares of visitors to 2, scroll depth in whole percent (null when
+ * nothing was measured). `scaled`: whether the native numerator and denominator are already scaled
+ * up from a sample (visitor counts are; visit sums are read raw).
  */
 const RATIOS = {
   bounce_rate: { scaled: false, sql: (n: string, d: string) => `toUInt32(greatest(ifNotFinite(round(${n} / ${d} * 100), 0), 0))` },
@@ -306,6 +287,37 @@ const RATIOS = {
 };
 type Ratio = keyof typeof RATIOS;
 const isRatio = (metric: string): metric is Ratio => Object.hasOwn(RATIOS, metric);
+
+/**
+ * The native statement (its groups labelled `d<i>`, metrics `n_m<i>`, rate parts `n_num<i>` and
+ * `n_den<i>`) joined with the imported side on the labels, and the merged metrics. A share's whole
+ * is counted on each side apart from the groups and joined on too: a group only one side has is
+ * still a share of both sides' visitors.
+ */
+function mergedFrom(
+  ctx: CompileContext,
+  native: string,
+  nativeWhole: { dims: number[]; sql: string; visitors: string } | null,
+  source: ImportedSource,
+): { from: string; metrics: string[]; extras: string[] } {
+  const { q } = ctx;
+  const dimensionColumns = q.dimensions.map((_, i) => `d${i}`);
+  const imported = importedSubquery(ctx, source.main, source.importIds, importedTotals(q.metrics), 'i');
+  const joins = [dimensionColumns.length ? `FULL OUTER JOIN (${imported}) AS i USING (${dimensionColumns.join(', ')})` : `CROSS JOIN (${imported}) AS i`];
+  if (source.total && nativeWhole) {
+    const labels = nativeWhole.dims.map((i) => `${dimensionLabel(ctx, q.dimensions[i]!, `k${i}`)} AS d${i}`);
+    const nativeSql = `SELECT ${[...labels, `${nativeWhole.visitors} AS nt_visitors`].join(', ')} FROM (${nativeWhole.sql})`;
+    const importedSql = importedSubquery(ctx, source.total, source.importIds, ['visitors'], 't');
+    const using = source.total.dimensions.map((i) => `d${i}`).join(', ');
+    const joinWhole = (sql: string, name: string) => (using ? `LEFT JOIN (${sql}) AS ${name} USING (${using})` : `CROSS JOIN (${sql}) AS ${name}`);
+    joins.push(joinWhole(nativeSql, 'nt'), joinWhole(importedSql, 't'));
+  }
+  return {
+    from: `(${native}) AS n\n${joins.join('\n')}`,
+    metrics: q.metrics.map((metric, i) => `${mergedMetric(metric, i, ctx.sampleRate)} AS m${i}`),
+    extras: ['ifNull(n_rows, 0) AS __rows', 'ifNull(n_revenue_missing, 0) AS __revenue_missing'],
+  };
+}
 
 /**
  * A metric of native and imported rows together (src/query/importedPlan.ts says how each merges):
