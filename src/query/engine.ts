@@ -72,9 +72,8 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     relativeTo: options.relativeTo,
     visitCounts: options.visitCounts,
   });
-  const sampleRate = q.exact ? null : await chooseSampleRate(sql, deps.limits, site, [q.range, ...(q.comparison ? [q.comparison.range] : [])]);
-
   const ranges = [q.range, ...(q.comparison ? [q.comparison.range] : [])];
+  const sampleRate = q.exact ? null : await chooseSampleRate(sql, deps.limits, site, ranges);
   const importsDecision = q.imports ? decideImports(q, imports, ranges) : null;
   const imported = importsDecision?.included ? importsDecision : undefined;
 
