@@ -1,7 +1,10 @@
 import { dimensionKind, type MetricSpec, metricScope, REVENUE_METRICS } from './catalog.js';
+import { dayBucket, dimensionLabel, goalDimensionGoals, goalKey } from './dimensionSql.js';
 import type { ExchangeRates } from './exchangeRates.js';
-import { columnLeaf, filtersCondition, usesScrollGoals } from './filters.js';
-import { goalCondition, goalsInFilters, isScrollGoal } from './goals.js';
+import { columnLeaf, conversionDenominatorFilters, filtersCondition, usesScrollGoals, withoutTopLevel } from './filters.js';
+import { goalCondition, isScrollGoal } from './goals.js';
+import { IMPORTABLE_METRICS, type ImportedSource, isImportableMetric } from './importedPlan.js';
+import { importedSubquery, importedTotals } from './importedSql.js';
 import type { FilterTree } from './request.js';
 import { filterLeaves, isSessionDimension, metricTable, type ResolvedQuery } from './resolve.js';
 import { planRevenue, type RevenuePlan } from './revenue.js';
@@ -52,7 +55,10 @@ export function planTables(q: ResolvedQuery): Plan {
   return 'split';
 }
 
-export function compileQuery(ctx: CompileContext, options: { rates: ExchangeRates; paginate: boolean; restrictTo?: string[][] }): CompiledQuery {
+export function compileQuery(
+  ctx: CompileContext,
+  options: { rates: ExchangeRates; paginate: boolean; restrictTo?: string[][]; imported?: ImportedSource },
+): CompiledQuery {
   const { q, params } = ctx;
   const plan = planTables(q);
   const allDims = q.dimensions.map((_, i) => i);
@@ -114,19 +120,28 @@ export function compileQuery(ctx: CompileContext, options: { rates: ExchangeRate
       .map((leaf) => columnLeaf(leaf, 'entry_page', { emptyLabel: null }, ctx))
       .join(' AND ') || '1';
 
+  // The numerator and denominator of each rate, kept so imported totals can be added to them.
+  // A share's denominator comes from a side of its own (`whole`), which the merge reads apart.
+  const ratioParts = new Map<Ratio, { numerator: string; denominator: string; whole?: Side }>();
+  const share = (name: Ratio, numerator: string, denominator: string, whole?: Side) => {
+    ratioParts.set(name, { numerator, denominator, whole });
+    return RATIOS[name].sql(numerator, denominator);
+  };
+  const ratio = (side: Side, name: Ratio, numerator: string, denominator: string) => {
+    const parts = { numerator: col(side, `${name}_num`, numerator), denominator: col(side, `${name}_den`, denominator) };
+    const value = share(name, parts.numerator, parts.denominator);
+    // A group the joined side lacks has no visits: null, not the 0 the rounding would make of it.
+    return side === main ? value : `if(isNull(${parts.denominator}), NULL, ${value})`;
+  };
   const sessionMetric = (name: string): string => {
     const side = plan === 'split' || smeared ? sessionsSide : main;
     switch (name) {
       case 'bounce_rate':
-        return orDefault(
-          side,
-          col(side, name, `toUInt32(greatest(ifNotFinite(round(sumIf(is_bounce * sign, ${bounceCondition}) / sumIf(sign, ${bounceCondition}) * 100), 0), 0))`),
-          '0',
-        );
+        return orDefault(side, ratio(side, name, `sumIf(is_bounce * sign, ${bounceCondition})`, `sumIf(sign, ${bounceCondition})`), '0');
       case 'visit_duration':
-        return col(side, name, `toUInt32(greatest(ifNotFinite(round(sum(duration * sign) / sum(sign)), 0), 0))`);
+        return ratio(side, name, 'sum(duration * sign)', 'sum(sign)');
       case 'views_per_visit':
-        return orDefault(side, col(side, name, `greatest(ifNotFinite(round(sum(sign * pageviews) / sum(sign), 2), 0), 0)`), '0');
+        return orDefault(side, ratio(side, name, 'sum(sign * pageviews)', 'sum(sign)'), '0');
       default: {
         const exits = col(sessionsSide, 'exits', 'greatest(sum(sign), 0)');
         const pageviewsSide: Side = {
@@ -169,8 +184,7 @@ export function compileQuery(ctx: CompileContext, options: { rates: ExchangeRate
         if (q.visitCounts) return col(main, 'events', scale('greatest(sum(sign * events), 0)'));
         return col(eventsSide, 'events', scale(countable === '1' ? 'count()' : `countIf(${countable})`));
       case 'time_on_page': {
-        const visits = "uniqIf(session_id, name = 'engagement')";
-        return col(eventsSide, 'time_on_page', `if(${visits} > 0, toInt32(round(sumIf(engagement_time, name = 'engagement') / 1000 / ${visits})), NULL)`);
+        return ratio(eventsSide, 'time_on_page', "sumIf(engagement_time, name = 'engagement') / 1000", "uniqIf(session_id, name = 'engagement')");
       }
       case 'scroll_depth': {
         const scroll: Side = {
@@ -180,8 +194,8 @@ export function compileQuery(ctx: CompileContext, options: { rates: ExchangeRate
           where: [...eventsBase(ctx, { engagement: true }), "name = 'engagement'", 'scroll_depth <= 100', ...filtersCondition(q.filters, 'events', ctx)],
           perVisitMax: true,
         };
-        // avgOrNull: no engagement in the range is "not measured" (null); avg would be NaN, which no integer holds.
-        return col(scroll, 'scroll_depth', 'toUInt8(round(avgOrNull(max_scroll_depth)))');
+        // The average of each visit's deepest scroll; no engagement in the range is "not measured" (null).
+        return ratio(scroll, 'scroll_depth', 'sum(max_scroll_depth)', 'count()');
       }
       case 'percentage': {
         // The group's visitors against all visitors under the same filters, from the same table.
@@ -189,8 +203,7 @@ export function compileQuery(ctx: CompileContext, options: { rates: ExchangeRate
         const all: Side = onSessions
           ? { table: 'sessions', dims: [], columns: new Map(), where: sessionsSide.where }
           : { table: 'events', dims: [], columns: new Map(), where: eventsSide.where };
-        const total = col(all, 'visitors', scale(onSessions ? 'uniq(user_id)' : uniq('user_id')));
-        return `if(ifNull(${total}, 0) > 0, round(${visitors} / ${total} * 100, 2), NULL)`;
+        return share('percentage', visitors, col(all, 'visitors', scale(onSessions ? 'uniq(user_id)' : uniq('user_id'))), all);
       }
       case 'conversion_rate':
       case 'group_conversion_rate': {
@@ -199,17 +212,9 @@ export function compileQuery(ctx: CompileContext, options: { rates: ExchangeRate
           table: 'events',
           dims: spec.name === 'conversion_rate' ? [] : allDims.filter((i) => q.dimensions[i] !== 'event:goal'),
           columns: new Map(),
-          where: [
-            ...eventsBase(ctx, { engagement: false }),
-            ...filtersCondition(
-              withoutTopLevel(q.filters, (d) => d === 'event:goal' || d.startsWith('event:props:')),
-              'events',
-              ctx,
-            ),
-          ],
+          where: [...eventsBase(ctx, { engagement: false }), ...filtersCondition(conversionDenominatorFilters(q.filters), 'events', ctx)],
         };
-        const total = col(denominator, 'visitors', scale('uniq(user_id)'));
-        return `if(ifNull(${total}, 0) > 0, round(${visitors} / ${total} * 100, 2), 0)`;
+        return share(spec.name, visitors, col(denominator, 'visitors', scale('uniq(user_id)')), denominator);
       }
       case 'total_revenue':
       case 'average_revenue':
@@ -241,15 +246,100 @@ export function compileQuery(ctx: CompileContext, options: { rates: ExchangeRate
   const order = [...q.orderBy.map(([name, direction]) => `${alias(q, name)} ${direction.toUpperCase()}`), ...dimensionColumns.map((d) => `${d} ASC`)];
   // One row past the page tells the caller whether groups were cut off.
   const paging = options.paginate ? `LIMIT ${params.add(q.limit + 1, 'UInt32')} OFFSET ${params.add(q.offset, 'UInt32')}` : '';
-  const select = [
-    ...labels,
-    ...metricExprs.map((sql, i) => `${sql} AS m${i}`),
-    `${rows} AS __rows`,
-    `${revenueMissing} AS __revenue_missing`,
-    ...(q.totalRows ? ['count() OVER () AS __total_rows'] : []),
-  ];
+  const totalRows = q.totalRows ? ['count() OVER () AS __total_rows'] : [];
+  if (options.imported) {
+    const native = `SELECT ${[
+      ...labels,
+      ...metricExprs.map((sql, i) => `${sql} AS n_m${i}`),
+      ...q.metrics.flatMap((metric, i) => {
+        const parts = isRatio(metric) ? ratioParts.get(metric) : undefined;
+        return parts ? [`${parts.numerator} AS n_num${i}`, `${parts.denominator} AS n_den${i}`] : [];
+      }),
+      `${rows} AS n_rows`,
+      `${revenueMissing} AS n_revenue_missing`,
+    ].join(', ')}\nFROM ${from}`;
+    const whole = [...ratioParts.values()].find((parts) => parts.whole)?.whole;
+    const nativeWhole = whole ? { dims: whole.dims, sql: sideSql(whole, sides.indexOf(whole), ctx), visitors: `c${sides.indexOf(whole)}_visitors` } : null;
+    const merged = mergedFrom(ctx, native, nativeWhole, options.imported);
+    const sql = `SELECT ${[...dimensionColumns, ...merged.metrics, ...merged.extras, ...totalRows].join(', ')}\nFROM ${merged.from}\n${restrict}\nORDER BY ${order.join(', ')}\n${paging}`;
+    return { sql, params: params.values, plan, revenue };
+  }
+  const select = [...labels, ...metricExprs.map((sql, i) => `${sql} AS m${i}`), `${rows} AS __rows`, `${revenueMissing} AS __revenue_missing`, ...totalRows];
   const sql = `SELECT ${select.join(', ')}\nFROM ${from}\n${restrict}\nORDER BY ${order.join(', ')}\n${paging}`;
   return { sql, params: params.values, plan, revenue };
+}
+
+/**
+ * Rates as the reference rounds them: bounce rate in whole percent, durations in whole seconds,
+ * views per visit to 2 decimals, shares of visitors to 2, scroll depth in whole percent (null when
+ * nothing was measured). `scaled`: whether the native numerator and denominator are already scaled
+ * up from a sample (visitor counts are; visit sums are read raw).
+ */
+const RATIOS = {
+  bounce_rate: { scaled: false, sql: (n: string, d: string) => `toUInt32(greatest(ifNotFinite(round(${n} / ${d} * 100), 0), 0))` },
+  visit_duration: { scaled: false, sql: (n: string, d: string) => `toUInt32(greatest(ifNotFinite(round(${n} / ${d}), 0), 0))` },
+  views_per_visit: { scaled: false, sql: (n: string, d: string) => `greatest(ifNotFinite(round(${n} / ${d}, 2), 0), 0)` },
+  time_on_page: { scaled: false, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, toInt32(round(${n} / ${d})), NULL)` },
+  scroll_depth: { scaled: false, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, toUInt8(round(${n} / ${d})), NULL)` },
+  percentage: { scaled: true, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), NULL)` },
+  conversion_rate: { scaled: true, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), 0)` },
+  group_conversion_rate: { scaled: true, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), 0)` },
+};
+type Ratio = keyof typeof RATIOS;
+const isRatio = (metric: string): metric is Ratio => Object.hasOwn(RATIOS, metric);
+
+/**
+ * The native statement (its groups labelled `d<i>`, metrics `n_m<i>`, rate parts `n_num<i>` and
+ * `n_den<i>`) joined with the imported side on the labels, and the merged metrics. A share's whole
+ * is counted on each side apart from the groups and joined on too: a group only one side has is
+ * still a share of both sides' visitors.
+ */
+function mergedFrom(
+  ctx: CompileContext,
+  native: string,
+  nativeWhole: { dims: number[]; sql: string; visitors: string } | null,
+  source: ImportedSource,
+): { from: string; metrics: string[]; extras: string[] } {
+  const { q } = ctx;
+  const dimensionColumns = q.dimensions.map((_, i) => `d${i}`);
+  const imported = importedSubquery(ctx, source.main, source.importIds, importedTotals(q.metrics), 'i');
+  const joins = [dimensionColumns.length ? `FULL OUTER JOIN (${imported}) AS i USING (${dimensionColumns.join(', ')})` : `CROSS JOIN (${imported}) AS i`];
+  if (source.total && nativeWhole) {
+    const labels = nativeWhole.dims.map((i) => `${dimensionLabel(ctx, q.dimensions[i]!, `k${i}`)} AS d${i}`);
+    const nativeSql = `SELECT ${[...labels, `${nativeWhole.visitors} AS nt_visitors`].join(', ')} FROM (${nativeWhole.sql})`;
+    const importedSql = importedSubquery(ctx, source.total, source.importIds, ['visitors'], 't');
+    const using = source.total.dimensions.map((i) => `d${i}`).join(', ');
+    const joinWhole = (sql: string, name: string) => (using ? `LEFT JOIN (${sql}) AS ${name} USING (${using})` : `CROSS JOIN (${sql}) AS ${name}`);
+    joins.push(joinWhole(nativeSql, 'nt'), joinWhole(importedSql, 't'));
+  }
+  return {
+    from: `(${native}) AS n\n${joins.join('\n')}`,
+    metrics: q.metrics.map((metric, i) => `${mergedMetric(metric, i, ctx.sampleRate)} AS m${i}`),
+    extras: ['ifNull(n_rows, 0) AS __rows', 'ifNull(n_revenue_missing, 0) AS __revenue_missing'],
+  };
+}
+
+/**
+ * A metric of native and imported rows together (src/query/importedPlan.ts says how each merges):
+ * counts added, rates divided after their parts are added. Native parts read raw from a sample
+ * are scaled here to weigh against whole imported totals.
+ */
+function mergedMetric(metric: string, index: number, sampleRate: number | null): string {
+  if (isRatio(metric)) {
+    const merge = IMPORTABLE_METRICS[metric];
+    const native = (column: string) => (sampleRate === null || RATIOS[metric].scaled ? `ifNull(${column}, 0)` : `ifNull(${column}, 0) * ${1 / sampleRate}`);
+    if (merge.kind === 'share')
+      return RATIOS[metric].sql(`(${native(`n_num${index}`)} + ifNull(i_visitors, 0))`, '(ifNull(nt_visitors, 0) + ifNull(t_visitors, 0))');
+    return RATIOS[metric].sql(
+      `(${native(`n_num${index}`)} + ifNull(i_${merge.numerator}, 0))`,
+      `(${native(`n_den${index}`)} + ifNull(i_${merge.denominator}, 0))`,
+    );
+  }
+  if (isImportableMetric(metric)) {
+    const merge = IMPORTABLE_METRICS[metric];
+    if (merge.kind === 'count') return `ifNull(n_m${index}, 0) + ifNull(i_${merge.total}, 0)`;
+  }
+  return `n_m${index}`;
 }
 
 function alias(q: ResolvedQuery, name: string): string {
@@ -286,27 +376,14 @@ function dimensionKey(ctx: CompileContext, dimension: string, table: 'events' | 
       return table === 'sessions' ? (SESSION_DIMENSION_SUBSTITUTES[dimension] ?? kind.def.column) : kind.def.column;
     case 'prop':
       return `props[${params.string(kind.prop)}]`;
-    case 'goal': {
-      const goals = goalDimensionGoals(q);
-      if (goals.length === 0) return "arrayJoin(CAST([], 'Array(String)'))";
-      const labels = goals.map((goal) => `if(${goalCondition(goal, params)}, ${params.string(goal.displayName)}, '')`);
-      return `arrayJoin(arrayFilter(goal -> goal != '', [${labels.join(', ')}]))`;
-    }
+    case 'goal':
+      return goalKey(ctx);
     case 'time': {
       const ts = table === 'sessions' ? `least(timestamp, ${params.instant(ctx.range.last)})` : 'timestamp';
       const tz = params.string(q.tz);
-      switch (kind.interval) {
-        case 'minute':
-          return `toStartOfMinute(${ts}, ${tz})`;
-        case 'hour':
-          return `toStartOfHour(${ts}, ${tz})`;
-        case 'week':
-          return `greatest(toMonday(${ts}, ${tz}), toDate(${params.instant(ctx.range.first)}, ${tz}))`;
-        case 'month':
-          return `toStartOfMonth(${ts}, ${tz})`;
-        default:
-          return `toDate(${ts}, ${tz})`;
-      }
+      if (kind.interval === 'minute') return `toStartOfMinute(${ts}, ${tz})`;
+      if (kind.interval === 'hour') return `toStartOfHour(${ts}, ${tz})`;
+      return dayBucket(ctx, kind.interval ?? 'day', `toDate(${ts}, ${tz})`);
     }
   }
 }
@@ -325,31 +402,6 @@ function activeBuckets(ctx: CompileContext, dimension: string): string {
   return `arrayJoin(arrayDistinct(arrayMap(slot -> ${minute ? 'toStartOfMinute' : 'toStartOfHour'}(slot, ${params.string(q.tz)}), ${slots})))`;
 }
 
-/** A grouped key as the report labels it. */
-function dimensionLabel(ctx: CompileContext, dimension: string, key: string): string {
-  const { params, q } = ctx;
-  const kind = dimensionKind(dimension)!;
-  switch (kind.kind) {
-    case 'column':
-      return kind.def.emptyLabel === null ? `toString(${key})` : `if(${key} = '', ${params.string(kind.def.emptyLabel)}, toString(${key}))`;
-    case 'prop':
-      return `if(${key} = '', '(none)', ${key})`;
-    case 'goal':
-      return key;
-    case 'time':
-      if (kind.interval === 'minute') return `formatDateTime(${key}, '%Y-%m-%d %H:%i:00', ${params.string(q.tz)})`;
-      if (kind.interval === 'hour') return `formatDateTime(${key}, '%Y-%m-%d %H:00:00', ${params.string(q.tz)})`;
-      return `toString(${key})`;
-  }
-}
-
-/** Goals a goal breakdown lists: those the top-level goal filters pick, else every goal of the site. */
-function goalDimensionGoals(q: ResolvedQuery) {
-  if (!q.dimensions.includes('event:goal')) return [];
-  const goalFilters = q.filters.filter((f) => 'dimension' in f && f.dimension === 'event:goal' && !f.op.endsWith('_not'));
-  return goalFilters.length ? goalsInFilters(goalFilters, q.site.goals) : q.site.goals;
-}
-
 function goalColumn(q: ResolvedQuery): string | null {
   const index = q.dimensions.indexOf('event:goal');
   return index >= 0 ? `k${index}` : null;
@@ -357,8 +409,4 @@ function goalColumn(q: ResolvedQuery): string | null {
 
 function topLevelPageFilters(filters: FilterTree[]) {
   return filters.filter((f): f is Extract<FilterTree, { values: string[] }> => 'dimension' in f && f.dimension === 'event:page');
-}
-
-function withoutTopLevel(filters: FilterTree[], drop: (dimension: string) => boolean): FilterTree[] {
-  return filters.filter((f) => !('dimension' in f && drop(f.dimension)));
 }

@@ -3,17 +3,19 @@ import type { QueryConfig } from '../config/config.js';
 import { CLASSIFICATIONS } from '../ingest/classification/reasons.js';
 import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../stores/meta/database.js';
+import { completedImports } from '../stores/meta/imports.js';
 import { REVENUE_METRICS } from './catalog.js';
 import { type CompiledQuery, compileQuery } from './compile.js';
 import type { DateRange } from './dateRange.js';
 import type { ExchangeRates } from './exchangeRates.js';
 import { type Row, type Statements, teamStatements, toMetricValue } from './execute.js';
-import { isoWithOffset } from './localTime.js';
+import { type CompletedImport, decideImports, type ImportsDecision, importsWarning } from './importedPlan.js';
+import { isoWithOffset, parseIsoDate, startOfDay } from './localTime.js';
 import type { QueryScheduler } from './queryScheduler.js';
 import { type ParsedQuery, parseRequest } from './request.js';
 import { type ResolvedQuery, resolveQuery } from './resolve.js';
 import { chooseSampleRate, samplingMeta } from './sampling.js';
-import { loadSiteContext, statsSiteRefused } from './siteContext.js';
+import { loadSiteContext, type SiteContext, statsSiteRefused } from './siteContext.js';
 import { SqlParams } from './sqlParams.js';
 import { currentLabel, timeLabels } from './timeLabels.js';
 
@@ -59,7 +61,8 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   const site = await loadSiteContext(deps.db, teamId, parsed.siteId, statsSiteRefused);
   const now = deps.now();
   const sql = teamStatements(deps.scheduler, teamId, deps.limits);
-  const siteStart = parsed.dateRange === 'all' ? await firstEventAt(sql, site.id) : null;
+  const imports = parsed.imports ? await completedImports(deps.db, site.id) : [];
+  const siteStart = parsed.dateRange === 'all' ? await firstDataAt(sql, site, imports) : null;
   const q = resolveQuery(parsed, {
     site,
     now,
@@ -69,10 +72,13 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     relativeTo: options.relativeTo,
     visitCounts: options.visitCounts,
   });
-  const sampleRate = q.exact ? null : await chooseSampleRate(sql, deps.limits, site, [q.range, ...(q.comparison ? [q.comparison.range] : [])]);
+  const ranges = [q.range, ...(q.comparison ? [q.comparison.range] : [])];
+  const sampleRate = q.exact ? null : await chooseSampleRate(sql, deps.limits, site, ranges);
+  const importsDecision = q.imports ? decideImports(q, imports, ranges) : null;
+  const imported = importsDecision?.included ? importsDecision : undefined;
 
   const run = async (range: DateRange, options: { paginate: boolean; restrictTo?: string[][] }) => {
-    const compiled = compileQuery({ q, params: new SqlParams(), range, sampleRate }, { rates: deps.rates, ...options });
+    const compiled = compileQuery({ q, params: new SqlParams(), range, sampleRate }, { rates: deps.rates, imported, ...options });
     return { compiled, rows: await sql(compiled.sql, compiled.params) };
   };
   // One row past the page tells whether groups were cut off.
@@ -95,13 +101,9 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
 
   return {
     results,
-    meta: buildMeta(q, primary.compiled, rows, results, { truncated, sampleRate, now }),
+    meta: { ...buildMeta(q, primary.compiled, rows, results, { truncated, sampleRate, now }), ...(importsDecision ? importsMeta(importsDecision) : {}) },
     query: echoQuery(q, parsed),
   };
-}
-
-async function firstEventAt(sql: Statements, siteId: number): Promise<number | null> {
-  return firstEventFromRow((await sql(FIRST_EVENT_SQL, { site: siteId }))[0]);
 }
 
 /**
@@ -121,6 +123,25 @@ export async function siteDataDays(deps: QueryEngineDeps, teamId: number, domain
   const row = rows[0];
   if (!row || !toMetricValue(row.n)) return { first: null, last: null };
   return { first: String(row.first), last: String(row.last) };
+}
+
+/**
+ * Where `all` starts: the first event, or with imported data asked for the first imported day if
+ * earlier (the reference's stats start date, §3.4).
+ */
+async function firstDataAt(sql: Statements, site: SiteContext, imports: CompletedImport[]): Promise<number | null> {
+  const firstEvent = firstEventFromRow((await sql(FIRST_EVENT_SQL, { site: site.id }))[0]);
+  const firstImported = imports.map((i) => i.from).sort()[0];
+  const importStart = firstImported === undefined ? null : startOfDay(parseIsoDate(firstImported)!, site.timezone);
+  if (firstEvent === null || importStart === null) return firstEvent ?? importStart;
+  return Math.min(firstEvent, importStart);
+}
+
+/** `meta.imports_*` as the reference's API v2 reports them: included or not, and why not. */
+function importsMeta(decision: ImportsDecision): Record<string, unknown> {
+  if (decision.included) return { imports_included: true };
+  const warning = importsWarning(decision);
+  return { imports_included: false, imports_skip_reason: decision.reason, ...(warning ? { imports_warning: warning } : {}) };
 }
 
 function toResult(row: Row, q: ResolvedQuery): ResultRow {
@@ -249,6 +270,7 @@ function echoQuery(q: ResolvedQuery, parsed: ParsedQuery): Record<string, unknow
       ...(q.timeLabels ? { time_labels: true } : {}),
       ...(q.totalRows ? { total_rows: true } : {}),
       ...(q.trimRelativeDateRange ? { trim_relative_date_range: true } : {}),
+      ...(q.imports ? { imports: true } : {}),
     },
     timezone: q.tz,
     exact: q.exact,

@@ -105,7 +105,7 @@ function propLeaf(leaf: Leaf, prop: string, ctx: CompileContext): string {
   return `${present} AND ${leaf.op.endsWith('_not') ? `NOT (${positive})` : positive}`;
 }
 
-function goalLeaf(leaf: Leaf, ctx: CompileContext): string {
+export function goalLeaf(leaf: Leaf, ctx: CompileContext): string {
   const selected = selectGoals(leaf, ctx.q.site.goals);
   const positive = selected.length ? selected.map((goal) => goalCondition(goal, ctx.params)).join(' OR ') : '0';
   return leaf.op.endsWith('_not') ? `NOT (${positive})` : positive;
@@ -117,3 +117,11 @@ export function usesScrollGoals(tree: FilterTree, ctx: CompileContext): boolean 
   if ('children' in tree) return tree.children.some((child) => usesScrollGoals(child, ctx));
   return usesScrollGoals(tree.child, ctx);
 }
+
+/** The filters without their top-level leaves on the dimensions `drop` names (combinators are kept whole). */
+export function withoutTopLevel(filters: FilterTree[], drop: (dimension: string) => boolean): FilterTree[] {
+  return filters.filter((f) => !('dimension' in f && drop(f.dimension)));
+}
+
+/** A conversion rate's denominator: the visitors of the query without its goal and custom-property filters. */
+export const conversionDenominatorFilters = (filters: FilterTree[]) => withoutTopLevel(filters, (d) => d === 'event:goal' || d.startsWith('event:props:'));

@@ -55,7 +55,7 @@ export const requestSchema = z.strictObject({
       comparisons: comparisonSchema.optional(),
       time_labels: z.boolean().optional(),
       total_rows: z.boolean().optional(),
-      imports: z.boolean().optional(),
+      imports: z.boolean('must be true or false').optional(),
       trim_relative_date_range: z.boolean().optional(),
     })
     .optional(),
@@ -92,6 +92,8 @@ export interface ParsedQuery {
   totalRows: boolean;
   /** `month` and `year` end today rather than at their last day. */
   trimRelativeDateRange: boolean;
+  /** Imported data is merged in where the query allows (src/query/importedPlan.ts). */
+  imports: boolean;
 }
 
 function pointer(path: PropertyKey[]): string {
@@ -178,6 +180,7 @@ export function parseRequest(body: unknown): ParsedQuery {
     timeLabels: query.include?.time_labels ?? false,
     totalRows: query.include?.total_rows ?? false,
     trimRelativeDateRange: query.include?.trim_relative_date_range ?? false,
+    imports: query.include?.imports ?? false,
   };
 }
 

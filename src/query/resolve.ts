@@ -27,6 +27,8 @@ export interface ResolvedQuery {
   timeLabels: boolean;
   totalRows: boolean;
   trimRelativeDateRange: boolean;
+  /** Imported data asked for (`include.imports`, v1 `with_imported`). */
+  imports: boolean;
   /** Classification reasons counted in this query besides ''. */
   classifications: readonly string[];
   /** Pageviews and events are read from the visits (v1, beside entry or exit pages). */
@@ -89,6 +91,7 @@ export function resolveQuery(
     timeLabels: parsed.timeLabels,
     totalRows: parsed.totalRows,
     trimRelativeDateRange: parsed.trimRelativeDateRange,
+    imports: parsed.imports,
     classifications: context.classifications ?? context.site.includedClassifications,
     visitCounts,
   };

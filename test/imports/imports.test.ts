@@ -1,18 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZipFile } from 'yazl';
 import { startSmallSite } from '../query/smallSite.js';
 import type { Account, TestApp } from '../support/testApp.js';
 import { bearer, createAccount } from '../support/testApp.js';
-
-/** A ZIP made in memory from name → text. */
-async function zipOf(files: Record<string, string | Buffer>): Promise<Buffer> {
-  const zip = new ZipFile();
-  for (const [name, content] of Object.entries(files)) zip.addBuffer(Buffer.isBuffer(content) ? content : Buffer.from(content), name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
+import { zipOf } from '../support/zip.js';
 
 // A Plausible-format export written by hand (the columns of its CSV export, §6.1 of the reference).
 const VISITORS = 'date,visitors,pageviews,bounces,visits,visit_duration\n2024-01-01,10,25,4,12,600\n2024-01-02,7,9,5,8,120\n';

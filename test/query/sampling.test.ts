@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
+import { importPlausibleExport } from './plausibleExport.js';
 
 /** 300 visitors with one pageview each on 8 Jan and 100 on 7 Jan; sampling starts above 100 events. */
 let t: TestApp;
@@ -57,6 +58,19 @@ describe('sampling', () => {
     // 400 events across both periods.
     expect(body.meta.sample_rate).toBe(0.25);
     expect(body.results[0].comparison.metrics[0]).toBeGreaterThan(0);
+  });
+
+  it('scales the sampled native side before imported totals are added to it', async () => {
+    // The hand-written import (1–2 January): 17 visitors, 20 visits, 10 bounces.
+    expect(await importPlausibleExport(t, account)).toMatchObject({ status: 'completed' });
+    const body = await ok({ metrics: ['visitors', 'bounce_rate'], date_range: ['2024-01-01', '2024-01-08'], include: { imports: true } });
+    expect(body.meta).toMatchObject({ sample_rate: 0.25, imports_included: true });
+    const [visitors, bounceRate] = body.results[0].metrics;
+    // Native: about 400 one-page visits, all bounced; unscaled, 100 of them would weigh too little.
+    expect(visitors).toBeGreaterThan(150 + 17);
+    expect(visitors).toBeLessThan(650 + 17);
+    expect(bounceRate).toBeGreaterThanOrEqual(96);
+    expect(bounceRate).toBeLessThanOrEqual(98);
   });
 
   it('warns about sparse and empty samples', async () => {

@@ -1,4 +1,5 @@
 import yauzl from 'yauzl';
+import { ZipFile } from 'yazl';
 
 /** The entries of a ZIP file (read fully: test exports are small). */
 export async function readZip(buffer: Buffer): Promise<Map<string, string>> {
@@ -31,4 +32,14 @@ export function csvRows(text: string): Record<string, string>[] {
   const [header, ...lines] = text.trim().split('\n');
   const names = (header ?? '').split(',').map((name) => name.replaceAll('"', ''));
   return lines.filter(Boolean).map((line) => Object.fromEntries(line.split(',').map((value, i) => [names[i], value.replaceAll('"', '')])));
+}
+
+/** A ZIP made in memory from name → text. */
+export async function zipOf(files: Record<string, string | Buffer>): Promise<Buffer> {
+  const zip = new ZipFile();
+  for (const [name, content] of Object.entries(files)) zip.addBuffer(Buffer.isBuffer(content) ? content : Buffer.from(content), name);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

@@ -16,10 +16,11 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
 
   app.get('/api/v1/stats/aggregate', options, async (request) => {
     const v1 = translateCommon(singleValued(request.query));
-    const response = await runQuery(engine, request.caller.teamId, v1.body, v1.options);
+    const response = await runQuery(engine, request.caller.teamId, { ...v1.body, include: v1.include }, v1.options);
     const row = response.results[0];
-    const metrics = v1.body.metrics as string[];
+    const metrics = v1.body.metrics;
     return {
+      ...importsWarning(response),
       results: Object.fromEntries(
         metrics.map((metric, i) => {
           const value = row?.metrics[i] ?? null;
@@ -34,8 +35,8 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
     const params = singleValued(request.query);
     const v1 = translateCommon(params);
     // Comparisons are not part of v1 timeseries.
-    const { include: _ignored, ...body } = v1.body;
-    const metrics = v1.body.metrics as string[];
+    const body = { ...v1.body, include: { imports: v1.include.imports } };
+    const metrics = v1.body.metrics;
     const interval =
       timeseriesInterval(params.interval, v1.period) ??
       intervalForSpan((await runQuery(engine, request.caller.teamId, { ...body, metrics: ['visitors'] }, v1.options)).query.date_range as [string, string]);
@@ -45,7 +46,7 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
       { ...body, metrics: metrics.map(groupConversionRate), dimensions: [`time:${interval}`], pagination: { limit: 10_000 } },
       v1.options,
     );
-    return { results: everyBucket(response, interval, metrics) };
+    return { ...importsWarning(response), results: everyBucket(response, interval, metrics) };
   });
 
   app.get('/api/v1/stats/breakdown', options, async (request) => {
@@ -55,23 +56,24 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
     const v1 = translateCommon(params, {}, property);
     const limit = parseWholeNumber(params.limit, 'limit', 100, { min: 1, max: 1000 }, 'Please provide limit as a number between 1 and 1000.');
     const page = parseWholeNumber(params.page, 'page', 1, { min: 1, max: 1_000_000 }, 'Please provide page as a positive number.');
-    const metrics = v1.body.metrics as string[];
+    const metrics = v1.body.metrics;
     const dimensions =
       property === 'visit:browser_version' ? ['visit:browser', property] : property === 'visit:os_version' ? ['visit:os', property] : [property];
     // In a breakdown by goals or custom properties v1's conversion rate stays site-wide.
     const perGroup = !property.startsWith('event:goal') && !property.startsWith('event:props:');
-    // v1 breakdowns carry no comparisons.
-    const { include: _ignored, ...common } = v1.body;
     const body = {
-      ...common,
+      ...v1.body,
       metrics: perGroup ? metrics.map(groupConversionRate) : metrics,
       dimensions,
-      filters: [...(v1.body.filters as unknown[]), ...implicitExclusions(property)],
+      filters: [...v1.body.filters, ...implicitExclusions(property)],
       pagination: { limit, offset: (page - 1) * limit },
+      // v1 breakdowns carry no comparisons.
+      include: { imports: v1.include.imports },
     };
     const response = await runQuery(engine, request.caller.teamId, body, { ...v1.options, visitCounts: true });
     const keys = dimensions.map(v1Key);
     return {
+      ...importsWarning(response),
       results: response.results.map((row) => ({
         ...Object.fromEntries(keys.map((key, i) => [key, row.dimensions[i]])),
         ...Object.fromEntries(metrics.map((metric, i) => [metric, row.metrics[i] ?? null])),
@@ -86,6 +88,15 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
     reply.type('application/json');
     return JSON.stringify(response.results[0]?.metrics[0] ?? 0);
   });
+}
+
+/**
+ * As the reference's v1: when imported data was asked for but could not be included, the v2
+ * answer's `imports_warning` is the top-level `warning` (docs/query-api.md, "Imported data").
+ */
+function importsWarning(response: QueryResponse): { warning?: string } {
+  const warning = response.meta.imports_warning;
+  return typeof warning === 'string' ? { warning } : {};
 }
 
 /** v1's conversion rate in a timeseries bucket or a group of most breakdowns is that group's own. */

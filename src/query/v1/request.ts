@@ -11,7 +11,9 @@ import { parseV1Filters } from './filters.js';
 export type V1Params = Record<string, string | undefined>;
 
 export interface V1Translation {
-  body: Record<string, unknown>;
+  /** The v2 request without `include`, which each endpoint takes its part of. */
+  body: { site_id: string; metrics: string[]; date_range: string | [string, string]; filters: unknown[] };
+  include: { comparisons?: { mode: 'previous_period' }; imports?: true };
   options: EngineOptions;
   period: string;
 }
@@ -36,16 +38,15 @@ export function translateCommon(params: V1Params, defaults: { metrics?: string }
   checkFilterProperties(filters);
   const metrics = (params.metrics ?? defaults.metrics ?? 'visitors').split(',').map((m) => m.trim());
   checkMetrics(metrics, filters, property);
-  const body: Record<string, unknown> = { site_id: site, metrics, date_range: dateRange, filters };
-  // No imported data exists to merge, so with_imported is checked but changes nothing.
-  parseFlag(params.with_imported, 'with_imported');
+  const imports = parseFlag(params.with_imported, 'with_imported');
   const compare = params.compare;
   if (compare !== undefined && compare !== '' && compare !== 'previous_period') {
     throw badRequest('invalid_compare', `compare must be "previous_period", got "${compare}".`);
   }
-  if (compare === 'previous_period' && period !== 'all') body.include = { comparisons: { mode: 'previous_period' } };
+  const comparisons = compare === 'previous_period' && period !== 'all';
   return {
-    body,
+    body: { site_id: site, metrics, date_range: dateRange, filters },
+    include: { ...(comparisons ? { comparisons: { mode: 'previous_period' } } : {}), ...(imports ? { imports: true } : {}) },
     options: { extraPresets: true, countEverything: parseFlag(params.with_bots, 'with_bots'), ...(relativeTo ? { relativeTo } : {}) },
     period,
   };

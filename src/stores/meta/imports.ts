@@ -141,14 +141,18 @@ export async function updateImport(
     .execute();
 }
 
-/** Ids of a site's completed imports: the only ones reports may read. */
-export async function completedImportIds(db: MetaDb, siteId: number): Promise<number[]> {
+/**
+ * A site's completed imports of exports with their days: the only ones reports may read (running,
+ * failed and deleted ones never; raw-event imports joined the site's own events).
+ */
+export async function completedImports(db: MetaDb, siteId: number): Promise<{ id: number; from: string; to: string }[]> {
   const rows = await db
     .selectFrom('imports')
-    .select('id')
+    .select(['id', 'from_date', 'to_date'])
     .where('site_id', '=', siteId)
     .where('status', '=', 'completed')
     .where('kind', '=', 'export')
+    .orderBy('id')
     .execute();
-  return rows.map((row) => row.id);
+  return rows.flatMap((row) => (row.from_date !== null && row.to_date !== null ? [{ id: row.id, from: row.from_date, to: row.to_date }] : []));
 }

@@ -1,0 +1,51 @@
+import { dimensionKind, type Interval } from './catalog.js';
+import { goalCondition, goalsInFilters } from './goals.js';
+import type { ResolvedQuery } from './resolve.js';
+import type { CompileContext } from './tables.js';
+
+/**
+ * Dimension SQL shared by every source of rows (events, sessions, imported daily tables), so a
+ * group reads the same whichever source it came from and the sources' rows can be merged on it.
+ */
+
+/** A grouped key as the report labels it. */
+export function dimensionLabel(ctx: CompileContext, dimension: string, key: string): string {
+  const { params, q } = ctx;
+  const kind = dimensionKind(dimension)!;
+  switch (kind.kind) {
+    case 'column':
+      return kind.def.emptyLabel === null ? `toString(${key})` : `if(${key} = '', ${params.string(kind.def.emptyLabel)}, toString(${key}))`;
+    case 'prop':
+      return `if(${key} = '', '(none)', ${key})`;
+    case 'goal':
+      return key;
+    case 'time':
+      if (kind.interval === 'minute') return `formatDateTime(${key}, '%Y-%m-%d %H:%i:00', ${params.string(q.tz)})`;
+      if (kind.interval === 'hour') return `formatDateTime(${key}, '%Y-%m-%d %H:00:00', ${params.string(q.tz)})`;
+      return `toString(${key})`;
+  }
+}
+
+/** The day, week or month bucket of a local day; the first week starts on the range's first day. */
+export function dayBucket(ctx: CompileContext, interval: Exclude<Interval, 'minute' | 'hour'>, day: string): string {
+  const { params, q } = ctx;
+  if (interval === 'week') return `greatest(toMonday(${day}), toDate(${params.instant(ctx.range.first)}, ${params.string(q.tz)}))`;
+  if (interval === 'month') return `toStartOfMonth(${day})`;
+  return day;
+}
+
+/** Goals a goal breakdown lists: those the top-level goal filters pick, else every goal of the site. */
+export function goalDimensionGoals(q: ResolvedQuery) {
+  if (!q.dimensions.includes('event:goal')) return [];
+  const goalFilters = q.filters.filter((f) => 'dimension' in f && f.dimension === 'event:goal' && !f.op.endsWith('_not'));
+  return goalFilters.length ? goalsInFilters(goalFilters, q.site.goals) : q.site.goals;
+}
+
+/** A goal breakdown's key: each row once per listed goal it reached (rows reaching none drop out). */
+export function goalKey(ctx: CompileContext): string {
+  const { params } = ctx;
+  const goals = goalDimensionGoals(ctx.q);
+  if (goals.length === 0) return "arrayJoin(CAST([], 'Array(String)'))";
+  const labels = goals.map((goal) => `if(${goalCondition(goal, params)}, ${params.string(goal.displayName)}, '')`);
+  return `arrayJoin(arrayFilter(goal -> goal != '', [${labels.join(', ')}]))`;
+}

@@ -1,0 +1,247 @@
+import { dimensionKind } from './catalog.js';
+import type { DateRange } from './dateRange.js';
+import { goalDimensionGoals } from './dimensionSql.js';
+import { conversionDenominatorFilters } from './filters.js';
+import { goalsInFilters, isScrollGoal } from './goals.js';
+import { formatDate, toLocal } from './localTime.js';
+import type { FilterTree } from './request.js';
+import type { ResolvedQuery } from './resolve.js';
+
+/**
+ * Whether a query can include a site's imported data, and from which daily table: Plausible's
+ * rules (/work/shared/reference/plausible.md §3.13, its `lib/plausible/stats/imported/*.ex`).
+ * Imported rows are daily totals per value of one table's columns (src/stores/clickhouse/schema.ts,
+ * the `rollup_*` tables, rows of an import carry its id), so a query can include them only when
+ * every dimension and filter it uses is a column of one table and every metric can be rebuilt from
+ * that table's totals. Pure: the engine gives it the query and the site's completed imports.
+ */
+
+/** The totals an imported row carries, each summed over the rows of a group. */
+export type ImportedTotal =
+  | 'visitors'
+  | 'visits'
+  | 'pageviews'
+  | 'events'
+  | 'bounces'
+  | 'visit_duration'
+  | 'time_on_page'
+  | 'time_on_page_visits'
+  | 'scroll_depth'
+  | 'scroll_depth_visits';
+
+export interface ImportedTable {
+  name: string;
+  /** Query dimension → the table's column holding it. */
+  dimensions: Record<string, string>;
+  /** Total → its column on this table; a total the table lacks is missing. */
+  totals: Partial<Record<ImportedTotal, string>>;
+  /** Goal filters and the goal dimension read event goals from this table's event names. */
+  eventGoals?: boolean;
+}
+
+const VISIT_TOTALS: ImportedTable['totals'] = {
+  visitors: 'visitors',
+  visits: 'visits',
+  pageviews: 'pageviews',
+  // As the reference: outside custom events, an imported visit's events are its pageviews.
+  events: 'pageviews',
+  bounces: 'bounces',
+  visit_duration: 'visit_duration',
+};
+
+/**
+ * The tables by the dimensions they hold. Left out on purpose: `visit:city` (Plausible's export
+ * holds GeoNames ids, ours a name: the two never match), `visit:channel` (exports before
+ * 2024-11 have no channel, so imported rows would all read "Direct"), and every other dimension
+ * no table carries (`visit:language`, `event:page_title`, custom properties, hostnames of entry
+ * and exit pages). `visit:device` and `visit:screen` both read `device`, which Plausible's export
+ * (and ours) fills with the screen-size class.
+ */
+export const IMPORTED_TABLES: ImportedTable[] = [
+  { name: 'rollup_visitors', dimensions: {}, totals: VISIT_TOTALS },
+  {
+    name: 'rollup_sources',
+    dimensions: {
+      'visit:source': 'source',
+      'visit:referrer': 'referrer',
+      'visit:utm_source': 'utm_source',
+      'visit:utm_medium': 'utm_medium',
+      'visit:utm_campaign': 'utm_campaign',
+      'visit:utm_content': 'utm_content',
+      'visit:utm_term': 'utm_term',
+    },
+    totals: VISIT_TOTALS,
+  },
+  {
+    name: 'rollup_pages',
+    dimensions: { 'event:page': 'page', 'event:hostname': 'hostname' },
+    totals: {
+      visitors: 'visitors',
+      visits: 'visits',
+      pageviews: 'pageviews',
+      events: 'pageviews',
+      // Engaged seconds and the visits that engaged; each visit's deepest scroll summed, and the visits measured.
+      time_on_page: 'total_time_on_page',
+      time_on_page_visits: 'total_time_on_page_visits',
+      scroll_depth: 'total_scroll_depth',
+      scroll_depth_visits: 'total_scroll_depth_visits',
+    },
+  },
+  { name: 'rollup_entry_pages', dimensions: { 'visit:entry_page': 'entry_page' }, totals: { ...VISIT_TOTALS, visits: 'entrances' } },
+  { name: 'rollup_exit_pages', dimensions: { 'visit:exit_page': 'exit_page' }, totals: { ...VISIT_TOTALS, visits: 'exits' } },
+  { name: 'rollup_custom_events', dimensions: { 'event:name': 'name' }, totals: { visitors: 'visitors', events: 'events' }, eventGoals: true },
+  { name: 'rollup_locations', dimensions: { 'visit:country': 'toString(country)', 'visit:region': 'region' }, totals: VISIT_TOTALS },
+  { name: 'rollup_devices', dimensions: { 'visit:device': 'device', 'visit:screen': 'device' }, totals: VISIT_TOTALS },
+  { name: 'rollup_browsers', dimensions: { 'visit:browser': 'browser', 'visit:browser_version': 'browser_version' }, totals: VISIT_TOTALS },
+  {
+    name: 'rollup_operating_systems',
+    dimensions: { 'visit:os': 'operating_system', 'visit:os_version': 'operating_system_version' },
+    totals: VISIT_TOTALS,
+  },
+];
+
+/**
+ * How each metric that imported data can answer is merged with the native figure. Counts add up;
+ * rates are re-weighted: their numerator and denominator totals are added on both sides and
+ * divided after the merge (as the reference weighs bounce rate, visit duration and views per visit
+ * by visits, time on page and scroll depth by the visits that measured them). Shares (percentage,
+ * conversion rates) add the group's imported visitors to their numerator and the imported visitors
+ * of their whole (the `total` read) to their denominator.
+ */
+export const IMPORTABLE_METRICS = {
+  visitors: { kind: 'count', total: 'visitors' },
+  visits: { kind: 'count', total: 'visits' },
+  pageviews: { kind: 'count', total: 'pageviews' },
+  events: { kind: 'count', total: 'events' },
+  bounce_rate: { kind: 'ratio', numerator: 'bounces', denominator: 'visits' },
+  visit_duration: { kind: 'ratio', numerator: 'visit_duration', denominator: 'visits' },
+  views_per_visit: { kind: 'ratio', numerator: 'pageviews', denominator: 'visits' },
+  time_on_page: { kind: 'ratio', numerator: 'time_on_page', denominator: 'time_on_page_visits' },
+  scroll_depth: { kind: 'ratio', numerator: 'scroll_depth', denominator: 'scroll_depth_visits' },
+  percentage: { kind: 'share' },
+  conversion_rate: { kind: 'share' },
+  group_conversion_rate: { kind: 'share' },
+} as const satisfies Record<
+  string,
+  { kind: 'count'; total: ImportedTotal } | { kind: 'ratio'; numerator: ImportedTotal; denominator: ImportedTotal } | { kind: 'share' }
+>;
+
+export type ImportableMetric = keyof typeof IMPORTABLE_METRICS;
+
+export const isImportableMetric = (metric: string): metric is ImportableMetric => Object.hasOwn(IMPORTABLE_METRICS, metric);
+
+/** The imported totals a metric is rebuilt from. */
+export const totalsOf = (metric: ImportableMetric): ImportedTotal[] => {
+  const merge = IMPORTABLE_METRICS[metric];
+  if (merge.kind === 'count') return [merge.total];
+  return merge.kind === 'ratio' ? [merge.numerator, merge.denominator] : ['visitors'];
+};
+
+/** One grouped read of an imported table: which table, under which filters, by which of the query's dimensions (indices). */
+export interface ImportedRead {
+  table: ImportedTable;
+  filters: FilterTree[];
+  dimensions: number[];
+}
+
+/** An import's days, as its record holds them (src/stores/meta/imports.ts). */
+export interface CompletedImport {
+  id: number;
+  from: string;
+  to: string;
+}
+
+export type ImportsSkipReason = 'unsupported_interval' | 'no_imported_data' | 'out_of_range' | 'unsupported_query';
+
+/** `main` answers the groups; `total`, when a share metric is asked for, the whole it is a share of. */
+export interface ImportedSource {
+  importIds: number[];
+  main: ImportedRead;
+  total: ImportedRead | null;
+}
+
+export type ImportsDecision = ({ included: true } & ImportedSource) | { included: false; reason: ImportsSkipReason; why?: string };
+
+/**
+ * The decision, with the reference's skip reasons in its order. `ranges` are the primary range and
+ * the comparison's, if any: an import overlapping either is enough.
+ */
+export function decideImports(q: ResolvedQuery, imports: CompletedImport[], ranges: DateRange[]): ImportsDecision {
+  if (q.dimensions.some((d) => d === 'time:hour' || d === 'time:minute')) return { included: false, reason: 'unsupported_interval' };
+  if (imports.length === 0) return { included: false, reason: 'no_imported_data' };
+  const days = ranges.map((range) => localDays(range, q.tz));
+  const overlapping = imports.filter((i) => days.some((d) => i.from <= d.to && i.to >= d.from));
+  if (overlapping.length === 0) return { included: false, reason: 'out_of_range' };
+  const choice = chooseReads(q);
+  if ('why' in choice) return { included: false, reason: 'unsupported_query', why: choice.why };
+  return { included: true, importIds: overlapping.map((i) => i.id), ...choice };
+}
+
+/** The local days a range touches: imported rows are whole days, read when their day is in range. */
+export function localDays(range: DateRange, tz: string): { from: string; to: string } {
+  return { from: formatDate(toLocal(range.first, tz)), to: formatDate(toLocal(range.last, tz)) };
+}
+
+function chooseReads(q: ResolvedQuery): { main: ImportedRead; total: ImportedRead | null } | { why: string } {
+  const unsupportedMetric = q.metrics.find((metric) => !isImportableMetric(metric));
+  if (unsupportedMetric !== undefined) return { why: `the metric ${unsupportedMetric} has no imported form` };
+  const allDimensions = q.dimensions.map((_, i) => i);
+  const main = chooseTable(q, allDimensions, q.filters);
+  if ('why' in main) return main;
+  const missing = q.metrics.filter((metric) => isImportableMetric(metric) && totalsOf(metric).some((total) => main.table.totals[total] === undefined));
+  if (missing.length > 0) return { why: `imported ${main.table.name.replace(/^rollup_/, '').replaceAll('_', ' ')} carry no ${missing.join(', ')}` };
+  const shares = q.metrics.filter((metric) => isImportableMetric(metric) && IMPORTABLE_METRICS[metric].kind === 'share');
+  if (shares.length > 1) return { why: `imported data answers one of ${shares.join(', ')} per query` };
+  const share = shares[0];
+  if (share === undefined) return { main, total: null };
+  // The same wholes as the native side (src/query/compile.ts): all the query's visitors for a
+  // percentage; those without goal and property filters for conversion rates, per group of the
+  // other dimensions for the group conversion rate.
+  if (share === 'percentage') return { main, total: { ...main, dimensions: [] } };
+  const dimensions = share === 'group_conversion_rate' ? allDimensions.filter((i) => q.dimensions[i] !== 'event:goal') : [];
+  const total = chooseTable(q, dimensions, conversionDenominatorFilters(q.filters));
+  if ('why' in total) return { why: `the visitors ${share} divides by: ${total.why}` };
+  return { main, total };
+}
+
+/** The one table holding the given dimensions (indices into the query's) and every leaf of the filters. */
+function chooseTable(q: ResolvedQuery, dimensions: number[], filters: FilterTree[]): ImportedRead | { why: string } {
+  const used = new Set<string>();
+  const visit = (tree: FilterTree): string | null => {
+    if ('dimension' in tree) {
+      used.add(tree.dimension);
+      return null;
+    }
+    if ('children' in tree) return tree.children.map(visit).find((why) => why !== null) ?? null;
+    if (tree.op === 'not') return visit(tree.child);
+    return `imported data holds no visits to filter by what they did (${tree.op})`;
+  };
+  const behavioural = filters.map(visit).find((why) => why !== null);
+  if (behavioural) return { why: behavioural };
+  for (const i of dimensions) if (dimensionKind(q.dimensions[i]!)?.kind !== 'time') used.add(q.dimensions[i]!);
+
+  const goals = used.has('event:goal') ? [...goalsInFilters(filters, q.site.goals), ...goalDimensionGoals(q)] : [];
+  if (goals.some((goal) => goal.eventName === null)) {
+    return { why: `page${goals.some(isScrollGoal) ? ' and scroll' : ''} goals are not matched against imported data, only custom-event goals` };
+  }
+  const candidates = IMPORTED_TABLES.filter((table) =>
+    [...used].every((dimension) => Object.hasOwn(table.dimensions, dimension) || (dimension === 'event:goal' && table.eventGoals === true)),
+  );
+  // With nothing to group or filter by, the site-wide daily totals answer.
+  const table = used.size === 0 ? IMPORTED_TABLES[0] : candidates[0];
+  if (!table) {
+    const names = [...used].sort().join(', ');
+    return { why: `no imported table holds ${used.size > 1 ? 'all of ' : ''}${names}` };
+  }
+  return { table, filters, dimensions };
+}
+
+/** The reference's warnings (clients match on their wording), with our reason after. */
+export function importsWarning(decision: ImportsDecision): string | null {
+  if (decision.included) return null;
+  if (decision.reason === 'unsupported_interval') return 'Imported stats are not included because the time dimension (i.e. the interval) is too short.';
+  if (decision.reason === 'unsupported_query') {
+    return `Imported stats are not included in the results because query parameters are not supported: ${decision.why}. See "Imported data" in docs/query-api.md.`;
+  }
+  return null;
+}
