@@ -108,19 +108,7 @@ export async function overlappingImports(db: MetaDb, siteId: number, range: { fr
 export async function updateImport(
   db: MetaDb,
   importId: number,
-  change: Partial<{
-    status: ImportStatus;
-    fromDate: string | null;
-    toDate: string | null;
-    rows: number;
-    filesDone: number;
-    filesTotal: number;
-    error: string | null;
-    errorFile: string | null;
-    errorLine: number | null;
-    finishedAt: number | null;
-    report: string | null;
-  }>,
+  change: Partial<Omit<SiteImport, 'id' | 'siteId' | 'kind' | 'fileName' | 'createdAt'>>,
 ): Promise<void> {
   await db
     .updateTable('imports')

@@ -3,20 +3,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { verifyPassword } from '../../accounts/passwords.js';
 import { AppError, notFound } from '../../errors.js';
-import { funnelJson } from '../../management/funnels.js';
-import { goalJson } from '../../management/goals.js';
 import { parsePayload } from '../../management/payload.js';
 import { type QueryEngineDeps, runQuery } from '../../query/engine.js';
 import { runFunnel } from '../../query/funnel.js';
-import { listCustomProps } from '../../stores/meta/customProps.js';
-import { listFunnels } from '../../stores/meta/funnels.js';
-import { listSiteGoals } from '../../stores/meta/goals.js';
 import { findSharedLinkBySlug, type SharedLink } from '../../stores/meta/sharedLinks.js';
 import { getSite, type Site } from '../../stores/meta/sites.js';
-import { getTeam } from '../../stores/meta/teams.js';
 import type { WebDeps } from '../signIn.js';
 import { createSignInLimiter, SIGN_IN_LIMIT } from '../signInLimiter.js';
 import { refuseLockedTeam } from '../siteAccess.js';
+import { describeSite } from '../siteDescription.js';
 
 const slugParams = z.strictObject({ slug: z.string().min(1).max(100) });
 const unlockBody = z.strictObject({ password: z.string().max(1000) });
@@ -63,21 +58,8 @@ export function sharedDashboardRoutes(scope: FastifyInstance, deps: WebDeps & { 
 
   scope.get('/app/api/share/:slug', async (request) => {
     const { site } = await openUnlocked(request);
-    const [team, goals, funnels, props] = await Promise.all([
-      getTeam(deps.db, site.teamId),
-      listSiteGoals(deps.db, site.id),
-      listFunnels(deps.db, site.id),
-      listCustomProps(deps.db, site.id),
-    ]);
-    return {
-      domain: site.domain,
-      timezone: site.timezone,
-      locked: team?.lockedAt != null,
-      locked_reason: null,
-      goals: goals.map((goal) => goalJson(goal, site.domain)),
-      funnels: funnels.map((funnel) => funnelJson(funnel, goals)),
-      custom_properties: props,
-    };
+    // A shared link's visitors are not told why the team is locked, only that it is.
+    return { ...(await describeSite(deps.db, site)), locked_reason: null };
   });
 
   scope.post('/app/api/share/:slug/unlock', async (request, reply) => {

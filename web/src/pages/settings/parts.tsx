@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../api';
+import { ApiError, api } from '../../api';
 
 /** Loads a resource and reloads it after a change, so every change shows without a page reload. */
 export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]) {
@@ -206,3 +206,43 @@ export function ErrorNote({ error }: { error: string | null }) {
 }
 
 export const formatTime = (iso: string | number | null | undefined) => (iso == null ? '—' : new Date(iso).toLocaleString());
+
+/** An invitation as `GET /api/v1/teams/invitations` lists it (team members and site guests alike). */
+export interface Invitation {
+  id: number;
+  email: string;
+  role: string;
+  site_id: string | null;
+  status: string;
+  expires_at: string;
+}
+
+/** Invitations not yet answered, each with its role, expiry and a revoke button. */
+export function PendingInvitations({ invitations, onRevoked }: { invitations: Invitation[]; onRevoked(): void }) {
+  if (invitations.length === 0) return null;
+  return (
+    <>
+      <h3>Pending invitations</h3>
+      <ul className="settings-list">
+        {invitations.map((invitation) => (
+          <li key={invitation.id}>
+            <div>
+              {invitation.email} <span className="badge">{invitation.role}</span>
+              <div className="muted small">expires {formatTime(invitation.expires_at)}</div>
+            </div>
+            <ConfirmButton
+              label="Revoke"
+              className="btn btn-small btn-danger"
+              title={`Revoke the invitation of ${invitation.email}?`}
+              message="The link in their invitation stops working."
+              onConfirm={async () => {
+                await api.delete(`/api/v1/teams/invitations/${invitation.id}`);
+                onRevoked();
+              }}
+            />
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

@@ -1,19 +1,11 @@
 import { useState } from 'react';
 import { api as appApi, type TeamApi } from '../../../api';
-import { ConfirmButton, CopyButton, ErrorNote, formatTime, Section, ServerForm, useResource } from '../parts';
+import { ConfirmButton, CopyButton, ErrorNote, formatTime, type Invitation, PendingInvitations, Section, ServerForm, useResource } from '../parts';
 
 interface Membership {
   email: string;
   role: string;
   status: string;
-}
-interface Invitation {
-  id: number;
-  email: string;
-  role: string;
-  site_id: string | null;
-  status: string;
-  expires_at: string;
 }
 interface Transfer {
   transfer: { email: string; status: string; expires_at: string } | null;
@@ -91,31 +83,7 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
             </li>
           ))}
         </ul>
-        {pending.length > 0 && (
-          <>
-            <h3>Pending invitations</h3>
-            <ul className="settings-list">
-              {pending.map((invitation) => (
-                <li key={invitation.id}>
-                  <div>
-                    {invitation.email} <span className="badge">{invitation.role}</span>
-                    <div className="muted small">expires {formatTime(invitation.expires_at)}</div>
-                  </div>
-                  <ConfirmButton
-                    label="Revoke"
-                    className="btn btn-small btn-danger"
-                    title={`Revoke the invitation of ${invitation.email}?`}
-                    message="The link in their invitation stops working."
-                    onConfirm={async () => {
-                      await api.delete(`/api/v1/teams/invitations/${invitation.id}`);
-                      reload();
-                    }}
-                  />
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
+        <PendingInvitations invitations={pending} onRevoked={reload} />
       </Section>
       <Section
         title="Invite a member"

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ConfirmButton, CopyButton, ErrorNote, formatTime, Section, ServerForm, useResource } from '../parts';
+import { ConfirmButton, CopyButton, ErrorNote, formatTime, type Invitation, PendingInvitations, Section, ServerForm, useResource } from '../parts';
 import type { SiteSectionProps } from '../SiteSettingsPage';
 
 interface SharedLink {
@@ -11,14 +11,6 @@ interface Guest {
   email: string;
   role: string;
   status: 'accepted' | 'invited';
-}
-interface Invitation {
-  id: number;
-  email: string;
-  role: string;
-  site_id: string | null;
-  status: string;
-  expires_at: string;
 }
 interface InviteAnswer {
   status: string;
@@ -116,32 +108,13 @@ export function VisibilitySection({ site, api }: SiteSectionProps) {
             </li>
           ))}
         </ul>
-        {pending.length > 0 && (
-          <>
-            <h3>Pending invitations</h3>
-            <ul className="settings-list">
-              {pending.map((invitation) => (
-                <li key={invitation.id}>
-                  <div>
-                    {invitation.email} <span className="badge">{invitation.role}</span>
-                    <div className="muted small">expires {formatTime(invitation.expires_at)}</div>
-                  </div>
-                  <ConfirmButton
-                    label="Revoke"
-                    className="btn btn-small btn-danger"
-                    title={`Revoke the invitation of ${invitation.email}?`}
-                    message="The link in their invitation stops working."
-                    onConfirm={async () => {
-                      await api.delete(`/api/v1/teams/invitations/${invitation.id}`);
-                      invitations.reload();
-                      guests.reload();
-                    }}
-                  />
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
+        <PendingInvitations
+          invitations={pending}
+          onRevoked={() => {
+            invitations.reload();
+            guests.reload();
+          }}
+        />
         <ServerForm
           submitLabel="Invite guest"
           className="settings-form inline-form"
