@@ -6,6 +6,7 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config/config.js';
 import { createImportRunner, type ImportRunner } from './imports/importRunner.js';
 import { createIngestion, type Ingestion } from './ingest/ingestion.js';
+import { openRollups, type Rollups } from './rollups/rollups.js';
 import { type EventStore, openEventStore } from './stores/clickhouse/eventStore.js';
 import { type MetaStore, openMetaStore } from './stores/meta/database.js';
 import { type SecretBox, secretBoxFrom } from './webhooks/secretBox.js';
@@ -18,6 +19,8 @@ export interface App {
   meta: MetaStore;
   events: EventStore;
   ingestion: Ingestion;
+  /** The daily roll-ups: which days each site has rolled up, and the job that rolls up more. */
+  rollups: Rollups;
   jobs: BackgroundJobs;
   /** Imports of exports into sites' imported data, run one at a time in the background. */
   imports: ImportRunner;
@@ -52,8 +55,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     throw error;
   }
   let ingestion: Ingestion;
+  let rollups: Rollups;
   try {
-    ingestion = await createIngestion({ config, clock, meta: meta.db, events, log, ...options.ingestion });
+    rollups = await openRollups({
+      client: events.jobs,
+      cluster: events.cluster,
+      flushWrites: () => ingestion.buffer.flush(),
+      onError: (error) => log.error({ err: error }, 'rolling up failed; retrying next round'),
+    });
+    ingestion = await createIngestion({ config, clock, meta: meta.db, events, log, noteWrite: rollups.noteWrite, ...options.ingestion });
   } catch (error) {
     await events.close();
     await meta.close();
@@ -68,12 +78,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     meta,
     events,
     ingestion,
+    rollups,
     imports,
     webhookSecrets,
     siteChanged: (siteId) => ingestion.sites.invalidate(siteId),
   });
   ingestion.start();
-  const jobs = startBackgroundJobs({ meta: meta.db, events, clock, log });
+  const jobs = startBackgroundJobs({ meta: meta.db, events, rollups, clock, log });
   const mailer = config.smtpUrl === null ? undefined : createSmtpMailer(config.smtpUrl);
   const webhooks = createWebhookWorker({
     db: meta.db,
@@ -92,6 +103,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     meta,
     events,
     ingestion,
+    rollups,
     jobs,
     imports,
     http,

@@ -1,9 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import { purgeDeletedSites } from './management/sitePurge.js';
+import type { Rollups } from './rollups/rollups.js';
 import type { EventStore } from './stores/clickhouse/eventStore.js';
 import { pruneApiUsage } from './stores/meta/apiKeys.js';
 import type { MetaDb } from './stores/meta/database.js';
+import { liveSites } from './stores/meta/sites.js';
 import { deleteExpiredWebSessions } from './stores/meta/webSessions.js';
 
 const EVERY_MS = 5 * 60_000;
@@ -14,8 +16,11 @@ export interface BackgroundJobs {
   stop(): Promise<void>;
 }
 
-/** Slow periodic housekeeping: purging deleted sites' data, forgetting finished rate windows and expired sign-ins. */
-export function startBackgroundJobs(deps: { meta: MetaDb; events: EventStore; clock: Clock; log: FastifyBaseLogger }): BackgroundJobs {
+/**
+ * Slow periodic work: rolling up closed days, purging deleted sites' data, forgetting finished
+ * rate windows and expired sign-ins.
+ */
+export function startBackgroundJobs(deps: { meta: MetaDb; events: EventStore; rollups: Rollups; clock: Clock; log: FastifyBaseLogger }): BackgroundJobs {
   let running: Promise<void> | null = null;
   const runOnce = () => {
     running ??= (async () => {
@@ -25,6 +30,8 @@ export function startBackgroundJobs(deps: { meta: MetaDb; events: EventStore; cl
         if (purged.length > 0) deps.log.info({ sites: purged }, 'purged deleted sites');
         await pruneApiUsage(deps.meta, now - 2 * 3_600_000);
         await deleteExpiredWebSessions(deps.meta, now);
+        const rolled = await deps.rollups.runOnce(await liveSites(deps.meta), now);
+        if (rolled.days > 0) deps.log.info(rolled, 'rolled up closed days');
       } catch (error) {
         deps.log.error({ err: error }, 'background job failed; retrying next round');
       }

@@ -4,6 +4,7 @@ import type { Config } from '../config/config.js';
 import type { ImportRunner } from '../imports/importRunner.js';
 import type { Ingestion } from '../ingest/ingestion.js';
 import { mcpRoutes } from '../mcp/httpRoute.js';
+import type { Rollups } from '../rollups/rollups.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../stores/meta/database.js';
 import { webAppRoutes } from '../web/webApp.js';
@@ -30,6 +31,7 @@ export interface HttpDeps {
   meta: MetaStore;
   events: EventStore;
   ingestion: Ingestion;
+  rollups: Rollups;
   imports: ImportRunner;
   webhookSecrets: SecretBox;
   /** Call after any change to a site or its settings, so cached lookups (ingestion) refresh. */

@@ -44,6 +44,8 @@ export async function createIngestion(deps: {
   events: EventStore;
   log: Log;
   maxPendingEvents?: number;
+  /** Told of every event about to be written (src/rollups/rollups.ts noteWrite). */
+  noteWrite(siteId: number, at: number): void;
 }): Promise<Ingestion> {
   const { config, clock, log } = deps;
   const [lists, geo]: [ClassificationLists, GeoDatabase] = await Promise.all([
@@ -56,7 +58,17 @@ export async function createIngestion(deps: {
   const sites = new SiteDirectory(deps.meta, clock);
   const salts = new StoredSalts(deps.meta);
   const trustedProxies = trustedProxyList(config.trustedProxies);
-  const shared = { sites, lists, geo, counters, trustedProxies, trustedProxiesConfigured: config.trustedProxies.length > 0, sink: buffer, log };
+  const shared = {
+    sites,
+    lists,
+    geo,
+    counters,
+    trustedProxies,
+    trustedProxiesConfigured: config.trustedProxies.length > 0,
+    sink: buffer,
+    noteWrite: deps.noteWrite,
+    log,
+  };
   const orphans = new OrphanEngagements();
   const sessions = new SessionTracker();
   const restored = await restoreLiveVisits(deps.events.jobs, sessions, clock.now());

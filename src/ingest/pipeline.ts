@@ -90,6 +90,8 @@ export interface PipelineDeps {
   /** Null for the import, which replays history rather than taking live traffic. */
   rateLimiter: AddressRateLimiter | null;
   sink: { add(events: EventRow[], sessions: SessionRow[]): void; readonly hasRoom: boolean };
+  /** Told of every event about to be written, so roll-ups of a day it falls in are recomputed (src/rollups/rollups.ts). */
+  noteWrite(siteId: number, at: number): void;
   counters: HealthCounters;
   trustedProxies: BlockList;
   trustedProxiesConfigured: boolean;
@@ -357,6 +359,7 @@ export class IngestionPipeline {
     }
     const stored = written[0]!;
     if (commit) {
+      deps.noteWrite(site.id, at);
       deps.sink.add(written, sessionRows);
       count('accepted', written.length);
       for (const w of written) if (w.classification) count(w.classification);

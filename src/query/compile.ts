@@ -1,3 +1,4 @@
+import type { Coverage } from '../rollups/rollups.js';
 import { dimensionKind, type MetricSpec, metricScope, REVENUE_METRICS } from './catalog.js';
 import { dayBucket, dimensionLabel, goalDimensionGoals, goalKey } from './dimensionSql.js';
 import type { ExchangeRates } from './exchangeRates.js';
@@ -8,6 +9,7 @@ import { importedSubquery, importedTotals } from './importedSql.js';
 import type { FilterTree } from './request.js';
 import { filterLeaves, isSessionDimension, metricTable, type ResolvedQuery } from './resolve.js';
 import { planRevenue, type RevenuePlan } from './revenue.js';
+import { GOAL_COLUMNS, rollupSideSql, rollupTableFor, SESSION_DIMENSION_SUBSTITUTES, stitched } from './rollupSource.js';
 import { and, type CompileContext, eventsBase, fromTable, sessionsBase } from './tables.js';
 
 /**
@@ -18,12 +20,19 @@ import { and, type CompileContext, eventsBase, fromTable, sessionsBase } from '.
 
 export type Plan = 'events' | 'sessions' | 'split';
 
-interface Side {
+export interface Side {
   table: 'events' | 'sessions';
   /** Indices of the query dimensions this side groups by. */
   dims: number[];
-  columns: Map<string, string>;
-  where: string[];
+  columns: Map<string, Column>;
+  /**
+   * The rows read, kept apart so a roll-up can read the same (src/query/rollupSource.ts): the
+   * table's base (site, range, classification; engagement rows on events only when asked), the
+   * query's filters, and further conditions with the columns they read (null: raw rows only).
+   */
+  engagement: boolean;
+  filters: FilterTree[];
+  extra: { sql: string; columns: readonly string[] | null }[];
   /** Scroll depth is a maximum per visit first, then an average over visits. */
   perVisitMax?: boolean;
   /** Exit-rate denominators: pageviews grouped by the page they were on, as exits are by exit page. */
@@ -32,14 +41,23 @@ interface Side {
   smeared?: boolean;
 }
 
+/** An aggregate on raw rows, and the same aggregate on a roll-up's states (null: it has none). */
+export interface Column {
+  raw: string;
+  rollup: string | null;
+}
+
 export interface CompiledQuery {
   sql: string;
   params: Record<string, unknown>;
   plan: Plan;
   revenue: RevenuePlan | null;
+  /** Where the rows came from: `rollup` when every side was read from roll-ups (stitched with raw for later days). */
+  sources: ('rollup' | 'raw')[];
 }
 
-const SESSION_DIMENSION_SUBSTITUTES: Record<string, string> = { 'event:page': 'entry_page', 'event:hostname': 'hostname' };
+/** A sum of visits: the denominator of every per-visit average. */
+const VISIT_SUM: Column = { raw: 'sum(sign)', rollup: 'sum(visits)' };
 
 /** Which table answers the query, following the reference's table decider. */
 export function planTables(q: ResolvedQuery): Plan {
@@ -57,7 +75,7 @@ export function planTables(q: ResolvedQuery): Plan {
 
 export function compileQuery(
   ctx: CompileContext,
-  options: { rates: ExchangeRates; paginate: boolean; restrictTo?: string[][]; imported?: ImportedSource },
+  options: { rates: ExchangeRates; paginate: boolean; restrictTo?: string[][]; imported?: ImportedSource; rollups?: Coverage },
 ): CompiledQuery {
   const { q, params } = ctx;
   const plan = planTables(q);
@@ -69,22 +87,15 @@ export function compileQuery(
   // metric or scroll goal needs those rows, and scroll goals are reached by engagement itself.
   const countable = engagementInEvents && !scrollGoals ? "name != 'engagement'" : '1';
 
-  const eventsSide: Side = {
-    table: 'events',
-    dims: allDims,
-    columns: new Map(),
-    where: [...eventsBase(ctx, { engagement: engagementInEvents }), ...filtersCondition(q.filters, 'events', ctx)],
-  };
+  const eventsSide: Side = { table: 'events', dims: allDims, columns: new Map(), engagement: engagementInEvents, filters: q.filters, extra: [] };
   // A goal breakdown array-joins each row with the goals it reached: rows that reached none add
   // nothing, so they are left out before the join instead of being expanded into empty arrays.
   const breakdownGoals = goalDimensionGoals(q);
-  if (breakdownGoals.length > 0) eventsSide.where.push(`(${breakdownGoals.map((goal) => goalCondition(goal, params)).join(' OR ')})`);
-  const sessionsSide: Side = {
-    table: 'sessions',
-    dims: allDims,
-    columns: new Map(),
-    where: [...sessionsBase(ctx), ...filtersCondition(q.filters, 'sessions', ctx)],
-  };
+  if (breakdownGoals.length > 0) {
+    const sql = `(${breakdownGoals.map((goal) => goalCondition(goal, params)).join(' OR ')})`;
+    eventsSide.extra.push({ sql, columns: breakdownGoals.some(isScrollGoal) ? null : GOAL_COLUMNS });
+  }
+  const sessionsSide: Side = { table: 'sessions', dims: allDims, columns: new Map(), engagement: false, filters: q.filters, extra: [] };
   // As the reference: visitors and visits read from visits in hour or minute buckets are counted
   // in every bucket the visit was active in; visit metrics stay in the bucket the visit ended in.
   const smeared =
@@ -100,20 +111,22 @@ export function compileQuery(
     return sides.indexOf(side);
   };
   const scale = (sql: string) => (ctx.sampleRate === null ? sql : `round(${sql} * ${1 / ctx.sampleRate})`);
-  const col = (side: Side, name: string, sql: string) => {
-    side.columns.set(name, sql);
+  const col = (side: Side, name: string, raw: string, rollup: string | null) => {
+    side.columns.set(name, { raw, rollup });
     return `c${use(side)}_${name}`;
   };
   const orDefault = (side: Side, ref: string, fallback: string) => (side === main ? ref : `ifNull(${ref}, ${fallback})`);
 
   const uniq = (column: string) => (countable === '1' ? `uniq(${column})` : `uniqIf(${column}, ${countable})`);
-  const eventVisitors = () => col(eventsSide, 'visitors', scale(uniq('user_id')));
+  // Roll-ups hold no engagement rows: a count that must leave them out has a roll-up form only when none are read.
+  const countableRollup = (rollup: string) => (countable === '1' ? rollup : null);
+  const eventVisitors = () => col(eventsSide, 'visitors', scale(uniq('user_id')), countableRollup('uniqMerge(visitors)'));
   const revenue = q.metrics.some((m) => REVENUE_METRICS.includes(m)) ? planRevenue(q, params, options.rates, goalColumn(q)) : null;
   const revenueColumn = (name: 'total_revenue' | 'average_revenue') => {
     if (revenue?.kind !== 'converted') return 'NULL';
-    col(eventsSide, 'revenue_missing', revenue.missingRate);
+    col(eventsSide, 'revenue_missing', revenue.missingRate, null);
     const value = name === 'total_revenue' ? `round(ifNull(${scale(`sum(${revenue.amount})`)}, 0), 3)` : `round(avg(${revenue.amount}), 3)`;
-    return col(eventsSide, name, revenue.rowIsRevenue === null ? value : `if(${revenue.rowIsRevenue}, ${value}, NULL)`);
+    return col(eventsSide, name, revenue.rowIsRevenue === null ? value : `if(${revenue.rowIsRevenue}, ${value}, NULL)`, null);
   };
   const bounceCondition =
     topLevelPageFilters(q.filters)
@@ -127,8 +140,11 @@ export function compileQuery(
     ratioParts.set(name, { numerator, denominator, whole });
     return RATIOS[name].sql(numerator, denominator);
   };
-  const ratio = (side: Side, name: Ratio, numerator: string, denominator: string) => {
-    const parts = { numerator: col(side, `${name}_num`, numerator), denominator: col(side, `${name}_den`, denominator) };
+  const ratio = (side: Side, name: Ratio, numerator: Column, denominator: Column) => {
+    const parts = {
+      numerator: col(side, `${name}_num`, numerator.raw, numerator.rollup),
+      denominator: col(side, `${name}_den`, denominator.raw, denominator.rollup),
+    };
     const value = share(name, parts.numerator, parts.denominator);
     // A group the joined side lacks has no visits: null, not the 0 the rounding would make of it.
     return side === main ? value : `if(isNull(${parts.denominator}), NULL, ${value})`;
@@ -136,29 +152,28 @@ export function compileQuery(
   const sessionMetric = (name: string): string => {
     const side = plan === 'split' || smeared ? sessionsSide : main;
     switch (name) {
-      case 'bounce_rate':
-        return orDefault(side, ratio(side, name, `sumIf(is_bounce * sign, ${bounceCondition})`, `sumIf(sign, ${bounceCondition})`), '0');
+      case 'bounce_rate': {
+        // Page filters make bounces those of visits entered on the page, which roll-ups do not keep.
+        const whole = bounceCondition === '1';
+        const bounces = { raw: `sumIf(is_bounce * sign, ${bounceCondition})`, rollup: whole ? 'sum(bounces)' : null };
+        return orDefault(side, ratio(side, name, bounces, { raw: `sumIf(sign, ${bounceCondition})`, rollup: whole ? 'sum(visits)' : null }), '0');
+      }
       case 'visit_duration':
-        return ratio(side, name, 'sum(duration * sign)', 'sum(sign)');
+        return ratio(side, name, { raw: 'sum(duration * sign)', rollup: 'sum(duration)' }, VISIT_SUM);
       case 'views_per_visit':
-        return orDefault(side, ratio(side, name, 'sum(sign * pageviews)', 'sum(sign)'), '0');
+        return orDefault(side, ratio(side, name, { raw: 'sum(sign * pageviews)', rollup: 'sum(pageviews)' }, VISIT_SUM), '0');
       default: {
-        const exits = col(sessionsSide, 'exits', 'greatest(sum(sign), 0)');
+        const exits = col(sessionsSide, 'exits', 'greatest(sum(sign), 0)', 'greatest(sum(visits), 0)');
         const pageviewsSide: Side = {
           table: 'events',
           dims: allDims,
           exitPageAsPath: true,
           columns: new Map(),
-          where: [
-            ...eventsBase(ctx, { engagement: false }),
-            ...filtersCondition(
-              withoutTopLevel(q.filters, (d) => d === 'visit:exit_page'),
-              'events',
-              ctx,
-            ),
-          ],
+          engagement: false,
+          filters: withoutTopLevel(q.filters, (d) => d === 'visit:exit_page'),
+          extra: [],
         };
-        const pageviews = col(pageviewsSide, 'pageviews', "countIf(name = 'pageview')");
+        const pageviews = col(pageviewsSide, 'pageviews', "countIf(name = 'pageview')", null);
         return `if(ifNull(${pageviews}, 0) > 0, round(${exits} / ${pageviews} * 100, 1), NULL)`;
       }
     }
@@ -168,42 +183,51 @@ export function compileQuery(
     if (spec.kind === 'prop') {
       const value = `toFloat64OrNull(props[${params.string(spec.prop)}])`;
       const aggregate = spec.fn === 'quantile' ? `quantileExactInclusive(${spec.quantile})(${value})` : `${spec.fn}(${value})`;
-      return col(eventsSide, `prop_${index}`, spec.fn === 'sum' ? scale(aggregate) : aggregate);
+      return col(eventsSide, `prop_${index}`, spec.fn === 'sum' ? scale(aggregate) : aggregate, null);
     }
     if (metricScope(spec) === 'session') return sessionMetric(spec.name);
     const onSessions = plan === 'sessions' || exitRate;
     switch (spec.name) {
       case 'visitors':
-        return onSessions ? col(main, 'visitors', scale('uniq(user_id)')) : eventVisitors();
+        return onSessions ? col(main, 'visitors', scale('uniq(user_id)'), 'uniqMerge(visitors)') : eventVisitors();
       case 'visits':
-        return onSessions ? col(main, 'visits', scale('greatest(sum(sign), 0)')) : col(eventsSide, 'visits', scale(uniq('session_id')));
+        return onSessions
+          ? col(main, 'visits', scale('greatest(sum(sign), 0)'), 'greatest(sum(visits), 0)')
+          : col(eventsSide, 'visits', scale(uniq('session_id')), countableRollup('uniqMerge(visits)'));
       case 'pageviews':
-        if (q.visitCounts) return col(main, 'pageviews', scale('greatest(sum(sign * pageviews), 0)'));
-        return col(eventsSide, 'pageviews', scale("countIf(name = 'pageview')"));
+        if (q.visitCounts) return col(main, 'pageviews', scale('greatest(sum(sign * pageviews), 0)'), 'greatest(sum(pageviews), 0)');
+        return col(eventsSide, 'pageviews', scale("countIf(name = 'pageview')"), 'sum(pageviews)');
       case 'events':
-        if (q.visitCounts) return col(main, 'events', scale('greatest(sum(sign * events), 0)'));
-        return col(eventsSide, 'events', scale(countable === '1' ? 'count()' : `countIf(${countable})`));
+        if (q.visitCounts) return col(main, 'events', scale('greatest(sum(sign * events), 0)'), 'greatest(sum(events), 0)');
+        return col(eventsSide, 'events', scale(countable === '1' ? 'count()' : `countIf(${countable})`), countableRollup('sum(events)'));
       case 'time_on_page': {
-        return ratio(eventsSide, 'time_on_page', "sumIf(engagement_time, name = 'engagement') / 1000", "uniqIf(session_id, name = 'engagement')");
+        const engaged = { raw: "sumIf(engagement_time, name = 'engagement') / 1000", rollup: null };
+        return ratio(eventsSide, 'time_on_page', engaged, { raw: "uniqIf(session_id, name = 'engagement')", rollup: null });
       }
       case 'scroll_depth': {
         const scroll: Side = {
           table: 'events',
           dims: allDims,
           columns: new Map(),
-          where: [...eventsBase(ctx, { engagement: true }), "name = 'engagement'", 'scroll_depth <= 100', ...filtersCondition(q.filters, 'events', ctx)],
+          engagement: true,
+          filters: q.filters,
+          extra: [
+            { sql: "name = 'engagement'", columns: null },
+            { sql: 'scroll_depth <= 100', columns: null },
+          ],
           perVisitMax: true,
         };
         // The average of each visit's deepest scroll; no engagement in the range is "not measured" (null).
-        return ratio(scroll, 'scroll_depth', 'sum(max_scroll_depth)', 'count()');
+        return ratio(scroll, 'scroll_depth', { raw: 'sum(max_scroll_depth)', rollup: null }, { raw: 'count()', rollup: null });
       }
       case 'percentage': {
         // The group's visitors against all visitors under the same filters, from the same table.
-        const visitors = onSessions ? col(main, 'visitors', scale('uniq(user_id)')) : eventVisitors();
-        const all: Side = onSessions
-          ? { table: 'sessions', dims: [], columns: new Map(), where: sessionsSide.where }
-          : { table: 'events', dims: [], columns: new Map(), where: eventsSide.where };
-        return share('percentage', visitors, col(all, 'visitors', scale(onSessions ? 'uniq(user_id)' : uniq('user_id'))), all);
+        const visitors = onSessions ? col(main, 'visitors', scale('uniq(user_id)'), 'uniqMerge(visitors)') : eventVisitors();
+        const all: Side = { ...(onSessions ? sessionsSide : eventsSide), dims: [], columns: new Map() };
+        const allVisitors = onSessions
+          ? col(all, 'visitors', scale('uniq(user_id)'), 'uniqMerge(visitors)')
+          : col(all, 'visitors', scale(uniq('user_id')), countableRollup('uniqMerge(visitors)'));
+        return share('percentage', visitors, allVisitors, all);
       }
       case 'conversion_rate':
       case 'group_conversion_rate': {
@@ -212,9 +236,11 @@ export function compileQuery(
           table: 'events',
           dims: spec.name === 'conversion_rate' ? [] : allDims.filter((i) => q.dimensions[i] !== 'event:goal'),
           columns: new Map(),
-          where: [...eventsBase(ctx, { engagement: false }), ...filtersCondition(conversionDenominatorFilters(q.filters), 'events', ctx)],
+          engagement: false,
+          filters: conversionDenominatorFilters(q.filters),
+          extra: [],
         };
-        return share(spec.name, visitors, col(denominator, 'visitors', scale('uniq(user_id)')), denominator);
+        return share(spec.name, visitors, col(denominator, 'visitors', scale('uniq(user_id)'), 'uniqMerge(visitors)'), denominator);
       }
       case 'total_revenue':
       case 'average_revenue':
@@ -229,12 +255,21 @@ export function compileQuery(
   };
 
   const metricExprs = q.specs.map(metricSql);
-  const rows = col(main, 'rows', 'count()');
+  const rows = col(main, 'rows', 'count()', 'count()');
   const revenueMissing = eventsSide.columns.has('revenue_missing') ? `c${sides.indexOf(eventsSide)}_revenue_missing` : '0';
 
+  // Roll-ups answer only when they can answer every side, so all figures of a row share one source.
+  const coverage = options.rollups;
+  const tables = coverage ? sides.map((side) => rollupTableFor(side, ctx, coverage)) : [];
+  const fromRollups = coverage !== undefined && tables.every((table) => table !== null);
+  const render = (side: Side) => {
+    const index = sides.indexOf(side);
+    return fromRollups ? rollupSideSql(side, index, ctx, tables[index]!, coverage) : sideSql(side, index, ctx);
+  };
+  const sources: CompiledQuery['sources'] = fromRollups ? (stitched(ctx, coverage) ? ['rollup', 'raw'] : ['rollup']) : ['raw'];
   const from = sides
     .map((side, index) => {
-      const subquery = `(${sideSql(side, index, ctx)}) AS s${index}`;
+      const subquery = `(${render(side)}) AS s${index}`;
       if (index === 0) return subquery;
       const using = side.dims.map((i) => `k${i}`);
       return using.length ? `LEFT JOIN ${subquery} USING (${using.join(', ')})` : `CROSS JOIN ${subquery}`;
@@ -259,14 +294,14 @@ export function compileQuery(
       `${revenueMissing} AS n_revenue_missing`,
     ].join(', ')}\nFROM ${from}`;
     const whole = [...ratioParts.values()].find((parts) => parts.whole)?.whole;
-    const nativeWhole = whole ? { dims: whole.dims, sql: sideSql(whole, sides.indexOf(whole), ctx), visitors: `c${sides.indexOf(whole)}_visitors` } : null;
+    const nativeWhole = whole ? { dims: whole.dims, sql: render(whole), visitors: `c${sides.indexOf(whole)}_visitors` } : null;
     const merged = mergedFrom(ctx, native, nativeWhole, options.imported);
     const sql = `SELECT ${[...dimensionColumns, ...merged.metrics, ...merged.extras, ...totalRows].join(', ')}\nFROM ${merged.from}\n${restrict}\nORDER BY ${order.join(', ')}\n${paging}`;
-    return { sql, params: params.values, plan, revenue };
+    return { sql, params: params.values, plan, revenue, sources };
   }
   const select = [...labels, ...metricExprs.map((sql, i) => `${sql} AS m${i}`), `${rows} AS __rows`, `${revenueMissing} AS __revenue_missing`, ...totalRows];
   const sql = `SELECT ${select.join(', ')}\nFROM ${from}\n${restrict}\nORDER BY ${order.join(', ')}\n${paging}`;
-  return { sql, params: params.values, plan, revenue };
+  return { sql, params: params.values, plan, revenue, sources };
 }
 
 /**
@@ -354,9 +389,10 @@ function sideSql(side: Side, index: number, ctx: CompileContext): string {
     if (side.exitPageAsPath && dimension === 'visit:exit_page') return `pathname AS k${i}`;
     return `${side.smeared && dimension.startsWith('time:') ? activeBuckets(ctx, dimension) : dimensionKey(ctx, dimension, side.table)} AS k${i}`;
   });
-  const columns = [...side.columns].map(([name, sql]) => `${sql} AS c${index}_${name}`);
+  const columns = [...side.columns].map(([name, column]) => `${column.raw} AS c${index}_${name}`);
   const group = side.dims.map((i) => `k${i}`);
-  const where = and(side.where);
+  const base = side.table === 'events' ? eventsBase(ctx, { engagement: side.engagement }) : sessionsBase(ctx);
+  const where = and([...base, ...filtersCondition(side.filters, side.table, ctx), ...side.extra.map((e) => e.sql)]);
   if (side.perVisitMax) {
     const inner = `SELECT ${[...dims, 'session_id', 'max(scroll_depth) AS max_scroll_depth'].join(', ')} FROM ${fromTable(ctx, 'events')} WHERE ${where} GROUP BY ${[...group, 'session_id'].join(', ')}`;
     return `SELECT ${[...group, ...columns].join(', ')} FROM (${inner})${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;

@@ -1,6 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { QueryConfig } from '../config/config.js';
 import { CLASSIFICATIONS } from '../ingest/classification/reasons.js';
+import type { Rollups } from '../rollups/rollups.js';
 import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { completedImports } from '../stores/meta/imports.js';
@@ -27,6 +28,8 @@ export interface QueryEngineDeps {
   limits: QueryConfig;
   rates: ExchangeRates;
   now(): number;
+  /** Which days each site has rolled up (src/rollups/rollups.ts); without it every answer is read raw. */
+  rollups?: Pick<Rollups, 'coverage'>;
 }
 
 export interface ResultRow {
@@ -73,12 +76,19 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     visitCounts: options.visitCounts,
   });
   const ranges = [q.range, ...(q.comparison ? [q.comparison.range] : [])];
-  const sampleRate = q.exact ? null : await chooseSampleRate(sql, deps.limits, site, ranges);
   const importsDecision = q.imports ? decideImports(q, imports, ranges) : null;
   const imported = importsDecision?.included ? importsDecision : undefined;
+  const rollups = deps.rollups?.coverage(site.id);
+  const compile = (range: DateRange, sampleRate: number | null, options: { paginate: boolean; restrictTo?: string[][] }) =>
+    compileQuery({ q, params: new SqlParams(), range, sampleRate }, { rates: deps.rates, imported, rollups, ...options });
+  // Roll-ups answer whole ranges exactly and fast, so a query they answer is never sampled.
+  const fromRollups = rollups !== undefined && ranges.every((range) => compile(range, null, { paginate: false }).sources.includes('rollup'));
+  const sampleRate = q.exact || fromRollups ? null : await chooseSampleRate(sql, deps.limits, site, ranges);
+  const sources = new Set<string>();
 
   const run = async (range: DateRange, options: { paginate: boolean; restrictTo?: string[][] }) => {
-    const compiled = compileQuery({ q, params: new SqlParams(), range, sampleRate }, { rates: deps.rates, imported, ...options });
+    const compiled = compile(range, sampleRate, options);
+    compiled.sources.forEach((source) => sources.add(source));
     return { compiled, rows: await sql(compiled.sql, compiled.params) };
   };
   // One row past the page tells whether groups were cut off.
@@ -101,7 +111,10 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
 
   return {
     results,
-    meta: { ...buildMeta(q, primary.compiled, rows, results, { truncated, sampleRate, now }), ...(importsDecision ? importsMeta(importsDecision) : {}) },
+    meta: {
+      ...buildMeta(q, primary.compiled, rows, results, { truncated, sampleRate, now, sources: [...sources].sort().reverse() }),
+      ...(importsDecision ? importsMeta(importsDecision) : {}),
+    },
     query: echoQuery(q, parsed),
   };
 }
@@ -206,7 +219,7 @@ function buildMeta(
   compiled: CompiledQuery,
   rows: Row[],
   results: ResultRow[],
-  context: { truncated: boolean; sampleRate: number | null; now: number },
+  context: { truncated: boolean; sampleRate: number | null; now: number; sources: string[] },
 ): Record<string, unknown> {
   const warnings: Record<string, MetricWarning[]> = {};
   const warn = (metric: string, warning: MetricWarning) => (warnings[metric] ??= []).push(warning);
@@ -236,7 +249,7 @@ function buildMeta(
   const rawRows = rows.reduce((sum, row) => sum + (toMetricValue(row.__rows) ?? 0), 0);
   return {
     interval: q.interval,
-    sources: ['raw'],
+    sources: context.sources,
     sample_rate: context.sampleRate ?? 1,
     present_index: presentIndex !== null && presentIndex >= 0 ? presentIndex : null,
     metric_warnings: Object.fromEntries(Object.entries(warnings).map(([metric, [first, ...also]]) => [metric, also.length > 0 ? { ...first, also } : first])),

@@ -19,7 +19,8 @@ export function fromTable(ctx: CompileContext, table: 'events' | 'sessions'): st
   return ctx.sampleRate === null ? table : `${table} SAMPLE ${ctx.sampleRate}`;
 }
 
-function classificationCondition(ctx: CompileContext): string {
+/** The classifications a query counts: unclassified rows, and those put back into reports. */
+export function classificationCondition(ctx: CompileContext): string {
   return ctx.q.classifications.length === 0 ? "classification = ''" : `has(${ctx.params.strings(['', ...ctx.q.classifications])}, classification)`;
 }
 

@@ -5,9 +5,10 @@ import { createQueryScheduler } from '../../query/queryScheduler.js';
 import type { HttpDeps } from '../httpServer.js';
 
 /** The engine's dependencies from the server's: API-query ClickHouse connection, limits, rates, clock. */
-export function queryEngineDeps(deps: Pick<HttpDeps, 'config' | 'clock' | 'meta' | 'events'>): QueryEngineDeps {
+export function queryEngineDeps(deps: Pick<HttpDeps, 'config' | 'clock' | 'meta' | 'events' | 'rollups'>): QueryEngineDeps {
   return {
     db: deps.meta.db,
+    rollups: deps.rollups,
     scheduler: createQueryScheduler({
       connections: deps.events.queries,
       perTeam: deps.config.query.perTeam,

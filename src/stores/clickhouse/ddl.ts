@@ -6,7 +6,7 @@
 export interface TableDef {
   name: string;
   columns: string[];
-  engine: 'MergeTree' | 'SummingMergeTree' | 'ReplacingMergeTree' | 'VersionedCollapsingMergeTree';
+  engine: 'MergeTree' | 'SummingMergeTree' | 'ReplacingMergeTree' | 'VersionedCollapsingMergeTree' | 'AggregatingMergeTree';
   engineArgs?: string;
   partitionBy?: string;
   orderBy: string;

@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import { DAILY_ROLLUPS, ROLLUP_COVERAGE } from './dailyRollups.js';
 import { addColumnStatements, createTableStatements, type DdlTarget } from './ddl.js';
 import { EVENTS, EVENTS_IDEMPOTENCY_KEY, INGEST_COUNTERS, ROLLUPS, SESSIONS } from './schema.js';
 
@@ -19,6 +20,11 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
     version: 2,
     name: 'events_idempotency_key',
     statements: (target) => addColumnStatements('events', EVENTS_IDEMPOTENCY_KEY, target),
+  },
+  {
+    version: 3,
+    name: 'daily_rollups',
+    statements: (target) => [...DAILY_ROLLUPS, ROLLUP_COVERAGE].flatMap((def) => createTableStatements(def, target)),
   },
 ];
 

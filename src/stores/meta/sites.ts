@@ -185,6 +185,11 @@ export async function deleteSite(db: MetaDb, siteId: number, now: number): Promi
   await db.updateTable('sites').set({ deleted_at: now, updated_at: now }).where('id', '=', siteId).where('deleted_at', 'is', null).execute();
 }
 
+/** Every site that is not deleted, with the time zone its days are cut in. */
+export async function liveSites(db: MetaDb): Promise<{ id: number; timezone: string }[]> {
+  return db.selectFrom('sites').select(['id', 'timezone']).where('deleted_at', 'is', null).orderBy('id').execute();
+}
+
 export async function sitesAwaitingPurge(db: MetaDb): Promise<number[]> {
   const rows = await db.selectFrom('sites').select('id').where('deleted_at', 'is not', null).where('purged_at', 'is', null).orderBy('id').execute();
   return rows.map((r) => r.id);

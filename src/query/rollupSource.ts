@@ -1,0 +1,133 @@
+import type { Coverage } from '../rollups/rollups.js';
+import { DAY_KEYS, keyColumns, ROLLUP_AGGREGATES, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName } from '../stores/clickhouse/dailyRollups.js';
+import { dimensionKind } from './catalog.js';
+import type { Side } from './compile.js';
+import { dayBucket, goalDimensionGoals, goalKey } from './dimensionSql.js';
+import { filtersCondition } from './filters.js';
+import { isScrollGoal, selectGoals } from './goals.js';
+import type { FilterTree } from './request.js';
+import { and, type CompileContext, classificationCondition } from './tables.js';
+
+/**
+ * Whether a side of a compiled query (src/query/compile.ts) can be read from a daily roll-up
+ * (src/stores/clickhouse/dailyRollups.ts) instead of raw rows, and its SQL when it can.
+ *
+ * A roll-up answers a side when the range is whole local days of the zone the roll-ups were cut
+ * in, every aggregate has a roll-up form, and every column it groups or filters by is one of the
+ * table's keys. The days the roll-ups do not cover yet (today, yesterday within the grace) are
+ * the same grouped states computed from raw rows and added with UNION ALL, so one range reads
+ * both and the states merge as one.
+ */
+
+/** The columns a goal condition reads (src/query/goals.ts), scroll goals aside. */
+export const GOAL_COLUMNS: readonly string[] = ['name', 'pathname'];
+
+/** A session row's column for a dimension it carries under another name (compile.ts groups by these). */
+export const SESSION_DIMENSION_SUBSTITUTES: Record<string, string> = { 'event:page': 'entry_page', 'event:hostname': 'hostname' };
+
+/** The stored column of a dimension's expression (`toString(country_code)` reads `country_code`). */
+const storedColumn = (expression: string) => /^toString\((\w+)\)$/.exec(expression)?.[1] ?? expression;
+
+/** The roll-up table that can answer a side, or null when only raw rows can. */
+export function rollupTableFor(side: Side, ctx: CompileContext, coverage: Coverage): RollupTable | null {
+  const { q, range } = ctx;
+  if (range.unit !== 'days' || ctx.sampleRate !== null || q.tz !== coverage.timezone || range.first > coverage.until) return null;
+  if (side.perVisitMax || side.exitPageAsPath || side.smeared || (side.table === 'events' && side.engagement)) return null;
+  if ([...side.columns.values()].some((column) => column.rollup === null)) return null;
+  const needed = new Set<string>();
+  for (const extra of side.extra) {
+    if (extra.columns === null) return null;
+    extra.columns.forEach((column) => needed.add(column));
+  }
+  for (const index of side.dims) {
+    const columns = dimensionColumns(q.dimensions[index]!, side.table, ctx);
+    if (columns === null) return null;
+    columns.forEach((column) => needed.add(column));
+  }
+  for (const filter of side.filters) {
+    const columns = filterColumns(filter, side.table, ctx);
+    if (columns === null) return null;
+    columns.forEach((column) => needed.add(column));
+  }
+  return ROLLUP_TABLES.find((table) => table.family === side.table && [...needed].every((c) => table.keys.some((k) => k.column === c))) ?? null;
+}
+
+function dimensionColumns(dimension: string, table: Side['table'], ctx: CompileContext): readonly string[] | null {
+  const kind = dimensionKind(dimension);
+  switch (kind?.kind) {
+    case 'column':
+      return [table === 'sessions' ? (SESSION_DIMENSION_SUBSTITUTES[dimension] ?? storedColumn(kind.def.column)) : storedColumn(kind.def.column)];
+    case 'time':
+      return kind.interval === 'day' || kind.interval === 'week' || kind.interval === 'month' ? [] : null;
+    case 'goal':
+      return table === 'events' && !goalDimensionGoals(ctx.q).some(isScrollGoal) ? GOAL_COLUMNS : null;
+    default:
+      return null;
+  }
+}
+
+/** The columns a filter reads on a table's own rows; null when it needs a subquery or a property. */
+function filterColumns(tree: FilterTree, table: Side['table'], ctx: CompileContext): string[] | null {
+  if (tree.op === 'has_done' || tree.op === 'has_not_done') return null;
+  if ('children' in tree) {
+    const parts = tree.children.map((child) => filterColumns(child, table, ctx));
+    return parts.some((part) => part === null) ? null : parts.flatMap((part) => part ?? []);
+  }
+  if ('child' in tree) return filterColumns(tree.child, table, ctx);
+  const kind = dimensionKind(tree.dimension);
+  if (kind?.kind === 'goal') return table === 'events' && !selectGoals(tree, ctx.q.site.goals).some(isScrollGoal) ? [...GOAL_COLUMNS] : null;
+  if (kind?.kind !== 'column') return null;
+  // A leaf on a property the rows lack goes through the other table (src/query/filters.ts).
+  if ((table === 'events' && kind.def.scope === 'session') || (table === 'sessions' && kind.def.scope === 'event')) return null;
+  return [storedColumn(kind.def.column)];
+}
+
+/**
+ * The side read from `table`: its groups keyed as compile.ts keys raw ones (k<i>), its
+ * aggregates in their roll-up forms (c<index>_<name>).
+ */
+export function rollupSideSql(side: Side, index: number, ctx: CompileContext, table: RollupTable, coverage: Coverage): string {
+  const { params, q, range } = ctx;
+  const tz = params.string(q.tz);
+  const firstDay = `toDate(${params.instant(range.first)}, ${tz})`;
+  const lastDay = `toDate(${params.instant(range.last)}, ${tz})`;
+  const site = params.add(q.site.id, 'UInt64');
+  const dims = side.dims.map((i) => {
+    const dimension = q.dimensions[i]!;
+    const kind = dimensionKind(dimension)!;
+    if (kind.kind === 'time') {
+      const day = side.table === 'events' ? 'day' : `least(last_day, ${lastDay})`;
+      return `${dayBucket(ctx, kind.interval === 'week' || kind.interval === 'month' ? kind.interval : 'day', day)} AS k${i}`;
+    }
+    if (kind.kind === 'goal') return `${goalKey(ctx)} AS k${i}`;
+    const column = kind.kind === 'column' ? kind.def.column : '';
+    return `${side.table === 'sessions' ? (SESSION_DIMENSION_SUBSTITUTES[dimension] ?? column) : column} AS k${i}`;
+  });
+  const columns = [...side.columns].map(([name, column]) => `${column.rollup} AS c${index}_${name}`);
+  const days = side.table === 'events' ? [`day >= ${firstDay}`, `day <= ${lastDay}`] : [`last_day >= ${firstDay}`, `first_day <= ${lastDay}`];
+  const where = and([
+    `site_id = ${site}`,
+    ...days,
+    classificationCondition(ctx),
+    ...filtersCondition(side.filters, side.table, ctx),
+    ...side.extra.map((e) => e.sql),
+  ]);
+  const group = side.dims.map((i) => `k${i}`);
+  return `SELECT ${[...dims, ...columns].join(', ')} FROM ${rollupRows(ctx, table, coverage, site, tz)} WHERE ${where}${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
+}
+
+/** Whether a range reaches past the roll-ups, so its later days are read raw. */
+export const stitched = (ctx: CompileContext, coverage: Coverage) => ctx.range.last > coverage.until;
+
+/** The table's rows for the range: the roll-up alone, or with the grouped raw rows of the days after it. */
+function rollupRows(ctx: CompileContext, table: RollupTable, coverage: Coverage, site: string, tz: string): string {
+  const name = rollupTableName(table);
+  if (!stitched(ctx, coverage)) return name;
+  const { params, range } = ctx;
+  const columns = [...keyColumns(table), ...ROLLUP_AGGREGATES[table.family].map((a) => a.name)];
+  const dayColumn = DAY_KEYS[table.family][0]!.column;
+  const rolled = `SELECT ${columns.join(', ')} FROM ${name} WHERE site_id = ${site} AND ${dayColumn} <= toDate(${params.instant(coverage.until)}, ${tz})`;
+  const recent = [`site_id = ${site}`, `timestamp > ${params.instant(coverage.until)}`];
+  recent.push(table.family === 'events' ? `timestamp <= ${params.instant(range.last)}` : `start <= ${params.instant(range.last)}`);
+  return `(${rolled} UNION ALL ${rollupSelect(table, and(recent), tz)})`;
+}

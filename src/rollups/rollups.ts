@@ -1,0 +1,194 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { addDays, dayNumber, endOfDay, formatDate, type LocalDate, parseIsoDate, startOfDay, toLocal } from '../query/localTime.js';
+import { DAY_KEYS, ROLLUP_COVERAGE, ROLLUP_TABLES, rollupSelect, rollupTableName } from '../stores/clickhouse/dailyRollups.js';
+import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
+import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
+
+/**
+ * Keeps the daily roll-ups (src/stores/clickhouse/dailyRollups.ts) in step with raw events.
+ *
+ * A site's local day is rolled up once it is closed: GRACE after its end, when no visit can still
+ * move out of it (a visit ends after 30 minutes without an event) and the write buffer has long
+ * written its rows. Its coverage — the last day rolled up, and the time zone days were cut in —
+ * tells the query engine which days it may read from roll-ups; later days are read raw and
+ * stitched on (src/query/rollupSource.ts).
+ *
+ * Rows written into a covered day (a historical import, a clock set back) pull the coverage back
+ * at once, before the rows are buffered, so no query reads a stale roll-up; the next round
+ * deletes the affected days' roll-ups and computes them again. A time-zone change cuts days
+ * differently: the site's roll-ups are rebuilt from its first event.
+ */
+export const ROLLUP_GRACE_MS = 2 * 3_600_000;
+
+/** Days per INSERT … SELECT when catching up, so one statement's memory stays bounded. */
+const CHUNK_DAYS = 31;
+
+export interface Coverage {
+  timezone: string;
+  /** The last local day rolled up (`YYYY-MM-DD`). */
+  through: string;
+  /** The last instant of that day in `timezone`. */
+  until: number;
+}
+
+export interface RollupSite {
+  id: number;
+  timezone: string;
+}
+
+export interface Rollups {
+  /** What a query may read from roll-ups for a site; undefined while nothing is rolled up. */
+  coverage(siteId: number): Coverage | undefined;
+  /** An event at `at` is about to be written for a site: a covered day it falls in is recomputed. */
+  noteWrite(siteId: number, at: number): void;
+  /** Recompute what was invalidated and roll up every closed day of the given sites. */
+  runOnce(sites: RollupSite[], now: number): Promise<{ sites: number; days: number }>;
+}
+
+export interface RollupDeps {
+  client: ClickHouseClient;
+  cluster: string | null;
+  /** Writes what ingestion holds, so a round reads every row noted before it began. */
+  flushWrites(): Promise<void>;
+  onError(error: unknown): void;
+}
+
+const day = (text: string): LocalDate => parseIsoDate(text)!;
+const coverageOf = (timezone: string, through: LocalDate): Coverage => ({ timezone, through: formatDate(through), until: endOfDay(through, timezone) });
+
+export async function openRollups(deps: RollupDeps): Promise<Rollups> {
+  const covered = new Map<number, Coverage>();
+  /** The site a round is rolling up: a write into it is noted even before it has any coverage. */
+  let rolling: RollupSite | null = null;
+  /** Per site, the first day whose roll-ups must be recomputed. */
+  const stale = new Map<number, string>();
+  let version = Date.now();
+
+  const rows = await select<{ site_id: string; timezone: string; through: string }>(
+    deps.client,
+    `SELECT site_id, argMax(timezone, version) AS timezone, toString(argMax(through, version)) AS through FROM ${ROLLUP_COVERAGE.name} GROUP BY site_id`,
+  );
+  for (const row of rows) if (row.timezone !== '') covered.set(Number(row.site_id), coverageOf(row.timezone, day(row.through)));
+
+  const persist = async (siteId: number, coverage: Coverage | undefined) => {
+    version = Math.max(version + 1, Date.now());
+    await deps.client.insert({
+      table: ROLLUP_COVERAGE.name,
+      values: [{ site_id: siteId, timezone: coverage?.timezone ?? '', through: coverage?.through ?? '1970-01-01', version }],
+      format: 'JSONEachRow',
+    });
+  };
+  const setCoverage = async (siteId: number, coverage: Coverage | undefined) => {
+    if (coverage) covered.set(siteId, coverage);
+    else covered.delete(siteId);
+    await persist(siteId, coverage);
+  };
+
+  /** Deletes a site's roll-ups from `from` on (all of them without it). */
+  const deleteDays = async (siteId: number, from: string | null) => {
+    for (const table of ROLLUP_TABLES) {
+      const dayColumn = DAY_KEYS[table.family][0]!.column;
+      const condition = from === null ? 'site_id = {site:UInt64}' : `site_id = {site:UInt64} AND ${dayColumn} >= {from:Date}`;
+      await deps.client.command({ query: deleteStatement(rollupTableName(table), deps.cluster, condition), query_params: { site: siteId, from } });
+    }
+  };
+
+  const rollDays = async (site: RollupSite, first: LocalDate, last: LocalDate) => {
+    const where = "site_id = {site:UInt64} AND timestamp >= toDateTime({first:UInt32}, 'UTC') AND timestamp <= toDateTime({last:UInt32}, 'UTC')";
+    const seconds = (ms: number) => Math.floor(ms / 1000);
+    const params = { site: site.id, first: seconds(startOfDay(first, site.timezone)), last: seconds(endOfDay(last, site.timezone)), tz: site.timezone };
+    for (const table of ROLLUP_TABLES) {
+      await deps.client.command({ query: `INSERT INTO ${rollupTableName(table)} ${rollupSelect(table, where, '{tz:String}')}`, query_params: params });
+    }
+  };
+
+  const rollSite = async (site: RollupSite, now: number): Promise<number> => {
+    rolling = site;
+    let current = covered.get(site.id);
+    const staleFrom = stale.get(site.id);
+    stale.delete(site.id);
+    if (current && current.timezone !== site.timezone) {
+      await setCoverage(site.id, undefined);
+      await deleteDays(site.id, null);
+      current = undefined;
+    } else if (staleFrom !== undefined) {
+      await deleteDays(site.id, staleFrom);
+      if (current && current.through >= staleFrom) {
+        current = coverageOf(site.timezone, addDays(day(staleFrom), -1));
+        await setCoverage(site.id, current);
+      }
+    }
+    const target = addDays(toLocal(now - ROLLUP_GRACE_MS, site.timezone), -1);
+    let next: LocalDate;
+    if (current) next = addDays(day(current.through), 1);
+    else {
+      const firstEvent = firstEventFromRow((await select<Record<string, unknown>>(deps.client, FIRST_EVENT_SQL, { site: site.id }))[0]);
+      // Nothing stored yet: every closed day is covered, and empty.
+      if (firstEvent === null) {
+        await setCoverage(site.id, coverageOf(site.timezone, target));
+        return 0;
+      }
+      next = toLocal(firstEvent, site.timezone);
+      // Events only since today: the closed days before them are covered, and empty.
+      if (formatDate(next) > formatDate(target)) await setCoverage(site.id, coverageOf(site.timezone, target));
+    }
+    let days = 0;
+    while (formatDate(next) <= formatDate(target)) {
+      const chunkEnd = minDay(addDays(next, CHUNK_DAYS - 1), target);
+      await rollDays(site, next, chunkEnd);
+      // A write noted meanwhile into these days leaves them for the next round.
+      const noted = stale.get(site.id);
+      const through = noted !== undefined && noted <= formatDate(chunkEnd) ? addDays(day(noted), -1) : chunkEnd;
+      if (formatDate(through) >= formatDate(next)) await setCoverage(site.id, coverageOf(site.timezone, through));
+      days += dayNumber(chunkEnd) - dayNumber(next) + 1;
+      if (noted !== undefined) break;
+      next = addDays(chunkEnd, 1);
+    }
+    return days;
+  };
+
+  let running: Promise<{ sites: number; days: number }> | null = null;
+  return {
+    coverage: (siteId) => covered.get(siteId),
+    noteWrite(siteId, at) {
+      const current = covered.get(siteId);
+      // The first round over a site has no coverage to pull back yet, but must stop before this day.
+      const timezone = current?.timezone ?? (rolling?.id === siteId ? rolling.timezone : null);
+      if (timezone === null || (current && at > current.until)) return;
+      const from = formatDate(toLocal(at, timezone));
+      const earlier = stale.get(siteId);
+      if (earlier === undefined || from < earlier) stale.set(siteId, from);
+      if (!current) return;
+      // Queries read these days raw from now on; the job deletes and recomputes them.
+      const back = coverageOf(current.timezone, addDays(day(from), -1));
+      covered.set(siteId, back);
+      persist(siteId, back).catch(deps.onError);
+    },
+    runOnce(sites, now) {
+      running ??= (async () => {
+        await deps.flushWrites();
+        let days = 0;
+        for (const site of sites) {
+          try {
+            days += await rollSite(site, now);
+          } catch (error) {
+            deps.onError(error);
+          } finally {
+            rolling = null;
+          }
+        }
+        return { sites: sites.length, days };
+      })().finally(() => {
+        running = null;
+      });
+      return running;
+    },
+  };
+}
+
+const minDay = (a: LocalDate, b: LocalDate) => (formatDate(a) <= formatDate(b) ? a : b);
+
+async function select<T>(client: ClickHouseClient, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
+  const result = await client.query({ query, query_params: params, format: 'JSONEachRow' });
+  return result.json<T>();
+}

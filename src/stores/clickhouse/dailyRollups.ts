@@ -1,0 +1,154 @@
+import type { TableDef } from './ddl.js';
+
+/**
+ * The ten daily roll-ups of our own events (the names of design.md's list), kept as aggregate
+ * states so that any run of days merges into exact answers: visitors over 90 days is the
+ * `uniqMerge` of 90 daily `uniqState`s, not a sum of daily counts. Imported data keeps the
+ * reference's plain-count shape in the `rollup_*` tables (schema.ts); these are ours alone.
+ *
+ * Each table reads one raw table, and keeps that table's column names for its dimensions, so a
+ * filter or grouping compiled for raw rows reads the same on a roll-up (src/query/rollupSource.ts):
+ * - `events` tables: one row group per site-local day of the event, engagement rows left out;
+ * - `sessions` tables: one row group per local day the visit was last active (`last_day`) and the
+ *   day it began (`first_day`), so "visits active in the range" (src/query/tables.ts
+ *   sessionsBase) is `last_day >= first AND first_day <= last`, exactly as on raw visits.
+ */
+
+export type RollupFamily = 'events' | 'sessions';
+
+export interface RollupTable {
+  /** Without the `daily_` prefix: one of design.md's ten names. */
+  name: string;
+  family: RollupFamily;
+  /** Raw columns kept as grouping keys (besides the day keys and classification). */
+  keys: { column: string; type: string }[];
+}
+
+/** An aggregate column: its stored type and the state it is built from on raw rows. */
+interface AggregateColumn {
+  name: string;
+  type: string;
+  state: string;
+}
+
+const UNIQ = 'AggregateFunction(uniq, UInt64)';
+const COUNT = 'SimpleAggregateFunction(sum, UInt64)';
+const SIGNED = 'SimpleAggregateFunction(sum, Int64)';
+
+/** What each family keeps per group; the query compiler's roll-up forms read these names. */
+export const ROLLUP_AGGREGATES: Record<RollupFamily, AggregateColumn[]> = {
+  events: [
+    { name: 'visitors', type: UNIQ, state: 'uniqState(user_id)' },
+    { name: 'visits', type: UNIQ, state: 'uniqState(session_id)' },
+    { name: 'pageviews', type: COUNT, state: `CAST(countIf(name = 'pageview') AS ${COUNT})` },
+    { name: 'events', type: COUNT, state: `CAST(count() AS ${COUNT})` },
+  ],
+  sessions: [
+    { name: 'visitors', type: UNIQ, state: 'uniqState(user_id)' },
+    { name: 'visits', type: SIGNED, state: `CAST(sum(sign) AS ${SIGNED})` },
+    { name: 'bounces', type: SIGNED, state: `CAST(sum(sign * is_bounce) AS ${SIGNED})` },
+    { name: 'duration', type: SIGNED, state: `CAST(sum(sign * duration) AS ${SIGNED})` },
+    { name: 'pageviews', type: SIGNED, state: `CAST(sum(sign * pageviews) AS ${SIGNED})` },
+    { name: 'events', type: SIGNED, state: `CAST(sum(sign * events) AS ${SIGNED})` },
+  ],
+};
+
+const str = (column: string) => ({ column, type: 'String' });
+const low = (column: string) => ({ column, type: 'LowCardinality(String)' });
+
+/**
+ * Smallest first within a family: a query is answered by the first table holding every column it
+ * groups or filters by (src/query/rollupSource.ts).
+ */
+export const ROLLUP_TABLES: RollupTable[] = [
+  { name: 'custom_events', family: 'events', keys: [low('name')] },
+  { name: 'pages', family: 'events', keys: [low('name'), str('hostname'), str('pathname')] },
+  { name: 'visitors', family: 'sessions', keys: [] },
+  { name: 'devices', family: 'sessions', keys: [low('device'), low('screen_size')] },
+  { name: 'browsers', family: 'sessions', keys: [low('browser'), low('browser_version')] },
+  { name: 'operating_systems', family: 'sessions', keys: [low('operating_system'), low('operating_system_version')] },
+  {
+    name: 'locations',
+    family: 'sessions',
+    keys: [{ column: 'country_code', type: 'LowCardinality(FixedString(2))' }, low('subdivision1_code'), low('subdivision2_code'), str('city')],
+  },
+  { name: 'entry_pages', family: 'sessions', keys: [str('entry_page'), str('hostname')] },
+  { name: 'exit_pages', family: 'sessions', keys: [str('exit_page'), str('exit_page_hostname')] },
+  {
+    name: 'sources',
+    family: 'sessions',
+    keys: [
+      low('channel'),
+      str('referrer_source'),
+      str('referrer'),
+      str('utm_medium'),
+      str('utm_source'),
+      str('utm_campaign'),
+      str('utm_content'),
+      str('utm_term'),
+      low('click_id_param'),
+    ],
+  },
+];
+
+export const rollupTableName = (table: RollupTable) => `daily_${table.name}`;
+
+/** The day keys of each family, with the raw column each local day is cut from. */
+export const DAY_KEYS: Record<RollupFamily, { column: string; from: string }[]> = {
+  events: [{ column: 'day', from: 'timestamp' }],
+  sessions: [
+    { column: 'last_day', from: 'timestamp' },
+    { column: 'first_day', from: 'start' },
+  ],
+};
+
+/** Every key column of a table in stored order: site, day keys, classification, dimensions. */
+export function keyColumns(table: RollupTable): string[] {
+  return ['site_id', ...DAY_KEYS[table.family].map((d) => d.column), 'classification', ...table.keys.map((k) => k.column)];
+}
+
+/**
+ * The grouped raw rows a table holds, as a SELECT over its raw table with `where` (raw column
+ * conditions; `tz` the SQL of the site's time zone): what the roll-up job inserts for closed days and what a query reads for the days
+ * not rolled up yet, so the two never differ.
+ */
+export function rollupSelect(table: RollupTable, where: string, tz: string): string {
+  const keys = [
+    'site_id',
+    ...DAY_KEYS[table.family].map((d) => `toDate(${d.from}, ${tz}) AS ${d.column}`),
+    'classification',
+    ...table.keys.map((k) => k.column),
+  ];
+  const states = ROLLUP_AGGREGATES[table.family].map((a) => `${a.state} AS ${a.name}`);
+  const source = table.family === 'events' ? 'events' : 'sessions';
+  const rows = table.family === 'events' ? `(${where}) AND name != 'engagement'` : where;
+  return `SELECT ${[...keys, ...states].join(', ')} FROM ${source} WHERE ${rows} GROUP BY ${keyColumns(table).join(', ')}`;
+}
+
+export const DAILY_ROLLUPS: TableDef[] = ROLLUP_TABLES.map((table) => ({
+  name: rollupTableName(table),
+  columns: [
+    'site_id UInt64',
+    ...DAY_KEYS[table.family].map((d) => `${d.column} Date`),
+    'classification LowCardinality(String)',
+    ...table.keys.map((k) => `${k.column} ${k.type}`),
+    ...ROLLUP_AGGREGATES[table.family].map((a) => `${a.name} ${a.type}`),
+  ],
+  engine: 'AggregatingMergeTree',
+  partitionBy: `toYYYYMM(${DAY_KEYS[table.family][0]!.column})`,
+  orderBy: `(${keyColumns(table).join(', ')})`,
+  shardingKey: 'site_id',
+}));
+
+/**
+ * Per site, the last local day rolled up and the time zone the days were cut in. A newer row
+ * (higher `version`) replaces an older one; a site with no row has nothing rolled up.
+ */
+export const ROLLUP_COVERAGE: TableDef = {
+  name: 'rollup_coverage',
+  columns: ['site_id UInt64', 'timezone String', 'through Date', 'version UInt64'],
+  engine: 'ReplacingMergeTree',
+  engineArgs: 'version',
+  orderBy: 'site_id',
+  shardingKey: 'site_id',
+};
