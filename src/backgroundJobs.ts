@@ -9,6 +9,7 @@ import { liveSites } from './stores/meta/sites.js';
 import { deleteExpiredWebSessions } from './stores/meta/webSessions.js';
 
 const EVERY_MS = 5 * 60_000;
+const FIRST_ROUND_MS = 30_000;
 
 export interface BackgroundJobs {
   /** One round of every job, on the clock; the timer calls it, tests may too. */
@@ -42,9 +43,13 @@ export function startBackgroundJobs(deps: { meta: MetaDb; events: EventStore; ro
   };
   const timer = setInterval(() => void runOnce(), EVERY_MS);
   timer.unref();
+  // A first round soon after start: a restarted service rolls up the days it missed at once.
+  const first = setTimeout(() => void runOnce(), FIRST_ROUND_MS);
+  first.unref();
   return {
     runOnce,
     async stop() {
+      clearTimeout(first);
       clearInterval(timer);
       await running;
     },

@@ -98,7 +98,7 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     const seconds = (ms: number) => Math.floor(ms / 1000);
     const params = { site: site.id, first: seconds(startOfDay(first, site.timezone)), last: seconds(endOfDay(last, site.timezone)), tz: site.timezone };
     for (const table of ROLLUP_TABLES) {
-      await deps.client.command({ query: `INSERT INTO ${rollupTableName(table)} ${rollupSelect(table, where, '{tz:String}')}`, query_params: params });
+      await deps.client.command({ query: `INSERT INTO ${rollupTableName(table)} ${rollupSelect(table, where, '{tz:String}', true)}`, query_params: params });
     }
   };
 

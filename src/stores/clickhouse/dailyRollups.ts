@@ -109,10 +109,12 @@ export function keyColumns(table: RollupTable): string[] {
 
 /**
  * The grouped raw rows a table holds, as a SELECT over its raw table with `where` (raw column
- * conditions; `tz` the SQL of the site's time zone): what the roll-up job inserts for closed days and what a query reads for the days
- * not rolled up yet, so the two never differ.
+ * conditions; `tz` the SQL of the site's time zone): what the roll-up job inserts for closed
+ * days and what a query reads for the days not rolled up yet, so the two never differ.
+ * `collapsed` reads visits with their cancelled states taken out (FINAL), as the job does for
+ * closed days, whose visits no longer change.
  */
-export function rollupSelect(table: RollupTable, where: string, tz: string): string {
+export function rollupSelect(table: RollupTable, where: string, tz: string, collapsed = false): string {
   const keys = [
     'site_id',
     ...DAY_KEYS[table.family].map((d) => `toDate(${d.from}, ${tz}) AS ${d.column}`),
@@ -120,7 +122,7 @@ export function rollupSelect(table: RollupTable, where: string, tz: string): str
     ...table.keys.map((k) => k.column),
   ];
   const states = ROLLUP_AGGREGATES[table.family].map((a) => `${a.state} AS ${a.name}`);
-  const source = table.family === 'events' ? 'events' : 'sessions';
+  const source = table.family === 'events' ? 'events' : collapsed ? 'sessions FINAL' : 'sessions';
   const rows = table.family === 'events' ? `(${where}) AND name != 'engagement'` : where;
   return `SELECT ${[...keys, ...states].join(', ')} FROM ${source} WHERE ${rows} GROUP BY ${keyColumns(table).join(', ')}`;
 }
