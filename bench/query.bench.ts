@@ -101,11 +101,11 @@ const DASHBOARD: DashboardQuery[] = [
 ];
 
 /** One dashboard query over HTTP; returns the sources its answer came from. */
-async function viaHttp(query: DashboardQuery, extra: Record<string, unknown> = {}): Promise<string> {
+async function viaHttp(query: DashboardQuery): Promise<string> {
   const res = await fetch(`${url}/api/v2/query`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ site_id: site.domain, date_range: range, pagination: { limit: 10 }, ...query.body, ...extra }),
+    body: JSON.stringify({ site_id: site.domain, date_range: range, pagination: { limit: 10 }, ...query.body }),
   });
   if (res.status !== 200) throw new Error(`${query.name}: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { meta: { sources: string[] } };
@@ -155,15 +155,19 @@ const rollSeconds = (performance.now() - rollStart) / 1000;
 // which no roll-up answers (pages are not kept with sources, countries…), so it reads raw rows.
 const sources = new Map<string, string>();
 for (const query of DASHBOARD) sources.set(query.name, await viaHttp(query));
-const PAGE_FILTER = { filters: [['is', 'event:page', ['/pricing']]] };
+// As the dashboard asks under a page filter: views per visit is refused there (it counts every page of a visit).
+const FILTERED: DashboardQuery[] = DASHBOARD.map((query) => {
+  const metrics = (query.body.metrics as string[]).filter((metric) => metric !== 'views_per_visit');
+  return { ...query, body: { ...query.body, metrics, filters: [['is', 'event:page', ['/pricing']]] } };
+});
 const filteredSources = new Set<string>();
-for (const query of DASHBOARD) filteredSources.add(await viaHttp(query, PAGE_FILTER));
+for (const query of FILTERED) filteredSources.add(await viaHttp(query));
 const rollupTimes = new Map<string, number[]>(DASHBOARD.map((q) => [q.name, []]));
 const filteredTimes: number[] = [];
 for (let run = 0; run < RUNS; run++) {
   for (const query of DASHBOARD) rollupTimes.get(query.name)!.push(await time(() => viaHttp(query)));
   let filtered = 0;
-  for (const query of DASHBOARD) filtered += await time(() => viaHttp(query, PAGE_FILTER));
+  for (const query of FILTERED) filtered += await time(() => viaHttp(query));
   filteredTimes.push(filtered);
 }
 

@@ -173,7 +173,7 @@ export function compileQuery(
           filters: withoutTopLevel(q.filters, (d) => d === 'visit:exit_page'),
           extra: [],
         };
-        const pageviews = col(pageviewsSide, 'pageviews', "countIf(name = 'pageview')", null);
+        const pageviews = col(pageviewsSide, 'pageviews', "countIf(name = 'pageview')", 'sum(pageviews)');
         return `if(ifNull(${pageviews}, 0) > 0, round(${exits} / ${pageviews} * 100, 1), NULL)`;
       }
     }

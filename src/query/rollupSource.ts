@@ -32,7 +32,7 @@ const storedColumn = (expression: string) => /^toString\((\w+)\)$/.exec(expressi
 export function rollupTableFor(side: Side, ctx: CompileContext, coverage: Coverage): RollupTable | null {
   const { q, range } = ctx;
   if (range.unit !== 'days' || ctx.sampleRate !== null || q.tz !== coverage.timezone || range.first > coverage.until) return null;
-  if (side.perVisitMax || side.exitPageAsPath || side.smeared || (side.table === 'events' && side.engagement)) return null;
+  if (side.perVisitMax || side.smeared || (side.table === 'events' && side.engagement)) return null;
   if ([...side.columns.values()].some((column) => column.rollup === null)) return null;
   const needed = new Set<string>();
   for (const extra of side.extra) {
@@ -40,7 +40,7 @@ export function rollupTableFor(side: Side, ctx: CompileContext, coverage: Covera
     extra.columns.forEach((column) => needed.add(column));
   }
   for (const index of side.dims) {
-    const columns = dimensionColumns(q.dimensions[index]!, side.table, ctx);
+    const columns = side.exitPageAsPath && q.dimensions[index] === 'visit:exit_page' ? ['pathname'] : dimensionColumns(q.dimensions[index]!, side.table, ctx);
     if (columns === null) return null;
     columns.forEach((column) => needed.add(column));
   }
@@ -100,6 +100,7 @@ export function rollupSideSql(side: Side, index: number, ctx: CompileContext, ta
       return `${dayBucket(ctx, kind.interval === 'week' || kind.interval === 'month' ? kind.interval : 'day', day)} AS k${i}`;
     }
     if (kind.kind === 'goal') return `${goalKey(ctx)} AS k${i}`;
+    if (side.exitPageAsPath && dimension === 'visit:exit_page') return `pathname AS k${i}`;
     const column = kind.kind === 'column' ? kind.def.column : '';
     return `${side.table === 'sessions' ? (SESSION_DIMENSION_SUBSTITUTES[dimension] ?? column) : column} AS k${i}`;
   });

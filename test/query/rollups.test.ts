@@ -47,7 +47,7 @@ const QUESTIONS: Record<string, unknown>[] = [
   { metrics: ['visitors', 'visits', 'bounce_rate'], dimensions: ['visit:channel'] },
   { metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] },
   { metrics: ['visitors', 'visits', 'bounce_rate', 'visit_duration'], dimensions: ['visit:entry_page'] },
-  { metrics: ['visitors', 'visits'], dimensions: ['visit:exit_page'] },
+  { metrics: ['visitors', 'visits', 'exit_rate'], dimensions: ['visit:exit_page'] },
   { metrics: ['visitors', 'percentage'], dimensions: ['visit:country'] },
   { metrics: ['visitors'], dimensions: ['visit:device'] },
   { metrics: ['visitors'], dimensions: ['visit:browser', 'visit:browser_version'] },
@@ -206,7 +206,7 @@ describe('roll-ups under random histories', () => {
     [['is_not', 'visit:source', ['Direct / None']]],
     [['contains', 'visit:device', ['Mob']]],
   );
-  const metrics = fc.subarray(['visitors', 'visits', 'pageviews', 'events', 'bounce_rate', 'visit_duration', 'views_per_visit', 'percentage'], {
+  const metrics = fc.subarray(['visitors', 'visits', 'pageviews', 'events', 'bounce_rate', 'visit_duration', 'views_per_visit', 'percentage', 'exit_rate'], {
     minLength: 1,
   });
   const range = fc.constantFrom(['2024-01-01', '2024-01-10'], ['2024-01-03', '2024-01-05'], ['2024-01-09', '2024-01-10'], ['2024-01-02', '2024-01-02']);
