@@ -3,25 +3,53 @@
  * identifier the compiler emits comes from here, never from a request.
  */
 
-export const METRICS = [
-  'visitors',
-  'visits',
-  'pageviews',
-  'events',
-  'views_per_visit',
-  'percentage',
-  'bounce_rate',
-  'visit_duration',
-  'time_on_page',
-  'scroll_depth',
-  'exit_rate',
-  'conversion_rate',
-  'group_conversion_rate',
-  'total_revenue',
-  'average_revenue',
-  'revenue_per_visitor',
-] as const;
-export type BuiltinMetric = (typeof METRICS)[number];
+/**
+ * What the engine knows of each built-in metric besides its SQL (src/query/compile.ts, one case
+ * per metric, with its roll-up form beside its raw one):
+ * - `scope`: the rows it needs — events, visits, or either (Plausible's table decider,
+ *   lib/plausible/stats/table_decider.ex);
+ * - `additive`: a count or sum, scaled up by the inverse rate when sampled;
+ * - `empty`: what it reads when nothing happened — zero, or null for averages of nothing;
+ * - `change`: how a comparison reports it — a whole percentage, percentage points (bounce
+ *   rate), or points to one decimal (conversion and exit rates);
+ * - `revenue`: read from revenue goals, in their currency.
+ */
+interface MetricFacts {
+  scope: 'event' | 'session' | 'either';
+  additive: boolean;
+  empty: 0 | null;
+  change: 'percent' | 'points' | 'points1';
+  revenue?: true;
+}
+
+const METRIC_FACTS = {
+  visitors: { scope: 'either', additive: true, empty: 0, change: 'percent' },
+  visits: { scope: 'either', additive: true, empty: 0, change: 'percent' },
+  pageviews: { scope: 'event', additive: true, empty: 0, change: 'percent' },
+  events: { scope: 'event', additive: true, empty: 0, change: 'percent' },
+  views_per_visit: { scope: 'session', additive: false, empty: 0, change: 'percent' },
+  percentage: { scope: 'either', additive: false, empty: 0, change: 'percent' },
+  bounce_rate: { scope: 'session', additive: false, empty: 0, change: 'points' },
+  visit_duration: { scope: 'session', additive: false, empty: null, change: 'percent' },
+  time_on_page: { scope: 'event', additive: false, empty: null, change: 'percent' },
+  scroll_depth: { scope: 'event', additive: false, empty: null, change: 'percent' },
+  exit_rate: { scope: 'session', additive: false, empty: null, change: 'points1' },
+  conversion_rate: { scope: 'event', additive: false, empty: 0, change: 'points1' },
+  group_conversion_rate: { scope: 'event', additive: false, empty: 0, change: 'points1' },
+  total_revenue: { scope: 'event', additive: true, empty: 0, change: 'percent', revenue: true },
+  average_revenue: { scope: 'event', additive: false, empty: null, change: 'percent', revenue: true },
+  revenue_per_visitor: { scope: 'event', additive: false, empty: null, change: 'percent', revenue: true },
+} as const satisfies Record<string, MetricFacts>;
+
+export type BuiltinMetric = keyof typeof METRIC_FACTS;
+export const METRICS = Object.keys(METRIC_FACTS) as BuiltinMetric[];
+
+const isBuiltin = (metric: string): metric is BuiltinMetric => Object.hasOwn(METRIC_FACTS, metric);
+
+/** A built-in metric's facts; custom-property aggregates are event metrics, empty as null. */
+export function metricFacts(metric: string): MetricFacts {
+  return isBuiltin(metric) ? METRIC_FACTS[metric] : { scope: 'event', additive: /^sum\(/.test(metric), empty: null, change: 'percent' };
+}
 
 export const PROP_AGGREGATES = ['sum', 'avg', 'min', 'max'] as const;
 
@@ -33,7 +61,7 @@ export type MetricSpec =
 const PROP_METRIC = /^(sum|avg|min|max|p([5-9][0-9]))\(event:props:(.+)\)$/;
 
 export function parseMetric(text: string): MetricSpec | undefined {
-  if ((METRICS as readonly string[]).includes(text)) return { kind: 'builtin', name: text as BuiltinMetric };
+  if (isBuiltin(text)) return { kind: 'builtin', name: text };
   const match = PROP_METRIC.exec(text);
   if (!match) return undefined;
   const [, fn = '', percentile, prop = ''] = match;
@@ -42,30 +70,16 @@ export function parseMetric(text: string): MetricSpec | undefined {
 }
 
 /** Which table a metric needs: events only, sessions only, or either. */
-export function metricScope(spec: MetricSpec): 'event' | 'session' | 'either' {
-  if (spec.kind === 'prop') return 'event';
-  switch (spec.name) {
-    case 'visitors':
-    case 'visits':
-    case 'percentage':
-      return 'either';
-    case 'bounce_rate':
-    case 'visit_duration':
-    case 'views_per_visit':
-    case 'exit_rate':
-      return 'session';
-    default:
-      return 'event';
-  }
+export function metricScope(spec: MetricSpec): MetricFacts['scope'] {
+  return spec.kind === 'prop' ? 'event' : METRIC_FACTS[spec.name].scope;
 }
 
 /** Metrics that are counts or sums, so a sample is scaled up by the inverse rate. */
 export function isAdditive(spec: MetricSpec): boolean {
-  if (spec.kind === 'prop') return spec.fn === 'sum';
-  return ['visitors', 'visits', 'pageviews', 'events', 'total_revenue'].includes(spec.name);
+  return spec.kind === 'prop' ? spec.fn === 'sum' : METRIC_FACTS[spec.name].additive;
 }
 
-export const REVENUE_METRICS: readonly string[] = ['total_revenue', 'average_revenue', 'revenue_per_visitor'];
+export const REVENUE_METRICS: readonly string[] = METRICS.filter((metric) => 'revenue' in METRIC_FACTS[metric]);
 
 /**
  * A dimension (or filterable property): `column` is the raw value on an events or sessions row,

@@ -5,7 +5,7 @@ import type { Rollups } from '../rollups/rollups.js';
 import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { completedImports } from '../stores/meta/imports.js';
-import { REVENUE_METRICS } from './catalog.js';
+import { metricFacts, REVENUE_METRICS } from './catalog.js';
 import { type CompiledQuery, compileQuery } from './compile.js';
 import type { DateRange } from './dateRange.js';
 import type { ExchangeRates } from './exchangeRates.js';
@@ -165,11 +165,7 @@ function toResult(row: Row, q: ResolvedQuery): ResultRow {
 }
 
 /** What a metric reads when nothing happened: zero for counts and rates, null for averages of nothing. */
-export function emptyValue(metric: string): number | null {
-  return ['visit_duration', 'exit_rate', 'scroll_depth', 'time_on_page', 'average_revenue', 'revenue_per_visitor'].includes(metric) || metric.includes('(')
-    ? null
-    : 0;
-}
+export const emptyValue = (metric: string): number | null => metricFacts(metric).empty;
 
 function fillTimeBuckets(results: ResultRow[], labels: string[], q: ResolvedQuery): ResultRow[] {
   const byLabel = new Map(results.map((r) => [r.dimensions[0]!, r]));
@@ -209,8 +205,9 @@ const roundHalfAway = (value: number, digits = 0) => {
  */
 export function change(metric: string, now: number | null, before: number | null): number | null {
   if (now === null || before === null || before === 0) return null;
-  if (metric === 'bounce_rate') return now - before;
-  if (metric === 'conversion_rate' || metric === 'group_conversion_rate' || metric === 'exit_rate') return roundHalfAway(now - before, 1);
+  const kind = metricFacts(metric).change;
+  if (kind === 'points') return now - before;
+  if (kind === 'points1') return roundHalfAway(now - before, 1);
   return roundHalfAway(((now - before) / before) * 100);
 }
 
