@@ -1,10 +1,11 @@
 import type { Coverage } from '../rollups/rollups.js';
-import { DAY_KEYS, keyColumns, ROLLUP_AGGREGATES, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName } from '../stores/clickhouse/dailyRollups.js';
+import { allColumns, DAY_KEYS, keepsWeeks, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName } from '../stores/clickhouse/dailyRollups.js';
 import { dimensionKind } from './catalog.js';
 import type { Side } from './compile.js';
 import { dayBucket, goalDimensionGoals, goalKey } from './dimensionSql.js';
 import { filtersCondition } from './filters.js';
 import { isScrollGoal, selectGoals } from './goals.js';
+import { addDays, dayNumber, formatDate, isoWeekday, type LocalDate, parseIsoDate, toLocal } from './localTime.js';
 import type { FilterTree } from './request.js';
 import { and, type CompileContext, classificationCondition } from './tables.js';
 
@@ -105,7 +106,7 @@ export function rollupSideSql(side: Side, index: number, ctx: CompileContext, ta
     return `${side.table === 'sessions' ? (SESSION_DIMENSION_SUBSTITUTES[dimension] ?? column) : column} AS k${i}`;
   });
   const columns = [...side.columns].map(([name, column]) => `${column.rollup} AS c${index}_${name}`);
-  const days = side.table === 'events' ? [`day >= ${firstDay}`, `day <= ${lastDay}`] : [`last_day >= ${firstDay}`, `first_day <= ${lastDay}`];
+  const days = side.table === 'events' ? [eventDays(side, ctx, table, coverage)] : [`last_day >= ${firstDay}`, `first_day <= ${lastDay}`];
   const where = and([
     `site_id = ${site}`,
     ...days,
@@ -117,6 +118,27 @@ export function rollupSideSql(side: Side, index: number, ctx: CompileContext, ta
   return `SELECT ${[...dims, ...columns].join(', ')} FROM ${rollupRows(ctx, table, coverage, site, tz)} WHERE ${where}${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
 }
 
+/**
+ * The event rows of the range: the whole weeks within the days rolled up as week rows, the other
+ * days as day rows. Day and month buckets need day rows throughout (a week may straddle months).
+ */
+function eventDays(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): string {
+  const { params, q, range } = ctx;
+  const date = (day: LocalDate) => params.add(formatDate(day), 'Date');
+  const first = toLocal(range.first, q.tz);
+  const last = toLocal(range.last, q.tz);
+  const daysOnly = `days = 1 AND day >= ${date(first)} AND day <= ${date(last)}`;
+  const byDay = side.dims.some((i) => q.dimensions[i] === 'time:day' || q.dimensions[i] === 'time:month');
+  if (!keepsWeeks(table) || byDay) return daysOnly;
+  const through = parseIsoDate(coverage.through)!;
+  const monday = addDays(first, (8 - isoWeekday(first)) % 7);
+  const limit = dayNumber(last) < dayNumber(through) ? last : through;
+  const sunday = addDays(limit, -(isoWeekday(limit) % 7));
+  if (dayNumber(sunday) - dayNumber(monday) < 6) return daysOnly;
+  const weeks = `days = 7 AND day >= ${date(monday)} AND day <= ${date(addDays(sunday, -6))}`;
+  return `(${weeks}) OR (${daysOnly} AND NOT (day >= ${date(monday)} AND day <= ${date(sunday)}))`;
+}
+
 /** Whether a range reaches past the roll-ups, so its later days are read raw. */
 export const stitched = (ctx: CompileContext, coverage: Coverage) => ctx.range.last > coverage.until;
 
@@ -125,9 +147,8 @@ function rollupRows(ctx: CompileContext, table: RollupTable, coverage: Coverage,
   const name = rollupTableName(table);
   if (!stitched(ctx, coverage)) return name;
   const { params, range } = ctx;
-  const columns = [...keyColumns(table), ...ROLLUP_AGGREGATES[table.family].map((a) => a.name)];
   const dayColumn = DAY_KEYS[table.family][0]!.column;
-  const rolled = `SELECT ${columns.join(', ')} FROM ${name} WHERE site_id = ${site} AND ${dayColumn} <= toDate(${params.instant(coverage.until)}, ${tz})`;
+  const rolled = `SELECT ${allColumns(table).join(', ')} FROM ${name} WHERE site_id = ${site} AND ${dayColumn} <= toDate(${params.instant(coverage.until)}, ${tz})`;
   const recent = [`site_id = ${site}`, `timestamp > ${params.instant(coverage.until)}`];
   recent.push(table.family === 'events' ? `timestamp <= ${params.instant(range.last)}` : `start <= ${params.instant(range.last)}`);
   return `(${rolled} UNION ALL ${rollupSelect(table, and(recent), tz)})`;

@@ -1,6 +1,15 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { addDays, dayNumber, endOfDay, formatDate, type LocalDate, parseIsoDate, startOfDay, toLocal } from '../query/localTime.js';
-import { DAY_KEYS, ROLLUP_COVERAGE, ROLLUP_TABLES, rollupSelect, rollupTableName } from '../stores/clickhouse/dailyRollups.js';
+import { addDays, dayNumber, endOfDay, formatDate, isoWeekday, type LocalDate, parseIsoDate, startOfDay, toLocal } from '../query/localTime.js';
+import {
+  allColumns,
+  DAY_KEYS,
+  keepsWeeks,
+  ROLLUP_COVERAGE,
+  ROLLUP_TABLES,
+  rollupSelect,
+  rollupTableName,
+  weekSelect,
+} from '../stores/clickhouse/dailyRollups.js';
 import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
 import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
 
@@ -84,11 +93,12 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     await persist(siteId, coverage);
   };
 
-  /** Deletes a site's roll-ups from `from` on (all of them without it). */
+  /** Deletes a site's roll-ups from `from` on, with the week holding it (all of them without `from`). */
   const deleteDays = async (siteId: number, from: string | null) => {
     for (const table of ROLLUP_TABLES) {
       const dayColumn = DAY_KEYS[table.family][0]!.column;
-      const condition = from === null ? 'site_id = {site:UInt64}' : `site_id = {site:UInt64} AND ${dayColumn} >= {from:Date}`;
+      const days = keepsWeeks(table) ? '((days = 1 AND day >= {from:Date}) OR (days = 7 AND day >= toMonday({from:Date})))' : `${dayColumn} >= {from:Date}`;
+      const condition = from === null ? 'site_id = {site:UInt64}' : `site_id = {site:UInt64} AND ${days}`;
       await deps.client.command({ query: deleteStatement(rollupTableName(table), deps.cluster, condition), query_params: { site: siteId, from } });
     }
   };
@@ -98,7 +108,14 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     const seconds = (ms: number) => Math.floor(ms / 1000);
     const params = { site: site.id, first: seconds(startOfDay(first, site.timezone)), last: seconds(endOfDay(last, site.timezone)), tz: site.timezone };
     for (const table of ROLLUP_TABLES) {
-      await deps.client.command({ query: `INSERT INTO ${rollupTableName(table)} ${rollupSelect(table, where, '{tz:String}', true)}`, query_params: params });
+      const into = `INSERT INTO ${rollupTableName(table)} (${allColumns(table).join(', ')})`;
+      await deps.client.command({ query: `${into} ${rollupSelect(table, where, '{tz:String}', true)}`, query_params: params });
+      // The weeks that end within these days: every one of their days is rolled up now.
+      const weeks = wholeWeeksEnding(first, last);
+      if (keepsWeeks(table) && weeks) {
+        const days = 'site_id = {site:UInt64} AND day >= {monday:Date} AND day <= {sunday:Date}';
+        await deps.client.command({ query: `${into} ${weekSelect(table, days)}`, query_params: { site: site.id, ...weeks } });
+      }
     }
   };
 
@@ -187,6 +204,14 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
 }
 
 const minDay = (a: LocalDate, b: LocalDate) => (formatDate(a) <= formatDate(b) ? a : b);
+
+/** The Monday of the first and the Sunday of the last ISO week whose Sunday falls in [first, last]; null when none does. */
+function wholeWeeksEnding(first: LocalDate, last: LocalDate): { monday: string; sunday: string } | null {
+  const firstSunday = addDays(first, (7 - isoWeekday(first)) % 7);
+  const lastSunday = addDays(last, -(isoWeekday(last) % 7));
+  if (dayNumber(firstSunday) > dayNumber(lastSunday)) return null;
+  return { monday: formatDate(addDays(firstSunday, -6)), sunday: formatDate(lastSunday) };
+}
 
 async function select<T>(client: ClickHouseClient, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
   const result = await client.query({ query, query_params: params, format: 'JSONEachRow' });

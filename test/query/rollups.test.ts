@@ -168,6 +168,42 @@ describe('roll-ups', () => {
   });
 });
 
+describe('week rows', () => {
+  it('merge a whole week of day rows, and a range reads them in place of its seven days', async () => {
+    const account = await createAccount(t.app);
+    await insertEvents(t.app, account.siteId, [
+      { visitor: 'a', at: '2024-01-02 10:00:00', page: '/' },
+      { visitor: 'a', at: '2024-01-05 10:00:00', page: '/' },
+      { visitor: 'b', at: '2024-01-05 11:00:00', page: '/docs' },
+      { visitor: 'c', at: '2024-01-09 11:00:00', page: '/docs' },
+    ]);
+    const question = { date_range: ['2024-01-01', '2024-01-09'], metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] };
+    const raw = answer(await ask(account, question));
+    await t.app.jobs.runOnce();
+    const rows = await t.app.events.query.query({
+      query:
+        'SELECT days, toString(day) AS day, pathname, uniqMerge(visitors) AS visitors FROM daily_pages WHERE site_id = {site:UInt64} GROUP BY days, day, pathname ORDER BY days, day, pathname',
+      query_params: { site: account.siteId },
+      format: 'JSONEachRow',
+    });
+    expect(await rows.json()).toEqual([
+      { days: 1, day: '2024-01-02', pathname: '/', visitors: '1' },
+      { days: 1, day: '2024-01-05', pathname: '/', visitors: '1' },
+      { days: 1, day: '2024-01-05', pathname: '/docs', visitors: '1' },
+      { days: 1, day: '2024-01-09', pathname: '/docs', visitors: '1' },
+      { days: 7, day: '2024-01-01', pathname: '/', visitors: '1' },
+      { days: 7, day: '2024-01-01', pathname: '/docs', visitors: '1' },
+    ]);
+    const rolled = await ask(account, question);
+    expect(rolled.meta.sources).toEqual(['rollup']);
+    expect(answer(rolled)).toEqual(raw);
+    expect(raw).toEqual([
+      { dimensions: ['/docs'], metrics: [2, 2] },
+      { dimensions: ['/'], metrics: [1, 2] },
+    ]);
+  });
+});
+
 describe('roll-ups under random histories', () => {
   const PAGES = ['/', '/a', '/b', '/blog/x'];
   const SOURCES = ['', 'Google', 'Twitter'];
@@ -209,7 +245,14 @@ describe('roll-ups under random histories', () => {
   const metrics = fc.subarray(['visitors', 'visits', 'pageviews', 'events', 'bounce_rate', 'visit_duration', 'views_per_visit', 'percentage', 'exit_rate'], {
     minLength: 1,
   });
-  const range = fc.constantFrom(['2024-01-01', '2024-01-10'], ['2024-01-03', '2024-01-05'], ['2024-01-09', '2024-01-10'], ['2024-01-02', '2024-01-02']);
+  // Whole weeks (1–7 Jan is Monday to Sunday) are read from week rows, the other days from day rows.
+  const range = fc.constantFrom(
+    ['2024-01-01', '2024-01-10'],
+    ['2023-12-27', '2024-01-09'],
+    ['2024-01-03', '2024-01-05'],
+    ['2024-01-09', '2024-01-10'],
+    ['2024-01-02', '2024-01-02'],
+  );
 
   it(
     'gives the same answers from roll-ups as from raw rows',

@@ -12,6 +12,11 @@ import type { TableDef } from './ddl.js';
  * - `sessions` tables: one row group per local day the visit was last active (`last_day`) and the
  *   day it began (`first_day`), so "visits active in the range" (src/query/tables.ts
  *   sessionsBase) is `last_day >= first AND first_day <= last`, exactly as on raw visits.
+ *
+ * Event tables also hold each whole ISO week (`days` = 7, `day` its Monday) merged from its seven
+ * days, so a 91-day range merges 13 weekly states and a few daily ones instead of 91: the cost
+ * of merging visitor sets is what bounds a long range (docs/rollups.md). Visits keep days only,
+ * as a visit's two days do not fall in one week's row.
  */
 
 export type RollupFamily = 'events' | 'sessions';
@@ -24,11 +29,12 @@ export interface RollupTable {
   keys: { column: string; type: string }[];
 }
 
-/** An aggregate column: its stored type and the state it is built from on raw rows. */
+/** An aggregate column: its stored type, the state it is built from on raw rows, and how states combine. */
 interface AggregateColumn {
   name: string;
   type: string;
   state: string;
+  combine: 'uniqMergeState' | 'sum';
 }
 
 const UNIQ = 'AggregateFunction(uniq, UInt64)';
@@ -38,18 +44,18 @@ const SIGNED = 'SimpleAggregateFunction(sum, Int64)';
 /** What each family keeps per group; the query compiler's roll-up forms read these names. */
 export const ROLLUP_AGGREGATES: Record<RollupFamily, AggregateColumn[]> = {
   events: [
-    { name: 'visitors', type: UNIQ, state: 'uniqState(user_id)' },
-    { name: 'visits', type: UNIQ, state: 'uniqState(session_id)' },
-    { name: 'pageviews', type: COUNT, state: `CAST(countIf(name = 'pageview') AS ${COUNT})` },
-    { name: 'events', type: COUNT, state: `CAST(count() AS ${COUNT})` },
+    { name: 'visitors', type: UNIQ, state: 'uniqState(user_id)', combine: 'uniqMergeState' },
+    { name: 'visits', type: UNIQ, state: 'uniqState(session_id)', combine: 'uniqMergeState' },
+    { name: 'pageviews', type: COUNT, state: `CAST(countIf(name = 'pageview') AS ${COUNT})`, combine: 'sum' },
+    { name: 'events', type: COUNT, state: `CAST(count() AS ${COUNT})`, combine: 'sum' },
   ],
   sessions: [
-    { name: 'visitors', type: UNIQ, state: 'uniqState(user_id)' },
-    { name: 'visits', type: SIGNED, state: `CAST(sum(sign) AS ${SIGNED})` },
-    { name: 'bounces', type: SIGNED, state: `CAST(sum(sign * is_bounce) AS ${SIGNED})` },
-    { name: 'duration', type: SIGNED, state: `CAST(sum(sign * duration) AS ${SIGNED})` },
-    { name: 'pageviews', type: SIGNED, state: `CAST(sum(sign * pageviews) AS ${SIGNED})` },
-    { name: 'events', type: SIGNED, state: `CAST(sum(sign * events) AS ${SIGNED})` },
+    { name: 'visitors', type: UNIQ, state: 'uniqState(user_id)', combine: 'uniqMergeState' },
+    { name: 'visits', type: SIGNED, state: `CAST(sum(sign) AS ${SIGNED})`, combine: 'sum' },
+    { name: 'bounces', type: SIGNED, state: `CAST(sum(sign * is_bounce) AS ${SIGNED})`, combine: 'sum' },
+    { name: 'duration', type: SIGNED, state: `CAST(sum(sign * duration) AS ${SIGNED})`, combine: 'sum' },
+    { name: 'pageviews', type: SIGNED, state: `CAST(sum(sign * pageviews) AS ${SIGNED})`, combine: 'sum' },
+    { name: 'events', type: SIGNED, state: `CAST(sum(sign * events) AS ${SIGNED})`, combine: 'sum' },
   ],
 };
 
@@ -102,10 +108,17 @@ export const DAY_KEYS: Record<RollupFamily, { column: string; from: string }[]> 
   ],
 };
 
-/** Every key column of a table in stored order: site, day keys, classification, dimensions. */
+/** Whether a table keeps whole weeks besides days (the `days` key: 1 or 7). */
+export const keepsWeeks = (table: RollupTable) => table.family === 'events';
+
+/** Every key column of a table in stored order: site, span, day keys, classification, dimensions. */
 export function keyColumns(table: RollupTable): string[] {
-  return ['site_id', ...DAY_KEYS[table.family].map((d) => d.column), 'classification', ...table.keys.map((k) => k.column)];
+  const span = keepsWeeks(table) ? ['days'] : [];
+  return ['site_id', ...span, ...DAY_KEYS[table.family].map((d) => d.column), 'classification', ...table.keys.map((k) => k.column)];
 }
+
+/** Every column of a table in stored order. */
+export const allColumns = (table: RollupTable) => [...keyColumns(table), ...ROLLUP_AGGREGATES[table.family].map((a) => a.name)];
 
 /**
  * The grouped raw rows a table holds, as a SELECT over its raw table with `where` (raw column
@@ -117,6 +130,7 @@ export function keyColumns(table: RollupTable): string[] {
 export function rollupSelect(table: RollupTable, where: string, tz: string, collapsed = false): string {
   const keys = [
     'site_id',
+    ...(keepsWeeks(table) ? ['1 AS days'] : []),
     ...DAY_KEYS[table.family].map((d) => `toDate(${d.from}, ${tz}) AS ${d.column}`),
     'classification',
     ...table.keys.map((k) => k.column),
@@ -127,10 +141,24 @@ export function rollupSelect(table: RollupTable, where: string, tz: string, coll
   return `SELECT ${[...keys, ...states].join(', ')} FROM ${source} WHERE ${rows} GROUP BY ${keyColumns(table).join(', ')}`;
 }
 
+/**
+ * The whole weeks of a table (Monday to Sunday, all seven days rolled up already) merged from its
+ * day rows; `where` picks the day rows (conditions on `site_id` and `day`).
+ */
+export function weekSelect(table: RollupTable, where: string): string {
+  const aggregates = ROLLUP_AGGREGATES[table.family];
+  const keys = table.keys.map((k) => k.column);
+  // The day rows' columns are renamed inside, so no alias below shadows a column it reads.
+  const inner = `SELECT site_id, toMonday(day) AS monday, classification, ${[...keys, ...aggregates.map((a) => `${a.name} AS day_${a.name}`)].join(', ')} FROM ${rollupTableName(table)} WHERE days = 1 AND ${where}`;
+  const outer = ['site_id', '7 AS days', 'monday AS day', 'classification', ...keys, ...aggregates.map((a) => `${a.combine}(day_${a.name}) AS ${a.name}`)];
+  return `SELECT ${outer.join(', ')} FROM (${inner}) GROUP BY ${['site_id', 'monday', 'classification', ...keys].join(', ')}`;
+}
+
 export const DAILY_ROLLUPS: TableDef[] = ROLLUP_TABLES.map((table) => ({
   name: rollupTableName(table),
   columns: [
     'site_id UInt64',
+    ...(keepsWeeks(table) ? ['days UInt8'] : []),
     ...DAY_KEYS[table.family].map((d) => `${d.column} Date`),
     'classification LowCardinality(String)',
     ...table.keys.map((k) => `${k.column} ${k.type}`),
