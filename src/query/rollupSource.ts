@@ -1,5 +1,5 @@
 import type { Coverage } from '../rollups/rollups.js';
-import { allColumns, DAY_KEYS, keepsWeeks, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName } from '../stores/clickhouse/dailyRollups.js';
+import { allColumns, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName, rowDay, SAME_WEEK } from '../stores/clickhouse/dailyRollups.js';
 import { dimensionKind } from './catalog.js';
 import type { Side } from './compile.js';
 import { dayBucket, goalDimensionGoals, goalKey } from './dimensionSql.js';
@@ -90,7 +90,6 @@ function filterColumns(tree: FilterTree, table: Side['table'], ctx: CompileConte
 export function rollupSideSql(side: Side, index: number, ctx: CompileContext, table: RollupTable, coverage: Coverage): string {
   const { params, q, range } = ctx;
   const tz = params.string(q.tz);
-  const firstDay = `toDate(${params.instant(range.first)}, ${tz})`;
   const lastDay = `toDate(${params.instant(range.last)}, ${tz})`;
   const site = params.add(q.site.id, 'UInt64');
   const dims = side.dims.map((i) => {
@@ -106,10 +105,10 @@ export function rollupSideSql(side: Side, index: number, ctx: CompileContext, ta
     return `${side.table === 'sessions' ? (SESSION_DIMENSION_SUBSTITUTES[dimension] ?? column) : column} AS k${i}`;
   });
   const columns = [...side.columns].map(([name, column]) => `${column.rollup} AS c${index}_${name}`);
-  const days = side.table === 'events' ? [eventDays(side, ctx, table, coverage)] : [`last_day >= ${firstDay}`, `first_day <= ${lastDay}`];
+  const days = rangeRows(side, ctx, table, coverage);
   const where = and([
     `site_id = ${site}`,
-    ...days,
+    days,
     classificationCondition(ctx),
     ...filtersCondition(side.filters, side.table, ctx),
     ...side.extra.map((e) => e.sql),
@@ -119,24 +118,28 @@ export function rollupSideSql(side: Side, index: number, ctx: CompileContext, ta
 }
 
 /**
- * The event rows of the range: the whole weeks within the days rolled up as week rows, the other
- * days as day rows. Day and month buckets need day rows throughout (a week may straddle months).
+ * The rows of the range: events of its days; visits last active on or after its first day and
+ * begun by its last (src/query/tables.ts sessionsBase). The whole weeks within the days rolled
+ * up are read as week rows, the day rows they hold left out; day and month buckets read day
+ * rows throughout (a week may straddle two months).
  */
-function eventDays(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): string {
+function rangeRows(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): string {
   const { params, q, range } = ctx;
   const date = (day: LocalDate) => params.add(formatDate(day), 'Date');
   const first = toLocal(range.first, q.tz);
   const last = toLocal(range.last, q.tz);
-  const daysOnly = `days = 1 AND day >= ${date(first)} AND day <= ${date(last)}`;
-  const byDay = side.dims.some((i) => q.dimensions[i] === 'time:day' || q.dimensions[i] === 'time:month');
-  if (!keepsWeeks(table) || byDay) return daysOnly;
+  const day = rowDay(table);
+  const inRange = side.table === 'events' ? `day >= ${date(first)} AND day <= ${date(last)}` : `last_day >= ${date(first)} AND first_day <= ${date(last)}`;
+  const daysOnly = `days = 1 AND ${inRange}`;
+  if (side.dims.some((i) => q.dimensions[i] === 'time:day' || q.dimensions[i] === 'time:month')) return daysOnly;
   const through = parseIsoDate(coverage.through)!;
   const monday = addDays(first, (8 - isoWeekday(first)) % 7);
   const limit = dayNumber(last) < dayNumber(through) ? last : through;
   const sunday = addDays(limit, -(isoWeekday(limit) % 7));
   if (dayNumber(sunday) - dayNumber(monday) < 6) return daysOnly;
-  const weeks = `days = 7 AND day >= ${date(monday)} AND day <= ${date(addDays(sunday, -6))}`;
-  return `(${weeks}) OR (${daysOnly} AND NOT (day >= ${date(monday)} AND day <= ${date(sunday)}))`;
+  const weeks = `days = 7 AND ${day} >= ${date(monday)} AND ${day} <= ${date(addDays(sunday, -6))}`;
+  const heldByWeeks = `${SAME_WEEK[table.family]} AND ${day} >= ${date(monday)} AND ${day} <= ${date(sunday)}`;
+  return `(${weeks}) OR (${daysOnly} AND NOT (${heldByWeeks}))`;
 }
 
 /** Whether a range reaches past the roll-ups, so its later days are read raw. */
@@ -147,8 +150,7 @@ function rollupRows(ctx: CompileContext, table: RollupTable, coverage: Coverage,
   const name = rollupTableName(table);
   if (!stitched(ctx, coverage)) return name;
   const { params, range } = ctx;
-  const dayColumn = DAY_KEYS[table.family][0]!.column;
-  const rolled = `SELECT ${allColumns(table).join(', ')} FROM ${name} WHERE site_id = ${site} AND ${dayColumn} <= toDate(${params.instant(coverage.until)}, ${tz})`;
+  const rolled = `SELECT ${allColumns(table).join(', ')} FROM ${name} WHERE site_id = ${site} AND ${rowDay(table)} <= toDate(${params.instant(coverage.until)}, ${tz})`;
   const recent = [`site_id = ${site}`, `timestamp > ${params.instant(coverage.until)}`];
   recent.push(table.family === 'events' ? `timestamp <= ${params.instant(range.last)}` : `start <= ${params.instant(range.last)}`);
   return `(${rolled} UNION ALL ${rollupSelect(table, and(recent), tz)})`;

@@ -1,15 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { addDays, dayNumber, endOfDay, formatDate, isoWeekday, type LocalDate, parseIsoDate, startOfDay, toLocal } from '../query/localTime.js';
-import {
-  allColumns,
-  DAY_KEYS,
-  keepsWeeks,
-  ROLLUP_COVERAGE,
-  ROLLUP_TABLES,
-  rollupSelect,
-  rollupTableName,
-  weekSelect,
-} from '../stores/clickhouse/dailyRollups.js';
+import { allColumns, ROLLUP_COVERAGE, ROLLUP_TABLES, rollupSelect, rollupTableName, rowDay, weekSelect } from '../stores/clickhouse/dailyRollups.js';
 import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
 import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
 
@@ -96,8 +87,8 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
   /** Deletes a site's roll-ups from `from` on, with the week holding it (all of them without `from`). */
   const deleteDays = async (siteId: number, from: string | null) => {
     for (const table of ROLLUP_TABLES) {
-      const dayColumn = DAY_KEYS[table.family][0]!.column;
-      const days = keepsWeeks(table) ? '((days = 1 AND day >= {from:Date}) OR (days = 7 AND day >= toMonday({from:Date})))' : `${dayColumn} >= {from:Date}`;
+      const day = rowDay(table);
+      const days = `((days = 1 AND ${day} >= {from:Date}) OR (days = 7 AND ${day} >= toMonday({from:Date})))`;
       const condition = from === null ? 'site_id = {site:UInt64}' : `site_id = {site:UInt64} AND ${days}`;
       await deps.client.command({ query: deleteStatement(rollupTableName(table), deps.cluster, condition), query_params: { site: siteId, from } });
     }
@@ -112,8 +103,8 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
       await deps.client.command({ query: `${into} ${rollupSelect(table, where, '{tz:String}', true)}`, query_params: params });
       // The weeks that end within these days: every one of their days is rolled up now.
       const weeks = wholeWeeksEnding(first, last);
-      if (keepsWeeks(table) && weeks) {
-        const days = 'site_id = {site:UInt64} AND day >= {monday:Date} AND day <= {sunday:Date}';
+      if (weeks) {
+        const days = `site_id = {site:UInt64} AND ${rowDay(table)} >= {monday:Date} AND ${rowDay(table)} <= {sunday:Date}`;
         await deps.client.command({ query: `${into} ${weekSelect(table, days)}`, query_params: { site: site.id, ...weeks } });
       }
     }

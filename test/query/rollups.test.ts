@@ -176,9 +176,18 @@ describe('week rows', () => {
       { visitor: 'a', at: '2024-01-05 10:00:00', page: '/' },
       { visitor: 'b', at: '2024-01-05 11:00:00', page: '/docs' },
       { visitor: 'c', at: '2024-01-09 11:00:00', page: '/docs' },
+      // A visit from Sunday night into Monday: it stays in its day rows, read beside the week's.
+      { visitor: 'd', at: '2024-01-07 23:50:00', page: '/docs' },
+      { visitor: 'd', at: '2024-01-08 00:10:00', page: '/' },
     ]);
     const question = { date_range: ['2024-01-01', '2024-01-09'], metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] };
+    const visits = {
+      date_range: ['2024-01-01', '2024-01-09'],
+      metrics: ['visitors', 'visits', 'bounce_rate', 'visit_duration'],
+      dimensions: ['visit:entry_page'],
+    };
     const raw = answer(await ask(account, question));
+    const rawVisits = answer(await ask(account, visits));
     await t.app.jobs.runOnce();
     const rows = await t.app.events.query.query({
       query:
@@ -190,17 +199,22 @@ describe('week rows', () => {
       { days: 1, day: '2024-01-02', pathname: '/', visitors: '1' },
       { days: 1, day: '2024-01-05', pathname: '/', visitors: '1' },
       { days: 1, day: '2024-01-05', pathname: '/docs', visitors: '1' },
+      { days: 1, day: '2024-01-07', pathname: '/docs', visitors: '1' },
+      { days: 1, day: '2024-01-08', pathname: '/', visitors: '1' },
       { days: 1, day: '2024-01-09', pathname: '/docs', visitors: '1' },
       { days: 7, day: '2024-01-01', pathname: '/', visitors: '1' },
-      { days: 7, day: '2024-01-01', pathname: '/docs', visitors: '1' },
+      { days: 7, day: '2024-01-01', pathname: '/docs', visitors: '2' },
     ]);
     const rolled = await ask(account, question);
     expect(rolled.meta.sources).toEqual(['rollup']);
     expect(answer(rolled)).toEqual(raw);
     expect(raw).toEqual([
-      { dimensions: ['/docs'], metrics: [2, 2] },
-      { dimensions: ['/'], metrics: [1, 2] },
+      { dimensions: ['/docs'], metrics: [3, 3] },
+      { dimensions: ['/'], metrics: [2, 3] },
     ]);
+    const rolledVisits = await ask(account, visits);
+    expect(rolledVisits.meta.sources).toEqual(['rollup']);
+    expect(answer(rolledVisits)).toEqual(rawVisits);
   });
 });
 

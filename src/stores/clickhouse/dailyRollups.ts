@@ -13,10 +13,10 @@ import type { TableDef } from './ddl.js';
  *   day it began (`first_day`), so "visits active in the range" (src/query/tables.ts
  *   sessionsBase) is `last_day >= first AND first_day <= last`, exactly as on raw visits.
  *
- * Event tables also hold each whole ISO week (`days` = 7, `day` its Monday) merged from its seven
- * days, so a 91-day range merges 13 weekly states and a few daily ones instead of 91: the cost
- * of merging visitor sets is what bounds a long range (docs/rollups.md). Visits keep days only,
- * as a visit's two days do not fall in one week's row.
+ * Every table also holds each whole ISO week (`days` = 7, its day keys the week's Monday) merged
+ * from its day rows, so a 91-day range merges 13 weekly states and a few daily ones instead of
+ * 91: the cost of merging visitor sets is what bounds a long range (docs/rollups.md). A visit
+ * that began in an earlier week than it ended stays in its day rows.
  */
 
 export type RollupFamily = 'events' | 'sessions';
@@ -108,13 +108,9 @@ export const DAY_KEYS: Record<RollupFamily, { column: string; from: string }[]> 
   ],
 };
 
-/** Whether a table keeps whole weeks besides days (the `days` key: 1 or 7). */
-export const keepsWeeks = (table: RollupTable) => table.family === 'events';
-
-/** Every key column of a table in stored order: site, span, day keys, classification, dimensions. */
+/** Every key column of a table in stored order: site, span (`days`: 1 or 7), day keys, classification, dimensions. */
 export function keyColumns(table: RollupTable): string[] {
-  const span = keepsWeeks(table) ? ['days'] : [];
-  return ['site_id', ...span, ...DAY_KEYS[table.family].map((d) => d.column), 'classification', ...table.keys.map((k) => k.column)];
+  return ['site_id', 'days', ...DAY_KEYS[table.family].map((d) => d.column), 'classification', ...table.keys.map((k) => k.column)];
 }
 
 /** Every column of a table in stored order. */
@@ -130,7 +126,7 @@ export const allColumns = (table: RollupTable) => [...keyColumns(table), ...ROLL
 export function rollupSelect(table: RollupTable, where: string, tz: string, collapsed = false): string {
   const keys = [
     'site_id',
-    ...(keepsWeeks(table) ? ['1 AS days'] : []),
+    '1 AS days',
     ...DAY_KEYS[table.family].map((d) => `toDate(${d.from}, ${tz}) AS ${d.column}`),
     'classification',
     ...table.keys.map((k) => k.column),
@@ -141,16 +137,30 @@ export function rollupSelect(table: RollupTable, where: string, tz: string, coll
   return `SELECT ${[...keys, ...states].join(', ')} FROM ${source} WHERE ${rows} GROUP BY ${keyColumns(table).join(', ')}`;
 }
 
+/** The day a row is kept under: an event's day, a visit's last day. */
+export const rowDay = (table: RollupTable) => DAY_KEYS[table.family][0]!.column;
+
+/** Day rows a week row holds: those of its days, and of visits that began in the same week. */
+export const SAME_WEEK: Record<RollupFamily, string> = { events: '1', sessions: 'toMonday(first_day) = toMonday(last_day)' };
+
 /**
  * The whole weeks of a table (Monday to Sunday, all seven days rolled up already) merged from its
- * day rows; `where` picks the day rows (conditions on `site_id` and `day`).
+ * day rows; `where` picks the day rows (conditions on `site_id` and the row day between a Monday
+ * and a Sunday).
  */
 export function weekSelect(table: RollupTable, where: string): string {
   const aggregates = ROLLUP_AGGREGATES[table.family];
   const keys = table.keys.map((k) => k.column);
   // The day rows' columns are renamed inside, so no alias below shadows a column it reads.
-  const inner = `SELECT site_id, toMonday(day) AS monday, classification, ${[...keys, ...aggregates.map((a) => `${a.name} AS day_${a.name}`)].join(', ')} FROM ${rollupTableName(table)} WHERE days = 1 AND ${where}`;
-  const outer = ['site_id', '7 AS days', 'monday AS day', 'classification', ...keys, ...aggregates.map((a) => `${a.combine}(day_${a.name}) AS ${a.name}`)];
+  const inner = `SELECT site_id, toMonday(${rowDay(table)}) AS monday, classification, ${[...keys, ...aggregates.map((a) => `${a.name} AS day_${a.name}`)].join(', ')} FROM ${rollupTableName(table)} WHERE days = 1 AND ${SAME_WEEK[table.family]} AND ${where}`;
+  const outer = [
+    'site_id',
+    '7 AS days',
+    ...DAY_KEYS[table.family].map((d) => `monday AS ${d.column}`),
+    'classification',
+    ...keys,
+    ...aggregates.map((a) => `${a.combine}(day_${a.name}) AS ${a.name}`),
+  ];
   return `SELECT ${outer.join(', ')} FROM (${inner}) GROUP BY ${['site_id', 'monday', 'classification', ...keys].join(', ')}`;
 }
 
@@ -158,7 +168,7 @@ export const DAILY_ROLLUPS: TableDef[] = ROLLUP_TABLES.map((table) => ({
   name: rollupTableName(table),
   columns: [
     'site_id UInt64',
-    ...(keepsWeeks(table) ? ['days UInt8'] : []),
+    'days UInt8',
     ...DAY_KEYS[table.family].map((d) => `${d.column} Date`),
     'classification LowCardinality(String)',
     ...table.keys.map((k) => `${k.column} ${k.type}`),
