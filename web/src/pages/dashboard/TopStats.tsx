@@ -18,23 +18,35 @@ export function TopStats({ selected, onSelect }: { selected: string; onSelect(me
   // (a page, goal or property); the stat then reads "—".
   const eventFiltered = filters.some((filter) => typeof filter[1] === 'string' && filter[1].startsWith('event:'));
   const metrics = useMemo(() => TOP_METRICS.map((m) => m.metric).filter((metric) => !(eventFiltered && metric === 'views_per_visit')), [eventFiltered]);
-  const [result, setResult] = useState<QueryResult | null>(null);
+  // The answer keeps the metric list it was asked with: while a new query runs, the old numbers
+  // stay (dimmed) under their own metrics, never shifted onto others.
+  const [answer, setAnswer] = useState<{ metrics: string[]; result: QueryResult } | null>(null);
+  const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const realtime = dateRange === 'realtime';
   useEffect(() => {
     const controller = new AbortController();
     setError(null);
+    setLoading(true);
     query({ metrics, include: realtime ? {} : { comparisons: { mode: 'previous_period' } } }, controller.signal)
-      .then(setResult)
-      .catch((failure: Error) => !controller.signal.aborted && setError(failure.message));
+      .then((result) => {
+        setAnswer({ metrics, result });
+        setLoading(false);
+      })
+      .catch((failure: Error) => {
+        if (controller.signal.aborted) return;
+        setError(failure.message);
+        setLoading(false);
+      });
     return () => controller.abort();
   }, [query, realtime, metrics]);
+  const result = answer?.result ?? null;
   const row = result?.results[0];
   return (
-    <section className="top-stats card" aria-label="Top stats">
+    <section className={`top-stats card${loading && answer ? ' stale' : ''}`} aria-label="Top stats" aria-busy={loading}>
       {error && <p className="form-error">{error}</p>}
       {TOP_METRICS.map(({ metric, label, lowerIsBetter }) => {
-        const i = metrics.indexOf(metric);
+        const i = answer ? answer.metrics.indexOf(metric) : -1;
         const value = i < 0 ? null : row?.metrics[i];
         const change = i < 0 ? null : row?.comparison?.change[i];
         const good = change === null || change === undefined || change === 0 ? null : lowerIsBetter ? change < 0 : change > 0;

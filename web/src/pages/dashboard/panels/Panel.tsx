@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
-import { formatMetric } from '../../../format';
+import { formatMetric, METRIC_HEADINGS } from '../../../format';
 import { type Filter, type QueryResult, useDashboard } from '../context';
+import { DetailsModal } from './DetailsModal';
 
 export interface PanelTab {
   label: string;
@@ -15,19 +16,6 @@ export interface PanelTab {
   href?(value: string): string | null;
 }
 
-const HEADINGS: Record<string, string> = {
-  visitors: 'Visitors',
-  visits: 'Visits',
-  pageviews: 'Pageviews',
-  events: 'Events',
-  bounce_rate: 'Bounce',
-  exit_rate: 'Exit rate',
-  time_on_page: 'Time on page',
-  scroll_depth: 'Scroll',
-  conversion_rate: 'CR',
-  total_revenue: 'Revenue',
-};
-
 /**
  * A report panel: tabs, a list of rows with a bar behind each sized by its share, the numbers
  * right-aligned. Clicking a row filters the whole dashboard by it. Each panel asks for its own
@@ -38,6 +26,7 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
   const [active, setActive] = useState(0);
   const [result, setResult] = useState<QueryResult | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [details, setDetails] = useState(false);
   const tab = tabs[active] ?? tabs[0];
   useEffect(() => {
     if (!tab) return;
@@ -58,7 +47,19 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
         {tabs.length > 1 && (
           <div className="panel-tabs" role="tablist">
             {tabs.map((t, i) => (
-              <button key={t.label} type="button" role="tab" aria-selected={i === active} className={i === active ? 'active' : ''} onClick={() => setActive(i)}>
+              <button
+                key={t.label}
+                type="button"
+                role="tab"
+                aria-selected={i === active}
+                className={i === active ? 'active' : ''}
+                onClick={() => {
+                  // The old tab's rows go at once, so nothing (Details included) acts on them meanwhile.
+                  if (i === active) return;
+                  setResult(null);
+                  setActive(i);
+                }}
+              >
                 {t.label}
               </button>
             ))}
@@ -69,7 +70,7 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
         <span>{tab.label}</span>
         {tab.metrics.map((metric) => (
           <span key={metric} className="num">
-            {HEADINGS[metric] ?? metric}
+            {METRIC_HEADINGS[metric] ?? metric}
           </span>
         ))}
       </div>
@@ -106,7 +107,15 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
           );
         })}
       </div>
-      {footer && <div className="panel-foot small muted">{footer}</div>}
+      <div className="panel-foot small muted">
+        {result && result.results.length > 0 && (
+          <button type="button" className="btn btn-small details-button" onClick={() => setDetails(true)}>
+            Details
+          </button>
+        )}
+        {footer}
+      </div>
+      {details && <DetailsModal title={title} tab={tab} onClose={() => setDetails(false)} />}
     </section>
   );
 }
