@@ -58,4 +58,5 @@ export const METRIC_HEADINGS: Record<string, string> = {
   conversion_rate: 'CR',
   percentage: 'Share',
   total_revenue: 'Revenue',
+  average_revenue: 'Average',
 };

@@ -12,7 +12,16 @@ export const TOP_METRICS: { metric: string; label: string; lowerIsBetter?: boole
 ];
 
 /** The six headline numbers, each with its change against the previous period; a click picks the graph's metric. */
-export function TopStats({ selected, onSelect }: { selected: string; onSelect(metric: string): void }) {
+export function TopStats({
+  selected,
+  onSelect,
+  comparison,
+}: {
+  selected: string;
+  onSelect(metric: string): void;
+  /** The view's comparison; without one the change is against the previous period. */
+  comparison: { mode: string; date_range?: [string, string] } | null;
+}) {
   const { query, dateRange, filters } = useDashboard();
   // Views per visit counts every page of a visit, so the engine refuses it beside an event filter
   // (a page, goal or property); the stat then reads "—".
@@ -24,11 +33,12 @@ export function TopStats({ selected, onSelect }: { selected: string; onSelect(me
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const realtime = dateRange === 'realtime';
+  const comparisonKey = JSON.stringify(comparison ?? { mode: 'previous_period' });
   useEffect(() => {
     const controller = new AbortController();
     setError(null);
     setLoading(true);
-    query({ metrics, include: realtime ? {} : { comparisons: { mode: 'previous_period' } } }, controller.signal)
+    query({ metrics, include: realtime ? {} : { comparisons: JSON.parse(comparisonKey) } }, controller.signal)
       .then((result) => {
         setAnswer({ metrics, result });
         setLoading(false);
@@ -39,7 +49,7 @@ export function TopStats({ selected, onSelect }: { selected: string; onSelect(me
         setLoading(false);
       });
     return () => controller.abort();
-  }, [query, realtime, metrics]);
+  }, [query, realtime, metrics, comparisonKey]);
   const result = answer?.result ?? null;
   const row = result?.results[0];
   return (
@@ -62,7 +72,16 @@ export function TopStats({ selected, onSelect }: { selected: string; onSelect(me
             <span className="stat-label">{label}</span>
             <span className="stat-value">{result ? formatMetric(metric, value) : '\u00a0'}</span>
             {!realtime && (
-              <span className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`} title="Change against the previous period">
+              <span
+                className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`}
+                title={
+                  comparison?.mode === 'year_over_year'
+                    ? 'Change against a year before'
+                    : comparison?.mode === 'custom'
+                      ? 'Change against the compared range'
+                      : 'Change against the previous period'
+                }
+              >
                 {result ? (change === null || change === undefined ? '—' : `${change > 0 ? '↑' : change < 0 ? '↓' : ''} ${Math.abs(change)}%`) : '\u00a0'}
               </span>
             )}

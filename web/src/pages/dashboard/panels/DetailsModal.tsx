@@ -26,7 +26,7 @@ export function detailMetrics(dimension: string): string[] {
 export function DetailsModal({ title, tab, onClose }: { title: string; tab: PanelTab; onClose(): void }) {
   const { query, addFilter } = useDashboard();
   const dialog = useRef<HTMLDialogElement>(null);
-  const metrics = useMemo(() => detailMetrics(tab.dimension), [tab.dimension]);
+  const metrics = useMemo(() => tab.detailMetrics ?? detailMetrics(tab.dimension), [tab]);
   const [search, setSearch] = useState('');
   const [typed, setTyped] = useState('');
   const [order, setOrder] = useState<[string, 'asc' | 'desc']>(['visitors', 'desc']);
@@ -134,7 +134,7 @@ export function DetailsModal({ title, tab, onClose }: { title: string; tab: Pane
                   </td>
                   {row.metrics.map((metricValue, i) => (
                     <td key={metrics[i]} className="num">
-                      {formatMetric(metrics[i] as string, metricValue)}
+                      {formatMetric(metrics[i] as string, metricValue, tab.currency?.(value))}
                     </td>
                   ))}
                 </tr>

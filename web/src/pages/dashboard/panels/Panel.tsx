@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { type CSSProperties, type ReactNode, useEffect, useState } from 'react';
 import { formatMetric, METRIC_HEADINGS } from '../../../format';
 import { type Filter, type QueryResult, useDashboard } from '../context';
 import { DetailsModal } from './DetailsModal';
@@ -14,6 +14,14 @@ export interface PanelTab {
   render?(value: string): string;
   /** A link out to the tracked page, when the value is one. */
   href?(value: string): string | null;
+  /** The currency a row's revenue is in (a goal's own). */
+  currency?(value: string): string | undefined;
+  /** The details view's columns, when not the usual ones of the dimension (DetailsModal.tsx). */
+  detailMetrics?: string[];
+  /** Draws the answer another way than as rows (the countries map); `pick` filters by a value. */
+  visual?(result: QueryResult, pick: (value: string) => void): ReactNode;
+  /** Rows to ask for, when not the panel's few (a map shows every country). */
+  limit?: number;
 }
 
 /**
@@ -22,7 +30,7 @@ export interface PanelTab {
  * numbers, so no panel waits for another.
  */
 export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs: PanelTab[]; footer?: React.ReactNode; limit?: number }) {
-  const { query, addFilter, readOnly } = useDashboard();
+  const { query, addFilter } = useDashboard();
   const [active, setActive] = useState(0);
   const [result, setResult] = useState<QueryResult | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -33,7 +41,7 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
     const controller = new AbortController();
     setResult(null);
     setError(null);
-    query({ metrics: tab.metrics, dimensions: [tab.dimension], filters: tab.filters, pagination: { limit } }, controller.signal)
+    query({ metrics: tab.metrics, dimensions: [tab.dimension], filters: tab.filters, pagination: { limit: tab.limit ?? limit } }, controller.signal)
       .then(setResult)
       .catch((failure: Error) => !controller.signal.aborted && setError(failure.message));
     return () => controller.abort();
@@ -41,7 +49,7 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
   if (!tab) return null;
   const max = Math.max(1, ...(result?.results.map((row) => row.metrics[0] ?? 0) ?? [1]));
   return (
-    <section className="card panel" aria-label={title}>
+    <section className="card panel" aria-label={title} style={{ '--metrics': tab.metrics.length } as CSSProperties}>
       <div className="panel-head">
         <h2>{title}</h2>
         {tabs.length > 1 && (
@@ -66,8 +74,9 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
           </div>
         )}
       </div>
-      <div className="panel-columns muted small">
+      <div className="panel-columns muted small" hidden={Boolean(tab.visual)}>
         <span>{tab.label}</span>
+        <span />
         {tab.metrics.map((metric) => (
           <span key={metric} className="num">
             {METRIC_HEADINGS[metric] ?? metric}
@@ -78,34 +87,32 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
         {error && <p className="form-error small">{error}</p>}
         {!result && !error && <div className="panel-skeleton" aria-hidden="true" />}
         {result && result.results.length === 0 && <p className="panel-empty muted">No data for this period</p>}
-        {result?.results.map((row) => {
-          const value = row.dimensions[0] ?? '';
-          const href = tab.href?.(value) ?? null;
-          return (
-            <div key={value} className="panel-row" data-value={value}>
-              <div className="bar" style={{ width: `${((row.metrics[0] ?? 0) / max) * 100}%` }} aria-hidden="true" />
-              <button
-                type="button"
-                className="row-label"
-                disabled={readOnly && false}
-                onClick={() => addFilter(['is', tab.dimension, [value]])}
-                title={`Filter by ${value}`}
-              >
-                {tab.render ? tab.render(value) : value}
-              </button>
-              {href && (
-                <a className="row-link" href={href} target="_blank" rel="noopener noreferrer nofollow" aria-label={`Open ${value}`}>
-                  ↗
-                </a>
-              )}
-              {row.metrics.map((metricValue, i) => (
-                <span key={tab.metrics[i]} className="num">
-                  {formatMetric(tab.metrics[i] as string, metricValue)}
-                </span>
-              ))}
-            </div>
-          );
-        })}
+        {result && result.results.length > 0 && tab.visual?.(result, (value) => addFilter(['is', tab.dimension, [value]]))}
+        {!tab.visual &&
+          result?.results.map((row) => {
+            const value = row.dimensions[0] ?? '';
+            const href = tab.href?.(value) ?? null;
+            return (
+              <div key={value} className="panel-row" data-value={value}>
+                <div className="bar" style={{ width: `${((row.metrics[0] ?? 0) / max) * 100}%` }} aria-hidden="true" />
+                <button type="button" className="row-label" onClick={() => addFilter(['is', tab.dimension, [value]])} title={`Filter by ${value}`}>
+                  {tab.render ? tab.render(value) : value}
+                </button>
+                {href ? (
+                  <a className="row-link" href={href} target="_blank" rel="noopener noreferrer nofollow" aria-label={`Open ${value}`}>
+                    ↗
+                  </a>
+                ) : (
+                  <span />
+                )}
+                {row.metrics.map((metricValue, i) => (
+                  <span key={tab.metrics[i]} className="num">
+                    {formatMetric(tab.metrics[i] as string, metricValue, tab.currency?.(value))}
+                  </span>
+                ))}
+              </div>
+            );
+          })}
       </div>
       <div className="panel-foot small muted">
         {result && result.results.length > 0 && (
