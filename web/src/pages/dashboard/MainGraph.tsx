@@ -92,7 +92,8 @@ export function MainGraph({
     // rest of today, say) are not drawn at all.
     const complete = present === null ? series.values : series.values.map((value, i) => (i < present ? value : null));
     const filling = present === null ? null : series.values.map((value, i) => (i === present || i === present - 1 ? value : null));
-    const format = (_u: uPlot, value: number | null) => formatMetric(metric, value);
+    // The legend reads the hovered bucket; with none hovered it stays blank rather than "—".
+    const format = (_u: uPlot, value: number | null) => (value === null ? '' : formatMetric(metric, value));
     const plot = new uPlot(
       {
         width: element.clientWidth,

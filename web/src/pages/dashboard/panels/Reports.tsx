@@ -14,8 +14,9 @@ function chosenValue(filters: Filter[], dimension: string): string | null {
   return Array.isArray(value) ? String(value[0]) : null;
 }
 
+/** What POST …/funnel answers (src/query/funnel.ts): rates are strings of percent. */
 interface FunnelReport {
-  steps: { display_name?: string; label?: string; visitors: number; conversion_rate?: number | string; dropoff?: number }[];
+  steps: { label: string; visitors: number; conversion_rate: string; dropoff: number; dropoff_percentage: string }[];
 }
 
 /** Funnel steps as bars with the drop-off between them. */
@@ -29,6 +30,7 @@ function Funnels() {
     const controller = new AbortController();
     setReport(null);
     funnel(chosen, controller.signal)
+      // The answer's shape is the engine's (src/query/funnel.ts), read through one interface.
       .then((answer) => setReport(answer as FunnelReport))
       .catch((failure: Error) => !controller.signal.aborted && setError(failure.message));
     return () => controller.abort();
@@ -51,15 +53,21 @@ function Funnels() {
         </label>
       </div>
       {error && <p className="form-error small">{error}</p>}
+      {!report && !error && <div className="panel-skeleton funnel-skeleton" aria-hidden="true" />}
+      {report && first === 0 && <p className="panel-empty muted">Nobody entered this funnel in this period.</p>}
       <ol className="funnel">
         {report?.steps.map((step, i) => (
-          <li key={step.display_name ?? step.label ?? String(step.visitors)}>
-            <span className="funnel-name">{step.display_name ?? step.label}</span>
+          <li key={step.label} data-step={i + 1}>
+            <span className="funnel-name">
+              {i + 1}. {step.label}
+            </span>
             <span className="funnel-bar">
               <span style={{ width: `${first ? (step.visitors / first) * 100 : 0}%` }} />
             </span>
-            <span className="num">{formatNumber(step.visitors)} visitors</span>
-            <span className="num muted">{i > 0 ? `−${formatNumber(step.dropoff ?? 0)} dropped` : ''}</span>
+            <span className="num">
+              {formatNumber(step.visitors)} visitors · {step.conversion_rate}%
+            </span>
+            <span className="num muted">{i > 0 ? `−${formatNumber(step.dropoff)} (${step.dropoff_percentage}%)` : ''}</span>
           </li>
         ))}
       </ol>
