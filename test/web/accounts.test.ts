@@ -122,4 +122,23 @@ describe('accounts and sites in the browser', () => {
     expect((await (await fetch(`${t.url}/app/api/session`, { headers: { cookie: second.cookie } })).json()).user).toBeNull();
     expect((await signIn('battery staple horse')).status).toBe(200);
   });
+
+  it('keeps the session in an HttpOnly, SameSite=Lax cookie for 14 days, Secure behind an https address', async () => {
+    const cookieOf = async () => {
+      const res = await fetch(`${t.url}/app/api/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'ada@example.com', password: 'battery staple horse' }),
+      });
+      expect(res.status).toBe(200);
+      return (res.headers.get('set-cookie') ?? '').split(/;\s*/).map((part) => part.toLowerCase());
+    };
+    const plain = await cookieOf();
+    expect(plain).toEqual(expect.arrayContaining(['httponly', 'samesite=lax', `max-age=${14 * 24 * 3600}`]));
+    expect(plain).not.toContain('secure');
+    // The same data, served as https://analytics.example.com (behind a TLS proxy).
+    await t.app.close();
+    t = await startTestApp({ dataDir: t.dataDir, env: { TRUSTED_PROXIES: '127.0.0.1', BASE_URL: 'https://analytics.example.com' } });
+    expect(await cookieOf()).toEqual(expect.arrayContaining(['httponly', 'samesite=lax', 'secure']));
+  });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { formatMetric } from '../../format';
-import { type QueryResult, useDashboard } from './context';
+import { Link } from '../../router';
+import { canEditSite, type QueryResult, useDashboard } from './context';
 
 export const TOP_METRICS: { metric: string; label: string; lowerIsBetter?: boolean }[] = [
   { metric: 'visitors', label: 'Unique visitors' },
@@ -22,7 +23,7 @@ export function TopStats({
   /** The view's comparison; without one the change is against the previous period. */
   comparison: { mode: string; date_range?: [string, string] } | null;
 }) {
-  const { query, dateRange, filters } = useDashboard();
+  const { query, dateRange, filters, site, readOnly } = useDashboard();
   // Views per visit counts every page of a visit, so the engine refuses it beside an event filter
   // (a page, goal or property); the stat then reads "—".
   const eventFiltered = filters.some((filter) => typeof filter[1] === 'string' && filter[1].startsWith('event:'));
@@ -52,42 +53,58 @@ export function TopStats({
   }, [query, realtime, metrics, comparisonKey]);
   const result = answer?.result ?? null;
   const row = result?.results[0];
+  const nobody = !loading && answer !== null && filters.length === 0 && (row?.metrics[answer.metrics.indexOf('visitors')] ?? 0) === 0;
   return (
-    <section className={`top-stats card${loading && answer ? ' stale' : ''}`} aria-label="Top stats" aria-busy={loading}>
-      {error && <p className="form-error">{error}</p>}
-      {TOP_METRICS.map(({ metric, label, lowerIsBetter }) => {
-        const i = answer ? answer.metrics.indexOf(metric) : -1;
-        const value = i < 0 ? null : row?.metrics[i];
-        const change = i < 0 ? null : row?.comparison?.change[i];
-        const good = change === null || change === undefined || change === 0 ? null : lowerIsBetter ? change < 0 : change > 0;
-        return (
-          <button
-            key={metric}
-            type="button"
-            className={`stat${selected === metric ? ' selected' : ''}`}
-            onClick={() => onSelect(metric)}
-            aria-pressed={selected === metric}
-            data-metric={metric}
-          >
-            <span className="stat-label">{label}</span>
-            <span className="stat-value">{result ? formatMetric(metric, value) : '\u00a0'}</span>
-            {!realtime && (
-              <span
-                className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`}
-                title={
-                  comparison?.mode === 'year_over_year'
-                    ? 'Change against a year before'
-                    : comparison?.mode === 'custom'
-                      ? 'Change against the compared range'
-                      : 'Change against the previous period'
-                }
-              >
-                {result ? (change === null || change === undefined ? '—' : `${change > 0 ? '↑' : change < 0 ? '↓' : ''} ${Math.abs(change)}%`) : '\u00a0'}
-              </span>
-            )}
-          </button>
-        );
-      })}
-    </section>
+    <>
+      <section className={`top-stats card${loading && answer ? ' stale' : ''}`} aria-label="Top stats" aria-busy={loading}>
+        {error && <p className="form-error">{error}</p>}
+        {TOP_METRICS.map(({ metric, label, lowerIsBetter }) => {
+          const i = answer ? answer.metrics.indexOf(metric) : -1;
+          const value = i < 0 ? null : row?.metrics[i];
+          const change = i < 0 ? null : row?.comparison?.change[i];
+          const good = change === null || change === undefined || change === 0 ? null : lowerIsBetter ? change < 0 : change > 0;
+          return (
+            <button
+              key={metric}
+              type="button"
+              className={`stat${selected === metric ? ' selected' : ''}`}
+              onClick={() => onSelect(metric)}
+              aria-pressed={selected === metric}
+              data-metric={metric}
+            >
+              <span className="stat-label">{label}</span>
+              <span className="stat-value">{result ? formatMetric(metric, value) : '\u00a0'}</span>
+              {!realtime && (
+                <span
+                  className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`}
+                  title={
+                    comparison?.mode === 'year_over_year'
+                      ? 'Change against a year before'
+                      : comparison?.mode === 'custom'
+                        ? 'Change against the compared range'
+                        : 'Change against the previous period'
+                  }
+                >
+                  {result ? (change === null || change === undefined ? '—' : `${change > 0 ? '↑' : change < 0 ? '↓' : ''} ${Math.abs(change)}%`) : '\u00a0'}
+                </span>
+              )}
+            </button>
+          );
+        })}
+      </section>
+      {nobody && (
+        <p className="empty-notice card" role="status">
+          {realtime ? 'Nobody is on the site right now.' : 'No visitors in this period.'} Choose a longer range
+          {readOnly || !canEditSite(site) ? (
+            '.'
+          ) : (
+            <>
+              , or, if the site is new, check that the snippet is on its pages:{' '}
+              <Link href={`/${encodeURIComponent(site.domain)}/settings/tracker`}>Settings › Tracker</Link> shows it and says whether events arrive.
+            </>
+          )}
+        </p>
+      )}
+    </>
   );
 }

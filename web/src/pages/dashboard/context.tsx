@@ -39,6 +39,9 @@ export interface SiteInfo {
   custom_properties: string[];
 }
 
+/** Whether the viewer may open the site's settings (team owners, admins and editors; not guests). */
+export const canEditSite = (site: SiteInfo) => ['owner', 'admin', 'editor'].includes(site.role ?? '') && !site.guest;
+
 export interface DashboardContextValue {
   site: SiteInfo;
   /** The view's date range as the query API takes it (a preset or two ISO dates). */
