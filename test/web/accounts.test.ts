@@ -111,13 +111,21 @@ describe('accounts and sites in the browser', () => {
     };
     const first = await signIn('correct horse battery');
     const second = await signIn('correct horse battery');
-    const session = await (await fetch(`${t.url}/app/api/session`, { headers: { cookie: first.cookie } })).json();
-    const changed = await fetch(`${t.url}/app/api/password`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: first.cookie, 'x-csrf-token': session.csrf_token },
-      body: JSON.stringify({ current_password: 'correct horse battery', new_password: 'battery staple horse' }),
-    });
-    expect(changed.status).toBe(200);
+    // The first browser changes the password on the account page.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const [name, value] = first.cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: t.url }]);
+    const page = await context.newPage();
+    await page.goto(`${t.url}/settings/account`);
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel('New password').fill('battery staple horse');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByLabel('Current password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByRole('status').filter({ hasText: 'Password changed.' }).waitFor();
+    await page.screenshot({ path: screenshotPath('account-password-changed'), fullPage: true });
+    await context.close();
     expect((await (await fetch(`${t.url}/app/api/session`, { headers: { cookie: first.cookie } })).json()).user).not.toBeNull();
     expect((await (await fetch(`${t.url}/app/api/session`, { headers: { cookie: second.cookie } })).json()).user).toBeNull();
     expect((await signIn('battery staple horse')).status).toBe(200);
