@@ -41,6 +41,8 @@ describe('dashboard controls', () => {
     const { token } = await signedInHeaders(t.app, account.userId);
     await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
     const page = await context.newPage();
+    // The page's timers run on a clock the test can move (the realtime view's refresh).
+    await page.clock.install();
     await page.goto(`${t.url}/${account.domain}${search}`);
     await page.locator('[data-metric="visitors"] .stat-value').filter({ hasText: /\d/ }).waitFor({ timeout: 15_000 });
     return page;
@@ -121,6 +123,12 @@ describe('dashboard controls', () => {
     await page.waitForURL(/period=realtime/);
     await expect.poll(() => visitors(page), { timeout: 15_000 }).toBe('1');
     await page.getByText('1 current visitor', { exact: true }).waitFor();
+    // Someone arrives: within 30 seconds the realtime view shows them, without a reload.
+    await insertEvents(t.app, account.siteId, [{ visitor: 'grace', at: '2024-01-10 11:54:00', page: '/pricing', country: 'DE' }]);
+    await page.clock.fastForward(30_000);
+    await expect.poll(() => visitors(page), { timeout: 15_000 }).toBe('2');
+    await page.getByRole('region', { name: 'Pages' }).locator('.panel-row[data-value="/pricing"]').waitFor({ timeout: 15_000 });
+    await page.getByText('2 current visitors', { exact: true }).waitFor({ timeout: 15_000 });
     await page.screenshot({ path: screenshotPath('dashboard-realtime'), fullPage: true });
     // Typing in a field is not a shortcut.
     await page.getByRole('button', { name: '+ Filter' }).click();
@@ -171,7 +179,8 @@ describe('dashboard controls', () => {
     expect(lines[0]).toBe('bucket,visitors');
     // Today's range ends now: 00:00 to 11:00.
     expect(lines).toHaveLength(13);
-    expect(lines[12]).toBe('2024-01-10 11:00:00,1');
+    // frank, and grace who arrived in the realtime test.
+    expect(lines[12]).toBe('2024-01-10 11:00:00,2');
     await page.context().close();
   });
 

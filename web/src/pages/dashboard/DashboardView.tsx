@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { navigate, useLocation } from '../../router';
 import { DashboardContext, type DashboardContextValue, type Filter, type QueryInput, type QueryResult, type SiteInfo } from './context';
 import { countryName } from './countries';
@@ -9,6 +9,8 @@ import { COMPARISONS, comparisonOf, dateRangeOf, dimensionLabel, OPERATOR_LABELS
 import { TopStats } from './TopStats';
 import './dashboard.css';
 
+const REALTIME_REFRESH_MS = 30_000;
+
 /** "N current visitors", refreshed every 30 seconds. */
 function CurrentVisitors({ run }: { run: (input: QueryInput) => Promise<QueryResult> }) {
   const [count, setCount] = useState<number | null>(null);
@@ -18,7 +20,7 @@ function CurrentVisitors({ run }: { run: (input: QueryInput) => Promise<QueryRes
         .then((result) => setCount(result.results[0]?.metrics[0] ?? 0))
         .catch(() => setCount(null));
     void read();
-    const timer = setInterval(read, 30_000);
+    const timer = setInterval(read, REALTIME_REFRESH_MS);
     return () => clearInterval(timer);
   }, [run]);
   return (
@@ -175,14 +177,26 @@ export function DashboardView({
     if (auth) kept.auth = auth;
     return kept;
   }, [searchText]);
+  // `update` reads the latest view through a ref, so it stays the same function while the view
+  // changes: the panels' query (which uses it for addFilter) then changes only with the range
+  // and filters, and choosing the graph's metric does not reload every panel.
+  const latest = useRef(state);
+  latest.current = state;
   const update = useCallback(
     (change: Partial<ViewState>, replace = false) => {
-      const next = writeState({ ...state, ...change });
+      const next = writeState({ ...latest.current, ...change });
       const extra = new URLSearchParams(keep).toString();
       navigate(`${basePath}${next}${extra ? `${next ? '&' : '?'}${extra}` : ''}`, { replace });
     },
-    [state, basePath, keep],
+    [basePath, keep],
   );
+  // The realtime view refreshes itself: every 30 seconds each panel asks again.
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (state.period !== 'realtime') return;
+    const timer = setInterval(() => setTick((n) => n + 1), REALTIME_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [state.period]);
   const dateRange = dateRangeOf(state);
   const comparison = comparisonOf(state);
   const filtersKey = JSON.stringify(state.filters);
@@ -199,8 +213,9 @@ export function DashboardView({
         const dimension = filter[1];
         update({ filters: [...state.filters.filter((f) => f[1] !== dimension), filter] });
       },
+      refreshes: tick,
     }),
-    [site, JSON.stringify(dateRange), filtersKey, readOnly, run, funnel, update],
+    [site, JSON.stringify(dateRange), filtersKey, readOnly, run, funnel, update, tick],
   );
   // Keyboard shortcuts for the common ranges, as in Plausible; never while typing.
   useEffect(() => {

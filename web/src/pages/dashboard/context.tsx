@@ -54,6 +54,8 @@ export interface DashboardContextValue {
   funnel?(name: string, signal?: AbortSignal): Promise<unknown>;
   /** Adds a filter to the whole dashboard (clicking a row); replaces one on the same dimension. */
   addFilter(filter: Filter): void;
+  /** Counts the realtime view's refreshes; a new count is a new `query`, so panels ask again. */
+  refreshes: number;
   /** Read-only views (shared links) hide what needs a signed-in owner (settings links). */
   readOnly: boolean;
 }

@@ -36,20 +36,36 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
   const [error, setError] = useState<string | null>(null);
   const [details, setDetails] = useState(false);
   const tab = tabs[active] ?? tabs[0];
+  const [loading, setLoading] = useState(true);
+  // A new range or filter keeps the old rows (dimmed) until the new ones come: nothing jumps.
+  // A new tab clears them at once (its click handler), as they belong to another breakdown.
   useEffect(() => {
     if (!tab) return;
     const controller = new AbortController();
-    setResult(null);
+    setLoading(true);
     setError(null);
     query({ metrics: tab.metrics, dimensions: [tab.dimension], filters: tab.filters, pagination: { limit: tab.limit ?? limit } }, controller.signal)
-      .then(setResult)
-      .catch((failure: Error) => !controller.signal.aborted && setError(failure.message));
+      .then((answer) => {
+        setResult(answer);
+        setLoading(false);
+      })
+      .catch((failure: Error) => {
+        if (controller.signal.aborted) return;
+        setResult(null);
+        setError(failure.message);
+        setLoading(false);
+      });
     return () => controller.abort();
   }, [query, tab, limit]);
   if (!tab) return null;
   const max = Math.max(1, ...(result?.results.map((row) => row.metrics[0] ?? 0) ?? [1]));
   return (
-    <section className="card panel" aria-label={title} style={{ '--metrics': tab.metrics.length } as CSSProperties}>
+    <section
+      className={`card panel${loading && result ? ' stale' : ''}`}
+      aria-label={title}
+      aria-busy={loading}
+      style={{ '--metrics': tab.metrics.length } as CSSProperties}
+    >
       <div className="panel-head">
         <h2>{title}</h2>
         {tabs.length > 1 && (
