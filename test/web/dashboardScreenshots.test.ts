@@ -69,6 +69,8 @@ describe('dashboard screenshots with realistic data', () => {
         const page = await open({ dark, phone });
         const shown = () => page.locator('[data-metric="visitors"] .stat-value').textContent();
         await expect.poll(shown, { timeout: 20_000 }).toBe(`${(visitors / 1000).toFixed(1).replace(/\.0$/, '')}k`);
+        // Nothing wider than the phone: no sideways scrolling.
+        if (phone) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
         const name = `dashboard-realistic-${dark ? 'dark' : 'light'}-${phone ? 'phone' : 'desktop'}`;
         await page.screenshot({ path: screenshotPath(name), fullPage: phone });
         if (!dark && !phone && process.env.UPDATE_SCREENSHOT === '1') {

@@ -207,7 +207,16 @@ export function DashboardView({
       dateRange,
       filters: state.filters,
       readOnly,
-      query: (input, signal) => run({ date_range: dateRange, ...input, filters: [...state.filters, ...(input.filters ?? [])] }, signal),
+      query: (input, signal) =>
+        run(
+          {
+            date_range: dateRange,
+            ...input,
+            filters: [...state.filters, ...(input.filters ?? [])],
+            include: { ...(state.imported ? { imports: true } : {}), ...input.include },
+          },
+          signal,
+        ),
       funnel: funnel ? (name, signal) => funnel(name, dateRange, state.filters, signal) : undefined,
       addFilter: (filter) => {
         const dimension = filter[1];
@@ -215,7 +224,7 @@ export function DashboardView({
       },
       refreshes: tick,
     }),
-    [site, JSON.stringify(dateRange), filtersKey, readOnly, run, funnel, update, tick],
+    [site, JSON.stringify(dateRange), filtersKey, state.imported, readOnly, run, funnel, update, tick],
   );
   // Keyboard shortcuts for the common ranges, as in Plausible; never while typing.
   useEffect(() => {
@@ -260,7 +269,14 @@ export function DashboardView({
         </div>
         <FilterChips filters={state.filters} remove={(index) => update({ filters: state.filters.filter((_, i) => i !== index) })} />
         <TopStats selected={state.metric} onSelect={(metric) => update({ metric }, true)} comparison={comparison} />
-        <MainGraph metric={state.metric} comparison={comparison} interval={state.interval} onInterval={(interval) => update({ interval })} />
+        <MainGraph
+          metric={state.metric}
+          comparison={comparison}
+          interval={state.interval}
+          onInterval={(interval) => update({ interval })}
+          imported={state.imported}
+          onImported={(imported) => update({ imported })}
+        />
         <Reports />
         <p className="muted small tz-note">Times in {site.timezone}.</p>
       </div>

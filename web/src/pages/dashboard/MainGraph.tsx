@@ -15,6 +15,8 @@ interface Series {
   /** The intervals the answered range can be drawn in. */
   intervals: Interval[];
   comparisonLabel: string;
+  /** Whether the site has imported data for this view (the switch shows), and why it is left out if it is. */
+  imports: { applies: boolean; warning: string | null };
 }
 
 /** Bucket labels (YYYY-MM-DD, YYYY-MM-DD HH:MM:SS) as chart times in seconds, read as UTC wall time. */
@@ -25,6 +27,19 @@ function csv(series: Series, metric: string): string {
   series.labels.forEach((label, i) => lines.push([label, series.values[i] ?? '', ...(series.previous ? [series.previous[i] ?? ''] : [])].join(',')));
   return `${lines.join('\n')}\n`;
 }
+
+const DAY = 86_400;
+/**
+ * The time axis's tick steps (seconds) for each interval: never finer than a bucket, so a daily
+ * graph has no "12pm" ticks. Steps of 30 days are months to uPlot.
+ */
+const TICK_STEPS: Record<string, number[]> = {
+  minute: [60, 300, 600, 900, 1800, 3600, 7200],
+  hour: [3600, 3 * 3600, 6 * 3600, 12 * 3600, DAY, 2 * DAY, 7 * DAY],
+  day: [DAY, 2 * DAY, 7 * DAY, 14 * DAY, 30 * DAY, 90 * DAY, 365 * DAY],
+  week: [7 * DAY, 14 * DAY, 30 * DAY, 90 * DAY, 365 * DAY],
+  month: [30 * DAY, 90 * DAY, 180 * DAY, 365 * DAY],
+};
 
 const COMPARISON_LABELS: Record<string, string> = { previous_period: 'Previous period', year_over_year: 'A year before', custom: 'Compared range' };
 
@@ -37,11 +52,15 @@ export function MainGraph({
   comparison,
   interval,
   onInterval,
+  imported,
+  onImported,
 }: {
   metric: string;
   comparison: { mode: string; date_range?: [string, string] } | null;
   interval: Interval | null;
   onInterval(interval: Interval): void;
+  imported: boolean;
+  onImported(imported: boolean): void;
 }) {
   const { query, site, dateRange } = useDashboard();
   const comparisonKey = JSON.stringify(comparison);
@@ -73,6 +92,12 @@ export function MainGraph({
           interval: String(result.meta.interval ?? 'day'),
           intervals,
           comparisonLabel: COMPARISON_LABELS[comparison?.mode ?? ''] ?? 'Comparison',
+          imports: {
+            applies:
+              result.meta.imports_included === true ||
+              (result.meta.imports_skip_reason !== undefined && result.meta.imports_skip_reason !== 'no_imported_data'),
+            warning: typeof result.meta.imports_warning === 'string' ? result.meta.imports_warning : null,
+          },
         });
       })
       .catch((failure: Error) => !controller.signal.aborted && setError(failure.message));
@@ -104,7 +129,7 @@ export function MainGraph({
         cursor: { points: { size: 7 } },
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
         axes: [
-          { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { show: false } },
+          { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { show: false }, incrs: TICK_STEPS[series.interval] },
           {
             stroke: muted,
             grid: { stroke: grid, width: 1 },
@@ -165,6 +190,12 @@ export function MainGraph({
             <span>{INTERVALS.find((i) => i.value === series?.interval)?.label ?? '\u00a0'}</span>
           )}
           <span>{site.timezone}</span>
+          {/* Once imports are off the engine is not asked about them: the switch stays to turn them back on. */}
+          {(series?.imports.applies || !imported) && (
+            <label className="imported-switch">
+              <input type="checkbox" checked={imported} onChange={(event) => onImported(event.target.checked)} /> Imported data
+            </label>
+          )}
         </span>
         <button type="button" className="btn btn-small" onClick={download} disabled={!series}>
           Download CSV

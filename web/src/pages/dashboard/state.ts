@@ -12,6 +12,8 @@ export interface ViewState {
   compareTo: string | null;
   /** The graph's bucket width; null lets the range decide (spec.md "Dimensions": bare `time`). */
   interval: Interval | null;
+  /** Whether a site's imported history is merged into the numbers (as Plausible's dashboard does by default). */
+  imported: boolean;
   metric: string;
 }
 
@@ -78,6 +80,7 @@ export function readState(search: URLSearchParams): ViewState {
     compareFrom: isDate(compareFrom) ? compareFrom : null,
     compareTo: isDate(compareTo) ? compareTo : null,
     interval,
+    imported: search.get('imported') !== 'false',
     metric: search.get('metric') ?? 'visitors',
   };
 }
@@ -96,6 +99,7 @@ export function writeState(state: ViewState): string {
     params.set('compare_to', state.compareTo);
   }
   if (state.interval) params.set('interval', state.interval);
+  if (!state.imported) params.set('imported', 'false');
   if (state.metric !== 'visitors') params.set('metric', state.metric);
   const text = params.toString();
   return text ? `?${text}` : '';
