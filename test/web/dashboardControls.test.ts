@@ -130,6 +130,8 @@ describe('dashboard controls', () => {
     await page.getByRole('region', { name: 'Pages' }).locator('.panel-row[data-value="/pricing"]').waitFor({ timeout: 15_000 });
     await page.getByText('2 current visitors', { exact: true }).waitFor({ timeout: 15_000 });
     await page.screenshot({ path: screenshotPath('dashboard-realtime'), fullPage: true });
+    // This site has no imported data: no switch for it.
+    expect(await page.getByLabel('Imported data').count()).toBe(0);
     // Typing in a field is not a shortcut.
     await page.getByRole('button', { name: '+ Filter' }).click();
     await page.getByRole('dialog').getByLabel('Value').pressSequentially('day');

@@ -92,11 +92,12 @@ export function MainGraph({
           interval: String(result.meta.interval ?? 'day'),
           intervals,
           comparisonLabel: COMPARISON_LABELS[comparison?.mode ?? ''] ?? 'Comparison',
+          // Only these two answers say the site has imported days in this range; the engine checks
+          // the interval before it looks for imports, so "unsupported_interval" says nothing about them.
           imports: {
-            applies:
-              result.meta.imports_included === true ||
-              (result.meta.imports_skip_reason !== undefined && result.meta.imports_skip_reason !== 'no_imported_data'),
-            warning: typeof result.meta.imports_warning === 'string' ? result.meta.imports_warning : null,
+            applies: result.meta.imports_included === true || result.meta.imports_skip_reason === 'unsupported_query',
+            warning:
+              result.meta.imports_skip_reason === 'unsupported_query' && typeof result.meta.imports_warning === 'string' ? result.meta.imports_warning : null,
           },
         });
       })

@@ -102,6 +102,7 @@ export function Reports() {
         label: 'Map',
         dimension: 'visit:country',
         metrics: ['visitors'],
+        render: countryName,
         limit: 300,
         visual: (result, pick) => (
           <Suspense fallback={<div className="panel-skeleton" aria-hidden="true" />}>
