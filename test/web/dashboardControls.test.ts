@@ -198,6 +198,13 @@ describe('dashboard controls', () => {
     await page.getByRole('button', { name: 'Remove filter: Country is 🇩🇪 Germany' }).click();
 
     const devices = page.getByRole('region', { name: 'Devices' });
+    // Tabs answer the arrow keys, and the focus follows.
+    await devices.getByRole('tab', { name: 'Browsers' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => devices.getByRole('tab', { name: 'Operating systems' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Operating systems');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => devices.getByRole('tab', { name: 'Browsers' }).getAttribute('aria-selected')).toBe('true');
     await devices.locator('.panel-row[data-value="Chrome"] .row-label').click();
     await devices.getByRole('tab', { name: 'Chrome versions' }).waitFor();
     await devices.locator('.panel-row[data-value="120.0"]').waitFor({ timeout: 15_000 });

@@ -57,6 +57,12 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
       });
     return () => controller.abort();
   }, [query, tab, limit]);
+  const choose = (i: number) => {
+    // The old tab's rows go at once, so nothing (Details included) acts on them meanwhile.
+    if (i === active) return;
+    setResult(null);
+    setActive(i);
+  };
   if (!tab) return null;
   const max = Math.max(1, ...(result?.results.map((row) => row.metrics[0] ?? 0) ?? [1]));
   return (
@@ -76,12 +82,18 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
                 type="button"
                 role="tab"
                 aria-selected={i === active}
+                // One tab stop for the list; arrow keys move between tabs (WAI-ARIA tabs pattern).
+                tabIndex={i === active ? 0 : -1}
                 className={i === active ? 'active' : ''}
-                onClick={() => {
-                  // The old tab's rows go at once, so nothing (Details included) acts on them meanwhile.
-                  if (i === active) return;
-                  setResult(null);
-                  setActive(i);
+                onClick={() => choose(i)}
+                onKeyDown={(event) => {
+                  const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+                  if (!step) return;
+                  event.preventDefault();
+                  const next = (i + step + tabs.length) % tabs.length;
+                  choose(next);
+                  const sibling = event.currentTarget.parentElement?.children[next];
+                  if (sibling instanceof HTMLElement) sibling.focus();
                 }}
               >
                 {t.label}
