@@ -91,6 +91,8 @@ describe('dashboard controls', () => {
     await add('event:goal', 'is', 'Signup');
     await expectFilters([['is', 'event:goal', ['Signup']]], 'Goal is Signup');
     expect(await visitors(page)).toBe('1');
+    // A goal's dashboard heads with its conversions.
+    expect(await page.locator('.top-stats .stat-label').allTextContents()).toEqual(['Unique conversions', 'Total conversions', 'Conversion rate']);
 
     await add('property', 'is', 'pro', 'plan');
     await expectFilters(
@@ -218,6 +220,12 @@ describe('dashboard controls', () => {
     await goals.getByRole('button', { name: 'Details' }).click();
     const details = page.getByRole('dialog');
     expect(await details.locator('thead th').allTextContents()).toEqual(['Goal', 'Visitors ↓', 'Events', 'CR', 'Revenue', 'Average']);
+    await details.getByRole('button', { name: 'Close' }).click();
+    // The revenue goal chosen: its revenue heads the dashboard, in euros.
+    await goals.locator('.panel-row[data-value="Purchase"] .row-label').click();
+    await expect.poll(() => page.locator('[data-metric="total_revenue"] .stat-value').textContent(), { timeout: 15_000 }).toMatch(/^€20\.00$/);
+    expect(await page.locator('[data-metric="average_revenue"] .stat-label').textContent()).toBe('Average revenue');
+    await page.screenshot({ path: screenshotPath('dashboard-goal-revenue'), fullPage: true });
     await page.context().close();
   });
 

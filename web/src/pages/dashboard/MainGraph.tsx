@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { formatMetric } from '../../format';
+import { formatMetric, METRIC_HEADINGS } from '../../format';
 import { type QueryResult, useDashboard } from './context';
 import { INTERVALS, type Interval, intervalsFor } from './state';
-import { TOP_METRICS } from './TopStats';
+import { headlinesFor } from './TopStats';
 
 interface Series {
   labels: string[];
@@ -62,7 +62,9 @@ export function MainGraph({
   imported: boolean;
   onImported(imported: boolean): void;
 }) {
-  const { query, site, dateRange } = useDashboard();
+  const { query, site, dateRange, filters } = useDashboard();
+  // The legend names the metric as the top stats do (a goal's visitors are its conversions).
+  const label = headlinesFor(filters, site).list.find((m) => m.metric === metric)?.label ?? METRIC_HEADINGS[metric] ?? metric;
   const comparisonKey = JSON.stringify(comparison);
   const holder = useRef<HTMLDivElement>(null);
   const [series, setSeries] = useState<Series | null>(null);
@@ -141,7 +143,7 @@ export function MainGraph({
         ],
         series: [
           { value: (_u, value) => (value === null ? '' : (series.labels[times.indexOf(value)] ?? '')) },
-          { label: TOP_METRICS.find((m) => m.metric === metric)?.label ?? metric, stroke: accent, width: 2.5, fill: `${accent}1a`, value: format },
+          { label, stroke: accent, width: 2.5, fill: `${accent}1a`, value: format },
           ...(filling ? [{ label: 'In progress', stroke: accent, width: 2.5, dash: [5, 5], value: format }] : []),
           ...(series.previous ? [{ label: series.comparisonLabel, stroke: muted, width: 1.5, dash: [6, 5], value: format }] : []),
         ],
@@ -155,7 +157,7 @@ export function MainGraph({
       window.removeEventListener('resize', resize);
       plot.destroy();
     };
-  }, [series, metric]);
+  }, [series, metric, label]);
 
   const download = () => {
     if (!series) return;

@@ -1,9 +1,15 @@
 import { useEffect, useMemo, useState } from 'react';
 import { formatMetric } from '../../format';
 import { Link } from '../../router';
-import { canEditSite, type QueryResult, useDashboard } from './context';
+import { canEditSite, type Filter, type QueryResult, type SiteInfo, useDashboard } from './context';
 
-export const TOP_METRICS: { metric: string; label: string; lowerIsBetter?: boolean }[] = [
+interface TopMetric {
+  metric: string;
+  label: string;
+  lowerIsBetter?: boolean;
+}
+
+const TOP_METRICS: TopMetric[] = [
   { metric: 'visitors', label: 'Unique visitors' },
   { metric: 'visits', label: 'Total visits' },
   { metric: 'pageviews', label: 'Total pageviews' },
@@ -12,7 +18,31 @@ export const TOP_METRICS: { metric: string; label: string; lowerIsBetter?: boole
   { metric: 'visit_duration', label: 'Visit duration' },
 ];
 
-/** The six headline numbers, each with its change against the previous period; a click picks the graph's metric. */
+const GOAL_METRICS: TopMetric[] = [
+  { metric: 'visitors', label: 'Unique conversions' },
+  { metric: 'events', label: 'Total conversions' },
+  { metric: 'conversion_rate', label: 'Conversion rate' },
+];
+const REVENUE_METRICS: TopMetric[] = [
+  { metric: 'total_revenue', label: 'Total revenue' },
+  { metric: 'average_revenue', label: 'Average revenue' },
+];
+
+/**
+ * The headline numbers for the filters: with a goal chosen they are the goal's, as in Plausible
+ * (conversions, their rate, and revenue in the goal's currency when it has one).
+ */
+export function headlinesFor(filters: Filter[], site: SiteInfo): { list: TopMetric[]; currency?: string } {
+  const goalFilter = filters.find((f) => f[1] === 'event:goal' && (f[0] === 'is' || f[0] === 'contains' || f[0] === 'matches'));
+  if (!goalFilter) return { list: TOP_METRICS };
+  const names = Array.isArray(goalFilter[2]) ? goalFilter[2].map(String) : [];
+  const currencies = new Set(site.goals.filter((goal) => names.includes(goal.display_name) && goal.currency).map((goal) => goal.currency));
+  const [currency] = currencies;
+  // Revenue adds up only in one currency (the engine says null otherwise).
+  return goalFilter[0] === 'is' && currencies.size === 1 && currency ? { list: [...GOAL_METRICS, ...REVENUE_METRICS], currency } : { list: GOAL_METRICS };
+}
+
+/** The headline numbers (six, or a goal's), each with its change against the previous period; a click picks the graph's metric. */
 export function TopStats({
   selected,
   onSelect,
@@ -27,7 +57,12 @@ export function TopStats({
   // Views per visit counts every page of a visit, so the engine refuses it beside an event filter
   // (a page, goal or property); the stat then reads "—".
   const eventFiltered = filters.some((filter) => typeof filter[1] === 'string' && filter[1].startsWith('event:'));
-  const metrics = useMemo(() => TOP_METRICS.map((m) => m.metric).filter((metric) => !(eventFiltered && metric === 'views_per_visit')), [eventFiltered]);
+  const headlinesKey = JSON.stringify(headlinesFor(filters, site));
+  const headlines = useMemo<{ list: TopMetric[]; currency?: string }>(() => JSON.parse(headlinesKey), [headlinesKey]);
+  const metrics = useMemo(
+    () => headlines.list.map((m) => m.metric).filter((metric) => !(eventFiltered && metric === 'views_per_visit')),
+    [headlines, eventFiltered],
+  );
   // The answer keeps the metric list it was asked with: while a new query runs, the old numbers
   // stay (dimmed) under their own metrics, never shifted onto others.
   const [answer, setAnswer] = useState<{ metrics: string[]; result: QueryResult } | null>(null);
@@ -58,7 +93,7 @@ export function TopStats({
     <>
       <section className={`top-stats card${loading && answer ? ' stale' : ''}`} aria-label="Top stats" aria-busy={loading}>
         {error && <p className="form-error">{error}</p>}
-        {TOP_METRICS.map(({ metric, label, lowerIsBetter }) => {
+        {headlines.list.map(({ metric, label, lowerIsBetter }) => {
           const i = answer ? answer.metrics.indexOf(metric) : -1;
           const value = i < 0 ? null : row?.metrics[i];
           const change = i < 0 ? null : row?.comparison?.change[i];
@@ -73,7 +108,7 @@ export function TopStats({
               data-metric={metric}
             >
               <span className="stat-label">{label}</span>
-              <span className="stat-value">{result ? formatMetric(metric, value) : '\u00a0'}</span>
+              <span className="stat-value">{result ? formatMetric(metric, value, headlines.currency) : '\u00a0'}</span>
               {!realtime && (
                 <span
                   className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`}
