@@ -1,8 +1,11 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerSite } from '../../src/management/sites.js';
+import { createUserWithTeam, findUserByEmail } from '../../src/stores/meta/users.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { collect } from '../support/collect.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
+import { signedInHeaders } from '../support/webSession.js';
 
 // A new installation as its first user meets it: set-up, sign-out and in, a site, its snippet,
 // the first pageview arriving, the sites list (issue 13: sign-in and accounts, sites list).
@@ -79,6 +82,33 @@ describe('accounts and sites in the browser', () => {
     await page.screenshot({ path: screenshotPath('sites-dark'), fullPage: true });
     await page.setViewportSize({ width: 375, height: 812 });
     await page.screenshot({ path: screenshotPath('sites-phone'), fullPage: true });
+    await context.close();
+  });
+
+  it('switches between the teams of a member of several, with each team’s sites', async () => {
+    const now = t.app.clock.now();
+    const ada = await findUserByEmail(t.app.meta.db, 'ada@example.com');
+    expect(ada).toBeDefined();
+    const { teamId } = await createUserWithTeam(t.app.meta.db, { email: 'bo@example.com', name: 'Bo' }, now);
+    await registerSite(t.app.meta.db, { teamId, domain: 'shop.example.com', timezone: 'Etc/UTC' }, now);
+    await t.app.meta.db.insertInto('memberships').values({ team_id: teamId, user_id: ada!.id, role: 'viewer', created_at: now }).execute();
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { token } = await signedInHeaders(t.app, ada!.id);
+    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const page = await context.newPage();
+    await page.goto(t.url);
+    await page.locator('[data-site="blog.example.org"]').waitFor();
+    await page.getByLabel('Team').selectOption({ label: "Bo's team" });
+    await page.waitForURL(`${t.url}/?team=${teamId}`);
+    await page
+      .locator('[data-site="shop.example.com"] .site-visitors')
+      .filter({ hasText: /^0\s*visitors in 24 h/ })
+      .waitFor();
+    expect(await page.locator('[data-site="blog.example.org"]').count()).toBe(0);
+    // A viewer of Bo's team cannot add sites to it.
+    expect(await page.getByRole('link', { name: '+ Add a site' }).count()).toBe(0);
+    await page.screenshot({ path: screenshotPath('sites-other-team'), fullPage: true });
     await context.close();
   });
 
