@@ -229,6 +229,24 @@ describe('dashboard controls', () => {
     await page.context().close();
   });
 
+  it('says what went wrong when the URL asks for something the engine refuses', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { token } = await signedInHeaders(t.app, account.userId);
+    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const page = await context.newPage();
+    const filters = encodeURIComponent(JSON.stringify([['is', 'visit:planet', ['Mars']]]));
+    await page.goto(`${t.url}/${account.domain}${range}&filters=${filters}`);
+    const error = page.getByRole('region', { name: 'Top stats' }).locator('.form-error');
+    await error.waitFor({ timeout: 15_000 });
+    expect(await error.textContent()).toContain('visit:planet');
+    await page.screenshot({ path: screenshotPath('dashboard-refused-filter'), fullPage: true });
+    // The chip is there to remove it, and then the numbers come back.
+    await page.getByRole('button', { name: 'Remove filter: visit:planet is Mars' }).click();
+    await expect.poll(() => visitors(page), { timeout: 15_000 }).toBe('5');
+    expect(await page.locator('.form-error').count()).toBe(0);
+    await context.close();
+  });
+
   it('fits a phone with the filter menu open', async () => {
     const page = await dashboard(range, { phone: true });
     await page.getByRole('button', { name: '+ Filter' }).click();

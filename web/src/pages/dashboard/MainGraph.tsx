@@ -204,7 +204,11 @@ export function MainGraph({
           Download CSV
         </button>
       </div>
-      {error && <p className="form-error">{error}</p>}
+      {error && (
+        <p className="form-error small clamped" title={error}>
+          {error}
+        </p>
+      )}
       <div
         ref={holder}
         className="graph-plot"

@@ -112,7 +112,11 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
         ))}
       </div>
       <div className="panel-rows">
-        {error && <p className="form-error small">{error}</p>}
+        {error && (
+          <p className="form-error small clamped" title={error}>
+            {error}
+          </p>
+        )}
         {!result && !error && <div className="panel-skeleton" aria-hidden="true" />}
         {result && result.results.length === 0 && <p className="panel-empty muted">No data for this period</p>}
         {result && result.results.length > 0 && tab.visual?.(result, (value) => addFilter(['is', tab.dimension, [value]]))}
