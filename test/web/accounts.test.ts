@@ -1,8 +1,11 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerSite } from '../../src/management/sites.js';
+import { createUserWithTeam, findUserByEmail } from '../../src/stores/meta/users.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { collect } from '../support/collect.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
+import { signedInHeaders } from '../support/webSession.js';
 
 // A new installation as its first user meets it: set-up, sign-out and in, a site, its snippet,
 // the first pageview arriving, the sites list (issue 13: sign-in and accounts, sites list).
@@ -82,6 +85,33 @@ describe('accounts and sites in the browser', () => {
     await context.close();
   });
 
+  it('switches between the teams of a member of several, with each team’s sites', async () => {
+    const now = t.app.clock.now();
+    const ada = await findUserByEmail(t.app.meta.db, 'ada@example.com');
+    expect(ada).toBeDefined();
+    const { teamId } = await createUserWithTeam(t.app.meta.db, { email: 'bo@example.com', name: 'Bo' }, now);
+    await registerSite(t.app.meta.db, { teamId, domain: 'shop.example.com', timezone: 'Etc/UTC' }, now);
+    await t.app.meta.db.insertInto('memberships').values({ team_id: teamId, user_id: ada!.id, role: 'viewer', created_at: now }).execute();
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { token } = await signedInHeaders(t.app, ada!.id);
+    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const page = await context.newPage();
+    await page.goto(t.url);
+    await page.locator('[data-site="blog.example.org"]').waitFor();
+    await page.getByLabel('Team').selectOption({ label: "Bo's team" });
+    await page.waitForURL(`${t.url}/?team=${teamId}`);
+    await page
+      .locator('[data-site="shop.example.com"] .site-visitors')
+      .filter({ hasText: /^0\s*visitors in 24 h/ })
+      .waitFor();
+    expect(await page.locator('[data-site="blog.example.org"]').count()).toBe(0);
+    // A viewer of Bo's team cannot add sites to it.
+    expect(await page.getByRole('link', { name: '+ Add a site' }).count()).toBe(0);
+    await page.screenshot({ path: screenshotPath('sites-other-team'), fullPage: true });
+    await context.close();
+  });
+
   it('limits failed sign-ins per address, with the same sentence for unknown addresses', async () => {
     const attempt = (email: string) =>
       fetch(`${t.url}/app/api/sign-in`, {
@@ -111,15 +141,42 @@ describe('accounts and sites in the browser', () => {
     };
     const first = await signIn('correct horse battery');
     const second = await signIn('correct horse battery');
-    const session = await (await fetch(`${t.url}/app/api/session`, { headers: { cookie: first.cookie } })).json();
-    const changed = await fetch(`${t.url}/app/api/password`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: first.cookie, 'x-csrf-token': session.csrf_token },
-      body: JSON.stringify({ current_password: 'correct horse battery', new_password: 'battery staple horse' }),
-    });
-    expect(changed.status).toBe(200);
+    // The first browser changes the password on the account page.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const [name, value] = first.cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: t.url }]);
+    const page = await context.newPage();
+    await page.goto(`${t.url}/settings/account`);
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel('New password').fill('battery staple horse');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByLabel('Current password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByRole('status').filter({ hasText: 'Password changed.' }).waitFor();
+    await page.screenshot({ path: screenshotPath('account-password-changed'), fullPage: true });
+    await context.close();
     expect((await (await fetch(`${t.url}/app/api/session`, { headers: { cookie: first.cookie } })).json()).user).not.toBeNull();
     expect((await (await fetch(`${t.url}/app/api/session`, { headers: { cookie: second.cookie } })).json()).user).toBeNull();
     expect((await signIn('battery staple horse')).status).toBe(200);
+  });
+
+  it('keeps the session in an HttpOnly, SameSite=Lax cookie for 14 days, Secure behind an https address', async () => {
+    const cookieOf = async () => {
+      const res = await fetch(`${t.url}/app/api/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'ada@example.com', password: 'battery staple horse' }),
+      });
+      expect(res.status).toBe(200);
+      return (res.headers.get('set-cookie') ?? '').split(/;\s*/).map((part) => part.toLowerCase());
+    };
+    const plain = await cookieOf();
+    expect(plain).toEqual(expect.arrayContaining(['httponly', 'samesite=lax', `max-age=${14 * 24 * 3600}`]));
+    expect(plain).not.toContain('secure');
+    // The same data, served as https://analytics.example.com (behind a TLS proxy).
+    await t.app.close();
+    t = await startTestApp({ dataDir: t.dataDir, env: { TRUSTED_PROXIES: '127.0.0.1', BASE_URL: 'https://analytics.example.com' } });
+    expect(await cookieOf()).toEqual(expect.arrayContaining(['httponly', 'samesite=lax', 'secure']));
   });
 });

@@ -60,9 +60,28 @@ describe('the dashboard', () => {
     expect(await page.locator('img[src="x"]').count()).toBe(0);
     expect(dialogs).toEqual([]);
     expect(errors).toEqual([]);
-    const sources = page.getByRole('region', { name: 'Sources' });
-    await sources.getByRole('tab', { name: 'Sources' }).click();
-    await sources.locator('.panel-row[data-value="Google"]').waitFor();
+    // Every panel, counted by hand from the small site: the first figure of a row is its visitors.
+    const firstFigure = async (panel: string, tab: string, value: string) => {
+      const region = page.getByRole('region', { name: panel });
+      await region.getByRole('tab', { name: tab }).click();
+      const row = region.locator(`.panel-row[data-value="${value}"] .num`).first();
+      await row.waitFor({ timeout: 15_000 });
+      return row.textContent();
+    };
+    expect(await firstFigure('Locations', 'Countries', 'DE')).toBe('2');
+    expect(await firstFigure('Locations', 'Countries', 'FR')).toBe('1');
+    expect(await firstFigure('Devices', 'Browsers', 'Chrome')).toBe('2');
+    expect(await firstFigure('Devices', 'Screen sizes', 'Laptop')).toBe('1');
+    expect(await page.getByRole('region', { name: 'Goal conversions' }).locator('.panel-row[data-value="Signup"] .num').allTextContents()).toEqual([
+      '1',
+      '1',
+      '20%',
+    ]);
+    expect(await firstFigure('Pages', 'Entry pages', '/pricing')).toBe('1');
+    expect(await firstFigure('Sources', 'Channels', 'Direct')).toBe('3');
+    await page.getByRole('region', { name: 'Locations' }).getByRole('tab', { name: 'Map' }).click();
+    await page.getByRole('region', { name: 'Locations' }).locator('path.has-data[data-country="DE"]').waitFor({ timeout: 15_000 });
+    expect(await firstFigure('Sources', 'Sources', 'Google')).toBe('2');
     await page.screenshot({ path: screenshotPath('dashboard'), fullPage: true });
     await context.close();
   });
@@ -88,6 +107,9 @@ describe('the dashboard', () => {
     await page.getByLabel('Date range').selectOption('day');
     await page.waitForURL(/period=day/);
     await expect.poll(() => stat(page, 'visitors').textContent(), { timeout: 15_000 }).toBe('0');
+    // An empty period says what to do about it.
+    await page.getByRole('status').filter({ hasText: 'No visitors in this period.' }).getByRole('link', { name: 'Settings › Tracker' }).waitFor();
+    await page.screenshot({ path: screenshotPath('dashboard-empty-period'), fullPage: true });
     await page.goBack();
     await page.waitForURL(/from=2024-01-08/);
     await expect.poll(() => stat(page, 'visitors').textContent(), { timeout: 15_000 }).toBe('5');

@@ -31,8 +31,32 @@ export function formatMoney(value: number | null | undefined, currency: string):
 /** How each metric is shown. */
 export function formatMetric(metric: string, value: number | null | undefined, currency = 'EUR'): string {
   if (metric === 'visit_duration' || metric === 'time_on_page') return formatDuration(value);
-  if (metric === 'bounce_rate' || metric === 'conversion_rate' || metric === 'exit_rate' || metric === 'scroll_depth' || metric === 'group_conversion_rate')
+  if (
+    metric === 'bounce_rate' ||
+    metric === 'conversion_rate' ||
+    metric === 'exit_rate' ||
+    metric === 'scroll_depth' ||
+    metric === 'group_conversion_rate' ||
+    metric === 'percentage'
+  )
     return formatPercent(value);
   if (metric.includes('revenue')) return formatMoney(value, currency);
   return formatNumber(value);
 }
+
+/** Column headings of the metrics, short enough for a panel. */
+export const METRIC_HEADINGS: Record<string, string> = {
+  visitors: 'Visitors',
+  visits: 'Visits',
+  pageviews: 'Pageviews',
+  events: 'Events',
+  bounce_rate: 'Bounce',
+  visit_duration: 'Duration',
+  exit_rate: 'Exit rate',
+  time_on_page: 'Time on page',
+  scroll_depth: 'Scroll',
+  conversion_rate: 'CR',
+  percentage: 'Share',
+  total_revenue: 'Revenue',
+  average_revenue: 'Average',
+};

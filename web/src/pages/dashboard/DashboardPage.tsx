@@ -3,7 +3,7 @@ import { api } from '../../api';
 import { Link } from '../../router';
 import { Layout } from '../../ui/Layout';
 import { Loading } from '../../ui/Loading';
-import type { Filter, QueryInput, QueryResult, SiteInfo } from './context';
+import { canEditSite, type Filter, type QueryInput, type QueryResult, type SiteInfo } from './context';
 import { DashboardView } from './DashboardView';
 
 /** `/<domain>`: a signed-in viewer's dashboard (src/web/routes/dashboard.ts answers its queries). */
@@ -36,7 +36,6 @@ export default function DashboardPage({ domain }: { domain: string }) {
     );
   }
   if (!site) return <Loading />;
-  const canEdit = ['owner', 'admin', 'editor'].includes(site.role ?? '') && !site.guest;
   return (
     <Layout title={<Link href="/">Sites</Link>}>
       <DashboardView
@@ -46,7 +45,7 @@ export default function DashboardPage({ domain }: { domain: string }) {
         readOnly={false}
         basePath={`/${encodeURIComponent(site.domain)}`}
         header={
-          canEdit ? (
+          canEditSite(site) ? (
             <Link href={`/${encodeURIComponent(site.domain)}/settings`} className="btn btn-small">
               Settings
             </Link>

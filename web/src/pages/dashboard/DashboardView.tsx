@@ -1,11 +1,15 @@
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { navigate, useLocation } from '../../router';
 import { DashboardContext, type DashboardContextValue, type Filter, type QueryInput, type QueryResult, type SiteInfo } from './context';
+import { countryName } from './countries';
+import { FilterMenu } from './FilterMenu';
 import { MainGraph } from './MainGraph';
 import { Reports } from './panels/Reports';
-import { dateRangeOf, dimensionLabel, OPERATOR_LABELS, PERIODS, readState, type ViewState, writeState } from './state';
+import { COMPARISONS, comparisonOf, dateRangeOf, dimensionLabel, OPERATOR_LABELS, PERIODS, readState, type ViewState, writeState } from './state';
 import { TopStats } from './TopStats';
 import './dashboard.css';
+
+const REALTIME_REFRESH_MS = 30_000;
 
 /** "N current visitors", refreshed every 30 seconds. */
 function CurrentVisitors({ run }: { run: (input: QueryInput) => Promise<QueryResult> }) {
@@ -16,7 +20,7 @@ function CurrentVisitors({ run }: { run: (input: QueryInput) => Promise<QueryRes
         .then((result) => setCount(result.results[0]?.metrics[0] ?? 0))
         .catch(() => setCount(null));
     void read();
-    const timer = setInterval(read, 30_000);
+    const timer = setInterval(read, REALTIME_REFRESH_MS);
     return () => clearInterval(timer);
   }, [run]);
   return (
@@ -27,49 +31,98 @@ function CurrentVisitors({ run }: { run: (input: QueryInput) => Promise<QueryRes
   );
 }
 
+/** Two dates and Apply: a custom range for the view or for its comparison. */
+function RangeForm({ label, from, to, apply }: { label: string; from: string | null; to: string | null; apply(from: string, to: string): void }) {
+  const [range, setRange] = useState({ from: from ?? '', to: to ?? '' });
+  return (
+    <form
+      className="range-form"
+      aria-label={label}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!range.from || !range.to) return;
+        // Dates given the wrong way round are taken the right way round.
+        const [first, last] = [range.from, range.to].sort();
+        apply(first as string, last as string);
+      }}
+    >
+      <label>
+        From <input type="date" required value={range.from} onChange={(event) => setRange({ ...range, from: event.target.value })} />
+      </label>
+      <label>
+        To <input type="date" required value={range.to} onChange={(event) => setRange({ ...range, to: event.target.value })} />
+      </label>
+      <button type="submit" className="btn btn-small">
+        Apply
+      </button>
+    </form>
+  );
+}
+
+/** Every preset of the query API (with its shortcut key), a custom range, and the comparison. */
 function DateRangePicker({ state, update }: { state: ViewState; update(change: Partial<ViewState>): void }) {
-  const [custom, setCustom] = useState({ from: state.from ?? '', to: state.to ?? '' });
+  const [customRange, setCustomRange] = useState(false);
+  const [customCompare, setCustomCompare] = useState(false);
   return (
     <div className="range-picker">
       <label>
         <span className="visually-hidden">Date range</span>
-        <select value={state.period} onChange={(event) => event.target.value !== 'custom' && update({ period: event.target.value, from: null, to: null })}>
+        <select
+          value={customRange ? 'custom' : state.period}
+          onChange={(event) => {
+            const period = event.target.value;
+            setCustomRange(period === 'custom');
+            if (period !== 'custom') update({ period, from: null, to: null, interval: null });
+          }}
+        >
           {PERIODS.map((p) => (
             <option key={p.value} value={p.value}>
               {p.label}
               {p.key ? ` (${p.key.toUpperCase()})` : ''}
             </option>
           ))}
-          <option value="custom">Custom range</option>
+          <option value="custom">Custom range{state.period === 'custom' && state.from && state.to ? `: ${state.from} – ${state.to}` : '…'}</option>
         </select>
       </label>
-      <details className="custom-range">
-        <summary>Custom</summary>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (custom.from && custom.to) update({ period: 'custom', from: custom.from, to: custom.to });
+      {customRange && (
+        <RangeForm
+          label="Custom range"
+          from={state.from}
+          to={state.to}
+          apply={(from, to) => {
+            setCustomRange(false);
+            update({ period: 'custom', from, to, interval: null });
           }}
-        >
-          <label>
-            From <input type="date" value={custom.from} onChange={(event) => setCustom({ ...custom, from: event.target.value })} />
-          </label>
-          <label>
-            To <input type="date" value={custom.to} onChange={(event) => setCustom({ ...custom, to: event.target.value })} />
-          </label>
-          <button type="submit" className="btn btn-small">
-            Apply
-          </button>
-        </form>
-      </details>
+        />
+      )}
       <label>
         <span className="visually-hidden">Compare</span>
-        <select value={state.compare} onChange={(event) => update({ compare: event.target.value as ViewState['compare'] })}>
-          <option value="off">No comparison</option>
-          <option value="previous_period">Compare with previous period</option>
-          <option value="year_over_year">Compare with a year before</option>
+        <select
+          value={customCompare ? 'custom' : state.compare}
+          onChange={(event) => {
+            const chosen = COMPARISONS.find((c) => c.value === event.target.value)?.value ?? 'off';
+            setCustomCompare(chosen === 'custom');
+            if (chosen !== 'custom') update({ compare: chosen, compareFrom: null, compareTo: null });
+          }}
+        >
+          {COMPARISONS.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.value === 'custom' && state.compare === 'custom' ? `Compare with ${state.compareFrom} – ${state.compareTo}` : c.label}
+            </option>
+          ))}
         </select>
       </label>
+      {customCompare && (
+        <RangeForm
+          label="Comparison range"
+          from={state.compareFrom}
+          to={state.compareTo}
+          apply={(compareFrom, compareTo) => {
+            setCustomCompare(false);
+            update({ compare: 'custom', compareFrom, compareTo });
+          }}
+        />
+      )}
     </div>
   );
 }
@@ -80,7 +133,8 @@ function FilterChips({ filters, remove }: { filters: Filter[]; remove(index: num
     <section className="filter-chips" aria-label="Filters">
       {filters.map((filter, i) => {
         const [op, dimension, values] = filter as [string, string, (string | number)[]];
-        const text = `${dimensionLabel(dimension)} ${OPERATOR_LABELS[op] ?? op} ${Array.isArray(values) ? values.join(' or ') : ''}`;
+        const shown = Array.isArray(values) ? values.map((value) => (dimension === 'visit:country' ? countryName(String(value)) : String(value))) : [];
+        const text = `${dimensionLabel(dimension)} ${OPERATOR_LABELS[op] ?? op} ${shown.join(' or ')}`;
         return (
           <span key={text} className="chip">
             {text}
@@ -123,15 +177,28 @@ export function DashboardView({
     if (auth) kept.auth = auth;
     return kept;
   }, [searchText]);
+  // `update` reads the latest view through a ref, so it stays the same function while the view
+  // changes: the panels' query (which uses it for addFilter) then changes only with the range
+  // and filters, and choosing the graph's metric does not reload every panel.
+  const latest = useRef(state);
+  latest.current = state;
   const update = useCallback(
     (change: Partial<ViewState>, replace = false) => {
-      const next = writeState({ ...state, ...change });
+      const next = writeState({ ...latest.current, ...change });
       const extra = new URLSearchParams(keep).toString();
       navigate(`${basePath}${next}${extra ? `${next ? '&' : '?'}${extra}` : ''}`, { replace });
     },
-    [state, basePath, keep],
+    [basePath, keep],
   );
+  // The realtime view refreshes itself: every 30 seconds each panel asks again.
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (state.period !== 'realtime') return;
+    const timer = setInterval(() => setTick((n) => n + 1), REALTIME_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [state.period]);
   const dateRange = dateRangeOf(state);
+  const comparison = comparisonOf(state);
   const filtersKey = JSON.stringify(state.filters);
   // biome-ignore lint/correctness/useExhaustiveDependencies: filtersKey stands for the filters
   const context = useMemo<DashboardContextValue>(
@@ -140,14 +207,24 @@ export function DashboardView({
       dateRange,
       filters: state.filters,
       readOnly,
-      query: (input, signal) => run({ date_range: dateRange, ...input, filters: [...state.filters, ...(input.filters ?? [])] }, signal),
+      query: (input, signal) =>
+        run(
+          {
+            date_range: dateRange,
+            ...input,
+            filters: [...state.filters, ...(input.filters ?? [])],
+            include: { ...(state.imported ? { imports: true } : {}), ...input.include },
+          },
+          signal,
+        ),
       funnel: funnel ? (name, signal) => funnel(name, dateRange, state.filters, signal) : undefined,
       addFilter: (filter) => {
         const dimension = filter[1];
         update({ filters: [...state.filters.filter((f) => f[1] !== dimension), filter] });
       },
+      refreshes: tick,
     }),
-    [site, JSON.stringify(dateRange), filtersKey, readOnly, run, funnel, update],
+    [site, JSON.stringify(dateRange), filtersKey, state.imported, readOnly, run, funnel, update, tick],
   );
   // Keyboard shortcuts for the common ranges, as in Plausible; never while typing.
   useEffect(() => {
@@ -155,7 +232,7 @@ export function DashboardView({
       const target = event.target as HTMLElement | null;
       if (event.metaKey || event.ctrlKey || event.altKey || target?.closest('input, select, textarea')) return;
       const period = PERIODS.find((p) => p.key === event.key.toLowerCase());
-      if (period) update({ period: period.value, from: null, to: null });
+      if (period) update({ period: period.value, from: null, to: null, interval: null });
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -181,12 +258,25 @@ export function DashboardView({
           </div>
           <div className="dashboard-controls">
             {header}
+            <FilterMenu
+              onAdd={(filter) => {
+                const text = JSON.stringify(filter);
+                if (!state.filters.some((f) => JSON.stringify(f) === text)) update({ filters: [...state.filters, filter] });
+              }}
+            />
             <DateRangePicker state={state} update={update} />
           </div>
         </div>
         <FilterChips filters={state.filters} remove={(index) => update({ filters: state.filters.filter((_, i) => i !== index) })} />
-        <TopStats selected={state.metric} onSelect={(metric) => update({ metric }, true)} />
-        <MainGraph metric={state.metric} compare={state.compare} />
+        <TopStats selected={state.metric} onSelect={(metric) => update({ metric }, true)} comparison={comparison} />
+        <MainGraph
+          metric={state.metric}
+          comparison={comparison}
+          interval={state.interval}
+          onInterval={(interval) => update({ interval })}
+          imported={state.imported}
+          onImported={(imported) => update({ imported })}
+        />
         <Reports />
         <p className="muted small tz-note">Times in {site.timezone}.</p>
       </div>

@@ -1,8 +1,15 @@
 import { useEffect, useMemo, useState } from 'react';
 import { formatMetric } from '../../format';
-import { type QueryResult, useDashboard } from './context';
+import { Link } from '../../router';
+import { canEditSite, type Filter, type QueryResult, type SiteInfo, useDashboard } from './context';
 
-export const TOP_METRICS: { metric: string; label: string; lowerIsBetter?: boolean }[] = [
+interface TopMetric {
+  metric: string;
+  label: string;
+  lowerIsBetter?: boolean;
+}
+
+const TOP_METRICS: TopMetric[] = [
   { metric: 'visitors', label: 'Unique visitors' },
   { metric: 'visits', label: 'Total visits' },
   { metric: 'pageviews', label: 'Total pageviews' },
@@ -11,52 +18,128 @@ export const TOP_METRICS: { metric: string; label: string; lowerIsBetter?: boole
   { metric: 'visit_duration', label: 'Visit duration' },
 ];
 
-/** The six headline numbers, each with its change against the previous period; a click picks the graph's metric. */
-export function TopStats({ selected, onSelect }: { selected: string; onSelect(metric: string): void }) {
-  const { query, dateRange, filters } = useDashboard();
+const GOAL_METRICS: TopMetric[] = [
+  { metric: 'visitors', label: 'Unique conversions' },
+  { metric: 'events', label: 'Total conversions' },
+  { metric: 'conversion_rate', label: 'Conversion rate' },
+];
+const REVENUE_METRICS: TopMetric[] = [
+  { metric: 'total_revenue', label: 'Total revenue' },
+  { metric: 'average_revenue', label: 'Average revenue' },
+];
+
+/**
+ * The headline numbers for the filters: with a goal chosen they are the goal's, as in Plausible
+ * (conversions, their rate, and revenue in the goal's currency when it has one).
+ */
+export function headlinesFor(filters: Filter[], site: SiteInfo): { list: TopMetric[]; currency?: string } {
+  const goalFilter = filters.find((f) => f[1] === 'event:goal' && (f[0] === 'is' || f[0] === 'contains' || f[0] === 'matches'));
+  if (!goalFilter) return { list: TOP_METRICS };
+  const names = Array.isArray(goalFilter[2]) ? goalFilter[2].map(String) : [];
+  const currencies = new Set(site.goals.filter((goal) => names.includes(goal.display_name) && goal.currency).map((goal) => goal.currency));
+  const [currency] = currencies;
+  // Revenue adds up only in one currency (the engine says null otherwise).
+  return goalFilter[0] === 'is' && currencies.size === 1 && currency ? { list: [...GOAL_METRICS, ...REVENUE_METRICS], currency } : { list: GOAL_METRICS };
+}
+
+/** The headline numbers (six, or a goal's), each with its change against the previous period; a click picks the graph's metric. */
+export function TopStats({
+  selected,
+  onSelect,
+  comparison,
+}: {
+  selected: string;
+  onSelect(metric: string): void;
+  /** The view's comparison; without one the change is against the previous period. */
+  comparison: { mode: string; date_range?: [string, string] } | null;
+}) {
+  const { query, dateRange, filters, site, readOnly } = useDashboard();
   // Views per visit counts every page of a visit, so the engine refuses it beside an event filter
   // (a page, goal or property); the stat then reads "—".
   const eventFiltered = filters.some((filter) => typeof filter[1] === 'string' && filter[1].startsWith('event:'));
-  const metrics = useMemo(() => TOP_METRICS.map((m) => m.metric).filter((metric) => !(eventFiltered && metric === 'views_per_visit')), [eventFiltered]);
-  const [result, setResult] = useState<QueryResult | null>(null);
+  const headlinesKey = JSON.stringify(headlinesFor(filters, site));
+  const headlines = useMemo<{ list: TopMetric[]; currency?: string }>(() => JSON.parse(headlinesKey), [headlinesKey]);
+  const metrics = useMemo(
+    () => headlines.list.map((m) => m.metric).filter((metric) => !(eventFiltered && metric === 'views_per_visit')),
+    [headlines, eventFiltered],
+  );
+  // The answer keeps the metric list it was asked with: while a new query runs, the old numbers
+  // stay (dimmed) under their own metrics, never shifted onto others.
+  const [answer, setAnswer] = useState<{ metrics: string[]; result: QueryResult } | null>(null);
+  const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const realtime = dateRange === 'realtime';
+  const comparisonKey = JSON.stringify(comparison ?? { mode: 'previous_period' });
   useEffect(() => {
     const controller = new AbortController();
     setError(null);
-    query({ metrics, include: realtime ? {} : { comparisons: { mode: 'previous_period' } } }, controller.signal)
-      .then(setResult)
-      .catch((failure: Error) => !controller.signal.aborted && setError(failure.message));
+    setLoading(true);
+    query({ metrics, include: realtime ? {} : { comparisons: JSON.parse(comparisonKey) } }, controller.signal)
+      .then((result) => {
+        setAnswer({ metrics, result });
+        setLoading(false);
+      })
+      .catch((failure: Error) => {
+        if (controller.signal.aborted) return;
+        setError(failure.message);
+        setLoading(false);
+      });
     return () => controller.abort();
-  }, [query, realtime, metrics]);
+  }, [query, realtime, metrics, comparisonKey]);
+  const result = answer?.result ?? null;
   const row = result?.results[0];
+  const nobody = !loading && answer !== null && filters.length === 0 && (row?.metrics[answer.metrics.indexOf('visitors')] ?? 0) === 0;
   return (
-    <section className="top-stats card" aria-label="Top stats">
-      {error && <p className="form-error">{error}</p>}
-      {TOP_METRICS.map(({ metric, label, lowerIsBetter }) => {
-        const i = metrics.indexOf(metric);
-        const value = i < 0 ? null : row?.metrics[i];
-        const change = i < 0 ? null : row?.comparison?.change[i];
-        const good = change === null || change === undefined || change === 0 ? null : lowerIsBetter ? change < 0 : change > 0;
-        return (
-          <button
-            key={metric}
-            type="button"
-            className={`stat${selected === metric ? ' selected' : ''}`}
-            onClick={() => onSelect(metric)}
-            aria-pressed={selected === metric}
-            data-metric={metric}
-          >
-            <span className="stat-label">{label}</span>
-            <span className="stat-value">{result ? formatMetric(metric, value) : '\u00a0'}</span>
-            {!realtime && (
-              <span className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`} title="Change against the previous period">
-                {result ? (change === null || change === undefined ? '—' : `${change > 0 ? '↑' : change < 0 ? '↓' : ''} ${Math.abs(change)}%`) : '\u00a0'}
-              </span>
-            )}
-          </button>
-        );
-      })}
-    </section>
+    <>
+      <section className={`top-stats card${loading && answer ? ' stale' : ''}`} aria-label="Top stats" aria-busy={loading}>
+        {error && <p className="form-error">{error}</p>}
+        {headlines.list.map(({ metric, label, lowerIsBetter }) => {
+          const i = answer ? answer.metrics.indexOf(metric) : -1;
+          const value = i < 0 ? null : row?.metrics[i];
+          const change = i < 0 ? null : row?.comparison?.change[i];
+          const good = change === null || change === undefined || change === 0 ? null : lowerIsBetter ? change < 0 : change > 0;
+          return (
+            <button
+              key={metric}
+              type="button"
+              className={`stat${selected === metric ? ' selected' : ''}`}
+              onClick={() => onSelect(metric)}
+              aria-pressed={selected === metric}
+              data-metric={metric}
+            >
+              <span className="stat-label">{label}</span>
+              <span className="stat-value">{result ? formatMetric(metric, value, headlines.currency) : '\u00a0'}</span>
+              {!realtime && (
+                <span
+                  className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`}
+                  title={
+                    comparison?.mode === 'year_over_year'
+                      ? 'Change against a year before'
+                      : comparison?.mode === 'custom'
+                        ? 'Change against the compared range'
+                        : 'Change against the previous period'
+                  }
+                >
+                  {result ? (change === null || change === undefined ? '—' : `${change > 0 ? '↑' : change < 0 ? '↓' : ''} ${Math.abs(change)}%`) : '\u00a0'}
+                </span>
+              )}
+            </button>
+          );
+        })}
+      </section>
+      {nobody && (
+        <p className="empty-notice card" role="status">
+          {realtime ? 'Nobody is on the site right now.' : 'No visitors in this period.'} Choose a longer range
+          {readOnly || !canEditSite(site) ? (
+            '.'
+          ) : (
+            <>
+              , or, if the site is new, check that the snippet is on its pages:{' '}
+              <Link href={`/${encodeURIComponent(site.domain)}/settings/tracker`}>Settings › Tracker</Link> shows it and says whether events arrive.
+            </>
+          )}
+        </p>
+      )}
+    </>
   );
 }

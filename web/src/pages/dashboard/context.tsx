@@ -39,6 +39,9 @@ export interface SiteInfo {
   custom_properties: string[];
 }
 
+/** Whether the viewer may open the site's settings (team owners, admins and editors; not guests). */
+export const canEditSite = (site: SiteInfo) => ['owner', 'admin', 'editor'].includes(site.role ?? '') && !site.guest;
+
 export interface DashboardContextValue {
   site: SiteInfo;
   /** The view's date range as the query API takes it (a preset or two ISO dates). */
@@ -51,6 +54,8 @@ export interface DashboardContextValue {
   funnel?(name: string, signal?: AbortSignal): Promise<unknown>;
   /** Adds a filter to the whole dashboard (clicking a row); replaces one on the same dimension. */
   addFilter(filter: Filter): void;
+  /** Counts the realtime view's refreshes; a new count is a new `query`, so panels ask again. */
+  refreshes: number;
   /** Read-only views (shared links) hide what needs a signed-in owner (settings links). */
   readOnly: boolean;
 }

@@ -6,9 +6,44 @@ export interface ViewState {
   from: string | null;
   to: string | null;
   filters: Filter[];
-  compare: 'off' | 'previous_period' | 'year_over_year';
+  compare: Comparison;
+  /** The custom comparison's range (compare = custom). */
+  compareFrom: string | null;
+  compareTo: string | null;
+  /** The graph's bucket width; null lets the range decide (spec.md "Dimensions": bare `time`). */
+  interval: Interval | null;
+  /** Whether a site's imported history is merged into the numbers (as Plausible's dashboard does by default). */
+  imported: boolean;
   metric: string;
 }
+
+export type Comparison = 'off' | 'previous_period' | 'year_over_year' | 'custom';
+export const COMPARISONS: { value: Comparison; label: string }[] = [
+  { value: 'off', label: 'No comparison' },
+  { value: 'previous_period', label: 'Compare with previous period' },
+  { value: 'year_over_year', label: 'Compare with a year before' },
+  { value: 'custom', label: 'Compare with a custom range' },
+];
+
+export type Interval = 'minute' | 'hour' | 'day' | 'week' | 'month';
+export const INTERVALS: { value: Interval; label: string }[] = [
+  { value: 'minute', label: 'Minutes' },
+  { value: 'hour', label: 'Hours' },
+  { value: 'day', label: 'Days' },
+  { value: 'week', label: 'Weeks' },
+  { value: 'month', label: 'Months' },
+];
+
+/**
+ * The bucket widths worth offering for a range of so many days: fine enough to show a shape,
+ * coarse enough to stay readable (the engine itself refuses more than 10,000 buckets).
+ */
+export function intervalsFor(days: number): Interval[] {
+  const fits: Record<Interval, boolean> = { minute: days <= 1, hour: days <= 31, day: days > 1 && days <= 1100, week: days >= 14, month: days >= 60 };
+  return INTERVALS.map((i) => i.value).filter((interval) => fits[interval]);
+}
+
+const isDate = (text: string | null): text is string => text !== null && /^\d{4}-\d{2}-\d{2}$/.test(text);
 
 export const PERIODS: { value: string; label: string; key?: string }[] = [
   { value: 'realtime', label: 'Realtime', key: 'r' },
@@ -32,13 +67,20 @@ export function readState(search: URLSearchParams): ViewState {
   } catch {
     filters = [];
   }
-  const compare = search.get('compare');
+  const compareFrom = search.get('compare_from');
+  const compareTo = search.get('compare_to');
+  const compare = COMPARISONS.find((c) => c.value === search.get('compare'))?.value ?? 'off';
+  const interval = INTERVALS.find((i) => i.value === search.get('interval'))?.value ?? null;
   return {
     period: search.get('period') ?? (search.get('from') ? 'custom' : '28d'),
     from: search.get('from'),
     to: search.get('to'),
     filters,
-    compare: compare === 'previous_period' || compare === 'year_over_year' ? compare : 'off',
+    compare: compare === 'custom' && !(isDate(compareFrom) && isDate(compareTo)) ? 'off' : compare,
+    compareFrom: isDate(compareFrom) ? compareFrom : null,
+    compareTo: isDate(compareTo) ? compareTo : null,
+    interval,
+    imported: search.get('imported') !== 'false',
     metric: search.get('metric') ?? 'visitors',
   };
 }
@@ -52,6 +94,12 @@ export function writeState(state: ViewState): string {
   } else if (state.period !== '28d') params.set('period', state.period);
   if (state.filters.length > 0) params.set('filters', JSON.stringify(state.filters));
   if (state.compare !== 'off') params.set('compare', state.compare);
+  if (state.compare === 'custom' && state.compareFrom && state.compareTo) {
+    params.set('compare_from', state.compareFrom);
+    params.set('compare_to', state.compareTo);
+  }
+  if (state.interval) params.set('interval', state.interval);
+  if (!state.imported) params.set('imported', 'false');
   if (state.metric !== 'visitors') params.set('metric', state.metric);
   const text = params.toString();
   return text ? `?${text}` : '';
@@ -62,29 +110,42 @@ export function dateRangeOf(state: ViewState): string | [string, string] {
   return state.period === 'custom' && state.from && state.to ? [state.from, state.to] : state.period;
 }
 
-/** Human names of the dimensions a filter chip names. */
-export const DIMENSION_LABELS: Record<string, string> = {
-  'event:page': 'Page',
-  'event:hostname': 'Hostname',
-  'event:goal': 'Goal',
-  'event:name': 'Event',
-  'visit:entry_page': 'Entry page',
-  'visit:exit_page': 'Exit page',
-  'visit:source': 'Source',
-  'visit:referrer': 'Referrer',
-  'visit:channel': 'Channel',
-  'visit:utm_source': 'UTM source',
-  'visit:utm_medium': 'UTM medium',
-  'visit:utm_campaign': 'UTM campaign',
-  'visit:country': 'Country',
-  'visit:region': 'Region',
-  'visit:city': 'City',
-  'visit:browser': 'Browser',
-  'visit:browser_version': 'Browser version',
-  'visit:os': 'Operating system',
-  'visit:os_version': 'OS version',
-  'visit:device': 'Device',
-};
+/** The query API's include.comparisons for the view, or null without a comparison. */
+export function comparisonOf(state: ViewState): { mode: string; date_range?: [string, string] } | null {
+  if (state.compare === 'off') return null;
+  if (state.compare === 'custom') return state.compareFrom && state.compareTo ? { mode: 'custom', date_range: [state.compareFrom, state.compareTo] } : null;
+  return { mode: state.compare };
+}
+
+/**
+ * The dimensions a filter can name, with their human names and the group the filter menu lists
+ * them under (goals and custom properties come from the site, see FilterMenu.tsx).
+ */
+export const FILTER_DIMENSIONS: { dimension: string; label: string; group: string }[] = [
+  { dimension: 'event:page', label: 'Page', group: 'Pages' },
+  { dimension: 'visit:entry_page', label: 'Entry page', group: 'Pages' },
+  { dimension: 'visit:exit_page', label: 'Exit page', group: 'Pages' },
+  { dimension: 'event:page_title', label: 'Page title', group: 'Pages' },
+  { dimension: 'event:hostname', label: 'Hostname', group: 'Pages' },
+  { dimension: 'visit:source', label: 'Source', group: 'Sources' },
+  { dimension: 'visit:referrer', label: 'Referrer', group: 'Sources' },
+  { dimension: 'visit:channel', label: 'Channel', group: 'Sources' },
+  { dimension: 'visit:utm_source', label: 'UTM source', group: 'Sources' },
+  { dimension: 'visit:utm_medium', label: 'UTM medium', group: 'Sources' },
+  { dimension: 'visit:utm_campaign', label: 'UTM campaign', group: 'Sources' },
+  { dimension: 'visit:country', label: 'Country', group: 'Locations' },
+  { dimension: 'visit:region', label: 'Region', group: 'Locations' },
+  { dimension: 'visit:city', label: 'City', group: 'Locations' },
+  { dimension: 'visit:language', label: 'Language', group: 'Locations' },
+  { dimension: 'visit:browser', label: 'Browser', group: 'Devices' },
+  { dimension: 'visit:browser_version', label: 'Browser version', group: 'Devices' },
+  { dimension: 'visit:os', label: 'Operating system', group: 'Devices' },
+  { dimension: 'visit:os_version', label: 'OS version', group: 'Devices' },
+  { dimension: 'visit:screen', label: 'Screen size', group: 'Devices' },
+  { dimension: 'visit:device', label: 'Device', group: 'Devices' },
+  { dimension: 'event:name', label: 'Event', group: 'Events' },
+  { dimension: 'event:goal', label: 'Goal', group: 'Events' },
+];
 
 export const OPERATOR_LABELS: Record<string, string> = {
   is: 'is',
@@ -97,5 +158,5 @@ export const OPERATOR_LABELS: Record<string, string> = {
 
 export function dimensionLabel(dimension: string): string {
   if (dimension.startsWith('event:props:')) return `Property ${dimension.slice(12)}`;
-  return DIMENSION_LABELS[dimension] ?? dimension;
+  return FILTER_DIMENSIONS.find((d) => d.dimension === dimension)?.label ?? dimension;
 }

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
-import { formatMetric } from '../../../format';
+import { type CSSProperties, type ReactNode, useEffect, useState } from 'react';
+import { formatMetric, METRIC_HEADINGS } from '../../../format';
 import { type Filter, type QueryResult, useDashboard } from '../context';
+import { DetailsModal } from './DetailsModal';
 
 export interface PanelTab {
   label: string;
@@ -13,20 +14,15 @@ export interface PanelTab {
   render?(value: string): string;
   /** A link out to the tracked page, when the value is one. */
   href?(value: string): string | null;
+  /** The currency a row's revenue is in (a goal's own). */
+  currency?(value: string): string | undefined;
+  /** The details view's columns, when not the usual ones of the dimension (DetailsModal.tsx). */
+  detailMetrics?: string[];
+  /** Draws the answer another way than as rows (the countries map); `pick` filters by a value. */
+  visual?(result: QueryResult, pick: (value: string) => void): ReactNode;
+  /** Rows to ask for, when not the panel's few (a map shows every country). */
+  limit?: number;
 }
-
-const HEADINGS: Record<string, string> = {
-  visitors: 'Visitors',
-  visits: 'Visits',
-  pageviews: 'Pageviews',
-  events: 'Events',
-  bounce_rate: 'Bounce',
-  exit_rate: 'Exit rate',
-  time_on_page: 'Time on page',
-  scroll_depth: 'Scroll',
-  conversion_rate: 'CR',
-  total_revenue: 'Revenue',
-};
 
 /**
  * A report panel: tabs, a list of rows with a bar behind each sized by its share, the numbers
@@ -34,79 +30,131 @@ const HEADINGS: Record<string, string> = {
  * numbers, so no panel waits for another.
  */
 export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs: PanelTab[]; footer?: React.ReactNode; limit?: number }) {
-  const { query, addFilter, readOnly } = useDashboard();
+  const { query, addFilter } = useDashboard();
   const [active, setActive] = useState(0);
   const [result, setResult] = useState<QueryResult | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [details, setDetails] = useState(false);
   const tab = tabs[active] ?? tabs[0];
+  const [loading, setLoading] = useState(true);
+  // A new range or filter keeps the old rows (dimmed) until the new ones come: nothing jumps.
+  // A new tab clears them at once (its click handler), as they belong to another breakdown.
   useEffect(() => {
     if (!tab) return;
     const controller = new AbortController();
-    setResult(null);
+    setLoading(true);
     setError(null);
-    query({ metrics: tab.metrics, dimensions: [tab.dimension], filters: tab.filters, pagination: { limit } }, controller.signal)
-      .then(setResult)
-      .catch((failure: Error) => !controller.signal.aborted && setError(failure.message));
+    query({ metrics: tab.metrics, dimensions: [tab.dimension], filters: tab.filters, pagination: { limit: tab.limit ?? limit } }, controller.signal)
+      .then((answer) => {
+        setResult(answer);
+        setLoading(false);
+      })
+      .catch((failure: Error) => {
+        if (controller.signal.aborted) return;
+        setResult(null);
+        setError(failure.message);
+        setLoading(false);
+      });
     return () => controller.abort();
   }, [query, tab, limit]);
+  const choose = (i: number) => {
+    // The old tab's rows go at once, so nothing (Details included) acts on them meanwhile.
+    if (i === active) return;
+    setResult(null);
+    setActive(i);
+  };
   if (!tab) return null;
   const max = Math.max(1, ...(result?.results.map((row) => row.metrics[0] ?? 0) ?? [1]));
   return (
-    <section className="card panel" aria-label={title}>
+    <section
+      className={`card panel${loading && result ? ' stale' : ''}`}
+      aria-label={title}
+      aria-busy={loading}
+      style={{ '--metrics': tab.metrics.length } as CSSProperties}
+    >
       <div className="panel-head">
         <h2>{title}</h2>
         {tabs.length > 1 && (
           <div className="panel-tabs" role="tablist">
             {tabs.map((t, i) => (
-              <button key={t.label} type="button" role="tab" aria-selected={i === active} className={i === active ? 'active' : ''} onClick={() => setActive(i)}>
+              <button
+                key={t.label}
+                type="button"
+                role="tab"
+                aria-selected={i === active}
+                // One tab stop for the list; arrow keys move between tabs (WAI-ARIA tabs pattern).
+                tabIndex={i === active ? 0 : -1}
+                className={i === active ? 'active' : ''}
+                onClick={() => choose(i)}
+                onKeyDown={(event) => {
+                  const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+                  if (!step) return;
+                  event.preventDefault();
+                  const next = (i + step + tabs.length) % tabs.length;
+                  choose(next);
+                  const sibling = event.currentTarget.parentElement?.children[next];
+                  if (sibling instanceof HTMLElement) sibling.focus();
+                }}
+              >
                 {t.label}
               </button>
             ))}
           </div>
         )}
       </div>
-      <div className="panel-columns muted small">
+      <div className="panel-columns muted small" hidden={Boolean(tab.visual)}>
         <span>{tab.label}</span>
+        <span />
         {tab.metrics.map((metric) => (
           <span key={metric} className="num">
-            {HEADINGS[metric] ?? metric}
+            {METRIC_HEADINGS[metric] ?? metric}
           </span>
         ))}
       </div>
       <div className="panel-rows">
-        {error && <p className="form-error small">{error}</p>}
+        {error && (
+          <p className="form-error small clamped" title={error}>
+            {error}
+          </p>
+        )}
         {!result && !error && <div className="panel-skeleton" aria-hidden="true" />}
         {result && result.results.length === 0 && <p className="panel-empty muted">No data for this period</p>}
-        {result?.results.map((row) => {
-          const value = row.dimensions[0] ?? '';
-          const href = tab.href?.(value) ?? null;
-          return (
-            <div key={value} className="panel-row" data-value={value}>
-              <div className="bar" style={{ width: `${((row.metrics[0] ?? 0) / max) * 100}%` }} aria-hidden="true" />
-              <button
-                type="button"
-                className="row-label"
-                disabled={readOnly && false}
-                onClick={() => addFilter(['is', tab.dimension, [value]])}
-                title={`Filter by ${value}`}
-              >
-                {tab.render ? tab.render(value) : value}
-              </button>
-              {href && (
-                <a className="row-link" href={href} target="_blank" rel="noopener noreferrer nofollow" aria-label={`Open ${value}`}>
-                  ↗
-                </a>
-              )}
-              {row.metrics.map((metricValue, i) => (
-                <span key={tab.metrics[i]} className="num">
-                  {formatMetric(tab.metrics[i] as string, metricValue)}
-                </span>
-              ))}
-            </div>
-          );
-        })}
+        {result && result.results.length > 0 && tab.visual?.(result, (value) => addFilter(['is', tab.dimension, [value]]))}
+        {!tab.visual &&
+          result?.results.map((row) => {
+            const value = row.dimensions[0] ?? '';
+            const href = tab.href?.(value) ?? null;
+            return (
+              <div key={value} className="panel-row" data-value={value}>
+                <div className="bar" style={{ width: `${((row.metrics[0] ?? 0) / max) * 100}%` }} aria-hidden="true" />
+                <button type="button" className="row-label" onClick={() => addFilter(['is', tab.dimension, [value]])} title={`Filter by ${value}`}>
+                  {tab.render ? tab.render(value) : value}
+                </button>
+                {href ? (
+                  <a className="row-link" href={href} target="_blank" rel="noopener noreferrer nofollow" aria-label={`Open ${value}`}>
+                    ↗
+                  </a>
+                ) : (
+                  <span />
+                )}
+                {row.metrics.map((metricValue, i) => (
+                  <span key={tab.metrics[i]} className="num">
+                    {formatMetric(tab.metrics[i] as string, metricValue, tab.currency?.(value))}
+                  </span>
+                ))}
+              </div>
+            );
+          })}
       </div>
-      {footer && <div className="panel-foot small muted">{footer}</div>}
+      <div className="panel-foot small muted">
+        {result && result.results.length > 0 && (
+          <button type="button" className="btn btn-small details-button" onClick={() => setDetails(true)}>
+            Details
+          </button>
+        )}
+        {footer}
+      </div>
+      {details && <DetailsModal title={title} tab={tab} onClose={() => setDetails(false)} />}
     </section>
   );
 }

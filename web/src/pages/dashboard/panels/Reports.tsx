@@ -1,21 +1,22 @@
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { formatNumber } from '../../../format';
-import { useDashboard } from '../context';
+import { type Filter, useDashboard } from '../context';
+import { countryName } from '../countries';
 import { Panel, type PanelTab } from './Panel';
 
-const regionNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'region' }) : null;
-const flag = (code: string) => (/^[A-Z]{2}$/.test(code) ? String.fromCodePoint(...[...code].map((c) => 0x1f1a5 + c.charCodeAt(0))) : '');
-function country(code: string): string {
-  if (!/^[A-Z]{2}$/.test(code)) return code || '(unknown)';
-  try {
-    return `${flag(code)} ${regionNames?.of(code) ?? code}`;
-  } catch {
-    return code;
-  }
+// The map's shapes are 100 KB of data: they load only when the map is shown.
+const WorldMap = lazy(() => import('./WorldMap'));
+
+/** The one value an `is` filter on the dimension selects, if there is such a filter. */
+function chosenValue(filters: Filter[], dimension: string): string | null {
+  const filter = filters.find((f) => f[0] === 'is' && f[1] === dimension && Array.isArray(f[2]) && f[2].length === 1);
+  const value = filter?.[2];
+  return Array.isArray(value) ? String(value[0]) : null;
 }
 
+/** What POST …/funnel answers (src/query/funnel.ts): rates are strings of percent. */
 interface FunnelReport {
-  steps: { display_name?: string; label?: string; visitors: number; conversion_rate?: number | string; dropoff?: number }[];
+  steps: { label: string; visitors: number; conversion_rate: string; dropoff: number; dropoff_percentage: string }[];
 }
 
 /** Funnel steps as bars with the drop-off between them. */
@@ -29,6 +30,7 @@ function Funnels() {
     const controller = new AbortController();
     setReport(null);
     funnel(chosen, controller.signal)
+      // The answer's shape is the engine's (src/query/funnel.ts), read through one interface.
       .then((answer) => setReport(answer as FunnelReport))
       .catch((failure: Error) => !controller.signal.aborted && setError(failure.message));
     return () => controller.abort();
@@ -51,15 +53,21 @@ function Funnels() {
         </label>
       </div>
       {error && <p className="form-error small">{error}</p>}
+      {!report && !error && <div className="panel-skeleton funnel-skeleton" aria-hidden="true" />}
+      {report && first === 0 && <p className="panel-empty muted">Nobody entered this funnel in this period.</p>}
       <ol className="funnel">
         {report?.steps.map((step, i) => (
-          <li key={step.display_name ?? step.label ?? String(step.visitors)}>
-            <span className="funnel-name">{step.display_name ?? step.label}</span>
+          <li key={step.label} data-step={i + 1}>
+            <span className="funnel-name">
+              {i + 1}. {step.label}
+            </span>
             <span className="funnel-bar">
               <span style={{ width: `${first ? (step.visitors / first) * 100 : 0}%` }} />
             </span>
-            <span className="num">{formatNumber(step.visitors)} visitors</span>
-            <span className="num muted">{i > 0 ? `−${formatNumber(step.dropoff ?? 0)} dropped` : ''}</span>
+            <span className="num">
+              {formatNumber(step.visitors)} visitors · {step.conversion_rate}%
+            </span>
+            <span className="num muted">{i > 0 ? `−${formatNumber(step.dropoff)} (${step.dropoff_percentage}%)` : ''}</span>
           </li>
         ))}
       </ol>
@@ -69,13 +77,14 @@ function Funnels() {
 
 /** Every report panel of the dashboard, in a responsive grid. */
 export function Reports() {
-  const { site } = useDashboard();
+  const { site, filters } = useDashboard();
   const sources = useMemo<PanelTab[]>(
     () => [
       { label: 'Channels', dimension: 'visit:channel', metrics: ['visitors'] },
       { label: 'Sources', dimension: 'visit:source', metrics: ['visitors', 'bounce_rate'] },
-      { label: 'Campaigns', dimension: 'visit:utm_campaign', metrics: ['visitors'] },
       { label: 'UTM medium', dimension: 'visit:utm_medium', metrics: ['visitors'] },
+      { label: 'UTM source', dimension: 'visit:utm_source', metrics: ['visitors'] },
+      { label: 'Campaigns', dimension: 'visit:utm_campaign', metrics: ['visitors'] },
     ],
     [],
   );
@@ -89,21 +98,53 @@ export function Reports() {
   }, [site.domain]);
   const locations = useMemo<PanelTab[]>(
     () => [
-      { label: 'Countries', dimension: 'visit:country', metrics: ['visitors'], render: country },
+      {
+        label: 'Map',
+        dimension: 'visit:country',
+        metrics: ['visitors'],
+        render: countryName,
+        limit: 300,
+        visual: (result, pick) => (
+          <Suspense fallback={<div className="panel-skeleton" aria-hidden="true" />}>
+            <WorldMap result={result} metric="visitors" pick={pick} label={countryName} />
+          </Suspense>
+        ),
+      },
+      { label: 'Countries', dimension: 'visit:country', metrics: ['visitors'], render: countryName },
       { label: 'Regions', dimension: 'visit:region', metrics: ['visitors'] },
       { label: 'Cities', dimension: 'visit:city', metrics: ['visitors'] },
     ],
     [],
   );
+  // A chosen browser (or system) drills down to its versions, as a click on its row chooses it.
+  const browser = chosenValue(filters, 'visit:browser');
+  const os = chosenValue(filters, 'visit:os');
   const devices = useMemo<PanelTab[]>(
     () => [
-      { label: 'Browsers', dimension: 'visit:browser', metrics: ['visitors'] },
-      { label: 'Operating systems', dimension: 'visit:os', metrics: ['visitors'] },
-      { label: 'Devices', dimension: 'visit:device', metrics: ['visitors'] },
+      browser
+        ? { label: `${browser} versions`, dimension: 'visit:browser_version', metrics: ['visitors'] }
+        : { label: 'Browsers', dimension: 'visit:browser', metrics: ['visitors'] },
+      os
+        ? { label: `${os} versions`, dimension: 'visit:os_version', metrics: ['visitors'] }
+        : { label: 'Operating systems', dimension: 'visit:os', metrics: ['visitors'] },
+      { label: 'Screen sizes', dimension: 'visit:screen', metrics: ['visitors'] },
     ],
-    [],
+    [browser, os],
   );
-  const goals = useMemo<PanelTab[]>(() => [{ label: 'Goal', dimension: 'event:goal', metrics: ['visitors', 'events', 'conversion_rate'] }], []);
+  const goals = useMemo<PanelTab[]>(() => {
+    // Revenue columns only when a goal has a currency; each goal's revenue is in its own.
+    const currencies = new Map(site.goals.flatMap((goal) => (goal.currency ? [[goal.display_name, goal.currency] as const] : [])));
+    const revenue = currencies.size > 0 ? ['total_revenue', 'average_revenue'] : [];
+    return [
+      {
+        label: 'Goal',
+        dimension: 'event:goal',
+        metrics: ['visitors', 'events', 'conversion_rate', ...revenue.slice(0, 1)],
+        detailMetrics: ['visitors', 'events', 'conversion_rate', ...revenue],
+        currency: (goal) => currencies.get(goal),
+      },
+    ];
+  }, [site.goals]);
   const [prop, setProp] = useState(site.custom_properties[0] ?? '');
   const props = useMemo<PanelTab[]>(() => (prop ? [{ label: prop, dimension: `event:props:${prop}`, metrics: ['visitors', 'events'] }] : []), [prop]);
   return (

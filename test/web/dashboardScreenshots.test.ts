@@ -1,0 +1,83 @@
+import { copyFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { launchBrowser, screenshotPath } from '../support/browser.js';
+import { bearer, startTestApp, type TestApp } from '../support/testApp.js';
+import { signedInHeaders } from '../support/webSession.js';
+import { createRealisticSite, REALISTIC_NOW } from './dashboardRealisticSite.js';
+
+// The dashboard of realistic data (test/web/dashboardRealisticSite.ts) in Chromium, light and
+// dark, desktop and phone, saved under test-results/screenshots/. With UPDATE_SCREENSHOT=1 the
+// light desktop view also replaces docs/dashboard.png, the README's picture.
+describe('dashboard screenshots with realistic data', () => {
+  let t: TestApp;
+  let site: { userId: number; domain: string; key: string };
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await startTestApp({ clock: new ManualClock(REALISTIC_NOW) });
+    site = await createRealisticSite(t.app);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** The dashboard with every panel filled (or the test fails on the one that is not). */
+  async function open(options: { dark: boolean; phone: boolean }): Promise<Page> {
+    const context = await browser.newContext({
+      viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: 1130 },
+      colorScheme: options.dark ? 'dark' : 'light',
+    });
+    const { token } = await signedInHeaders(t.app, site.userId);
+    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${t.url}/${site.domain}`);
+    for (const panel of ['Sources', 'Pages', 'Devices', 'Goal conversions', 'Properties']) {
+      await page.getByRole('region', { name: panel }).locator('.panel-row').first().waitFor({ timeout: 20_000 });
+    }
+    await page.getByRole('region', { name: 'Locations' }).locator('path.has-data').first().waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.locator('.graph-plot canvas').count(), { timeout: 20_000 }).toBe(1);
+    // The funnel narrows step by step: pricing, then sign-up, then purchase.
+    const steps = page.getByRole('region', { name: 'Funnels' }).locator('.funnel li');
+    await expect.poll(() => steps.count(), { timeout: 20_000 }).toBe(3);
+    const counts = (await steps.locator('.num:not(.muted)').allTextContents()).map(
+      (text) => Number.parseFloat(text.replace('k', '')) * (text.includes('k') ? 1000 : 1),
+    );
+    expect(counts[0]).toBeGreaterThan(counts[1]!);
+    expect(counts[1]).toBeGreaterThan(counts[2]!);
+    await page.getByText(/^\d+ current visitors$/).waitFor({ timeout: 20_000 });
+    expect(errors).toEqual([]);
+    return page;
+  }
+
+  it('shows the last 28 days as the query API counts them, in every panel, light and dark, desktop and phone', async () => {
+    const response = await fetch(`${t.url}/api/v2/query`, {
+      method: 'POST',
+      headers: { ...bearer(site.key), 'content-type': 'application/json' },
+      body: JSON.stringify({ site_id: site.domain, metrics: ['visitors'], date_range: '28d' }),
+    });
+    const visitors = (await response.json()).results[0].metrics[0] as number;
+    expect(visitors).toBeGreaterThan(2000);
+
+    for (const dark of [false, true]) {
+      for (const phone of [false, true]) {
+        const page = await open({ dark, phone });
+        const shown = () => page.locator('[data-metric="visitors"] .stat-value').textContent();
+        await expect.poll(shown, { timeout: 20_000 }).toBe(`${(visitors / 1000).toFixed(1).replace(/\.0$/, '')}k`);
+        // Nothing wider than the phone: no sideways scrolling.
+        if (phone) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+        const name = `dashboard-realistic-${dark ? 'dark' : 'light'}-${phone ? 'phone' : 'desktop'}`;
+        await page.screenshot({ path: screenshotPath(name), fullPage: phone });
+        if (!dark && !phone && process.env.UPDATE_SCREENSHOT === '1') {
+          copyFileSync(screenshotPath(name), new URL('../../docs/dashboard.png', import.meta.url));
+        }
+        await page.context().close();
+      }
+    }
+  });
+});

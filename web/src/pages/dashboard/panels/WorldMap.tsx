@@ -1,0 +1,85 @@
+import { geoEqualEarth, geoPath } from 'd3-geo';
+import { iso31661NumericToAlpha2 } from 'iso-3166/1-n-to-1-a2.js';
+import { feature } from 'topojson-client';
+import type { GeometryCollection, Topology } from 'topojson-specification';
+import countries110m from 'world-atlas/countries-110m.json';
+import { formatNumber } from '../../../format';
+import type { QueryResult } from '../context';
+
+const WIDTH = 960;
+const HEIGHT = 470;
+
+// The world once, projected when this chunk loads (it is loaded only when the map is shown):
+// Natural Earth's 1:110m countries from world-atlas, keyed by ISO 3166-1 numeric code.
+const topology = countries110m as unknown as Topology<{ countries: GeometryCollection<{ name: string }> }>;
+const world = feature(topology, topology.objects.countries);
+const projection = geoEqualEarth().fitExtent(
+  [
+    [4, 4],
+    [WIDTH - 4, HEIGHT - 4],
+  ],
+  world,
+);
+const path = geoPath(projection);
+const SHAPES = world.features
+  .filter((country) => country.properties.name !== 'Antarctica')
+  .map((country) => ({
+    code: iso31661NumericToAlpha2[String(country.id)] ?? '',
+    name: country.properties.name,
+    d: path(country) ?? '',
+  }));
+
+/**
+ * Visitors by country as a world map drawn from a bundled topojson (no tiles, no third-party
+ * request): the darker, the more visitors; a click filters the dashboard by the country.
+ */
+export default function WorldMap({
+  result,
+  metric,
+  pick,
+  label,
+}: {
+  result: QueryResult;
+  metric: string;
+  pick(code: string): void;
+  label(code: string): string;
+}) {
+  const values = new Map(result.results.map((row) => [row.dimensions[0] ?? '', row.metrics[0] ?? 0]));
+  const max = Math.max(1, ...values.values());
+  return (
+    <svg className="world-map" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`Map of ${metric} by country`}>
+      {SHAPES.map((shape, i) => {
+        const value = shape.code ? values.get(shape.code) : undefined;
+        const title = `${shape.code ? label(shape.code) : shape.name}: ${formatNumber(value ?? 0)} ${metric}`;
+        // A few shapes share no code (disputed areas): the position tells them apart.
+        const key = `${shape.code}-${i}`;
+        if (!value) {
+          return (
+            <path key={key} d={shape.d}>
+              <title>{title}</title>
+            </path>
+          );
+        }
+        return (
+          // biome-ignore lint/a11y/useSemanticElements: an SVG shape cannot be a <button>; it takes the role
+          <path
+            key={key}
+            d={shape.d}
+            data-country={shape.code}
+            className="has-data"
+            role="button"
+            tabIndex={0}
+            aria-label={`Filter by ${title}`}
+            style={{ fill: `color-mix(in srgb, var(--accent) ${15 + Math.round((value / max) * 85)}%, var(--surface-2))` }}
+            onClick={() => pick(shape.code)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' || event.key === ' ') pick(shape.code);
+            }}
+          >
+            <title>{title}</title>
+          </path>
+        );
+      })}
+    </svg>
+  );
+}
