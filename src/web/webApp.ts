@@ -10,8 +10,10 @@ import { dashboardRoutes } from './routes/dashboard.js';
 import { webExportRoutes } from './routes/export.js';
 import { ingestionGuideRoutes } from './routes/ingestionGuide.js';
 import { myInvitationRoutes } from './routes/myInvitations.js';
+import { noticeRoutes } from './routes/notices.js';
 import { sessionRoutes } from './routes/session.js';
 import { sharedDashboardRoutes } from './routes/sharedDashboard.js';
+import { siteDomainRoutes } from './routes/siteDomain.js';
 import { teamMemberRoutes } from './routes/teamMembers.js';
 import { readWebSession, type WebDeps } from './signIn.js';
 
@@ -30,8 +32,10 @@ export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: Que
     apiKeyRoutes(scope, deps);
     ingestionGuideRoutes(scope);
     webExportRoutes(scope, deps);
+    siteDomainRoutes(scope, deps);
     myInvitationRoutes(scope, deps);
     teamMemberRoutes(scope, deps);
+    noticeRoutes(scope, deps);
     sharedDashboardRoutes(scope, deps);
   });
   return appFileRoutes(app);

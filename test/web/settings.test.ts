@@ -63,6 +63,9 @@ describe('settings screens', () => {
     await context.close();
   });
 
+  const dashboardUrl = (from: string, to: string) => `${t.url}/${account.domain}?period=custom&from=${from}&to=${to}`;
+  const topStat = (page: Page, metric: string) => page.locator(`[data-metric="${metric}"] .stat-value`);
+
   it('adds a goal that the dashboard lists at once', async () => {
     const { context, page } = await signedIn(account.userId);
     await page.goto(settingsUrl('goals'));
@@ -71,10 +74,11 @@ describe('settings screens', () => {
     await page.getByRole('button', { name: 'Add goal' }).click();
     await page.locator('.settings-list strong', { hasText: 'Visit /pricing' }).waitFor();
     await page.screenshot({ path: screenshotPath('settings-goals'), fullPage: true });
-    const site = await (
-      await fetch(`${t.url}/app/api/sites/${account.domain}`, { headers: { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } })
-    ).json();
-    expect(site.goals.map((g: { display_name: string }) => g.display_name)).toContain('Visit /pricing');
+    // The dashboard's goals panel counts it: alice and bob visited /pricing on 8 January.
+    await page.goto(dashboardUrl('2024-01-08', '2024-01-09'));
+    const goals = page.getByRole('region', { name: 'Goal conversions' });
+    await goals.locator('.panel-row[data-value="Visit /pricing"]').waitFor({ timeout: 15_000 });
+    expect(await goals.locator('.panel-row[data-value="Visit /pricing"] .num').first().textContent()).toBe('2');
     await context.close();
   });
 
@@ -89,11 +93,15 @@ describe('settings screens', () => {
     };
     expect(await visitors()).toBe(3);
     const { context, page } = await signedIn(account.userId);
+    await page.goto(dashboardUrl('2024-01-08', '2024-01-08'));
+    await expect.poll(() => topStat(page, 'visitors').textContent(), { timeout: 15_000 }).toBe('3');
     await page.goto(settingsUrl('shields'));
-    await page.getByRole('checkbox', { name: 'bot' }).check();
+    await page.getByRole('checkbox', { name: 'bot', exact: true }).check();
     await page.getByRole('region', { name: 'Classifications' }).getByRole('button', { name: 'Save' }).click();
     await expect.poll(visitors).toBe(4);
     await page.screenshot({ path: screenshotPath('settings-shields'), fullPage: true });
+    await page.goto(dashboardUrl('2024-01-08', '2024-01-08'));
+    await expect.poll(() => topStat(page, 'visitors').textContent(), { timeout: 15_000 }).toBe('4');
     await context.close();
   });
 
@@ -136,7 +144,7 @@ describe('settings screens', () => {
     await log.first().waitFor();
     expect(await log.count()).toBe(1);
     expect(await log.first().textContent()).toContain('site.created');
-    await page.getByRole('button', { name: 'Redeliver' }).click();
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/redeliver') && r.ok()), page.getByRole('button', { name: 'Redeliver' }).click()]);
     await t.app.webhooks.tick();
     expect(receiver.requests).toHaveLength(2);
     await page.getByRole('button', { name: 'Hide deliveries' }).click();

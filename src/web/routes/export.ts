@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { roleIn, SITE_EDITORS } from '../../accounts/roles.js';
 import { AppError } from '../../errors.js';
 import { exportQuerySchema, exportRange } from '../../export/exportRequest.js';
 import { sendSiteExport, siteFirstEventAt } from '../../export/exportResponse.js';
@@ -9,7 +10,6 @@ import { requireViewer, type WebDeps } from '../signIn.js';
 import { requireViewerSite } from '../siteAccess.js';
 
 const params = z.strictObject({ domain: z.string().min(1).max(300) });
-const EXPORTERS = ['owner', 'admin', 'editor'];
 
 /**
  * The export download of the site settings screen. Unlike the API route it works in every account
@@ -21,7 +21,7 @@ export function webExportRoutes(scope: FastifyInstance, deps: WebDeps & { events
     const query = parsePayload(exportQuerySchema, request.query ?? {});
     const now = deps.clock.now();
     const { site, role, guest } = await requireViewerSite(deps.db, requireViewer(request), domain, now);
-    if (guest || !EXPORTERS.includes(role))
+    if (guest || !roleIn(role, SITE_EDITORS))
       throw new AppError(403, 'forbidden_role', `Exports are for the site's editors, admins and owner; you are a ${role}.`);
     return sendSiteExport(reply, deps, site, exportRange(query, site, await siteFirstEventAt(deps.events, site.id), now));
   });

@@ -16,6 +16,7 @@ export function SettingsLayout({
   items,
   current,
   locked,
+  notices,
   children,
 }: {
   title: ReactNode;
@@ -24,11 +25,14 @@ export function SettingsLayout({
   items: SettingsNavItem[];
   current: string;
   locked?: { reason: string | null } | null;
+  /** Banners shown above every page of these settings (a webhook that looks broken). */
+  notices?: ReactNode;
   children: ReactNode;
 }) {
   return (
     <Layout title={title}>
       {locked && <LockedBanner reason={locked.reason} />}
+      {notices}
       <div className="settings">
         <nav className="settings-nav" aria-label={`${heading} sections`}>
           <h1>{heading}</h1>
@@ -52,9 +56,11 @@ export function SettingsLayout({
 export function LockedBanner({ reason }: { reason: string | null }) {
   return (
     <div className="banner banner-bad" role="alert">
-      <strong>This team is locked</strong>
-      {reason ? ` (${reason})` : ''}. Dashboards and the API are closed until a team owner settles the account; events are still collected, and team settings,
-      members and data export keep working.
+      <span>
+        <strong>This team is locked</strong>
+        {reason ? ` (${reason})` : ''}. Dashboards and the API are closed until a team owner settles the account; events are still collected, and team settings,
+        members and data export keep working.
+      </span>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ConfirmButton, ErrorNote, Section, ServerForm, useResource } from '../parts';
+import { ConfirmButton, ErrorNote, Field, Section, ServerForm, useResource } from '../parts';
 import type { SiteSectionProps } from '../SiteSettingsPage';
 
 interface Goal {
@@ -97,33 +97,28 @@ export function GoalsSection({ site, api, refreshSite }: SiteSectionProps) {
           </fieldset>
           <p className="field-hint">{KINDS.find((k) => k.kind === kind)?.hint}</p>
           {(kind === 'event' || kind === 'revenue') && (
-            <div className="field">
-              <label htmlFor="goal-event">Event name</label>
-              <input id="goal-event" value={eventName} onChange={(event) => setEventName(event.target.value)} placeholder="Signup" />
-            </div>
+            <Field id="goal-event" label="Event name" name="event_name">
+              <input value={eventName} onChange={(event) => setEventName(event.target.value)} placeholder="Signup" />
+            </Field>
           )}
           {kind === 'revenue' && (
-            <div className="field">
-              <label htmlFor="goal-currency">Currency</label>
-              <input id="goal-currency" value={currency} onChange={(event) => setCurrency(event.target.value.toUpperCase())} maxLength={3} placeholder="EUR" />
-            </div>
+            <Field id="goal-currency" label="Currency" name="currency">
+              <input value={currency} onChange={(event) => setCurrency(event.target.value.toUpperCase())} maxLength={3} placeholder="EUR" />
+            </Field>
           )}
           {(kind === 'page' || kind === 'scroll') && (
-            <div className="field">
-              <label htmlFor="goal-page">Page path</label>
-              <input id="goal-page" value={pagePath} onChange={(event) => setPagePath(event.target.value)} placeholder="/pricing or /blog/**" />
-            </div>
+            <Field id="goal-page" label="Page path" name="page_path">
+              <input value={pagePath} onChange={(event) => setPagePath(event.target.value)} placeholder="/pricing or /blog/**" />
+            </Field>
           )}
           {kind === 'scroll' && (
-            <div className="field">
-              <label htmlFor="goal-threshold">Scrolled at least (%)</label>
-              <input id="goal-threshold" type="number" min={1} max={100} value={threshold} onChange={(event) => setThreshold(event.target.value)} />
-            </div>
+            <Field id="goal-threshold" label="Scrolled at least (%)" name="scroll_threshold">
+              <input type="number" min={1} max={100} value={threshold} onChange={(event) => setThreshold(event.target.value)} />
+            </Field>
           )}
-          <div className="field">
-            <label htmlFor="goal-name">Display name (optional)</label>
-            <input id="goal-name" value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
-          </div>
+          <Field id="goal-name" label="Display name (optional)" name="display_name" codes={['goal_name_taken']}>
+            <input value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
+          </Field>
         </ServerForm>
       </Section>
     </>

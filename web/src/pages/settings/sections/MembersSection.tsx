@@ -1,6 +1,7 @@
 import { useState } from 'react';
+import { OWNER } from '../../../../../src/accounts/roles';
 import { api as appApi, type TeamApi } from '../../../api';
-import { ConfirmButton, CopyButton, ErrorNote, formatTime, type Invitation, PendingInvitations, Section, ServerForm, useResource } from '../parts';
+import { ConfirmButton, CopyButton, ErrorNote, Field, formatTime, type Invitation, PendingInvitations, Section, ServerForm, useResource } from '../parts';
 
 interface Membership {
   email: string;
@@ -83,7 +84,7 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
             </li>
           ))}
         </ul>
-        <PendingInvitations invitations={pending} onRevoked={reload} />
+        <PendingInvitations api={api} invitations={pending} onRevoked={reload} />
       </Section>
       <Section
         title="Invite a member"
@@ -98,20 +99,18 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
             reload();
           }}
         >
-          <div className="field">
-            <label htmlFor="member-email">Email</label>
-            <input id="member-email" type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor="member-role">Role</label>
-            <select id="member-role" value={inviteRole} onChange={(event) => setInviteRole(event.target.value)}>
+          <Field id="member-email" label="Email" name="email" codes={['invalid_email']}>
+            <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
+          </Field>
+          <Field id="member-role" label="Role" name="role" codes={['invalid_role']}>
+            <select value={inviteRole} onChange={(event) => setInviteRole(event.target.value)}>
               {INVITABLE.map((r) => (
                 <option key={r} value={r}>
                   {r}
                 </option>
               ))}
             </select>
-          </div>
+          </Field>
         </ServerForm>
         {invited?.invitation && (
           <div className="shown-once" role="status">
@@ -127,12 +126,25 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
           </div>
         )}
       </Section>
-      {role === 'owner' && (
+      {role === OWNER && (
         <Section title="Transfer ownership" danger description="The new owner accepts by a link; you then stay in the team as an admin.">
           {transfer.data?.transfer && (
-            <p className="banner banner-warn">
-              A transfer to {transfer.data.transfer.email} is {transfer.data.transfer.status} until {formatTime(transfer.data.transfer.expires_at)}.
-            </p>
+            <div className="banner banner-warn">
+              <span>
+                A transfer to {transfer.data.transfer.email} is {transfer.data.transfer.status} until {formatTime(transfer.data.transfer.expires_at)}.
+              </span>
+              <ConfirmButton
+                label="Cancel transfer"
+                className="btn btn-small"
+                title="Cancel the ownership transfer?"
+                message="The link sent to the new owner stops working; you stay the owner."
+                onConfirm={async () => {
+                  await api.delete('/api/v1/teams/ownership-transfer');
+                  setTransferLink(null);
+                  transfer.reload();
+                }}
+              />
+            </div>
           )}
           {transferLink && (
             <div className="shown-once" role="status">
