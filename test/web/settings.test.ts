@@ -217,18 +217,25 @@ describe('settings screens', () => {
     await context.close();
   });
 
-  it('saves screenshots of every site settings page, light and dark, desktop and phone', async () => {
-    for (const options of [{}, { dark: true }, { phone: true }]) {
+  it('saves screenshots of every settings page, light and dark, desktop and phone', async () => {
+    const pages = [
+      ...['general', 'goals', 'funnels', 'properties', 'visibility', 'shields', 'tracker', 'health', 'webhooks', 'imports', 'export'].map((section) => ({
+        name: section,
+        url: settingsUrl(section),
+      })),
+      ...['members', 'api-keys', 'webhooks'].map((section) => ({ name: `team-${section}`, url: `${t.url}/settings/team/${section}` })),
+    ];
+    for (const [options, suffix] of [
+      [{}, ''],
+      [{ dark: true }, '-dark'],
+      [{ phone: true }, '-phone'],
+    ] as const) {
       const { context, page } = await signedIn(account.userId, options);
-      for (const section of ['general', 'funnels', 'properties', 'visibility', 'tracker']) {
-        await page.goto(settingsUrl(section));
+      for (const { name, url } of pages) {
+        await page.goto(url);
         await page.locator('.settings-section').first().waitFor();
-        const suffix = 'dark' in options ? '-dark' : 'phone' in options ? '-phone' : '';
-        await page.screenshot({ path: screenshotPath(`settings-${section}${suffix}`), fullPage: true });
+        await page.screenshot({ path: screenshotPath(`settings-${name}${suffix}`), fullPage: true });
       }
-      await page.goto(`${t.url}/settings/team/members`);
-      await page.locator('.settings-section').first().waitFor();
-      await page.screenshot({ path: screenshotPath(`settings-members${'dark' in options ? '-dark' : 'phone' in options ? '-phone' : ''}`), fullPage: true });
       await context.close();
     }
   });

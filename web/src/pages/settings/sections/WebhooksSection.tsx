@@ -194,7 +194,7 @@ export function TeamWebhooks({ api }: { api: TeamApi }) {
           <Field id="webhook-url" label="URL" name="url" codes={['invalid_url']}>
             <input type="url" value={url} onChange={(event) => setUrl(event.target.value)} placeholder="https://example.com/hooks/svc" />
           </Field>
-          <fieldset className="checks">
+          <fieldset className="checks columns">
             <legend>Event types (none ticked: every type)</legend>
             {WEBHOOK_EVENT_TYPES.map((type) => (
               <label key={type} className="check">
