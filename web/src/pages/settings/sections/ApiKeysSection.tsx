@@ -58,15 +58,23 @@ export function ApiKeysSection({ teamId }: { teamId: number }) {
             <tbody>
               {keys.data.api_keys.map((key) => (
                 <tr key={key.id} className={key.revoked_at ? 'revoked' : undefined}>
-                  <td>{key.name}</td>
-                  <td>
+                  <td className="key-name">{key.name}</td>
+                  <td data-label="Key">
                     <code className="small">{key.prefix}…</code>
                   </td>
-                  <td className="small">{key.scopes.join(', ')}</td>
-                  <td className="num">{key.hourly_limit.toLocaleString()}</td>
-                  <td className="small nowrap">{formatTime(key.created_at)}</td>
-                  <td className="small nowrap">{formatTime(key.last_used_at)}</td>
-                  <td>
+                  <td data-label="Scopes" className="small">
+                    {key.scopes.join(', ')}
+                  </td>
+                  <td data-label="Per hour" className="num">
+                    {key.hourly_limit.toLocaleString()}
+                  </td>
+                  <td data-label="Created" className="small nowrap">
+                    {formatTime(key.created_at)}
+                  </td>
+                  <td data-label="Last used" className="small nowrap">
+                    {formatTime(key.last_used_at)}
+                  </td>
+                  <td className="key-action">
                     {key.revoked_at ? (
                       <span className="badge badge-muted">revoked {formatTime(key.revoked_at)}</span>
                     ) : (

@@ -138,6 +138,8 @@ function HealthChart({ health, hours, outcomes, colour }: { health: Health; hour
       <svg
         className="health-chart"
         viewBox={`0 0 ${width} ${height}`}
+        // Bars stretch to the box on every screen width instead of shrinking into its middle.
+        preserveAspectRatio="none"
         role="img"
         aria-label={`Events per hour over the last ${hours} hours, stacked by outcome`}
       >
