@@ -21,7 +21,7 @@ import { readWebSession, type WebDeps } from './signIn.js';
  * The server side of the web app: its built files, and the JSON routes under `/app/api` that the
  * app calls with its session cookie (the API under /api/v1 and /api/v2 takes keys, not cookies).
  */
-export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps; events: EventStore; secret: string }) {
+export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps; events: EventStore; secret: string; dataDir: string }) {
   app.register(cookie);
   app.register(async (scope) => {
     readWebSession(scope, deps);

@@ -72,11 +72,14 @@ export function ServerForm({
   children,
   submitLabel,
   className,
+  actions,
 }: {
   onSubmit: () => Promise<void>;
   children: ReactNode;
   submitLabel: string;
   className?: string;
+  /** Other buttons or links beside the submit button. */
+  actions?: ReactNode;
 }) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure | null>(null);
@@ -120,6 +123,7 @@ export function ServerForm({
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {busy ? 'Saving…' : submitLabel}
           </button>
+          {actions}
         </div>
       </form>
     </FormFieldsContext.Provider>

@@ -44,8 +44,8 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
         <ErrorNote error={members.error ?? roleError} />
         <ul className="settings-list">
           {members.data?.memberships.map((member) => (
-            <li key={member.email}>
-              <div>
+            <li key={member.email} className="member">
+              <div className="grow">
                 <strong>{member.email}</strong> {member.role === 'owner' && <span className="badge">owner</span>}
               </div>
               {member.role !== 'owner' && (
