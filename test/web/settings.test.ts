@@ -98,6 +98,7 @@ describe('settings screens', () => {
     await page.goto(settingsUrl('shields'));
     await page.getByRole('checkbox', { name: 'bot', exact: true }).check();
     await page.getByRole('region', { name: 'Classifications' }).getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved: every report now counts the ticked reasons.').waitFor();
     await expect.poll(visitors).toBe(4);
     await page.screenshot({ path: screenshotPath('settings-shields'), fullPage: true });
     await page.goto(dashboardUrl('2024-01-08', '2024-01-08'));

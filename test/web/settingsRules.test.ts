@@ -181,7 +181,7 @@ describe('settings screens: rules', () => {
     await context.close();
   });
 
-  it('invites a guest and revokes the invitation; starts an ownership transfer and cancels it', async () => {
+  it('revokes a guest invitation, lets an invitee decline one, starts and cancels an ownership transfer, and says when an invitation changes nothing', async () => {
     const { context, page } = await signedIn(account.userId);
     await page.goto(settingsUrl(account.domain, 'visibility'));
     await page.getByLabel('Email').fill('guest@example.org');
@@ -193,6 +193,23 @@ describe('settings screens: rules', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await pending.waitFor({ state: 'detached' });
 
+    // An invitation addressed to someone with an account: they decline it from the banner.
+    const invitee = await createAccount(t.app);
+    const inviteeEmail = (await t.app.meta.db.selectFrom('users').select('email').where('id', '=', invitee.userId).executeTakeFirstOrThrow()).email;
+    await page.getByLabel('Email').fill(inviteeEmail);
+    await page.getByRole('button', { name: 'Invite guest' }).click();
+    await page.getByTestId('invitation-link').waitFor();
+    const other = await signedIn(invitee.userId);
+    await other.page.goto(`${t.url}/`);
+    const banner = other.page.locator('.invitation-banner');
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain(account.domain);
+    await banner.getByRole('button', { name: 'Decline' }).click();
+    await banner.waitFor({ state: 'detached' });
+    await other.context.close();
+    await page.reload();
+    await page.getByRole('region', { name: 'Guests' }).getByText('No guests yet.').waitFor();
+
     await page.goto(`${t.url}/settings/team/members`);
     await page.getByLabel("New owner's email").fill('next-owner@example.org');
     await page.getByRole('button', { name: 'Transfer ownership' }).click();
@@ -202,6 +219,15 @@ describe('settings screens: rules', () => {
     await page.getByRole('button', { name: 'Cancel transfer' }).click();
     await page.getByRole('dialog', { name: 'Cancel the ownership transfer?' }).getByRole('button', { name: 'Cancel transfer' }).click();
     await page.getByText('A transfer to next-owner@example.org').waitFor({ state: 'detached' });
+
+    // Inviting a member with the role they have changes nothing, and says so.
+    const member = await createAccount(t.app);
+    await grantTeamRole(t.app.meta.db, account.teamId, member.userId, 'editor', t.app.clock.now());
+    const editor = (await t.app.meta.db.selectFrom('users').select('email').where('id', '=', member.userId).executeTakeFirstOrThrow()).email;
+    await page.getByLabel('Email', { exact: true }).fill(editor);
+    await page.getByLabel('Role', { exact: true }).selectOption('editor');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await page.getByText(`${editor} already has this access; nothing changed.`).waitFor();
     await context.close();
   });
 

@@ -37,6 +37,9 @@ export function Section({ title, description, children, danger }: { title: strin
   );
 }
 
+/** How long "Saved" stays beside a form's button. */
+const SAVED_NOTE_MS = 4000;
+
 /** A server refusal as a form shows it: the sentence, and the API field it is about when known. */
 interface FormFailure {
   message: string;
@@ -73,6 +76,7 @@ export function ServerForm({
   submitLabel,
   className,
   actions,
+  savedMessage,
 }: {
   onSubmit: () => Promise<void>;
   children: ReactNode;
@@ -80,8 +84,16 @@ export function ServerForm({
   className?: string;
   /** Other buttons or links beside the submit button. */
   actions?: ReactNode;
+  /** Said beside the button for a while after a change that shows nowhere else (a saved setting). */
+  savedMessage?: string;
 }) {
   const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    if (!saved) return;
+    const timer = setTimeout(() => setSaved(false), SAVED_NOTE_MS);
+    return () => clearTimeout(timer);
+  }, [saved]);
   const [failure, setFailure] = useState<FormFailure | null>(null);
   const fields = useRef(new Map<string, readonly string[]>());
   const form = useRef<HTMLFormElement>(null);
@@ -99,8 +111,10 @@ export function ServerForm({
     event.preventDefault();
     setBusy(true);
     setFailure(null);
+    setSaved(false);
     try {
       await onSubmit();
+      setSaved(true);
     } catch (error) {
       setFailure({
         message: error instanceof Error ? error.message : String(error),
@@ -124,6 +138,11 @@ export function ServerForm({
             {busy ? 'Saving…' : submitLabel}
           </button>
           {actions}
+          {saved && savedMessage && (
+            <span className="form-saved" role="status">
+              {savedMessage}
+            </span>
+          )}
         </div>
       </form>
     </FormFieldsContext.Provider>
@@ -373,4 +392,35 @@ export interface OutcomeGuide {
 /** The server's one guide to ingestion outcomes, for the health panel and the classification switches. */
 export function useOutcomeGuide() {
   return useResource((signal) => api.get<{ outcomes: Record<string, OutcomeGuide> }>('/app/api/ingestion-outcomes', signal), []);
+}
+
+/** What inviting someone (a team member or a site guest) answers: the same whether or not the address has an account. */
+export interface InviteAnswer {
+  email: string;
+  status: 'invited' | 'accepted';
+  invitation: { accept_url: string; expires_at: string } | null;
+}
+
+/** The invitation link to send, or, when the address already has that access, a sentence saying so. */
+export function InvitationAnswer({ answer, who }: { answer: InviteAnswer; who: string }) {
+  if (!answer.invitation) {
+    return (
+      <p className="muted" role="status">
+        {answer.email} already has this access; nothing changed.
+      </p>
+    );
+  }
+  return (
+    <div className="shown-once" role="status">
+      <p>
+        Invitation created for {answer.email}. Send {who} this link (it expires {formatTime(answer.invitation.expires_at)}):
+      </p>
+      <div className="copy-row">
+        <code className="small truncate" data-testid="invitation-link">
+          {answer.invitation.accept_url}
+        </code>
+        <CopyButton text={answer.invitation.accept_url} label="Copy link" />
+      </div>
+    </div>
+  );
 }

@@ -44,6 +44,7 @@ export function GeneralSection({ site, role, api, refreshSite }: SiteSectionProp
       <Section title="Time zone" description="Days, weeks and months of every report are counted in this time zone.">
         <ServerForm
           submitLabel="Save time zone"
+          savedMessage="Saved: reports now count days in this time zone."
           onSubmit={async () => {
             await api.put(path, { timezone });
             refreshSite();

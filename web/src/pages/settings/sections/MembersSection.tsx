@@ -1,7 +1,20 @@
 import { useState } from 'react';
 import { OWNER } from '../../../../../src/accounts/roles';
 import { api as appApi, type TeamApi } from '../../../api';
-import { ConfirmButton, CopyButton, ErrorNote, Field, formatTime, type Invitation, PendingInvitations, Section, ServerForm, useResource } from '../parts';
+import {
+  ConfirmButton,
+  CopyButton,
+  ErrorNote,
+  Field,
+  formatTime,
+  type Invitation,
+  InvitationAnswer,
+  type InviteAnswer,
+  PendingInvitations,
+  Section,
+  ServerForm,
+  useResource,
+} from '../parts';
 
 interface Membership {
   email: string;
@@ -10,11 +23,6 @@ interface Membership {
 }
 interface Transfer {
   transfer: { email: string; status: string; expires_at: string } | null;
-}
-interface Invited {
-  email: string;
-  status: string;
-  invitation: { accept_url: string; expires_at: string } | null;
 }
 
 const INVITABLE = ['admin', 'editor', 'viewer', 'billing'];
@@ -26,7 +34,7 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
   const transfer = useResource((signal) => api.get<Transfer>('/api/v1/teams/ownership-transfer', signal), []);
   const [email, setEmail] = useState('');
   const [inviteRole, setInviteRole] = useState('viewer');
-  const [invited, setInvited] = useState<Invited | null>(null);
+  const [invited, setInvited] = useState<InviteAnswer | null>(null);
   const [newOwner, setNewOwner] = useState('');
   const [transferLink, setTransferLink] = useState<string | null>(null);
   const [roleError, setRoleError] = useState<string | null>(null);
@@ -94,7 +102,7 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
           submitLabel="Invite"
           className="settings-form inline-form"
           onSubmit={async () => {
-            setInvited(await api.put<Invited>('/api/v1/teams/memberships', { email, role: inviteRole }));
+            setInvited(await api.put<InviteAnswer>('/api/v1/teams/memberships', { email, role: inviteRole }));
             setEmail('');
             reload();
           }}
@@ -112,19 +120,7 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
             </select>
           </Field>
         </ServerForm>
-        {invited?.invitation && (
-          <div className="shown-once" role="status">
-            <p>
-              Invitation created for {invited.email}. Send them this link (it expires {formatTime(invited.invitation.expires_at)}):
-            </p>
-            <div className="copy-row">
-              <code className="small truncate" data-testid="invitation-link">
-                {invited.invitation.accept_url}
-              </code>
-              <CopyButton text={invited.invitation.accept_url} label="Copy link" />
-            </div>
-          </div>
-        )}
+        {invited && <InvitationAnswer answer={invited} who="them" />}
       </Section>
       {role === OWNER && (
         <Section title="Transfer ownership" danger description="The new owner accepts by a link; you then stay in the team as an admin.">

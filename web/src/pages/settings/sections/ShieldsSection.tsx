@@ -116,6 +116,7 @@ function ClassificationSettings({ site, api, refreshSite }: SiteSectionProps) {
       {current.data && (
         <ServerForm
           submitLabel="Save"
+          savedMessage="Saved: every report now counts the ticked reasons."
           onSubmit={async () => {
             await api.put('/api/v1/sites/classifications', { site_id: site.domain, included });
             current.reload();

@@ -1,6 +1,18 @@
 import { useState } from 'react';
 import { roleIn, TEAM_MANAGERS } from '../../../../../src/accounts/roles';
-import { ConfirmButton, CopyButton, ErrorNote, Field, formatTime, type Invitation, PendingInvitations, Section, ServerForm, useResource } from '../parts';
+import {
+  ConfirmButton,
+  CopyButton,
+  ErrorNote,
+  Field,
+  type Invitation,
+  InvitationAnswer,
+  type InviteAnswer,
+  PendingInvitations,
+  Section,
+  ServerForm,
+  useResource,
+} from '../parts';
 import type { SiteSectionProps } from '../SiteSettingsPage';
 
 interface SharedLink {
@@ -12,10 +24,6 @@ interface Guest {
   email: string;
   role: string;
   status: 'accepted' | 'invited';
-}
-interface InviteAnswer {
-  status: string;
-  invitation: { accept_url: string; expires_at: string } | null;
 }
 
 /** Who sees the dashboard besides the team: shared links and guests. */
@@ -141,15 +149,7 @@ export function VisibilitySection({ site, role, api }: SiteSectionProps) {
             </Field>
           </ServerForm>
         )}
-        {invited?.invitation && (
-          <div className="shown-once" role="status">
-            <p>Invitation created. Send this link to the guest (it expires {formatTime(invited.invitation.expires_at)}):</p>
-            <div className="copy-row">
-              <code className="small truncate">{invited.invitation.accept_url}</code>
-              <CopyButton text={invited.invitation.accept_url} label="Copy link" />
-            </div>
-          </div>
-        )}
+        {invited && <InvitationAnswer answer={invited} who="the guest" />}
       </Section>
     </>
   );

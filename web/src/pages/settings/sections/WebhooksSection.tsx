@@ -35,6 +35,23 @@ const brokenSentence = (hook: Webhook) =>
     hook.state === 'stopped' ? ', so it was stopped. Fix the receiver, then re-enable it.' : `. It is stopped after ${STOP_THRESHOLD}.`
   }`;
 
+/** Bodies longer than this open on demand, so the log stays one line per attempt. */
+const SHORT_BODY = 60;
+
+/** The first 2 KB of the receiver's answer, as logged (src/webhooks/policy.ts LOGGED_RESPONSE_BYTES). */
+function ResponseBody({ body }: { body: string | null }) {
+  if (!body) return <span className="muted small">—</span>;
+  if (body.length <= SHORT_BODY) return <code className="small response">{body}</code>;
+  return (
+    <details className="response-details">
+      <summary>
+        <code className="small">{body.slice(0, SHORT_BODY)}…</code>
+      </summary>
+      <pre className="small">{body}</pre>
+    </details>
+  );
+}
+
 function Deliveries({ api, hook }: { api: TeamApi; hook: Webhook }) {
   const log = useResource((signal) => api.get<{ deliveries: Attempt[] }>(`/api/v1/webhooks/${hook.id}/deliveries?limit=20`, signal), [hook.id]);
   const [note, setNote] = useState<string | null>(null);
@@ -72,7 +89,7 @@ function Deliveries({ api, hook }: { api: TeamApi; hook: Webhook }) {
                 </td>
                 <td className="num">{attempt.duration_ms === null ? '—' : `${attempt.duration_ms} ms`}</td>
                 <td>
-                  <code className="small response">{attempt.response_body ?? ''}</code>
+                  <ResponseBody body={attempt.response_body} />
                 </td>
                 <td>
                   <button
