@@ -21,6 +21,10 @@ const KINDS: { kind: Kind; label: string; hint: string }[] = [
   { kind: 'revenue', label: 'Revenue', hint: 'A custom event that carries an amount; totals are shown in this currency.' },
 ];
 
+/** Suggestions only: the server checks the code against the runtime's own list (src/management/goals.ts). */
+const CURRENCIES = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : [];
+const currencyNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'currency' }) : null;
+
 const describe = (goal: Goal) =>
   goal.goal_type === 'event'
     ? `Event ${goal.event_name}${goal.currency ? ` · revenue in ${goal.currency}` : ''}`
@@ -102,9 +106,25 @@ export function GoalsSection({ site, api, refreshSite }: SiteSectionProps) {
             </Field>
           )}
           {kind === 'revenue' && (
-            <Field id="goal-currency" label="Currency" name="currency">
-              <input value={currency} onChange={(event) => setCurrency(event.target.value.toUpperCase())} maxLength={3} placeholder="EUR" />
-            </Field>
+            <>
+              <Field id="goal-currency" label="Currency" name="currency" hint="An ISO 4217 code; start typing to pick one.">
+                <input
+                  value={currency}
+                  onChange={(event) => setCurrency(event.target.value.toUpperCase())}
+                  maxLength={3}
+                  placeholder="EUR"
+                  list="goal-currencies"
+                  autoComplete="off"
+                />
+              </Field>
+              <datalist id="goal-currencies">
+                {CURRENCIES.map((code) => (
+                  <option key={code} value={code}>
+                    {currencyNames?.of(code) ?? code}
+                  </option>
+                ))}
+              </datalist>
+            </>
           )}
           {(kind === 'page' || kind === 'scroll') && (
             <Field id="goal-page" label="Page path" name="page_path">

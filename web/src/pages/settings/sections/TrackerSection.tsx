@@ -109,7 +109,11 @@ export function TrackerSection({ site, api }: SiteSectionProps) {
           {check.checking ? 'Checking…' : 'Check now'}
         </button>
         <ErrorNote error={check.error} />
-        {check.pages && check.pages.length === 0 && <p className="banner banner-warn">No event in the last 30 minutes yet.</p>}
+        {check.pages && check.pages.length === 0 && (
+          <p className="banner banner-warn">
+            No event in the last 30 minutes yet. If the snippet is in place, Ingestion health shows whether events were dropped, and why.
+          </p>
+        )}
         {check.pages && check.pages.length > 0 && (
           <div className="banner banner-good" role="status">
             Events are arriving. Latest pages: {check.pages.map((p) => p.page).join(', ')}
