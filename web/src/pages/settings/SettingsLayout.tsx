@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from '../../router';
 import { Layout } from '../../ui/Layout';
 import './settings.css';
@@ -29,12 +29,18 @@ export function SettingsLayout({
   notices?: ReactNode;
   children: ReactNode;
 }) {
+  const nav = useRef<HTMLElement>(null);
+  // On a phone the sections are a row that scrolls sideways: bring the current one into view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the current section changes; the link is found in the page
+  useEffect(() => {
+    nav.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [current]);
   return (
     <Layout title={title}>
       {locked && <LockedBanner reason={locked.reason} />}
       {notices}
       <div className="settings">
-        <nav className="settings-nav" aria-label={`${heading} sections`}>
+        <nav ref={nav} className="settings-nav" aria-label={`${heading} sections`}>
           <h1>{heading}</h1>
           <ul>
             {items.map((item) => (

@@ -35,12 +35,12 @@ export function ExportSection({ site }: SiteSectionProps) {
   const query = new URLSearchParams({ ...(from ? { from } : {}), ...(to ? { to } : {}) });
   const href = `${base}/export${query.size ? `?${query}` : ''}`;
   const prepared = useResource((signal) => api.get<{ exports: PreparedExport[] }>(`${base}/exports`, signal), [base]);
-  const preparing = prepared.data?.exports.some((e) => e.status === 'preparing') ?? false;
+  // While an export is being prepared, the list is read again after each answer (not once per change of "preparing").
   useEffect(() => {
-    if (!preparing) return;
+    if (!prepared.data?.exports.some((e) => e.status === 'preparing')) return;
     const timer = setTimeout(prepared.reload, PREPARING_POLL_MS);
     return () => clearTimeout(timer);
-  }, [preparing, prepared.reload]);
+  }, [prepared.data, prepared.reload]);
   return (
     <>
       <Section

@@ -66,6 +66,9 @@ export function FunnelsSection({ site, api, refreshSite }: SiteSectionProps) {
             <Field id="funnel-name" label="Name" name="name">
               <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Checkout" />
             </Field>
+            <p className="field-hint">
+              Steps: {MIN_STEPS} to {MAX_STEPS} goals in the order visitors reach them. Drag a step, or use its arrows, to change the order.
+            </p>
             <ol className="funnel-steps" aria-label="Steps">
               {steps.map((id, index) => (
                 <li
