@@ -108,7 +108,9 @@ describe('settings screens: rules', () => {
     const call = (method: string, path: string, body?: unknown) =>
       fetch(`${t.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     expect((await call('PUT', '/api/v1/sites/goals', { site_id: account.domain, goal_type: 'event', event_name: 'EditorGoal' })).status).toBe(200);
-    expect((await call('PUT', '/api/v1/teams/memberships', { email: 'someone@example.org', role: 'viewer' })).status).toBe(403);
+    const invite = await call('PUT', '/api/v1/teams/memberships', { email: 'someone@example.org', role: 'viewer' });
+    expect(invite.status).toBe(403);
+    expect((await invite.json()).error).toBe('Only a team owner or admin can invite team members; you are an editor.');
     expect((await call('PUT', '/api/v1/sites/guests', { site_id: account.domain, email: 'someone@example.org', role: 'viewer' })).status).toBe(403);
     expect((await call('POST', `/app/api/teams/${account.teamId}/api-keys`, { name: 'mine' })).status).toBe(403);
     expect((await call('POST', '/api/v1/webhooks', { url: `${receiver.url}/x`, event_types: [] })).status).toBe(403);
