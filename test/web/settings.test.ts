@@ -118,6 +118,12 @@ describe('settings screens', () => {
     await page.goto(settingsUrl('health'));
     await page.locator('tr[data-outcome="shield_country"]').waitFor();
     expect(await page.locator('tr[data-outcome="shield_country"] td.num').textContent()).toBe('1');
+    // The same count hour by hour, in the table behind the chart.
+    await page.getByText('Per hour, as a table').click();
+    const hours = page.locator('.health-hours tbody tr');
+    expect(await hours.count()).toBe(1);
+    expect(await page.locator('.health-hours thead').textContent()).toContain('Country shield');
+    expect(await hours.first().locator('td.num').textContent()).toBe('1');
     await page.screenshot({ path: screenshotPath('settings-health'), fullPage: true });
     await context.close();
   });

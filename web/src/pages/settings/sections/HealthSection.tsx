@@ -97,6 +97,7 @@ export function HealthSection({ site, api }: SiteSectionProps) {
           </table>
         </>
       )}
+      {health.data && outcomes.length > 0 && <HourlyTable health={health.data} outcomes={outcomes} legend={legend} />}
       {health.data && quiet.length > 0 && (
         <details className="health-quiet">
           <summary>Other outcomes (none in this window)</summary>
@@ -164,5 +165,43 @@ function HealthChart({ health, hours, outcomes, colour }: { health: Health; hour
         ))}
       </div>
     </figure>
+  );
+}
+
+/** The chart's numbers hour by hour (the hours that had events), for reading exact counts and for screen readers. */
+function HourlyTable({ health, outcomes, legend }: { health: Health; outcomes: string[]; legend: Record<string, OutcomeGuide> }) {
+  const hours = [...health.hours].sort((a, b) => b.hour.localeCompare(a.hour));
+  return (
+    <details className="health-hours">
+      <summary>Per hour, as a table</summary>
+      <div className="health-hours-scroll">
+        <table className="log-table">
+          <thead>
+            <tr>
+              <th scope="col">Hour</th>
+              {outcomes.map((outcome) => (
+                <th key={outcome} scope="col" className="num">
+                  {legend[outcome]?.label ?? outcome}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {hours.map((row) => (
+              <tr key={row.hour}>
+                <th scope="row" className="nowrap">
+                  {new Date(row.hour).toLocaleString(undefined, { weekday: 'short', hour: 'numeric', minute: '2-digit' })}
+                </th>
+                {outcomes.map((outcome) => (
+                  <td key={outcome} className="num">
+                    {(row.counts[outcome] ?? 0).toLocaleString()}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
   );
 }
