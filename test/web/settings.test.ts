@@ -157,6 +157,17 @@ describe('settings screens', () => {
     await page.getByRole('button', { name: 'Hide deliveries' }).click();
     await page.getByRole('button', { name: 'Deliveries' }).click();
     await expect.poll(() => log.count()).toBe(2);
+
+    // Rotating shows the new secret once and how long the old one stays valid (one hour; the clock stands at noon).
+    const first = await page.getByTestId('shown-once').textContent();
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+    await expect.poll(() => page.getByTestId('shown-once').textContent()).not.toBe(first);
+    expect(await page.getByTestId('shown-once').textContent()).toMatch(/^whsec_/);
+    await page.getByText('Secret rotated: the old one stays valid until').waitFor();
+    expect(await page.getByText('The old secret stays valid until').textContent()).toContain(
+      new Date(Date.parse('2024-01-10T13:00:00Z')).toLocaleString('en-US'),
+    );
     await page.screenshot({ path: screenshotPath('settings-webhooks'), fullPage: true });
     await context.close();
   });

@@ -146,6 +146,9 @@ export function TeamWebhooks({ api }: { api: TeamApi }) {
                   </p>
                 )}
                 <div className="muted small">{hook.event_types.length === 0 ? 'Every event type' : hook.event_types.join(', ')}</div>
+                {hook.previous_secret_valid_until && (
+                  <div className="muted small">Secret rotated: the old one stays valid until {formatTime(hook.previous_secret_valid_until)}.</div>
+                )}
                 <div className="row-actions">
                   <button type="button" className="btn btn-small" aria-expanded={open === hook.id} onClick={() => setOpen(open === hook.id ? null : hook.id)}>
                     {open === hook.id ? 'Hide deliveries' : 'Deliveries'}
