@@ -54,12 +54,15 @@ describe('settings screens', () => {
     const use = () => fetch(`${t.url}/api/v1/sites`, { headers: { authorization: `Bearer ${key}` } });
     expect((await use()).status).toBe(200);
     const row = page.getByRole('row', { name: /Reporting/ });
+    expect(await row.locator('td[data-label="Last used"]').textContent()).toBe('—');
+    await page.reload();
+    // The list tells when a key was last used.
+    await expect.poll(() => row.locator('td[data-label="Last used"]').textContent()).not.toBe('—');
+    expect(await page.getByTestId('shown-once').count()).toBe(0);
     await row.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(async () => (await row.textContent()) ?? '').toContain('revoked');
     expect((await use()).status).toBe(401);
-    await page.reload();
-    expect(await page.getByTestId('shown-once').count()).toBe(0);
     await context.close();
   });
 

@@ -284,6 +284,20 @@ describe('settings screens: rules', () => {
     await page.reload();
     await page.getByTestId('looks-broken').waitFor();
     expect(await page.locator('[data-notice]').count()).toBe(0);
+
+    // Ten more failures stop it; a new notice says so, and the owner re-enables it once the receiver works.
+    for (let i = 5; i < 15; i += 1) {
+      expect((await apiCall(account.key, 'POST', '/api/v1/sites', { domain: `failing-${i}.example.com` })).status).toBe(200);
+    }
+    await t.app.webhooks.tick();
+    await page.reload();
+    await page.locator('[data-notice="webhook_stopped"]').waitFor();
+    expect(await page.getByTestId('looks-broken').textContent()).toContain('so it was stopped');
+    receiver.answer = () => ({ status: 200, body: 'ok' });
+    await page.getByRole('button', { name: 'Re-enable' }).click();
+    await page.getByRole('button', { name: 'Re-enable' }).waitFor({ state: 'detached' });
+    await page.getByTestId('looks-broken').waitFor({ state: 'detached' });
+    expect(await page.locator('.webhook .badge').first().textContent()).toBe('sending');
     await context.close();
   });
 });
