@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { SCOPES, type Scope } from './scopes.js';
 
-export const SCOPES = ['stats:read', 'sites:read', 'sites:provision', 'webhooks:write'] as const;
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope };
 
 export const DEFAULT_HOURLY_LIMIT = 10_000;
 const PREFIX = 'svc_';

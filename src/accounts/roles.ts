@@ -1,4 +1,4 @@
-import { SCOPES, type Scope } from './apiKeyTokens.js';
+import { SCOPES, type Scope } from './scopes.js';
 
 export const ROLES = ['owner', 'admin', 'editor', 'viewer', 'billing'] as const;
 export type Role = (typeof ROLES)[number];
@@ -15,3 +15,15 @@ export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   viewer: ['stats:read', 'sites:read'],
   billing: ['sites:read'],
 };
+
+/** Who manages the team's people and keys: members, guests, invitations, API keys (issue 14). */
+export const TEAM_MANAGERS: readonly Role[] = ['owner', 'admin'];
+
+/** Who opens a site's settings and exports its data: everyone who may change its set-up. */
+export const SITE_EDITORS: readonly Role[] = ROLES.filter((role) => ROLE_SCOPES[role].includes('sites:provision'));
+
+/** Only the owner deletes a site or hands the team over. */
+export const OWNER: Role = 'owner';
+
+/** Whether a role (as the server names it) is one of a list; false for a name that is not a role. */
+export const roleIn = (role: string | undefined, roles: readonly Role[]): boolean => (roles as readonly string[]).includes(role ?? '');

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashApiKey, type Scope } from '../accounts/apiKeyTokens.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import { type ApiCaller, countApiRequest, findCallerByHash } from '../stores/meta/apiKeys.js';
+import { type ApiCaller, countApiRequest, findCallerByHash, markApiKeyUsed } from '../stores/meta/apiKeys.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { sessionCaller } from '../web/apiSession.js';
 
@@ -55,6 +55,8 @@ export function requireApiKey(app: FastifyInstance, deps: { db: MetaDb; clock: C
     const now = deps.clock.now();
     const windowStart = Math.floor(now / HOUR) * HOUR;
     const used = await countApiRequest(deps.db, caller.id, windowStart);
+    // Shown on Team settings › API keys and by `svc api-key list`.
+    await markApiKeyUsed(deps.db, caller, now);
     const resetSeconds = Math.ceil((windowStart + HOUR) / 1000);
     reply.headers({
       'x-ratelimit-limit': String(caller.hourlyLimit),

@@ -70,6 +70,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     engine,
     events: deps.events,
     secret: deps.config.secretKeyBase,
+    dataDir: deps.config.dataDir,
   });
   installErrorHandling(app, webApp);
   acceptEmptyJson(app);

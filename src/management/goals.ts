@@ -58,7 +58,8 @@ export function goalDefinition(payload: GoalPayload): Definition {
 
 function parseCurrency(input: string): string {
   const code = input.trim().toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code) || !CURRENCIES.has(code)) throw badRequest('invalid_goal', `"${input}" is not an ISO 4217 currency code such as EUR or USD.`);
+  if (!/^[A-Z]{3}$/.test(code) || !CURRENCIES.has(code))
+    throw badRequest('invalid_goal', `Field "currency" must be an ISO 4217 currency code such as EUR or USD; "${input}" is not one.`);
   return code;
 }
 

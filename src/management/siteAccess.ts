@@ -20,7 +20,10 @@ export async function requireTeamSite(db: MetaDb, caller: ApiCaller, siteId: unk
 export async function requireRole(db: MetaDb, caller: ApiCaller, allowed: readonly Role[], action: string): Promise<Role> {
   const role = (await membershipRole(db, caller.teamId, caller.userId)) as Role | undefined;
   if (role === undefined || !allowed.includes(role)) {
-    throw new AppError(403, 'forbidden_role', `Only a team ${allowed.join(' or ')} can ${action}; this API key belongs to a ${role ?? 'non-member'}.`);
+    // A signed-in web-app session acts as caller 0 (src/web/apiSession.ts); keys have their own ids.
+    const who = caller.id === 0 ? 'you are' : 'this API key belongs to';
+    const what = role === undefined ? 'someone outside the team' : `${/^[aeiou]/.test(role) ? 'an' : 'a'} ${role}`;
+    throw new AppError(403, 'forbidden_role', `Only a team ${allowed.join(' or ')} can ${action}; ${who} ${what}.`);
   }
   return role;
 }

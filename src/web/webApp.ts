@@ -10,8 +10,10 @@ import { dashboardRoutes } from './routes/dashboard.js';
 import { webExportRoutes } from './routes/export.js';
 import { ingestionGuideRoutes } from './routes/ingestionGuide.js';
 import { myInvitationRoutes } from './routes/myInvitations.js';
+import { noticeRoutes } from './routes/notices.js';
 import { sessionRoutes } from './routes/session.js';
 import { sharedDashboardRoutes } from './routes/sharedDashboard.js';
+import { siteDomainRoutes } from './routes/siteDomain.js';
 import { teamMemberRoutes } from './routes/teamMembers.js';
 import { readWebSession, type WebDeps } from './signIn.js';
 
@@ -19,7 +21,7 @@ import { readWebSession, type WebDeps } from './signIn.js';
  * The server side of the web app: its built files, and the JSON routes under `/app/api` that the
  * app calls with its session cookie (the API under /api/v1 and /api/v2 takes keys, not cookies).
  */
-export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps; events: EventStore; secret: string }) {
+export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps; events: EventStore; secret: string; dataDir: string }) {
   app.register(cookie);
   app.register(async (scope) => {
     readWebSession(scope, deps);
@@ -30,8 +32,10 @@ export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: Que
     apiKeyRoutes(scope, deps);
     ingestionGuideRoutes(scope);
     webExportRoutes(scope, deps);
+    siteDomainRoutes(scope, deps);
     myInvitationRoutes(scope, deps);
     teamMemberRoutes(scope, deps);
+    noticeRoutes(scope, deps);
     sharedDashboardRoutes(scope, deps);
   });
   return appFileRoutes(app);

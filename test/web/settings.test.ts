@@ -9,7 +9,7 @@ import { collect } from '../support/collect.js';
 import type { Account, TestApp } from '../support/testApp.js';
 import { createAccount } from '../support/testApp.js';
 import { signedInHeaders } from '../support/webSession.js';
-import { readZip } from '../support/zip.js';
+import { csvRows, readZip } from '../support/zip.js';
 import { type Receiver, startReceiver } from '../webhooks/support/receiver.js';
 
 // The settings screens (issue 14) in a real browser, on the real service and stores.
@@ -54,14 +54,20 @@ describe('settings screens', () => {
     const use = () => fetch(`${t.url}/api/v1/sites`, { headers: { authorization: `Bearer ${key}` } });
     expect((await use()).status).toBe(200);
     const row = page.getByRole('row', { name: /Reporting/ });
+    expect(await row.locator('td[data-label="Last used"]').textContent()).toBe('—');
+    await page.reload();
+    // The list tells when a key was last used.
+    await expect.poll(() => row.locator('td[data-label="Last used"]').textContent()).not.toBe('—');
+    expect(await page.getByTestId('shown-once').count()).toBe(0);
     await row.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(async () => (await row.textContent()) ?? '').toContain('revoked');
     expect((await use()).status).toBe(401);
-    await page.reload();
-    expect(await page.getByTestId('shown-once').count()).toBe(0);
     await context.close();
   });
+
+  const dashboardUrl = (from: string, to: string) => `${t.url}/${account.domain}?period=custom&from=${from}&to=${to}`;
+  const topStat = (page: Page, metric: string) => page.locator(`[data-metric="${metric}"] .stat-value`);
 
   it('adds a goal that the dashboard lists at once', async () => {
     const { context, page } = await signedIn(account.userId);
@@ -71,10 +77,11 @@ describe('settings screens', () => {
     await page.getByRole('button', { name: 'Add goal' }).click();
     await page.locator('.settings-list strong', { hasText: 'Visit /pricing' }).waitFor();
     await page.screenshot({ path: screenshotPath('settings-goals'), fullPage: true });
-    const site = await (
-      await fetch(`${t.url}/app/api/sites/${account.domain}`, { headers: { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } })
-    ).json();
-    expect(site.goals.map((g: { display_name: string }) => g.display_name)).toContain('Visit /pricing');
+    // The dashboard's goals panel counts it: alice and bob visited /pricing on 8 January.
+    await page.goto(dashboardUrl('2024-01-08', '2024-01-09'));
+    const goals = page.getByRole('region', { name: 'Goal conversions' });
+    await goals.locator('.panel-row[data-value="Visit /pricing"]').waitFor({ timeout: 15_000 });
+    expect(await goals.locator('.panel-row[data-value="Visit /pricing"] .num').first().textContent()).toBe('2');
     await context.close();
   });
 
@@ -89,11 +96,16 @@ describe('settings screens', () => {
     };
     expect(await visitors()).toBe(3);
     const { context, page } = await signedIn(account.userId);
+    await page.goto(dashboardUrl('2024-01-08', '2024-01-08'));
+    await expect.poll(() => topStat(page, 'visitors').textContent(), { timeout: 15_000 }).toBe('3');
     await page.goto(settingsUrl('shields'));
-    await page.getByRole('checkbox', { name: 'bot' }).check();
+    await page.getByRole('checkbox', { name: 'bot', exact: true }).check();
     await page.getByRole('region', { name: 'Classifications' }).getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved: every report now counts the ticked reasons.').waitFor();
     await expect.poll(visitors).toBe(4);
     await page.screenshot({ path: screenshotPath('settings-shields'), fullPage: true });
+    await page.goto(dashboardUrl('2024-01-08', '2024-01-08'));
+    await expect.poll(() => topStat(page, 'visitors').textContent(), { timeout: 15_000 }).toBe('4');
     await context.close();
   });
 
@@ -109,6 +121,12 @@ describe('settings screens', () => {
     await page.goto(settingsUrl('health'));
     await page.locator('tr[data-outcome="shield_country"]').waitFor();
     expect(await page.locator('tr[data-outcome="shield_country"] td.num').textContent()).toBe('1');
+    // The same count hour by hour, in the table behind the chart.
+    await page.getByText('Per hour, as a table').click();
+    const hours = page.locator('.health-hours tbody tr');
+    expect(await hours.count()).toBe(1);
+    expect(await page.locator('.health-hours thead').textContent()).toContain('Country shield');
+    expect(await hours.first().locator('td.num').textContent()).toBe('1');
     await page.screenshot({ path: screenshotPath('settings-health'), fullPage: true });
     await context.close();
   });
@@ -136,12 +154,23 @@ describe('settings screens', () => {
     await log.first().waitFor();
     expect(await log.count()).toBe(1);
     expect(await log.first().textContent()).toContain('site.created');
-    await page.getByRole('button', { name: 'Redeliver' }).click();
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/redeliver') && r.ok()), page.getByRole('button', { name: 'Redeliver' }).click()]);
     await t.app.webhooks.tick();
     expect(receiver.requests).toHaveLength(2);
     await page.getByRole('button', { name: 'Hide deliveries' }).click();
     await page.getByRole('button', { name: 'Deliveries' }).click();
     await expect.poll(() => log.count()).toBe(2);
+
+    // Rotating shows the new secret once and how long the old one stays valid (one hour; the clock stands at noon).
+    const first = await page.getByTestId('shown-once').textContent();
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+    await expect.poll(() => page.getByTestId('shown-once').textContent()).not.toBe(first);
+    expect(await page.getByTestId('shown-once').textContent()).toMatch(/^whsec_/);
+    await page.getByText('Secret rotated: the old one stays valid until').waitFor();
+    expect(await page.getByText('The old secret stays valid until').textContent()).toContain(
+      new Date(Date.parse('2024-01-10T13:00:00Z')).toLocaleString('en-US'),
+    );
     await page.screenshot({ path: screenshotPath('settings-webhooks'), fullPage: true });
     await context.close();
   });
@@ -209,18 +238,27 @@ describe('settings screens', () => {
     await context.close();
   });
 
-  it('saves screenshots of every site settings page, light and dark, desktop and phone', async () => {
-    for (const options of [{}, { dark: true }, { phone: true }]) {
+  it('saves screenshots of every settings page, light and dark, desktop and phone', async () => {
+    const pages = [
+      ...['general', 'goals', 'funnels', 'properties', 'visibility', 'shields', 'tracker', 'health', 'webhooks', 'imports', 'export'].map((section) => ({
+        name: section,
+        url: settingsUrl(section),
+      })),
+      ...['members', 'api-keys', 'webhooks'].map((section) => ({ name: `team-${section}`, url: `${t.url}/settings/team/${section}` })),
+    ];
+    for (const [options, suffix] of [
+      [{}, ''],
+      [{ dark: true }, '-dark'],
+      [{ phone: true }, '-phone'],
+    ] as const) {
       const { context, page } = await signedIn(account.userId, options);
-      for (const section of ['general', 'funnels', 'properties', 'visibility', 'tracker']) {
-        await page.goto(settingsUrl(section));
+      for (const { name, url } of pages) {
+        await page.goto(url);
         await page.locator('.settings-section').first().waitFor();
-        const suffix = 'dark' in options ? '-dark' : 'phone' in options ? '-phone' : '';
-        await page.screenshot({ path: screenshotPath(`settings-${section}${suffix}`), fullPage: true });
+        await page.screenshot({ path: screenshotPath(`settings-${name}${suffix}`), fullPage: true });
+        // Nothing widens the page beyond a 375-pixel phone (wide tables scroll or stack inside their card).
+        if ('phone' in options) expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(375);
       }
-      await page.goto(`${t.url}/settings/team/members`);
-      await page.locator('.settings-section').first().waitFor();
-      await page.screenshot({ path: screenshotPath(`settings-members${'dark' in options ? '-dark' : 'phone' in options ? '-phone' : ''}`), fullPage: true });
       await context.close();
     }
   });
@@ -234,6 +272,32 @@ describe('settings screens', () => {
     const entries = await readZip(readFileSync((await download.path()) as string));
     expect(entries.size).toBe(11);
     await page.screenshot({ path: screenshotPath('settings-export'), fullPage: true });
+    await context.close();
+  });
+
+  it('prepares an export in the background, offers it when ready, and deletes it', async () => {
+    const { context, page } = await signedIn(account.userId);
+    await page.goto(settingsUrl('export'));
+    await page.getByLabel('From (optional)').fill('2024-01-08');
+    await page.getByLabel('To (optional; default today)').fill('2024-01-09');
+    await page.getByRole('button', { name: 'Prepare in the background' }).click();
+    const ready = page.locator('[data-export-status="ready"]');
+    await ready.waitFor({ timeout: 20_000 });
+    expect(await ready.textContent()).toContain('2024-01-08 to 2024-01-09');
+    await page.screenshot({ path: screenshotPath('settings-export-prepared'), fullPage: true });
+    const [download] = await Promise.all([page.waitForEvent('download'), ready.getByRole('link', { name: 'Download' }).click()]);
+    expect(download.suggestedFilename()).toBe(`${account.domain.replaceAll('.', '_')}_20240109.zip`);
+    const entries = await readZip(readFileSync((await download.path()) as string));
+    expect(entries.size).toBe(11);
+    expect(csvRows(entries.get('events_20240108_20240109.csv') ?? '')).toHaveLength(11);
+    await ready.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await ready.waitFor({ state: 'detached' });
+
+    await page.getByLabel('To (optional; default today)').fill('2024-01-07');
+    await page.getByRole('button', { name: 'Prepare in the background' }).click();
+    await page.locator('#export-from-error').waitFor();
+    expect(await page.locator('#export-from-error').textContent()).toContain('is after "to"');
     await context.close();
   });
 
@@ -262,6 +326,10 @@ describe('settings screens', () => {
       expect(await page.getByRole('alert').first().textContent()).toContain('unpaid invoice');
     }
     await page.screenshot({ path: screenshotPath('settings-locked'), fullPage: true });
+    // Export keeps working while locked (spec: export works in every account state).
+    await page.goto(settingsUrl('export'));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download ZIP' }).click()]);
+    expect((await readZip(readFileSync((await download.path()) as string))).size).toBe(11);
     await context.close();
   });
 });

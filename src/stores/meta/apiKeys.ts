@@ -128,6 +128,15 @@ export async function countApiRequest(db: MetaDb, keyId: number, windowStart: nu
   return row.count;
 }
 
+/** "Last used" is kept to the minute, so a busy key writes it at most once a minute. */
+const LAST_USED_PRECISION_MS = 60_000;
+
+/** Records that a key was used now, unless it was already recorded within the last minute. */
+export async function markApiKeyUsed(db: MetaDb, key: { id: number; lastUsedAt: number | null }, now: number): Promise<void> {
+  if (key.lastUsedAt !== null && now - key.lastUsedAt < LAST_USED_PRECISION_MS) return;
+  await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', key.id).execute();
+}
+
 /** Old windows are of no use once their hour has passed. */
 export async function pruneApiUsage(db: MetaDb, before: number): Promise<void> {
   await db.deleteFrom('api_key_usage').where('window_start', '<', before).execute();

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { TEAM_MANAGERS } from '../../accounts/roles.js';
+import { badRequest } from '../../errors.js';
 import { parsePayload } from '../../management/payload.js';
 import { type ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from '../../stores/meta/apiKeys.js';
 import { requireViewer, type WebDeps } from '../signIn.js';
@@ -12,8 +14,6 @@ const newKey = z.strictObject({
   scopes: z.array(z.string()).max(10).optional(),
   hourly_limit: z.number().int().nullable().optional(),
 });
-
-const MANAGERS = ['owner', 'admin'] as const;
 
 const keyJson = (key: ApiKeyRecord) => ({
   id: key.id,
@@ -33,7 +33,7 @@ const keyJson = (key: ApiKeyRecord) => ({
 export function apiKeyRoutes(scope: FastifyInstance, deps: WebDeps): void {
   scope.get('/app/api/teams/:team/api-keys', async (request) => {
     const { team } = parsePayload(teamParams, request.params);
-    await requireTeamRole(deps.db, requireViewer(request), team, MANAGERS, 'see API keys');
+    await requireTeamRole(deps.db, requireViewer(request), team, TEAM_MANAGERS, 'see API keys');
     return { api_keys: (await listApiKeys(deps.db, team)).map(keyJson) };
   });
 
@@ -41,7 +41,9 @@ export function apiKeyRoutes(scope: FastifyInstance, deps: WebDeps): void {
     const { team } = parsePayload(teamParams, request.params);
     const body = parsePayload(newKey, request.body);
     const viewer = requireViewer(request);
-    await requireTeamRole(deps.db, viewer, team, MANAGERS, 'create API keys');
+    await requireTeamRole(deps.db, viewer, team, TEAM_MANAGERS, 'create API keys');
+    // The store reads no scopes as every scope (the CLI's default); on the screen, no box ticked means none was chosen.
+    if (body.scopes?.length === 0) throw badRequest('invalid_scope', 'Tick at least one scope: a key without one could do nothing.');
     const { record, key } = await createApiKey(
       deps.db,
       { teamId: team, userId: viewer.userId, name: body.name, scopes: body.scopes, hourlyLimit: body.hourly_limit ?? undefined },
@@ -52,7 +54,7 @@ export function apiKeyRoutes(scope: FastifyInstance, deps: WebDeps): void {
 
   scope.post('/app/api/teams/:team/api-keys/:id/revoke', async (request) => {
     const { team, id } = parsePayload(keyParams, request.params);
-    await requireTeamRole(deps.db, requireViewer(request), team, MANAGERS, 'revoke API keys');
+    await requireTeamRole(deps.db, requireViewer(request), team, TEAM_MANAGERS, 'revoke API keys');
     return { api_key: keyJson(await revokeApiKey(deps.db, team, id, deps.clock.now())) };
   });
 }

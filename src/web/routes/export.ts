@@ -1,6 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import { createReadStream } from 'node:fs';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '../../errors.js';
+import { roleIn, SITE_EDITORS } from '../../accounts/roles.js';
+import { AppError, notFound } from '../../errors.js';
+import { createExportJobs, type ExportJob } from '../../export/exportJobs.js';
 import { exportQuerySchema, exportRange } from '../../export/exportRequest.js';
 import { sendSiteExport, siteFirstEventAt } from '../../export/exportResponse.js';
 import { parsePayload } from '../../management/payload.js';
@@ -9,20 +12,73 @@ import { requireViewer, type WebDeps } from '../signIn.js';
 import { requireViewerSite } from '../siteAccess.js';
 
 const params = z.strictObject({ domain: z.string().min(1).max(300) });
-const EXPORTERS = ['owner', 'admin', 'editor'];
+const jobParams = z.strictObject({ domain: z.string().min(1).max(300), id: z.string().regex(/^[0-9a-f]{24}$/) });
+
+const jobJson = (domain: string, job: ExportJob) => ({
+  id: job.id,
+  status: job.status,
+  from: job.range.from,
+  to: job.range.to,
+  file_name: job.fileName,
+  bytes: job.bytes,
+  created_at: new Date(job.createdAt).toISOString(),
+  finished_at: job.finishedAt === null ? null : new Date(job.finishedAt).toISOString(),
+  error: job.error,
+  download_url: job.status === 'ready' ? `/app/api/sites/${encodeURIComponent(domain)}/exports/${job.id}` : null,
+});
 
 /**
- * The export download of the site settings screen. Unlike the API route it works in every account
- * state, locked included (spec: export "works in every account state"); `svc export` uses it too.
+ * The export of the site settings screen: a direct download, or for a large site an export
+ * prepared in the background and downloaded when ready. Unlike the API route it works in every
+ * account state, locked included (spec: export "works in every account state"); `svc export`
+ * uses the direct download too.
  */
-export function webExportRoutes(scope: FastifyInstance, deps: WebDeps & { events: EventStore }): void {
-  scope.get('/app/api/sites/:domain/export', async (request, reply) => {
-    const { domain } = parsePayload(params, request.params);
-    const query = parsePayload(exportQuerySchema, request.query ?? {});
-    const now = deps.clock.now();
-    const { site, role, guest } = await requireViewerSite(deps.db, requireViewer(request), domain, now);
-    if (guest || !EXPORTERS.includes(role))
+export function webExportRoutes(scope: FastifyInstance, deps: WebDeps & { events: EventStore; dataDir: string }): void {
+  const jobs = createExportJobs(deps);
+  scope.addHook('onClose', async () => jobs.stop());
+
+  const exporterSite = async (request: FastifyRequest, domain: string) => {
+    const { site, role, guest } = await requireViewerSite(deps.db, requireViewer(request), domain, deps.clock.now());
+    if (guest || !roleIn(role, SITE_EDITORS))
       throw new AppError(403, 'forbidden_role', `Exports are for the site's editors, admins and owner; you are a ${role}.`);
-    return sendSiteExport(reply, deps, site, exportRange(query, site, await siteFirstEventAt(deps.events, site.id), now));
+    return site;
+  };
+  const rangeOf = async (input: unknown, site: Awaited<ReturnType<typeof exporterSite>>) =>
+    exportRange(parsePayload(exportQuerySchema, input ?? {}), site, await siteFirstEventAt(deps.events, site.id), deps.clock.now());
+
+  scope.get('/app/api/sites/:domain/export', async (request, reply) => {
+    const site = await exporterSite(request, parsePayload(params, request.params).domain);
+    return sendSiteExport(reply, deps, site, await rangeOf(request.query, site));
+  });
+
+  scope.post('/app/api/sites/:domain/exports', async (request, reply) => {
+    const site = await exporterSite(request, parsePayload(params, request.params).domain);
+    const job = jobs.start(site, await rangeOf(request.body, site));
+    reply.code(202);
+    return jobJson(site.domain, job);
+  });
+
+  scope.get('/app/api/sites/:domain/exports', async (request) => {
+    const site = await exporterSite(request, parsePayload(params, request.params).domain);
+    return { exports: jobs.list(site.id).map((job) => jobJson(site.domain, job)) };
+  });
+
+  scope.get('/app/api/sites/:domain/exports/:id', async (request, reply) => {
+    const { domain, id } = parsePayload(jobParams, request.params);
+    const site = await exporterSite(request, domain);
+    const ready = jobs.ready(site.id, id);
+    if (!ready) throw notFound('There is no such prepared export (it may still be in preparation, or have expired after a day).');
+    return reply
+      .header('content-type', 'application/zip')
+      .header('content-disposition', `attachment; filename="${ready.job.fileName}"`)
+      .header('cache-control', 'no-store')
+      .send(createReadStream(ready.path));
+  });
+
+  scope.delete('/app/api/sites/:domain/exports/:id', async (request) => {
+    const { domain, id } = parsePayload(jobParams, request.params);
+    const site = await exporterSite(request, domain);
+    if (!jobs.remove(site.id, id)) throw notFound('There is no such prepared export.');
+    return { deleted: true };
   });
 }

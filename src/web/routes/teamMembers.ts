@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { TEAM_MANAGERS } from '../../accounts/roles.js';
 import { changeMemberRole } from '../../management/memberRoles.js';
 import { parsePayload } from '../../management/payload.js';
 import { requireViewer, type WebDeps } from '../signIn.js';
@@ -13,7 +14,7 @@ export function teamMemberRoutes(scope: FastifyInstance, deps: WebDeps): void {
   scope.post('/app/api/teams/:team/members/role', async (request) => {
     const { team } = parsePayload(teamParams, request.params);
     const body = parsePayload(roleBody, request.body);
-    const actorRole = await requireTeamRole(deps.db, requireViewer(request), team, ['owner', 'admin'], "change members' roles");
+    const actorRole = await requireTeamRole(deps.db, requireViewer(request), team, TEAM_MANAGERS, "change members' roles");
     return changeMemberRole(deps.db, { teamId: team, actorRole, email: body.email, role: body.role }, deps.clock.now());
   });
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { OWNER, TEAM_MANAGERS } from '../../../accounts/roles.js';
 import { badRequest, notFound } from '../../../errors.js';
 import { inviteGuest, inviteTeamMember } from '../../../management/invitations.js';
 import { requestOwnershipTransfer, transferJson } from '../../../management/ownershipTransfer.js';
@@ -18,8 +19,6 @@ import { getSite } from '../../../stores/meta/sites.js';
 import { pageOfList, parsePageRequest } from '../../pagination.js';
 import { singleValued } from '../../requestParts.js';
 import { bodyWithSiteId, isoTime, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
-
-const MANAGERS = ['owner', 'admin'] as const;
 
 const guestSchema = z.strictObject({ site_id: z.string(), email: z.string(), role: z.string() });
 const memberSchema = z.strictObject({ email: z.string(), role: z.string(), team_id: z.union([z.string(), z.number().int()]).optional() });
@@ -67,7 +66,7 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     const body = parsePayload(guestSchema, bodyWithSiteId(request));
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
-    await requireRole(db, request.caller, MANAGERS, 'invite guests');
+    await requireRole(db, request.caller, TEAM_MANAGERS, 'invite guests');
     return inviteGuest(
       db,
       { teamId: request.caller.teamId, siteId: site.id, email: body.email, role: body.role, invitedBy: request.caller.userId, baseUrl },
@@ -79,7 +78,7 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     const email = singleValued(request.params).email ?? '';
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), now);
-    await requireRole(db, request.caller, MANAGERS, 'remove guests');
+    await requireRole(db, request.caller, TEAM_MANAGERS, 'remove guests');
     const guest = await findSiteGuest(db, site.id, email);
     if (guest) await removeSiteGuest(db, site.id, guest.userId);
     await revokeInvitationsFor(db, request.caller.teamId, site.id, email, now);
@@ -106,14 +105,14 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
   app.put('/api/v1/teams/memberships', PROVISION, async (request) => {
     const body = parsePayload(memberSchema, request.body);
     checkTeamParameter(request.caller, body.team_id, () => notFound('Team could not be found.'));
-    await requireRole(db, request.caller, MANAGERS, 'invite team members');
+    await requireRole(db, request.caller, TEAM_MANAGERS, 'invite team members');
     return inviteTeamMember(db, { teamId: request.caller.teamId, email: body.email, role: body.role, invitedBy: request.caller.userId, baseUrl }, clock.now());
   });
 
   app.delete('/api/v1/teams/memberships/:email', PROVISION, async (request) => {
     const email = singleValued(request.params).email ?? '';
     const now = clock.now();
-    await requireRole(db, request.caller, MANAGERS, 'remove team members');
+    await requireRole(db, request.caller, TEAM_MANAGERS, 'remove team members');
     const member = (await listTeamMembers(db, request.caller.teamId)).find((m) => m.email.toLowerCase() === email.toLowerCase());
     if (member?.role === 'owner') throw badRequest('invalid_role', 'The owner cannot be removed; transfer ownership first.');
     const removed = member ? await removeTeamMember(db, request.caller.teamId, member.userId) : false;
@@ -142,7 +141,7 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
 
   app.delete('/api/v1/teams/invitations/:invitation_id', PROVISION, async (request) => {
     const invitationId = parseId(singleValued(request.params).invitation_id, 'The invitation id');
-    await requireRole(db, request.caller, MANAGERS, 'revoke invitations');
+    await requireRole(db, request.caller, TEAM_MANAGERS, 'revoke invitations');
     if (!(await revokeInvitation(db, request.caller.teamId, invitationId, clock.now()))) throw notFound('Invitation could not be found.');
     return { revoked: true };
   });
@@ -154,12 +153,12 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
 
   app.post('/api/v1/teams/ownership-transfer', PROVISION, async (request) => {
     const body = parsePayload(transferSchema, request.body);
-    await requireRole(db, request.caller, ['owner'], 'transfer ownership');
+    await requireRole(db, request.caller, [OWNER], 'transfer ownership');
     return requestOwnershipTransfer(db, { teamId: request.caller.teamId, fromUserId: request.caller.userId, email: body.email, baseUrl }, clock.now());
   });
 
   app.delete('/api/v1/teams/ownership-transfer', PROVISION, async (request) => {
-    await requireRole(db, request.caller, ['owner'], 'cancel an ownership transfer');
+    await requireRole(db, request.caller, [OWNER], 'cancel an ownership transfer');
     if (!(await cancelOwnershipTransfer(db, request.caller.teamId, clock.now()))) throw notFound('There is no open ownership transfer.');
     return { cancelled: true };
   });

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from '../../router';
 import { Layout } from '../../ui/Layout';
 import './settings.css';
@@ -16,6 +16,7 @@ export function SettingsLayout({
   items,
   current,
   locked,
+  notices,
   children,
 }: {
   title: ReactNode;
@@ -24,13 +25,22 @@ export function SettingsLayout({
   items: SettingsNavItem[];
   current: string;
   locked?: { reason: string | null } | null;
+  /** Banners shown above every page of these settings (a webhook that looks broken). */
+  notices?: ReactNode;
   children: ReactNode;
 }) {
+  const nav = useRef<HTMLElement>(null);
+  // On a phone the sections are a row that scrolls sideways: bring the current one into view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the current section changes; the link is found in the page
+  useEffect(() => {
+    nav.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [current]);
   return (
     <Layout title={title}>
       {locked && <LockedBanner reason={locked.reason} />}
+      {notices}
       <div className="settings">
-        <nav className="settings-nav" aria-label={`${heading} sections`}>
+        <nav ref={nav} className="settings-nav" aria-label={`${heading} sections`}>
           <h1>{heading}</h1>
           <ul>
             {items.map((item) => (
@@ -52,9 +62,11 @@ export function SettingsLayout({
 export function LockedBanner({ reason }: { reason: string | null }) {
   return (
     <div className="banner banner-bad" role="alert">
-      <strong>This team is locked</strong>
-      {reason ? ` (${reason})` : ''}. Dashboards and the API are closed until a team owner settles the account; events are still collected, and team settings,
-      members and data export keep working.
+      <span>
+        <strong>This team is locked</strong>
+        {reason ? ` (${reason})` : ''}. Dashboards and the API are closed until a team owner settles the account; events are still collected, and team settings,
+        members and data export keep working.
+      </span>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ROLE_SCOPES, ROLES, type Role, roleIn, SITE_EDITORS, TEAM_MANAGERS } from '../../../../src/accounts/roles';
 import { api, type TeamApi, teamApi } from '../../api';
 import { Link } from '../../router';
 import { Loading } from '../../ui/Loading';
@@ -16,15 +17,18 @@ import { ShieldsSection } from './sections/ShieldsSection';
 import { TrackerSection } from './sections/TrackerSection';
 import { VisibilitySection } from './sections/VisibilitySection';
 import { WebhooksSection } from './sections/WebhooksSection';
+import { TeamNotices } from './TeamNotices';
 
 export interface SiteSectionProps {
   site: SiteInfo;
+  /** The viewer's role in the site's team: sections leave out what the server would refuse them. */
+  role: Role;
   api: TeamApi;
   /** Reads the site again after a change that the other sections or the dashboard show. */
   refreshSite(): void;
 }
 
-const SECTIONS: { section: string; label: string; render(props: SiteSectionProps): ReactNode }[] = [
+const SECTIONS: { section: string; label: string; render(props: SiteSectionProps): ReactNode; for?: readonly Role[] }[] = [
   { section: 'general', label: 'General', render: (p) => <GeneralSection {...p} /> },
   { section: 'goals', label: 'Goals', render: (p) => <GoalsSection {...p} /> },
   { section: 'funnels', label: 'Funnels', render: (p) => <FunnelsSection {...p} /> },
@@ -33,33 +37,35 @@ const SECTIONS: { section: string; label: string; render(props: SiteSectionProps
   { section: 'shields', label: 'Shields', render: (p) => <ShieldsSection {...p} /> },
   { section: 'tracker', label: 'Tracker', render: (p) => <TrackerSection {...p} /> },
   { section: 'health', label: 'Ingestion health', render: (p) => <HealthSection {...p} /> },
-  { section: 'webhooks', label: 'Webhooks', render: (p) => <WebhooksSection {...p} /> },
+  { section: 'webhooks', label: 'Webhooks', render: (p) => <WebhooksSection {...p} />, for: ROLES.filter((r) => ROLE_SCOPES[r].includes('webhooks:write')) },
   { section: 'imports', label: 'Imports', render: (p) => <ImportsSection {...p} /> },
   { section: 'export', label: 'Export data', render: (p) => <ExportSection {...p} /> },
 ];
-
-/** Roles that may open a site's settings; the server enforces the same through the route scopes. */
-const SETTINGS_ROLES = ['owner', 'admin', 'editor'];
 
 export function SiteSettingsPage({ domain, section }: { domain: string; section: string }) {
   const { data: site, error, reload } = useResource((signal) => api.get<SiteInfo>(`/app/api/sites/${encodeURIComponent(domain)}`, signal), [domain]);
   if (error) return <NoAccess message={error} />;
   if (!site || site.team_id === undefined) return <Loading />;
-  if (!SETTINGS_ROLES.includes(site.role ?? '') || site.guest) {
+  const role = ROLES.find((r) => r === site.role);
+  if (!role || !roleIn(role, SITE_EDITORS) || site.guest) {
     return <NoAccess message={`You can see the dashboard of ${site.domain}, but its settings are for the editors, admins and owner of its team.`} />;
   }
-  const current = SECTIONS.find((s) => s.section === section) ?? SECTIONS[0]!;
+  const sections = SECTIONS.filter((s) => !s.for || s.for.includes(role));
+  const current = sections.find((s) => s.section === section) ?? sections[0]!;
   const base = `/${encodeURIComponent(site.domain)}/settings`;
+  const teamApiOfSite = teamApi(site.team_id);
+  const webhooks = sections.find((s) => s.section === 'webhooks');
   return (
     <SettingsLayout
       title={<Link href={`/${encodeURIComponent(site.domain)}`}>{site.domain}</Link>}
       heading="Site settings"
       base={base}
-      items={SECTIONS}
+      items={sections}
       current={current.section}
       locked={site.locked ? { reason: site.locked_reason ?? null } : null}
+      notices={webhooks && roleIn(role, TEAM_MANAGERS) && <TeamNotices teamId={site.team_id} webhooksHref={`${base}/${webhooks.section}`} />}
     >
-      {current.render({ site, api: teamApi(site.team_id), refreshSite: reload })}
+      {current.render({ site, role, api: teamApiOfSite, refreshSite: reload })}
     </SettingsLayout>
   );
 }

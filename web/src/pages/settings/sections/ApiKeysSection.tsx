@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api } from '../../../api';
-import { ConfirmButton, ErrorNote, formatTime, Section, ServerForm, ShownOnce, useResource } from '../parts';
+import { ConfirmButton, ErrorNote, Field, FieldError, formatTime, Section, ServerForm, ShownOnce, useResource } from '../parts';
 
 interface ApiKey {
   id: number;
@@ -20,6 +20,9 @@ const SCOPES: { scope: string; meaning: string }[] = [
   { scope: 'sites:provision', meaning: 'Create and change sites, goals, funnels, shields; invite people.' },
   { scope: 'webhooks:write', meaning: 'Register webhooks and read their delivery logs.' },
 ];
+
+/** The limit as typed: blank for the default, digits as a number, anything else as text for the server to refuse by name. */
+const hourlyLimit = (typed: string) => (typed.trim() === '' ? null : /^\d+$/.test(typed.trim()) ? Number(typed.trim()) : typed);
 
 /** API keys: made here (or with `svc api-key create`), shown once, revoked with the record kept. */
 export function ApiKeysSection({ teamId }: { teamId: number }) {
@@ -55,15 +58,23 @@ export function ApiKeysSection({ teamId }: { teamId: number }) {
             <tbody>
               {keys.data.api_keys.map((key) => (
                 <tr key={key.id} className={key.revoked_at ? 'revoked' : undefined}>
-                  <td>{key.name}</td>
-                  <td>
+                  <td className="key-name">{key.name}</td>
+                  <td data-label="Key">
                     <code className="small">{key.prefix}…</code>
                   </td>
-                  <td className="small">{key.scopes.join(', ')}</td>
-                  <td className="num">{key.hourly_limit.toLocaleString()}</td>
-                  <td className="small nowrap">{formatTime(key.created_at)}</td>
-                  <td className="small nowrap">{formatTime(key.last_used_at)}</td>
-                  <td>
+                  <td data-label="Scopes" className="small">
+                    {key.scopes.join(', ')}
+                  </td>
+                  <td data-label="Per hour" className="num">
+                    {key.hourly_limit.toLocaleString()}
+                  </td>
+                  <td data-label="Created" className="small nowrap">
+                    {formatTime(key.created_at)}
+                  </td>
+                  <td data-label="Last used" className="small nowrap">
+                    {formatTime(key.last_used_at)}
+                  </td>
+                  <td className="key-action">
                     {key.revoked_at ? (
                       <span className="badge badge-muted">revoked {formatTime(key.revoked_at)}</span>
                     ) : (
@@ -89,16 +100,15 @@ export function ApiKeysSection({ teamId }: { teamId: number }) {
         <ServerForm
           submitLabel="Create key"
           onSubmit={async () => {
-            const answer = await api.post<{ key: string }>(base, { name, scopes, hourly_limit: limit.trim() === '' ? null : Number(limit) });
+            const answer = await api.post<{ key: string }>(base, { name, scopes, hourly_limit: hourlyLimit(limit) });
             setCreated(answer.key);
             setName('');
             keys.reload();
           }}
         >
-          <div className="field">
-            <label htmlFor="key-name">Name</label>
-            <input id="key-name" value={name} onChange={(event) => setName(event.target.value)} placeholder="Reporting script" />
-          </div>
+          <Field id="key-name" label="Name" name="name" codes={['invalid_name']}>
+            <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Reporting script" />
+          </Field>
           <fieldset className="checks">
             <legend>Scopes</legend>
             {SCOPES.map((s) => (
@@ -113,11 +123,11 @@ export function ApiKeysSection({ teamId }: { teamId: number }) {
                 </span>
               </label>
             ))}
+            <FieldError name="scopes" codes={['invalid_scope']} />
           </fieldset>
-          <div className="field">
-            <label htmlFor="key-limit">Requests per hour (optional; default 10,000)</label>
-            <input id="key-limit" inputMode="numeric" value={limit} onChange={(event) => setLimit(event.target.value)} />
-          </div>
+          <Field id="key-limit" label="Requests per hour (optional; default 10,000)" name="hourly_limit" codes={['invalid_hourly_limit']}>
+            <input inputMode="numeric" value={limit} onChange={(event) => setLimit(event.target.value)} />
+          </Field>
         </ServerForm>
       </Section>
     </>

@@ -1,5 +1,5 @@
 import { type DragEvent, useState } from 'react';
-import { ConfirmButton, ErrorNote, Section, ServerForm } from '../parts';
+import { ConfirmButton, ErrorNote, Field, Section, ServerForm } from '../parts';
 import type { SiteSectionProps } from '../SiteSettingsPage';
 
 const MIN_STEPS = 2;
@@ -63,10 +63,12 @@ export function FunnelsSection({ site, api, refreshSite }: SiteSectionProps) {
               refreshSite();
             }}
           >
-            <div className="field">
-              <label htmlFor="funnel-name">Name</label>
-              <input id="funnel-name" value={name} onChange={(event) => setName(event.target.value)} placeholder="Checkout" />
-            </div>
+            <Field id="funnel-name" label="Name" name="name">
+              <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Checkout" />
+            </Field>
+            <p className="field-hint">
+              Steps: {MIN_STEPS} to {MAX_STEPS} goals in the order visitors reach them. Drag a step, or use its arrows, to change the order.
+            </p>
             <ol className="funnel-steps" aria-label="Steps">
               {steps.map((id, index) => (
                 <li

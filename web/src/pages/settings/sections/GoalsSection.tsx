@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ConfirmButton, ErrorNote, Section, ServerForm, useResource } from '../parts';
+import { ConfirmButton, ErrorNote, Field, Section, ServerForm, useResource } from '../parts';
 import type { SiteSectionProps } from '../SiteSettingsPage';
 
 interface Goal {
@@ -20,6 +20,10 @@ const KINDS: { kind: Kind; label: string; hint: string }[] = [
   { kind: 'scroll', label: 'Scroll depth', hint: 'Counts visitors who scrolled a page at least this far.' },
   { kind: 'revenue', label: 'Revenue', hint: 'A custom event that carries an amount; totals are shown in this currency.' },
 ];
+
+/** Suggestions only: the server checks the code against the runtime's own list (src/management/goals.ts). */
+const CURRENCIES = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : [];
+const currencyNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'currency' }) : null;
 
 const describe = (goal: Goal) =>
   goal.goal_type === 'event'
@@ -97,33 +101,44 @@ export function GoalsSection({ site, api, refreshSite }: SiteSectionProps) {
           </fieldset>
           <p className="field-hint">{KINDS.find((k) => k.kind === kind)?.hint}</p>
           {(kind === 'event' || kind === 'revenue') && (
-            <div className="field">
-              <label htmlFor="goal-event">Event name</label>
-              <input id="goal-event" value={eventName} onChange={(event) => setEventName(event.target.value)} placeholder="Signup" />
-            </div>
+            <Field id="goal-event" label="Event name" name="event_name">
+              <input value={eventName} onChange={(event) => setEventName(event.target.value)} placeholder="Signup" />
+            </Field>
           )}
           {kind === 'revenue' && (
-            <div className="field">
-              <label htmlFor="goal-currency">Currency</label>
-              <input id="goal-currency" value={currency} onChange={(event) => setCurrency(event.target.value.toUpperCase())} maxLength={3} placeholder="EUR" />
-            </div>
+            <>
+              <Field id="goal-currency" label="Currency" name="currency" hint="An ISO 4217 code; start typing to pick one.">
+                <input
+                  value={currency}
+                  onChange={(event) => setCurrency(event.target.value.toUpperCase())}
+                  maxLength={3}
+                  placeholder="EUR"
+                  list="goal-currencies"
+                  autoComplete="off"
+                />
+              </Field>
+              <datalist id="goal-currencies">
+                {CURRENCIES.map((code) => (
+                  <option key={code} value={code}>
+                    {currencyNames?.of(code) ?? code}
+                  </option>
+                ))}
+              </datalist>
+            </>
           )}
           {(kind === 'page' || kind === 'scroll') && (
-            <div className="field">
-              <label htmlFor="goal-page">Page path</label>
-              <input id="goal-page" value={pagePath} onChange={(event) => setPagePath(event.target.value)} placeholder="/pricing or /blog/**" />
-            </div>
+            <Field id="goal-page" label="Page path" name="page_path">
+              <input value={pagePath} onChange={(event) => setPagePath(event.target.value)} placeholder="/pricing or /blog/**" />
+            </Field>
           )}
           {kind === 'scroll' && (
-            <div className="field">
-              <label htmlFor="goal-threshold">Scrolled at least (%)</label>
-              <input id="goal-threshold" type="number" min={1} max={100} value={threshold} onChange={(event) => setThreshold(event.target.value)} />
-            </div>
+            <Field id="goal-threshold" label="Scrolled at least (%)" name="scroll_threshold">
+              <input type="number" min={1} max={100} value={threshold} onChange={(event) => setThreshold(event.target.value)} />
+            </Field>
           )}
-          <div className="field">
-            <label htmlFor="goal-name">Display name (optional)</label>
-            <input id="goal-name" value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
-          </div>
+          <Field id="goal-name" label="Display name (optional)" name="display_name" codes={['goal_name_taken']}>
+            <input value={displayName} onChange={(event) => setDisplayName(event.target.value)} />
+          </Field>
         </ServerForm>
       </Section>
     </>

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { api as appApi } from '../../../api';
-import { ErrorNote, Section, useResource } from '../parts';
+import { ErrorNote, type OutcomeGuide, Section, useOutcomeGuide, useResource } from '../parts';
 import type { SiteSectionProps } from '../SiteSettingsPage';
 
 interface Health {
@@ -8,12 +7,6 @@ interface Health {
   to: string;
   totals: Record<string, number>;
   hours: { hour: string; counts: Record<string, number> }[];
-}
-interface Guide {
-  label: string;
-  meaning: string;
-  action: string;
-  kind: 'accepted' | 'classified' | 'dropped';
 }
 
 const WINDOWS = [
@@ -28,7 +21,7 @@ const PALETTE = {
   dropped: ['#f97316', '#ef4444', '#f59e0b', '#dc2626', '#fb923c', '#b91c1c', '#fbbf24'],
 };
 
-function colours(outcomes: string[], guide: Record<string, Guide>): Record<string, string> {
+function colours(outcomes: string[], guide: Record<string, OutcomeGuide>): Record<string, string> {
   const used = { accepted: 0, classified: 0, dropped: 0 };
   const result: Record<string, string> = {};
   for (const outcome of outcomes) {
@@ -47,10 +40,12 @@ export function HealthSection({ site, api }: SiteSectionProps) {
     (signal) => api.get<Health>(`/api/v1/sites/${encodeURIComponent(site.domain)}/ingestion?hours=${hours}`, signal),
     [site.domain, hours],
   );
-  const guide = useResource((signal) => appApi.get<{ outcomes: Record<string, Guide> }>('/app/api/ingestion-outcomes', signal), []);
+  const guide = useOutcomeGuide();
   const outcomes = health.data ? Object.keys(health.data.totals).sort((a, b) => (health.data?.totals[b] ?? 0) - (health.data?.totals[a] ?? 0)) : [];
   const legend = guide.data?.outcomes ?? {};
   const colour = colours(outcomes, legend);
+  // Every outcome is explained, also those that did not happen in the window, so the panel teaches them all.
+  const quiet = Object.keys(legend).filter((outcome) => health.data && !(outcome in health.data.totals));
   return (
     <Section
       title="Ingestion health"
@@ -102,6 +97,24 @@ export function HealthSection({ site, api }: SiteSectionProps) {
           </table>
         </>
       )}
+      {health.data && outcomes.length > 0 && <HourlyTable health={health.data} outcomes={outcomes} legend={legend} />}
+      {health.data && quiet.length > 0 && (
+        <details className="health-quiet">
+          <summary>Other outcomes (none in this window)</summary>
+          <dl>
+            {quiet.map((outcome) => (
+              <div key={outcome} data-quiet-outcome={outcome}>
+                <dt>
+                  {legend[outcome]?.label} <code className="small muted">{outcome}</code>
+                </dt>
+                <dd className="small">
+                  {legend[outcome]?.meaning} <span className="muted">{legend[outcome]?.action}</span>
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </details>
+      )}
     </Section>
   );
 }
@@ -126,6 +139,8 @@ function HealthChart({ health, hours, outcomes, colour }: { health: Health; hour
       <svg
         className="health-chart"
         viewBox={`0 0 ${width} ${height}`}
+        // Bars stretch to the box on every screen width instead of shrinking into its middle.
+        preserveAspectRatio="none"
         role="img"
         aria-label={`Events per hour over the last ${hours} hours, stacked by outcome`}
       >
@@ -150,5 +165,43 @@ function HealthChart({ health, hours, outcomes, colour }: { health: Health; hour
         ))}
       </div>
     </figure>
+  );
+}
+
+/** The chart's numbers hour by hour (the hours that had events), for reading exact counts and for screen readers. */
+function HourlyTable({ health, outcomes, legend }: { health: Health; outcomes: string[]; legend: Record<string, OutcomeGuide> }) {
+  const hours = [...health.hours].sort((a, b) => b.hour.localeCompare(a.hour));
+  return (
+    <details className="health-hours">
+      <summary>Per hour, as a table</summary>
+      <div className="health-hours-scroll">
+        <table className="log-table">
+          <thead>
+            <tr>
+              <th scope="col">Hour</th>
+              {outcomes.map((outcome) => (
+                <th key={outcome} scope="col" className="num">
+                  {legend[outcome]?.label ?? outcome}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {hours.map((row) => (
+              <tr key={row.hour}>
+                <th scope="row" className="nowrap">
+                  {new Date(row.hour).toLocaleString(undefined, { weekday: 'short', hour: 'numeric', minute: '2-digit' })}
+                </th>
+                {outcomes.map((outcome) => (
+                  <td key={outcome} className="num">
+                    {(row.counts[outcome] ?? 0).toLocaleString()}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
   );
 }

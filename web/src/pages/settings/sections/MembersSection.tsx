@@ -1,6 +1,20 @@
 import { useState } from 'react';
+import { OWNER } from '../../../../../src/accounts/roles';
 import { api as appApi, type TeamApi } from '../../../api';
-import { ConfirmButton, CopyButton, ErrorNote, formatTime, type Invitation, PendingInvitations, Section, ServerForm, useResource } from '../parts';
+import {
+  ConfirmButton,
+  CopyButton,
+  ErrorNote,
+  Field,
+  formatTime,
+  type Invitation,
+  InvitationAnswer,
+  type InviteAnswer,
+  PendingInvitations,
+  Section,
+  ServerForm,
+  useResource,
+} from '../parts';
 
 interface Membership {
   email: string;
@@ -9,11 +23,6 @@ interface Membership {
 }
 interface Transfer {
   transfer: { email: string; status: string; expires_at: string } | null;
-}
-interface Invited {
-  email: string;
-  status: string;
-  invitation: { accept_url: string; expires_at: string } | null;
 }
 
 const INVITABLE = ['admin', 'editor', 'viewer', 'billing'];
@@ -25,7 +34,7 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
   const transfer = useResource((signal) => api.get<Transfer>('/api/v1/teams/ownership-transfer', signal), []);
   const [email, setEmail] = useState('');
   const [inviteRole, setInviteRole] = useState('viewer');
-  const [invited, setInvited] = useState<Invited | null>(null);
+  const [invited, setInvited] = useState<InviteAnswer | null>(null);
   const [newOwner, setNewOwner] = useState('');
   const [transferLink, setTransferLink] = useState<string | null>(null);
   const [roleError, setRoleError] = useState<string | null>(null);
@@ -43,8 +52,8 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
         <ErrorNote error={members.error ?? roleError} />
         <ul className="settings-list">
           {members.data?.memberships.map((member) => (
-            <li key={member.email}>
-              <div>
+            <li key={member.email} className="member">
+              <div className="grow">
                 <strong>{member.email}</strong> {member.role === 'owner' && <span className="badge">owner</span>}
               </div>
               {member.role !== 'owner' && (
@@ -83,7 +92,7 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
             </li>
           ))}
         </ul>
-        <PendingInvitations invitations={pending} onRevoked={reload} />
+        <PendingInvitations api={api} invitations={pending} onRevoked={reload} />
       </Section>
       <Section
         title="Invite a member"
@@ -93,46 +102,45 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
           submitLabel="Invite"
           className="settings-form inline-form"
           onSubmit={async () => {
-            setInvited(await api.put<Invited>('/api/v1/teams/memberships', { email, role: inviteRole }));
+            setInvited(await api.put<InviteAnswer>('/api/v1/teams/memberships', { email, role: inviteRole }));
             setEmail('');
             reload();
           }}
         >
-          <div className="field">
-            <label htmlFor="member-email">Email</label>
-            <input id="member-email" type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor="member-role">Role</label>
-            <select id="member-role" value={inviteRole} onChange={(event) => setInviteRole(event.target.value)}>
+          <Field id="member-email" label="Email" name="email" codes={['invalid_email']}>
+            <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
+          </Field>
+          <Field id="member-role" label="Role" name="role" codes={['invalid_role']}>
+            <select value={inviteRole} onChange={(event) => setInviteRole(event.target.value)}>
               {INVITABLE.map((r) => (
                 <option key={r} value={r}>
                   {r}
                 </option>
               ))}
             </select>
-          </div>
+          </Field>
         </ServerForm>
-        {invited?.invitation && (
-          <div className="shown-once" role="status">
-            <p>
-              Invitation created for {invited.email}. Send them this link (it expires {formatTime(invited.invitation.expires_at)}):
-            </p>
-            <div className="copy-row">
-              <code className="small truncate" data-testid="invitation-link">
-                {invited.invitation.accept_url}
-              </code>
-              <CopyButton text={invited.invitation.accept_url} label="Copy link" />
-            </div>
-          </div>
-        )}
+        {invited && <InvitationAnswer answer={invited} who="them" />}
       </Section>
-      {role === 'owner' && (
+      {role === OWNER && (
         <Section title="Transfer ownership" danger description="The new owner accepts by a link; you then stay in the team as an admin.">
           {transfer.data?.transfer && (
-            <p className="banner banner-warn">
-              A transfer to {transfer.data.transfer.email} is {transfer.data.transfer.status} until {formatTime(transfer.data.transfer.expires_at)}.
-            </p>
+            <div className="banner banner-warn">
+              <span>
+                A transfer to {transfer.data.transfer.email} is {transfer.data.transfer.status} until {formatTime(transfer.data.transfer.expires_at)}.
+              </span>
+              <ConfirmButton
+                label="Cancel transfer"
+                className="btn btn-small"
+                title="Cancel the ownership transfer?"
+                message="The link sent to the new owner stops working; you stay the owner."
+                onConfirm={async () => {
+                  await api.delete('/api/v1/teams/ownership-transfer');
+                  setTransferLink(null);
+                  transfer.reload();
+                }}
+              />
+            </div>
           )}
           {transferLink && (
             <div className="shown-once" role="status">

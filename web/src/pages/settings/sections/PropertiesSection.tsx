@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ConfirmButton, Section, ServerForm } from '../parts';
+import { ConfirmButton, Field, Section, ServerForm } from '../parts';
 import type { SiteSectionProps } from '../SiteSettingsPage';
 
 /** Custom properties the dashboard offers as breakdowns and filters. */
@@ -37,10 +37,9 @@ export function PropertiesSection({ site, api, refreshSite }: SiteSectionProps) 
             refreshSite();
           }}
         >
-          <div className="field">
-            <label htmlFor="prop-name">Property name</label>
-            <input id="prop-name" value={property} onChange={(event) => setProperty(event.target.value)} placeholder="plan" />
-          </div>
+          <Field id="prop-name" label="Property name" name="property">
+            <input value={property} onChange={(event) => setProperty(event.target.value)} placeholder="plan" />
+          </Field>
         </ServerForm>
       </Section>
     </>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ConfirmButton, ErrorNote, Section, ServerForm, useResource } from '../parts';
+import { ConfirmButton, ErrorNote, Field, Section, ServerForm, useOutcomeGuide, useResource } from '../parts';
 import type { SiteSectionProps } from '../SiteSettingsPage';
 
 interface Rule {
@@ -9,21 +9,30 @@ interface Rule {
 }
 type Kind = 'ip' | 'country' | 'page' | 'hostname';
 
-const KINDS: { kind: Kind; title: string; one: string; description: string; placeholder: string }[] = [
+const KINDS: { kind: Kind; title: string; one: string; description: string; placeholder: string; empty: string }[] = [
   {
     kind: 'ip',
     title: 'IP addresses',
     one: 'IP address or range',
     description: 'Events from these addresses or ranges are dropped (your office, your own devices).',
     placeholder: '203.0.113.0/24',
+    empty: 'No address is shielded.',
   },
-  { kind: 'country', title: 'Countries', one: 'Country code', description: 'Events from these countries are dropped. Two-letter codes.', placeholder: 'DE' },
+  {
+    kind: 'country',
+    title: 'Countries',
+    one: 'Country code',
+    description: 'Events from these countries are dropped. Two-letter codes.',
+    placeholder: 'DE',
+    empty: 'No country is shielded.',
+  },
   {
     kind: 'page',
     title: 'Pages',
     one: 'Page path',
     description: 'Events on these pages are dropped; * matches one segment, ** any depth.',
     placeholder: '/admin/**',
+    empty: 'No page is shielded.',
   },
   {
     kind: 'hostname',
@@ -31,6 +40,7 @@ const KINDS: { kind: Kind; title: string; one: string; description: string; plac
     one: 'Hostname',
     description: 'An allow list: when it has entries, only events from these hostnames are counted.',
     placeholder: '*.example.com',
+    empty: 'No list: events from every hostname are counted.',
   },
 ];
 
@@ -42,6 +52,7 @@ function ShieldList({ site, api, kind }: SiteSectionProps & { kind: (typeof KIND
   return (
     <Section title={kind.title} description={kind.description}>
       <ErrorNote error={rules.error} />
+      {rules.data?.rules.length === 0 && <p className="muted small">{kind.empty}</p>}
       <ul className="settings-list">
         {rules.data?.rules.map((rule) => (
           <li key={rule.id}>
@@ -71,14 +82,12 @@ function ShieldList({ site, api, kind }: SiteSectionProps & { kind: (typeof KIND
           rules.reload();
         }}
       >
-        <div className="field">
-          <label htmlFor={`shield-${kind.kind}`}>{kind.one}</label>
-          <input id={`shield-${kind.kind}`} value={value} onChange={(event) => setValue(event.target.value)} placeholder={kind.placeholder} />
-        </div>
-        <div className="field">
-          <label htmlFor={`shield-${kind.kind}-note`}>Note (optional)</label>
-          <input id={`shield-${kind.kind}-note`} value={description} onChange={(event) => setDescription(event.target.value)} />
-        </div>
+        <Field id={`shield-${kind.kind}`} label={kind.one} name="value" codes={['invalid_shield_rule']}>
+          <input value={value} onChange={(event) => setValue(event.target.value)} placeholder={kind.placeholder} />
+        </Field>
+        <Field id={`shield-${kind.kind}-note`} label="Note (optional)" name="description">
+          <input value={description} onChange={(event) => setDescription(event.target.value)} />
+        </Field>
       </ServerForm>
     </Section>
   );
@@ -93,6 +102,7 @@ interface Classifications {
 function ClassificationSettings({ site, api, refreshSite }: SiteSectionProps) {
   const query = `site_id=${encodeURIComponent(site.domain)}`;
   const current = useResource((signal) => api.get<Classifications>(`/api/v1/sites/classifications?${query}`, signal), [site.domain]);
+  const guide = useOutcomeGuide();
   const [included, setIncluded] = useState<string[]>([]);
   useEffect(() => {
     if (current.data) setIncluded(current.data.included);
@@ -102,10 +112,11 @@ function ClassificationSettings({ site, api, refreshSite }: SiteSectionProps) {
       title="Classifications"
       description="Events classified as below are stored with their reason and left out of reports. Tick a reason to put those events back into every report."
     >
-      <ErrorNote error={current.error} />
+      <ErrorNote error={current.error ?? guide.error} />
       {current.data && (
         <ServerForm
           submitLabel="Save"
+          savedMessage="Saved: every report now counts the ticked reasons."
           onSubmit={async () => {
             await api.put('/api/v1/sites/classifications', { site_id: site.domain, included });
             current.reload();
@@ -114,17 +125,33 @@ function ClassificationSettings({ site, api, refreshSite }: SiteSectionProps) {
         >
           <fieldset className="checks">
             <legend className="visually-hidden">Put back into reports</legend>
-            {current.data.reasons.map((reason) => (
-              <label key={reason} className="check">
-                <input
-                  type="checkbox"
-                  name={reason}
-                  checked={included.includes(reason)}
-                  onChange={(event) => setIncluded(event.target.checked ? [...included, reason] : included.filter((r) => r !== reason))}
-                />
-                <code>{reason}</code>
-              </label>
-            ))}
+            {current.data.reasons.map((reason) => {
+              const explained = guide.data?.outcomes[reason];
+              return (
+                // The explanation describes the switch but is not its name, so the switch reads as the reason itself.
+                <div key={reason} className="check">
+                  <input
+                    id={`put-back-${reason}`}
+                    type="checkbox"
+                    name={reason}
+                    aria-describedby={explained ? `put-back-${reason}-note` : undefined}
+                    checked={included.includes(reason)}
+                    onChange={(event) => setIncluded(event.target.checked ? [...included, reason] : included.filter((r) => r !== reason))}
+                  />
+                  <span>
+                    <label htmlFor={`put-back-${reason}`}>
+                      <code>{reason}</code>
+                    </label>
+                    {explained && (
+                      <span id={`put-back-${reason}-note`} className="muted small">
+                        {' '}
+                        — {explained.meaning} {explained.action}
+                      </span>
+                    )}
+                  </span>
+                </div>
+              );
+            })}
           </fieldset>
         </ServerForm>
       )}

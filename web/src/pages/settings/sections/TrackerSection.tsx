@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api as appApi } from '../../../api';
 import type { QueryResult } from '../../dashboard/context';
 import { CopyButton, ErrorNote, Section, useResource } from '../parts';
@@ -28,6 +28,10 @@ export function TrackerSection({ site, api }: SiteSectionProps) {
   const path = `/api/v1/sites/${encodeURIComponent(site.domain)}`;
   const snippet = useResource((signal) => api.get<Snippet>(`${path}/snippet`, signal), [site.domain]);
   const [error, setError] = useState<string | null>(null);
+  // A switch shows its new position at once; the server's configuration replaces it when the snippet is read again.
+  const [switching, setSwitching] = useState<Record<string, boolean>>({});
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the effect runs when a new snippet arrives, which it does not read
+  useEffect(() => setSwitching({}), [snippet.data]);
   const [check, setCheck] = useState<{ checking: boolean; pages: { page: string; visitors: number }[] | null; error: string | null }>({
     checking: false,
     pages: null,
@@ -35,10 +39,12 @@ export function TrackerSection({ site, api }: SiteSectionProps) {
   });
   const toggle = async (flag: string, on: boolean) => {
     setError(null);
+    setSwitching((current) => ({ ...current, [flag]: on }));
     try {
       await api.put(path, { tracker_script_configuration: { [flag]: on } });
       snippet.reload();
     } catch (failure) {
+      setSwitching(({ [flag]: _, ...rest }) => rest);
       setError(failure instanceof Error ? failure.message : String(failure));
     }
   };
@@ -82,7 +88,11 @@ export function TrackerSection({ site, api }: SiteSectionProps) {
         <div className="switches">
           {OPTIONS.map((option) => (
             <label key={option.flag} className="switch">
-              <input type="checkbox" checked={configuration[option.flag] === true} onChange={(event) => void toggle(option.flag, event.target.checked)} />
+              <input
+                type="checkbox"
+                checked={switching[option.flag] ?? configuration[option.flag] === true}
+                onChange={(event) => void toggle(option.flag, event.target.checked)}
+              />
               <span>
                 <strong>{option.label}</strong>
                 <span className="muted small"> — {option.hint}</span>
@@ -99,7 +109,11 @@ export function TrackerSection({ site, api }: SiteSectionProps) {
           {check.checking ? 'Checking…' : 'Check now'}
         </button>
         <ErrorNote error={check.error} />
-        {check.pages && check.pages.length === 0 && <p className="banner banner-warn">No event in the last 30 minutes yet.</p>}
+        {check.pages && check.pages.length === 0 && (
+          <p className="banner banner-warn">
+            No event in the last 30 minutes yet. If the snippet is in place, Ingestion health shows whether events were dropped, and why.
+          </p>
+        )}
         {check.pages && check.pages.length > 0 && (
           <div className="banner banner-good" role="status">
             Events are arriving. Latest pages: {check.pages.map((p) => p.page).join(', ')}

@@ -1,5 +1,18 @@
 import { useState } from 'react';
-import { ConfirmButton, CopyButton, ErrorNote, formatTime, type Invitation, PendingInvitations, Section, ServerForm, useResource } from '../parts';
+import { roleIn, TEAM_MANAGERS } from '../../../../../src/accounts/roles';
+import {
+  ConfirmButton,
+  CopyButton,
+  ErrorNote,
+  Field,
+  type Invitation,
+  InvitationAnswer,
+  type InviteAnswer,
+  PendingInvitations,
+  Section,
+  ServerForm,
+  useResource,
+} from '../parts';
 import type { SiteSectionProps } from '../SiteSettingsPage';
 
 interface SharedLink {
@@ -12,13 +25,10 @@ interface Guest {
   role: string;
   status: 'accepted' | 'invited';
 }
-interface InviteAnswer {
-  status: string;
-  invitation: { accept_url: string; expires_at: string } | null;
-}
 
 /** Who sees the dashboard besides the team: shared links and guests. */
-export function VisibilitySection({ site, api }: SiteSectionProps) {
+export function VisibilitySection({ site, role, api }: SiteSectionProps) {
+  const managesGuests = roleIn(role, TEAM_MANAGERS);
   const query = `site_id=${encodeURIComponent(site.domain)}`;
   const links = useResource((signal) => api.get<{ shared_links: SharedLink[] }>(`/api/v1/sites/shared-links?${query}`, signal), [site.domain]);
   const guests = useResource((signal) => api.get<{ guests: Guest[] }>(`/api/v1/sites/guests?${query}&limit=1000`, signal), [site.domain]);
@@ -26,13 +36,14 @@ export function VisibilitySection({ site, api }: SiteSectionProps) {
   const [linkName, setLinkName] = useState('');
   const [linkPassword, setLinkPassword] = useState('');
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState('viewer');
+  const [guestRole, setGuestRole] = useState('viewer');
   const [invited, setInvited] = useState<InviteAnswer | null>(null);
   const pending = invitations.data?.invitations.filter((i) => i.site_id === site.domain && i.status === 'pending') ?? [];
   return (
     <>
       <Section title="Shared links" description="A shared link shows this dashboard read-only to anyone who has it (and its password, when it has one).">
         <ErrorNote error={links.error} />
+        {links.data?.shared_links.length === 0 && <p className="muted">No shared links yet: only the team and guests see this dashboard.</p>}
         <ul className="settings-list">
           {links.data?.shared_links.map((link) => (
             <li key={link.name}>
@@ -66,20 +77,12 @@ export function VisibilitySection({ site, api }: SiteSectionProps) {
             links.reload();
           }}
         >
-          <div className="field">
-            <label htmlFor="link-name">Name</label>
-            <input id="link-name" value={linkName} onChange={(event) => setLinkName(event.target.value)} placeholder="Board meeting" />
-          </div>
-          <div className="field">
-            <label htmlFor="link-password">Password (optional, 8+ characters)</label>
-            <input
-              id="link-password"
-              type="password"
-              value={linkPassword}
-              onChange={(event) => setLinkPassword(event.target.value)}
-              autoComplete="new-password"
-            />
-          </div>
+          <Field id="link-name" label="Name" name="name">
+            <input value={linkName} onChange={(event) => setLinkName(event.target.value)} placeholder="Board meeting" />
+          </Field>
+          <Field id="link-password" label="Password (optional, 8+ characters)" name="password">
+            <input type="password" value={linkPassword} onChange={(event) => setLinkPassword(event.target.value)} autoComplete="new-password" />
+          </Field>
         </ServerForm>
       </Section>
       <Section
@@ -87,6 +90,7 @@ export function VisibilitySection({ site, api }: SiteSectionProps) {
         description="Guests see this site only, not the rest of the team. Viewers see the dashboard; editors can also change its settings."
       >
         <ErrorNote error={guests.error} />
+        {guests.data?.guests.length === 0 && <p className="muted">No guests yet.</p>}
         <ul className="settings-list">
           {guests.data?.guests.map((guest) => (
             <li key={guest.email}>
@@ -94,58 +98,58 @@ export function VisibilitySection({ site, api }: SiteSectionProps) {
                 <strong>{guest.email}</strong> <span className="badge">{guest.role}</span>{' '}
                 {guest.status === 'invited' && <span className="badge badge-muted">invited</span>}
               </div>
-              <ConfirmButton
-                label="Remove"
-                className="btn btn-small btn-danger"
-                title={`Remove ${guest.email}?`}
-                message="They lose access to this site, and open invitations for them are revoked."
-                onConfirm={async () => {
-                  await api.delete(`/api/v1/sites/guests/${encodeURIComponent(guest.email)}?${query}`);
-                  guests.reload();
-                  invitations.reload();
-                }}
-              />
+              {managesGuests && (
+                <ConfirmButton
+                  label="Remove"
+                  className="btn btn-small btn-danger"
+                  title={`Remove ${guest.email}?`}
+                  message="They lose access to this site, and open invitations for them are revoked."
+                  onConfirm={async () => {
+                    await api.delete(`/api/v1/sites/guests/${encodeURIComponent(guest.email)}?${query}`);
+                    guests.reload();
+                    invitations.reload();
+                  }}
+                />
+              )}
             </li>
           ))}
         </ul>
         <PendingInvitations
+          api={api}
           invitations={pending}
-          onRevoked={() => {
-            invitations.reload();
-            guests.reload();
-          }}
+          onRevoked={
+            managesGuests
+              ? () => {
+                  invitations.reload();
+                  guests.reload();
+                }
+              : undefined
+          }
         />
-        <ServerForm
-          submitLabel="Invite guest"
-          className="settings-form inline-form"
-          onSubmit={async () => {
-            setInvited(await api.put<InviteAnswer>('/api/v1/sites/guests', { site_id: site.domain, email, role }));
-            setEmail('');
-            guests.reload();
-            invitations.reload();
-          }}
-        >
-          <div className="field">
-            <label htmlFor="guest-email">Email</label>
-            <input id="guest-email" type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor="guest-role">Role</label>
-            <select id="guest-role" value={role} onChange={(event) => setRole(event.target.value)}>
-              <option value="viewer">Viewer</option>
-              <option value="editor">Editor</option>
-            </select>
-          </div>
-        </ServerForm>
-        {invited?.invitation && (
-          <div className="shown-once" role="status">
-            <p>Invitation created. Send this link to the guest (it expires {formatTime(invited.invitation.expires_at)}):</p>
-            <div className="copy-row">
-              <code className="small truncate">{invited.invitation.accept_url}</code>
-              <CopyButton text={invited.invitation.accept_url} label="Copy link" />
-            </div>
-          </div>
+        {!managesGuests && <p className="muted small">The team's owner and admins invite and remove guests.</p>}
+        {managesGuests && (
+          <ServerForm
+            submitLabel="Invite guest"
+            className="settings-form inline-form"
+            onSubmit={async () => {
+              setInvited(await api.put<InviteAnswer>('/api/v1/sites/guests', { site_id: site.domain, email, role: guestRole }));
+              setEmail('');
+              guests.reload();
+              invitations.reload();
+            }}
+          >
+            <Field id="guest-email" label="Email" name="email" codes={['invalid_email']}>
+              <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
+            </Field>
+            <Field id="guest-role" label="Role" name="role" codes={['invalid_role']}>
+              <select value={guestRole} onChange={(event) => setGuestRole(event.target.value)}>
+                <option value="viewer">Viewer</option>
+                <option value="editor">Editor</option>
+              </select>
+            </Field>
+          </ServerForm>
         )}
+        {invited && <InvitationAnswer answer={invited} who="the guest" />}
       </Section>
     </>
   );

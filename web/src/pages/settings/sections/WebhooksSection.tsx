@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { WEBHOOK_EVENT_TYPES } from '../../../../../src/webhooks/eventTypes';
+import { FAILING_THRESHOLD, OLD_SECRET_VALIDITY_MS, STOP_THRESHOLD } from '../../../../../src/webhooks/policy';
 import type { TeamApi } from '../../../api';
-import { ConfirmButton, ErrorNote, formatTime, Section, ServerForm, ShownOnce, useResource } from '../parts';
+import { ConfirmButton, ErrorNote, Field, FieldError, formatTime, Section, ServerForm, ShownOnce, useResource } from '../parts';
 import type { SiteSectionProps } from '../SiteSettingsPage';
 
 interface Webhook {
@@ -26,10 +27,30 @@ interface Attempt {
   response_body: string | null;
 }
 
-/** The spec's notice threshold: the owner is told at 5 consecutive failures. */
-const LOOKS_BROKEN = 5;
+/** The spec's notice: the owner is told an endpoint looks broken at FAILING_THRESHOLD consecutive failures. */
+const looksBroken = (hook: Webhook) => hook.state === 'stopped' || hook.consecutive_failures >= FAILING_THRESHOLD;
 
-const dismissedKey = (hook: Webhook) => `svc_webhook_notice_${hook.id}_${hook.stopped_at ?? hook.consecutive_failures}`;
+const brokenSentence = (hook: Webhook) =>
+  `${hook.consecutive_failures} deliveries in a row failed${
+    hook.state === 'stopped' ? ', so it was stopped. Fix the receiver, then re-enable it.' : `. It is stopped after ${STOP_THRESHOLD}.`
+  }`;
+
+/** Bodies longer than this open on demand, so the log stays one line per attempt. */
+const SHORT_BODY = 60;
+
+/** The first 2 KB of the receiver's answer, as logged (src/webhooks/policy.ts LOGGED_RESPONSE_BYTES). */
+function ResponseBody({ body }: { body: string | null }) {
+  if (!body) return <span className="muted small">—</span>;
+  if (body.length <= SHORT_BODY) return <code className="small response">{body}</code>;
+  return (
+    <details className="response-details">
+      <summary>
+        <code className="small">{body.slice(0, SHORT_BODY)}…</code>
+      </summary>
+      <pre className="small">{body}</pre>
+    </details>
+  );
+}
 
 function Deliveries({ api, hook }: { api: TeamApi; hook: Webhook }) {
   const log = useResource((signal) => api.get<{ deliveries: Attempt[] }>(`/api/v1/webhooks/${hook.id}/deliveries?limit=20`, signal), [hook.id]);
@@ -68,7 +89,7 @@ function Deliveries({ api, hook }: { api: TeamApi; hook: Webhook }) {
                 </td>
                 <td className="num">{attempt.duration_ms === null ? '—' : `${attempt.duration_ms} ms`}</td>
                 <td>
-                  <code className="small response">{attempt.response_body ?? ''}</code>
+                  <ResponseBody body={attempt.response_body} />
                 </td>
                 <td>
                   <button
@@ -101,32 +122,11 @@ export function TeamWebhooks({ api }: { api: TeamApi }) {
   const [types, setTypes] = useState<string[]>([]);
   const [secret, setSecret] = useState<{ label: string; value: string; note?: string } | null>(null);
   const [open, setOpen] = useState<number | null>(null);
-  const [, setDismissals] = useState(0);
-  const broken = (hooks.data?.webhooks ?? []).filter(
-    (hook) => (hook.state === 'stopped' || hook.consecutive_failures >= LOOKS_BROKEN) && localStorage.getItem(dismissedKey(hook)) === null,
-  );
+  const [actionError, setActionError] = useState<string | null>(null);
   return (
     <>
-      {broken.map((hook) => (
-        <div key={hook.id} className="banner banner-warn" role="alert">
-          <span>
-            The endpoint <code>{hook.url}</code> looks broken: {hook.consecutive_failures} deliveries in a row failed
-            {hook.state === 'stopped' ? ', so it was stopped. Fix the receiver, then re-enable it.' : '. It is stopped at 15.'}
-          </span>
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => {
-              localStorage.setItem(dismissedKey(hook), '1');
-              setDismissals((n) => n + 1);
-            }}
-          >
-            Dismiss
-          </button>
-        </div>
-      ))}
       <Section title="Webhooks" description="The service calls these https addresses when something happens in the team, signed with each webhook's secret.">
-        <ErrorNote error={hooks.error} />
+        <ErrorNote error={hooks.error ?? actionError} />
         {secret && <ShownOnce label={secret.label} value={secret.value} />}
         {secret?.note && <p className="muted small">{secret.note}</p>}
         {hooks.data && hooks.data.webhooks.length === 0 && <p className="muted">No webhooks yet.</p>}
@@ -136,9 +136,19 @@ export function TeamWebhooks({ api }: { api: TeamApi }) {
               <div className="grow">
                 <div>
                   <code>{hook.url}</code> <span className={`badge ${hook.state === 'sending' ? 'badge-good' : 'badge-bad'}`}>{hook.state}</span>
-                  {hook.consecutive_failures > 0 && <span className="badge badge-bad">{hook.consecutive_failures} failures in a row</span>}
+                  {hook.consecutive_failures > 0 && !looksBroken(hook) && (
+                    <span className="badge badge-bad">{hook.consecutive_failures} failures in a row</span>
+                  )}
                 </div>
+                {looksBroken(hook) && (
+                  <p className="webhook-notice" data-testid="looks-broken">
+                    <strong>Looks broken:</strong> {brokenSentence(hook)}
+                  </p>
+                )}
                 <div className="muted small">{hook.event_types.length === 0 ? 'Every event type' : hook.event_types.join(', ')}</div>
+                {hook.previous_secret_valid_until && (
+                  <div className="muted small">Secret rotated: the old one stays valid until {formatTime(hook.previous_secret_valid_until)}.</div>
+                )}
                 <div className="row-actions">
                   <button type="button" className="btn btn-small" aria-expanded={open === hook.id} onClick={() => setOpen(open === hook.id ? null : hook.id)}>
                     {open === hook.id ? 'Hide deliveries' : 'Deliveries'}
@@ -147,7 +157,13 @@ export function TeamWebhooks({ api }: { api: TeamApi }) {
                     <button
                       type="button"
                       className="btn btn-small"
-                      onClick={() => void api.post(`/api/v1/webhooks/${hook.id}/enable`).then(() => hooks.reload())}
+                      onClick={() => {
+                        setActionError(null);
+                        api
+                          .post(`/api/v1/webhooks/${hook.id}/enable`)
+                          .then(() => hooks.reload())
+                          .catch((failure: Error) => setActionError(failure.message));
+                      }}
                     >
                       Re-enable
                     </button>
@@ -156,7 +172,7 @@ export function TeamWebhooks({ api }: { api: TeamApi }) {
                     label="Rotate secret"
                     className="btn btn-small"
                     title="Rotate the signing secret?"
-                    message="A new secret signs every delivery from now on; the old one stays valid for one hour so receivers can switch."
+                    message={`A new secret signs every delivery from now on; the old one stays valid for ${OLD_SECRET_VALIDITY_MS / 60_000} minutes so receivers can switch.`}
                     onConfirm={async () => {
                       const rotated = await api.post<{ secret: string; previous_secret_valid_until: string }>(`/api/v1/webhooks/${hook.id}/rotate-secret`);
                       setSecret({
@@ -195,11 +211,10 @@ export function TeamWebhooks({ api }: { api: TeamApi }) {
             hooks.reload();
           }}
         >
-          <div className="field">
-            <label htmlFor="webhook-url">URL</label>
-            <input id="webhook-url" type="url" value={url} onChange={(event) => setUrl(event.target.value)} placeholder="https://example.com/hooks/svc" />
-          </div>
-          <fieldset className="checks">
+          <Field id="webhook-url" label="URL" name="url" codes={['invalid_url']}>
+            <input type="url" value={url} onChange={(event) => setUrl(event.target.value)} placeholder="https://example.com/hooks/svc" />
+          </Field>
+          <fieldset className="checks columns">
             <legend>Event types (none ticked: every type)</legend>
             {WEBHOOK_EVENT_TYPES.map((type) => (
               <label key={type} className="check">
@@ -211,6 +226,7 @@ export function TeamWebhooks({ api }: { api: TeamApi }) {
                 <code>{type}</code>
               </label>
             ))}
+            <FieldError name="event_types" codes={['invalid_event_types', 'invalid_event_type']} />
           </fieldset>
         </ServerForm>
       </Section>

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { TEAM_MANAGERS } from '../../accounts/roles.js';
+import { parsePayload } from '../../management/payload.js';
+import { dismissNotice, listOpenNotices } from '../../webhooks/notices.js';
+import { requireViewer, type WebDeps } from '../signIn.js';
+import { requireTeamRole } from '../siteAccess.js';
+
+const teamParams = z.strictObject({ team: z.coerce.number().int().positive() });
+const noticeParams = z.strictObject({ team: z.coerce.number().int().positive(), id: z.coerce.number().int().positive() });
+
+/**
+ * The team's notices (a webhook endpoint that looks broken or was stopped, src/webhooks/worker.ts),
+ * shown as banners on the settings pages of the people who manage the team until one of them
+ * dismisses it; dismissed, it is gone for all of them.
+ */
+export function noticeRoutes(scope: FastifyInstance, deps: WebDeps): void {
+  scope.get('/app/api/teams/:team/notices', async (request) => {
+    const { team } = parsePayload(teamParams, request.params);
+    await requireTeamRole(deps.db, requireViewer(request), team, TEAM_MANAGERS, 'see the team’s notices');
+    const notices = await listOpenNotices(deps.db, team);
+    return {
+      notices: notices.map((notice) => ({
+        id: notice.id,
+        kind: notice.kind,
+        webhook_id: notice.webhookId,
+        message: notice.message,
+        created_at: new Date(notice.createdAt).toISOString(),
+      })),
+    };
+  });
+
+  scope.post('/app/api/teams/:team/notices/:id/dismiss', async (request) => {
+    const { team, id } = parsePayload(noticeParams, request.params);
+    await requireTeamRole(deps.db, requireViewer(request), team, TEAM_MANAGERS, 'dismiss the team’s notices');
+    await dismissNotice(deps.db, team, id, deps.clock.now());
+    return { dismissed: true };
+  });
+}
