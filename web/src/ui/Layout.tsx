@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { roleIn, TEAM_MANAGERS } from '../../../src/accounts/roles';
 import { api } from '../api';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
@@ -27,7 +28,8 @@ export function Layout({ children, title, actions }: { children: ReactNode; titl
               <summary aria-label="Account menu">{session.user.name}</summary>
               <div className="menu-items">
                 <Link href="/settings/account">Account</Link>
-                <Link href="/settings/team/members">Team settings</Link>
+                {/* Only those who manage a team's people and keys have team settings to open. */}
+                {session.teams.some((team) => roleIn(team.role, TEAM_MANAGERS)) && <Link href="/settings/team/members">Team settings</Link>}
                 <button type="button" onClick={() => void signOut()}>
                   Sign out
                 </button>

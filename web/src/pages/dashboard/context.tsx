@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+import { roleIn, SITE_EDITORS } from '../../../../src/accounts/roles';
 
 /**
  * The contract between the dashboard page (which owns the view's state: range, filters,
@@ -40,7 +41,7 @@ export interface SiteInfo {
 }
 
 /** Whether the viewer may open the site's settings (team owners, admins and editors; not guests). */
-export const canEditSite = (site: SiteInfo) => ['owner', 'admin', 'editor'].includes(site.role ?? '') && !site.guest;
+export const canEditSite = (site: SiteInfo) => roleIn(site.role, SITE_EDITORS) && !site.guest;
 
 export interface DashboardContextValue {
   site: SiteInfo;
