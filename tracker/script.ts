@@ -43,7 +43,8 @@ init({
 });
 
 const w = window as unknown as { svc?: Global; plausible?: Global };
-const queued = [...(w.svc?.q ?? []), ...(w.plausible?.q ?? [])];
+// The snippet makes `plausible` the same stub as `svc`, so both may hold one queue: replay each call once.
+const queued = new Set([...(w.svc?.q ?? []), ...(w.plausible?.q ?? [])]);
 const api: Global = (name, options) => track(name, options);
 w.svc = api;
 w.plausible = api;

@@ -130,7 +130,7 @@ function scrollPercent(): number {
   return height <= 0 ? 100 : Math.min(100, Math.round((bottom / height) * 100));
 }
 
-const engaged = () => doc.visibilityState === 'visible' && doc.hasFocus();
+const engaged = () => !doc.hidden && doc.hasFocus();
 
 function tick(): void {
   if (engagedSince !== null) engagedMs += Date.now() - engagedSince;
@@ -149,16 +149,20 @@ function flushEngagement(beacon: boolean): void {
 
 const automatic = () => config.autoCapturePageviews !== false;
 
-function pageview(force = false): void {
-  const url = currentUrl();
-  if (!force && url === lastUrl) return;
+/**
+ * A pageview, automatic or manual (`svc('pageview', {url})`). Either way the page it names is the
+ * one whose engagement is measured from now on, and the page before it sends its own first.
+ */
+function pageview(options: EventOptions = {}, manual = false): void {
+  const url = options.url ?? currentUrl();
+  if (!manual && url === lastUrl) return;
   if (lastUrl !== null) flushEngagement(false);
   lastUrl = url;
   maxScroll = scrollPercent();
   lastSentScroll = 0;
   engagedMs = 0;
   engagedSince = engaged() ? Date.now() : null;
-  send('pageview');
+  send('pageview', options);
 }
 
 function onClick(event: MouseEvent): void {
@@ -227,7 +231,7 @@ export function init(options: TrackerOptions): void {
     { passive: true },
   );
   for (const name of ['focus', 'blur'] as const) win.addEventListener(name, tick);
-  doc.addEventListener('visibilitychange', () => (doc.visibilityState === 'hidden' ? flushEngagement(true) : tick()));
+  doc.addEventListener('visibilitychange', () => (doc.hidden ? flushEngagement(true) : tick()));
   win.addEventListener('pagehide', () => flushEngagement(true));
   if (FULL) {
     doc.addEventListener('click', onClick, true);
@@ -242,9 +246,6 @@ export function init(options: TrackerOptions): void {
 
 /** A custom event, or a manual pageview with `url`. */
 export function track(name: string, options: EventOptions = {}): void {
-  if (name === 'pageview' && options.url) {
-    lastUrl = options.url;
-    maxScroll = scrollPercent();
-  }
-  send(name, options);
+  if (name === 'pageview') pageview(options, true);
+  else send(name, options);
 }

@@ -3,11 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeTrackerConfiguration, renderTrackerSnippet } from '../../src/management/trackerSnippet.js';
 import { launchBrowser } from '../support/browser.js';
 import { CHROME_MAC } from '../support/collect.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 const tracker = (file: string) => readFileSync(new URL(`../../dist/tracker/${file}`, import.meta.url));
+/** The snippet's second line: the `svc`/`plausible` stub that queues calls until the script runs. */
+const QUEUE_STUB = renderTrackerSnippet({ baseUrl: '', domain: 'shop.example', configuration: completeTrackerConfiguration({}) }).snippet.split('\n')[1];
 
 interface Sent {
   path: string;
@@ -75,6 +78,13 @@ describe('browser tracker payloads', () => {
   const tag = (attributes: string, script = 'script.js') =>
     `<script defer data-domain="shop.example" data-capture-on-localhost data-allow-automation ${attributes} src="/js/${script}"></script>`;
   const names = (sent: Sent[]) => sent.map((s) => s.payload.n);
+  /** The page as the browser reports it when its tab is switched away from. */
+  const hide = (page: Page) =>
+    page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      Object.defineProperty(document, 'hidden', { value: true, configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
   const call = (page: Page, name: string, options: Record<string, unknown> = {}) =>
     page.evaluate(
       ([n, o]) =>
@@ -147,20 +157,47 @@ describe('browser tracker payloads', () => {
     expect(sent).toEqual([]);
     await call(page, 'pageview', { url: `${origin}/user/:id` });
     expect(sent.map((s) => s.payload)).toMatchObject([{ n: 'pageview', u: `${origin}/user/:id` }]);
+    // The manual pageview's page is the one whose engagement is reported, under its custom URL.
+    await hide(page);
+    await expect
+      .poll(() => sent.map((s) => [s.payload.n, s.payload.u]))
+      .toEqual([
+        ['pageview', `${origin}/user/:id`],
+        ['engagement', `${origin}/user/:id`],
+      ]);
     await context.close();
+
+    // A manual pageview without a URL is the current page, engaged with like any other.
+    const plain = await open('/settings');
+    await call(plain.page, 'pageview');
+    await hide(plain.page);
+    await expect
+      .poll(() => plain.sent.map((s) => [s.payload.n, s.payload.u]))
+      .toEqual([
+        ['pageview', `${origin}/settings`],
+        ['engagement', `${origin}/settings`],
+      ]);
+    await plain.context.close();
   });
 
-  it('replays calls queued before the script loaded, through svc and the plausible alias', async () => {
-    head = `<script>
-      window.svc = window.svc || function () { (window.svc.q = window.svc.q || []).push(arguments) };
-      window.plausible = window.plausible || function () { (window.plausible.q = window.plausible.q || []).push(arguments) };
-      svc('Early', { props: { order: 1 } });
-      plausible('Earlier', { props: { order: 2 } });
-    </script>${tag('')}`;
+  it('replays calls queued before the script loaded, through svc and the plausible alias, each once', async () => {
+    // The snippet's own queue, where `plausible` is the same stub as `svc` (one queue for both).
+    head = `${tag('')}${QUEUE_STUB}<script>svc('Early', { props: { order: 1 } }); plausible('Earlier', { props: { order: 2 } });</script>`;
     const { page, context, sent } = await open('/queue');
     await expect.poll(() => names(sent).sort()).toEqual(['Earlier', 'Early', 'pageview']);
     await page.evaluate(() => (window as unknown as { plausible: (n: string) => void }).plausible('Later'));
     await expect.poll(() => names(sent)).toContain('Later');
+    expect(names(sent).sort()).toEqual(['Earlier', 'Early', 'Later', 'pageview']);
+
+    // Plausible's own stub gives `plausible` a queue of its own; those calls replay too.
+    head = `<script>
+      window.svc = window.svc || function () { (window.svc.q = window.svc.q || []).push(arguments) };
+      window.plausible = window.plausible || function () { (window.plausible.q = window.plausible.q || []).push(arguments) };
+      svc('Early'); plausible('Earlier');
+    </script>${tag('')}`;
+    const separate = await open('/queue');
+    await expect.poll(() => names(separate.sent).sort()).toEqual(['Earlier', 'Early', 'pageview']);
+    await separate.context.close();
     await context.close();
   });
 
