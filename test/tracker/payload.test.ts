@@ -56,9 +56,10 @@ describe('browser tracker payloads', () => {
   /** A page whose tracker requests are collected; `answer` decides the endpoint's reply. */
   async function open(
     path: string,
-    options: { answer?: 'accept' | 'fail'; dropped?: string } = {},
+    options: { answer?: 'accept' | 'fail'; dropped?: string; prepare?: (context: BrowserContext) => Promise<void> } = {},
   ): Promise<{ page: Page; context: BrowserContext; sent: Sent[] }> {
     const context = await browser.newContext({ userAgent: CHROME_MAC });
+    await options.prepare?.(context);
     const sent: Sent[] = [];
     await context.route('**/api/event', async (route) => {
       const request = route.request();
@@ -78,13 +79,14 @@ describe('browser tracker payloads', () => {
   const tag = (attributes: string, script = 'script.js') =>
     `<script defer data-domain="shop.example" data-capture-on-localhost data-allow-automation ${attributes} src="/js/${script}"></script>`;
   const names = (sent: Sent[]) => sent.map((s) => s.payload.n);
-  /** The page as the browser reports it when its tab is switched away from. */
-  const hide = (page: Page) =>
-    page.evaluate(() => {
-      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
-      Object.defineProperty(document, 'hidden', { value: true, configurable: true });
+  /** The page as the browser reports it when its tab is switched away from (or back to). */
+  const setHidden = (page: Page, hidden: boolean) =>
+    page.evaluate((value) => {
+      Object.defineProperty(document, 'visibilityState', { value: value ? 'hidden' : 'visible', configurable: true });
+      Object.defineProperty(document, 'hidden', { value, configurable: true });
       document.dispatchEvent(new Event('visibilitychange'));
-    });
+    }, hidden);
+  const hide = (page: Page) => setHidden(page, true);
   const call = (page: Page, name: string, options: Record<string, unknown> = {}) =>
     page.evaluate(
       ([n, o]) =>
@@ -148,6 +150,58 @@ describe('browser tracker payloads', () => {
     });
     await expect.poll(() => pageviews(hashed.sent)).toEqual([`${origin}/app#home`, `${origin}/app#settings`]);
     await hashed.context.close();
+  });
+
+  it('sends engagement as deltas of visible, focused time, with a scroll depth of at least 1', async () => {
+    head = tag('');
+    // A page taller than the window, read at the top: its scroll depth is low but never 0.
+    body = '<div style="height:100000px"></div>';
+    const held = async (context: BrowserContext) => {
+      await context.clock.install({ time: new Date('2026-03-02T10:00:00Z') });
+      await context.clock.pauseAt(new Date('2026-03-02T10:00:01Z'));
+    };
+    const { page, context, sent } = await open('/long', { prepare: held });
+    const engagement = () => sent.filter((s) => s.payload.n === 'engagement').map((s) => [s.payload.sd, s.payload.e]);
+    await page.clock.fastForward(4000);
+    await hide(page);
+    await expect.poll(engagement).toEqual([[1, 4000]]);
+    // Hidden time does not count; after coming back, only the time since is sent.
+    await page.clock.fastForward(60_000);
+    await setHidden(page, false);
+    await page.clock.fastForward(3500);
+    await hide(page);
+    await expect.poll(engagement).toEqual([
+      [1, 4000],
+      [1, 3500],
+    ]);
+    // Time without focus does not count either: nothing new to send (no deeper scroll, under 3 s).
+    await setHidden(page, false);
+    await page.evaluate(() => {
+      document.hasFocus = () => false;
+      window.dispatchEvent(new Event('blur'));
+    });
+    await page.clock.fastForward(10_000);
+    await hide(page);
+    await page.waitForTimeout(100);
+    expect(engagement()).toHaveLength(2);
+    body = '';
+    await context.close();
+  });
+
+  it('counts a pre-rendered page once it is shown, not before', async () => {
+    head = tag('');
+    const prerendered = async (context: BrowserContext) => {
+      await context.addInitScript(() => Object.defineProperty(document, 'prerendering', { value: true, configurable: true }));
+    };
+    const { page, context, sent } = await open('/next', { prepare: prerendered });
+    await page.waitForTimeout(200);
+    expect(sent).toEqual([]);
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'prerendering', { value: false, configurable: true });
+      document.dispatchEvent(new Event('prerenderingchange'));
+    });
+    await expect.poll(() => names(sent)).toEqual(['pageview']);
+    await context.close();
   });
 
   it('sends no automatic pageview with data-manual, and a manual pageview takes a custom URL', async () => {
