@@ -44,7 +44,7 @@ function acceptEmptyJson(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+    body === '' ? done(null, undefined) : parseJson(request, body.toString(), done),
   );
 }
 
