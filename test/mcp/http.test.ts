@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrCreateFunnel } from '../../src/management/funnels.js';
@@ -15,6 +16,7 @@ let client: Client;
 let call: ToolCall;
 
 const RANGE = ['2024-01-08', '2024-01-09'];
+const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 beforeAll(async () => {
   ({ t, account } = await startSmallSite());
@@ -30,6 +32,7 @@ afterAll(async () => {
 
 describe('the tool list', () => {
   it('lists every tool with a description, an input schema and its annotations', async () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'svc-analytics', version: VERSION });
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name).sort();
     expect(names).toEqual(
@@ -357,6 +360,27 @@ describe('the key', () => {
     expect(await refused(call, 'top_pages', {})).toBe('Field "site_id" is required.');
     expect(await refused(call, 'top_pages', { site_id: account.domain, date_range: 'fortnight' })).toMatch(/^#\/date_range: Invalid date range "fortnight"/);
     expect(await refused(call, 'make_coffee')).toMatch(/make_coffee not found/);
+    // Params that do not fit the method: an invalid-params error saying which, not zod's issue list.
+    const raw = async (method: string, params?: unknown) => {
+      const res = await fetch(`${t.url}/mcp`, {
+        method: 'POST',
+        headers: { ...bearer(account.key), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { error?: { code: number; message: string } }).error;
+    };
+    expect(await raw('tools/call', { name: 'list_sites', arguments: 5 })).toEqual({
+      code: -32602,
+      message: "The tools/call request's params.arguments must be an object.",
+    });
+    expect(await raw('tools/call', { arguments: {} })).toEqual({ code: -32602, message: 'The tools/call request needs params.name.' });
+    expect(await raw('resources/read', { uri: 5 })).toEqual({ code: -32602, message: "The resources/read request's params.uri must be a string." });
+    expect(await raw('prompts/get', { name: 'weekly_summary', arguments: { site_id: 5 } })).toEqual({
+      code: -32602,
+      message: "The prompts/get request's params.arguments.site_id must be a string.",
+    });
+    expect(await raw('tools/list', { cursor: 5 })).toEqual({ code: -32602, message: "The tools/list request's params.cursor must be a string." });
     const get = await fetch(`${t.url}/mcp`, { headers: bearer(account.key) });
     expect(get.status).toBe(405);
     expect(((await get.json()) as { error: string }).error).toMatch(/^This MCP endpoint is stateless/);

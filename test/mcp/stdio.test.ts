@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ let account: Account;
 const clients: Client[] = [];
 
 const RANGE = ['2024-01-08', '2024-01-09'];
+const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 async function stdioClient(options: { key?: string; args?: string[] }): Promise<Client> {
   const client = new Client({ name: 'svc-tests', version: '1.0.0' });
@@ -39,7 +41,7 @@ afterAll(async () => {
 describe('svc mcp', () => {
   it('lists the tools with their schemas and answers them from the running server', async () => {
     const client = await stdioClient({ key: account.key });
-    expect(client.getServerVersion()).toMatchObject({ name: 'svc-analytics' });
+    expect(client.getServerVersion()).toMatchObject({ name: 'svc-analytics', version: VERSION });
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(18);
     const query = tools.find((tool) => tool.name === 'query')!;
