@@ -34,6 +34,10 @@ export function misshapenRequest(body: unknown): JSONRPCMessage | null {
   if (!isJSONRPCRequest(body)) return null;
   const request = { method: body.method, params: body.params };
   const parsed = SCHEMAS.get(body.method)?.safeParse(request);
-  if (parsed === undefined || parsed.success) return null;
-  return { jsonrpc: '2.0', id: body.id, error: { code: ErrorCode.InvalidParams, message: sentence(body.method, request, parsed.error.issues[0]) } };
+  const refuse = (message: string): JSONRPCMessage => ({ jsonrpc: '2.0', id: body.id, error: { code: ErrorCode.InvalidParams, message } });
+  if (parsed !== undefined && !parsed.success) return refuse(sentence(body.method, request, parsed.error.issues[0]));
+  // The SDK reads a resource's address with new URL() and answers a failure as an internal error.
+  const uri = body.method === 'resources/read' ? body.params?.uri : undefined;
+  if (typeof uri === 'string' && !URL.canParse(uri)) return refuse(`"${uri.slice(0, 200)}" is not a resource address; sites are read as site://<domain>.`);
+  return null;
 }

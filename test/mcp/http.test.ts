@@ -78,6 +78,8 @@ describe('the tool list', () => {
     const first = read.contents[0]!;
     expect(JSON.parse('text' in first ? first.text : '')).toMatchObject({ domain: account.domain, timezone: 'Etc/UTC' });
     await expect(client.readResource({ uri: 'site://nowhere.example' })).rejects.toThrow('Site could not be found.');
+    await expect(client.readResource({ uri: 'site://%ZZ' })).rejects.toThrow("site://%ZZ is not a site's address: its percent-encoding is broken.");
+    await expect(client.readResource({ uri: 'nowhere' })).rejects.toThrow('"nowhere" is not a resource address; sites are read as site://<domain>.');
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(['weekly_summary', 'why_did_traffic_change']);
     const prompt = await client.getPrompt({ name: 'weekly_summary', arguments: { site_id: account.domain } });
