@@ -24,7 +24,7 @@ try {
 declare const FULL: boolean;
 
 init({
-  domain: attribute('data-domain') ?? window.location.hostname.replace(/^www\./, ''),
+  domain: attribute('data-domain') ?? location.hostname.replace(/^www\./, ''),
   endpoint: attribute('data-api') ?? (src ? `${new URL(src).origin}/api/event` : undefined),
   hashBasedRouting: has('hash', 'data-hash'),
   autoCapturePageviews: attribute('data-manual') === null,
@@ -45,10 +45,8 @@ init({
 const w = window as unknown as { svc?: Global; plausible?: Global };
 // The snippet makes `plausible` the same stub as `svc`, so both may hold one queue: replay each call once.
 const queued = new Set([...(w.svc?.q ?? []), ...(w.plausible?.q ?? [])]);
-const api: Global = (name, options) => track(name, options);
-w.svc = api;
-w.plausible = api;
-for (const args of queued) api(...(Array.from(args) as [string, EventOptions?]));
+w.svc = w.plausible = track;
+for (const args of queued) track(...(Array.from(args) as [string, EventOptions?]));
 // On a site's "not found" page: `<script data-404 …>` records a `404` event (the service adds the
 // page as its `path` property, docs/collecting-events.md), as Plausible's 404 tracking does.
 if (attribute('data-404') !== null) track('404');

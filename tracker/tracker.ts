@@ -15,6 +15,8 @@ export interface EventOptions {
   revenue?: { amount: number | string; currency: string };
   interactive?: boolean;
   url?: string;
+  /** Plausible's name for `url`, so existing `plausible('pageview', {u})` calls keep their custom URL. */
+  u?: string;
   callback?: (result: { status: number; dropped?: string | null; error?: unknown }) => void;
 }
 
@@ -124,10 +126,9 @@ function send(name: string, options: EventOptions = {}, beacon = false): void {
     .catch((error: unknown) => options.callback?.({ status: 0, error }));
 }
 
+/** How far down the page its bottom edge is seen, in percent; a page of no height is seen whole. */
 function scrollPercent(): number {
-  const height = doc.documentElement.scrollHeight;
-  const bottom = win.scrollY + win.innerHeight;
-  return height <= 0 ? 100 : Math.min(100, Math.round((bottom / height) * 100));
+  return Math.min(100, Math.round(((win.scrollY + win.innerHeight) / doc.documentElement.scrollHeight) * 100) || 100);
 }
 
 const engaged = () => !doc.hidden && doc.hasFocus();
@@ -211,7 +212,7 @@ function onSubmit(event: SubmitEvent): void {
 export function init(options: TrackerOptions): void {
   if (started) return;
   started = true;
-  config = { ...options, endpoint: options.endpoint ?? '/api/event' };
+  config = { ...options, endpoint: options.endpoint ?? config.endpoint };
   pageProps = options.props;
   const history = win.history;
   for (const method of ['pushState', 'replaceState'] as const) {
@@ -246,6 +247,7 @@ export function init(options: TrackerOptions): void {
 
 /** A custom event, or a manual pageview with `url`. */
 export function track(name: string, options: EventOptions = {}): void {
-  if (name === 'pageview') pageview(options, true);
-  else send(name, options);
+  const given = { ...options, url: options.url ?? options.u };
+  if (name === 'pageview') pageview(given, true);
+  else send(name, given);
 }

@@ -221,6 +221,15 @@ describe('browser tracker payloads', () => {
       ]);
     await context.close();
 
+    // Plausible's own option name `u` keeps a page written for Plausible from sending the real path.
+    const plausible = await open('/user/456');
+    await plausible.page.evaluate(
+      (u) => (window as unknown as { plausible: (n: string, o: unknown) => void }).plausible('pageview', { u }),
+      `${origin}/user/:id`,
+    );
+    await expect.poll(() => plausible.sent.map((s) => s.payload.u)).toEqual([`${origin}/user/:id`]);
+    await plausible.context.close();
+
     // A manual pageview without a URL is the current page, engaged with like any other.
     const plain = await open('/settings');
     await call(plain.page, 'pageview');
