@@ -25,6 +25,14 @@ function load(name: string): Script | null {
 }
 
 /**
+ * Whether If-None-Match names this tag. The comparison is weak (RFC 9110 §13.1.2): a proxy that
+ * compresses the script marks the tag weak (W/"…"), and a cache may list several tags.
+ */
+function revalidated(header: string | undefined, etag: string): boolean {
+  return (header ?? '').split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, '')));
+}
+
+/**
  * `GET /js/script[.<feature>…].js`: the tracker under every name the snippet hands out
  * (src/management/trackerSnippet.ts), in any order of the known features. The script reads its
  * own file name to switch features on. Cached for a day and revalidated by ETag, so a release
@@ -51,7 +59,7 @@ export function trackerScriptRoutes(app: FastifyInstance): void {
       'access-control-allow-origin': '*',
       'cross-origin-resource-policy': 'cross-origin',
     });
-    if (request.headers['if-none-match'] === script.etag) return reply.code(304).send();
+    if (revalidated(request.headers['if-none-match'], script.etag)) return reply.code(304).send();
     return reply.send(script.body);
   });
 }
