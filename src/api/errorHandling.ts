@@ -27,6 +27,18 @@ function frameworkMessage(error: FastifyError, request: FastifyRequest): string 
   }
 }
 
+/**
+ * The framework's answer for a request it cannot route at all (Fastify's `frameworkErrors`): a
+ * path with a broken percent escape, such as /api/v1/sites/%ZZ, in the same shape as every error.
+ */
+export function answerUnroutable(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const badUrl = error.code === 'FST_ERR_BAD_URL';
+  reply.code(400).send({
+    error: badUrl ? 'The request path is not a valid URL: a % must begin an escape such as %20 (write a % itself as %25).' : 'The request could not be routed.',
+    code: badUrl ? 'invalid_url' : 'bad_request',
+  });
+}
+
 /** Every error leaves as `{"error": "<sentence>", "code": "<snake_case>"}`; never a stack trace. */
 export function installErrorHandling(app: FastifyInstance, pages?: { servePage(request: FastifyRequest, reply: FastifyReply): boolean }): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
