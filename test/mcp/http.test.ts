@@ -3,6 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrCreateFunnel } from '../../src/management/funnels.js';
 import { lockTeam } from '../../src/stores/meta/teams.js';
+import { importPlausibleExport } from '../query/plausibleExport.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { addGoal, insertEvents } from '../support/eventFixtures.js';
 import { type Account, bearer, createAccount, type TestApp } from '../support/testApp.js';
@@ -261,6 +262,41 @@ describe('statistics', () => {
       window: 'the last 5 minutes',
       as_of: '2024-01-10T12:00:00+00:00',
     });
+  });
+});
+
+describe('imported history', () => {
+  it('is part of the shortcut tools, and said so', async () => {
+    // The hand-written export of test/query/importedMerge.test.ts (1–2 January 2024), on a site with no events of its own.
+    const site = await createAccount(t.app);
+    expect(await importPlausibleExport(t, site)).toMatchObject({ status: 'completed' });
+    const siteClient = await httpClient(t.url, site.key);
+    const use = caller(siteClient);
+    const days = ['2024-01-01', '2024-01-02'];
+    const sources = await ok(use, 'top_sources', { site_id: site.domain, date_range: days });
+    expect(sources.imported_data).toMatch(/^included/);
+    expect(sources.rows).toEqual([
+      { 'visit:source': 'Google', visitors: 8, visits: 9, bounce_rate: 33, visit_duration: 56 },
+      { 'visit:source': 'Hacker News', visitors: 7, visits: 8, bounce_rate: 75, visit_duration: 15 },
+      { 'visit:source': 'Direct / None', visitors: 2, visits: 3, bounce_rate: 33, visit_duration: 33 },
+    ]);
+    const series = await ok(use, 'timeseries', { site_id: site.domain, date_range: days, interval: 'day' });
+    expect(series.rows).toEqual([
+      { 'time:day': '2024-01-01', visitors: 10, pageviews: 25 },
+      { 'time:day': '2024-01-02', visitors: 7, pageviews: 9 },
+    ]);
+    const compared = await ok(use, 'compare_periods', { site_id: site.domain, date_range: ['2024-01-02', '2024-01-02'], metrics: ['visitors'] });
+    expect(compared.metrics.visitors).toMatchObject({ value: 7, previous: 10, change: -30 });
+    expect(compared.imported_data).toMatch(/^included/);
+    // A filter the imported tables cannot answer: recorded events only, and a word why.
+    const filtered = await ok(use, 'top_pages', { site_id: site.domain, date_range: days, filters: [['is', 'visit:browser', ['Firefox']]] });
+    expect(filtered.imported_data).toBeUndefined();
+    expect(filtered.warnings).toEqual([expect.stringMatching(/^Imported stats are not included in the results because query parameters are not supported/)]);
+    // A site without imports hears nothing about them, whatever the interval.
+    const hourly = await ok(call, 'timeseries', { site_id: account.domain, date_range: ['2024-01-08', '2024-01-08'], interval: 'hour' });
+    expect(hourly).not.toHaveProperty('warnings');
+    expect(hourly).not.toHaveProperty('imported_data');
+    await siteClient.close();
   });
 });
 
