@@ -272,6 +272,12 @@ describe('imported history', () => {
     expect(await importPlausibleExport(t, site)).toMatchObject({ status: 'completed' });
     const siteClient = await httpClient(t.url, site.key);
     const use = caller(siteClient);
+    expect((await ok(use, 'describe_site', { site_id: site.domain })).data).toEqual({
+      first_day: null,
+      last_day: null,
+      note: 'No events recorded yet.',
+      imported_days: [{ from: '2024-01-01', to: '2024-01-02' }],
+    });
     const days = ['2024-01-01', '2024-01-02'];
     const sources = await ok(use, 'top_sources', { site_id: site.domain, date_range: days });
     expect(sources.imported_data).toMatch(/^included/);
