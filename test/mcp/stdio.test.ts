@@ -100,9 +100,11 @@ describe('svc mcp', () => {
     expect(await ok(call, 'list_sites')).toEqual({ sites: [{ domain: account.domain, timezone: 'Etc/UTC' }] });
   });
 
-  it('exits 2 with a sentence when no key is given', async () => {
+  it('exits 2 with a sentence when no key or no usable server address is given', async () => {
     const result = await svc(['mcp', '--url', t.url], { DATA_DIR: t.dataDir, LOG_LEVEL: 'silent' });
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr).toBe('svc: An API key is needed: pass --key or set SVC_API_KEY.\n');
+    const badUrl = await svc(['mcp', '--url', 'localhost:8000', '--key', account.key], { DATA_DIR: t.dataDir, LOG_LEVEL: 'silent' });
+    expect(badUrl).toMatchObject({ code: 2, stdout: '', stderr: 'svc: --url "localhost:8000" is not a server address such as http://localhost:8000.\n' });
   });
 });
