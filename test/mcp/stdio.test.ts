@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runStdioBridge } from '../../src/mcp/stdioBridge.js';
 import { lockTeam } from '../../src/stores/meta/teams.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { svc } from '../support/processes.js';
@@ -93,6 +95,28 @@ describe('svc mcp', () => {
     expect(await refused(unknown, 'list_sites')).toBe('A valid API key is required in the header "Authorization: Bearer <key>".');
     const nowhere = caller(await stdioClient({ key: account.key, args: ['--url', 'http://127.0.0.1:9'] }));
     expect(await refused(nowhere, 'list_sites')).toBe('No server answers at http://127.0.0.1:9; start it with npm start or pass --url.');
+  });
+
+  it('answers a line that is not JSON, or not JSON-RPC, with the matching error', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const bridge = runStdioBridge({ baseUrl: t.url, key: account.key, stdin, stdout });
+    stdin.end('garbage\n{"hello": "world"}\n{"jsonrpc": "2.0", "id": 1, "method": "ping"}\n');
+    await bridge;
+    expect(
+      out
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      { jsonrpc: '2.0', error: { code: -32700, message: 'A line on stdin is not JSON.' } },
+      { jsonrpc: '2.0', error: { code: -32600, message: 'A line on stdin is JSON but not a JSON-RPC 2.0 message.' } },
+      { jsonrpc: '2.0', id: 1, result: {} },
+    ]);
   });
 
   it('takes the key from --key as well', async () => {
