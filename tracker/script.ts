@@ -16,12 +16,14 @@ const has = (feature: string, attr?: string) => features.includes(feature) || (a
 
 const fileTypes = (list: string | null) => (list ? { fileExtensions: list.split(',').map((e) => e.trim()) } : true);
 
-let props: Record<string, string> | undefined;
+declare const FULL: boolean;
+let props: Record<string, string> | undefined | null;
 try {
   // A missing attribute parses as null, which spreads as nothing; a malformed one is ignored.
   props = JSON.parse(String(attribute('data-props')));
 } catch {}
-declare const FULL: boolean;
+// Plausible's pageview-props: `event-<name>="value"` attributes on the tag (the full build only).
+if (FULL) for (const { name, value } of tag?.attributes ?? []) if (name.startsWith('event-')) (props ??= {})[name.slice(6)] = value;
 
 init({
   domain: attribute('data-domain') ?? location.hostname.replace(/^www\./, ''),

@@ -28,7 +28,7 @@ export interface TrackerOptions {
   captureOnLocalhost?: boolean;
   /** Count visits from browsers driven by automation (navigator.webdriver); off by default. */
   allowAutomation?: boolean;
-  props?: Record<string, string>;
+  props?: Record<string, string> | null;
   outboundLinks?: boolean;
   fileDownloads?: boolean | { fileExtensions: string[] };
   formSubmissions?: boolean;
@@ -67,7 +67,7 @@ const FILE_TYPES = [
 let config: TrackerOptions & { endpoint: string } = { domain: '', endpoint: '/api/event' };
 let started = false;
 let lastUrl: string | null = null;
-let pageProps: Record<string, string> | undefined;
+let pageProps: Record<string, string> | null | undefined;
 // Engagement of the current page: deepest scroll seen, visible-and-focused time not yet sent.
 let maxScroll = 0;
 let lastSentScroll = 0;

@@ -126,6 +126,14 @@ describe('browser tracker payloads', () => {
     expect(sent[1]?.payload).toMatchObject({ n: 'Purchase', p: { plan: 'pro' }, $: { amount: 29, currency: 'EUR' }, i: false });
     expect(sent[0]?.payload).not.toHaveProperty('i');
     await context.close();
+
+    // Plausible's pageview-props attributes on the tag, beside data-props.
+    head = tag(`data-props='{"author":"ada"}' event-section="docs" event-lang="en"`, 'script.pageview-props.js');
+    const plausible = await open('/docs');
+    await expect.poll(() => plausible.sent.map((s) => s.payload.p)).toEqual([{ author: 'ada', section: 'docs', lang: 'en' }]);
+    expect(await call(plausible.page, 'Signup')).toEqual({ status: 202, dropped: null });
+    expect(plausible.sent[1]?.payload).not.toHaveProperty('p');
+    await plausible.context.close();
   });
 
   it('counts single-page navigations once each, and keeps the hash only with hash routing', async () => {

@@ -8,8 +8,8 @@ import { singleValued } from '../requestParts.js';
 /** The built tracker (`npm run build:tracker`); the same relative path from src/ and dist/. */
 const TRACKER_DIR = new URL('../../../dist/tracker/', import.meta.url);
 
-/** Features that live only in the full build; hash routing and pageview props are in the core. */
-const CORE_EXTENSIONS = new Set(['hash', 'pageview-props']);
+/** Hash routing is in the core build; every other feature (Plausible's `event-*` pageview props too) is in the full one. */
+const CORE_EXTENSIONS = new Set(['hash']);
 const KNOWN = new Set(SCRIPT_EXTENSIONS.map(([, extension]) => extension));
 
 interface Script {
