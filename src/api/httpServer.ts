@@ -9,7 +9,7 @@ import type { MetaStore } from '../stores/meta/database.js';
 import { webAppRoutes } from '../web/webApp.js';
 import type { SecretBox } from '../webhooks/secretBox.js';
 import { requireApiKey } from './authentication.js';
-import { answerUnroutable, installErrorHandling } from './errorHandling.js';
+import { answerClientError, answerUnroutable, installErrorHandling } from './errorHandling.js';
 import { collectRoutes } from './routes/collect.js';
 import { importRoutes } from './routes/eventImport.js';
 import { exportRoutes } from './routes/export.js';
@@ -59,6 +59,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     trustProxy: false,
     return503OnClosing: true,
     frameworkErrors: answerUnroutable,
+    clientErrorHandler: answerClientError,
   });
   // One engine for every statistics answer: v2, v1, the funnel report and the web app.
   const engine = queryEngineDeps(deps);

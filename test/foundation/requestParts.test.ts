@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
@@ -28,6 +31,21 @@ describe('request parts', () => {
         body: { error: `Parameter "${name}" is given 2 times; give it once.`, code: 'repeated_parameter' },
       });
     }
+  });
+
+  it('answers an address too long to read, and a request that is not HTTP, with sentences', async () => {
+    const long = await fetch(`${t.url}/api/v1/stats/aggregate?site_id=${account.domain}&filters=${'x'.repeat(20_000)}`, { headers: bearer(account.key) });
+    expect(long.status).toBe(431);
+    expect(await long.json()).toEqual({
+      error: "The request's headers, its address included, are larger than the server reads (16 KB); send long filters in the body of POST /api/v2/query.",
+      code: 'headers_too_large',
+    });
+    const { port } = new URL(t.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.end('NOT HTTP AT ALL\r\n\r\n');
+    const [answer] = await Promise.all([text(socket), once(socket, 'close')]);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(answer.split('\r\n\r\n')[1] ?? '')).toEqual({ error: 'The request is not valid HTTP.', code: 'bad_request' });
   });
 
   it('answers a path with a broken percent escape with a sentence, on the API and the web app alike', async () => {
