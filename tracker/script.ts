@@ -16,15 +16,17 @@ const has = (feature: string, attr?: string) => features.includes(feature) || (a
 
 const fileTypes = (list: string | null) => (list ? { fileExtensions: list.split(',').map((e) => e.trim()) } : true);
 
-let props: Record<string, string> | undefined;
+declare const FULL: boolean;
+let props: Record<string, string> | undefined | null;
 try {
   // A missing attribute parses as null, which spreads as nothing; a malformed one is ignored.
   props = JSON.parse(String(attribute('data-props')));
 } catch {}
-declare const FULL: boolean;
+// Plausible's pageview-props: `event-<name>="value"` attributes on the tag (the full build only).
+if (FULL) for (const { name, value } of tag?.attributes ?? []) if (name.startsWith('event-')) (props ??= {})[name.slice(6)] = value;
 
 init({
-  domain: attribute('data-domain') ?? window.location.hostname.replace(/^www\./, ''),
+  domain: attribute('data-domain') ?? location.hostname.replace(/^www\./, ''),
   endpoint: attribute('data-api') ?? (src ? `${new URL(src).origin}/api/event` : undefined),
   hashBasedRouting: has('hash', 'data-hash'),
   autoCapturePageviews: attribute('data-manual') === null,
@@ -43,11 +45,10 @@ init({
 });
 
 const w = window as unknown as { svc?: Global; plausible?: Global };
-const queued = [...(w.svc?.q ?? []), ...(w.plausible?.q ?? [])];
-const api: Global = (name, options) => track(name, options);
-w.svc = api;
-w.plausible = api;
-for (const args of queued) api(...(Array.from(args) as [string, EventOptions?]));
+// The snippet makes `plausible` the same stub as `svc`, so both may hold one queue: replay each call once.
+const queued = new Set([...(w.svc?.q ?? []), ...(w.plausible?.q ?? [])]);
+w.svc = w.plausible = track;
+for (const args of queued) track(...(Array.from(args) as [string, EventOptions?]));
 // On a site's "not found" page: `<script data-404 …>` records a `404` event (the service adds the
 // page as its `path` property, docs/collecting-events.md), as Plausible's 404 tracking does.
 if (attribute('data-404') !== null) track('404');

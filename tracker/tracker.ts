@@ -15,6 +15,8 @@ export interface EventOptions {
   revenue?: { amount: number | string; currency: string };
   interactive?: boolean;
   url?: string;
+  /** Plausible's name for `url`, so existing `plausible('pageview', {u})` calls keep their custom URL. */
+  u?: string;
   callback?: (result: { status: number; dropped?: string | null; error?: unknown }) => void;
 }
 
@@ -26,7 +28,7 @@ export interface TrackerOptions {
   captureOnLocalhost?: boolean;
   /** Count visits from browsers driven by automation (navigator.webdriver); off by default. */
   allowAutomation?: boolean;
-  props?: Record<string, string>;
+  props?: Record<string, string> | null;
   outboundLinks?: boolean;
   fileDownloads?: boolean | { fileExtensions: string[] };
   formSubmissions?: boolean;
@@ -65,7 +67,7 @@ const FILE_TYPES = [
 let config: TrackerOptions & { endpoint: string } = { domain: '', endpoint: '/api/event' };
 let started = false;
 let lastUrl: string | null = null;
-let pageProps: Record<string, string> | undefined;
+let pageProps: Record<string, string> | null | undefined;
 // Engagement of the current page: deepest scroll seen, visible-and-focused time not yet sent.
 let maxScroll = 0;
 let lastSentScroll = 0;
@@ -124,13 +126,12 @@ function send(name: string, options: EventOptions = {}, beacon = false): void {
     .catch((error: unknown) => options.callback?.({ status: 0, error }));
 }
 
+/** How far down the page its bottom edge is seen, in percent; a page of no height is seen whole. */
 function scrollPercent(): number {
-  const height = doc.documentElement.scrollHeight;
-  const bottom = win.scrollY + win.innerHeight;
-  return height <= 0 ? 100 : Math.min(100, Math.round((bottom / height) * 100));
+  return Math.min(100, Math.round(((win.scrollY + win.innerHeight) / doc.documentElement.scrollHeight) * 100) || 100);
 }
 
-const engaged = () => doc.visibilityState === 'visible' && doc.hasFocus();
+const engaged = () => !doc.hidden && doc.hasFocus();
 
 function tick(): void {
   if (engagedSince !== null) engagedMs += Date.now() - engagedSince;
@@ -149,16 +150,20 @@ function flushEngagement(beacon: boolean): void {
 
 const automatic = () => config.autoCapturePageviews !== false;
 
-function pageview(force = false): void {
-  const url = currentUrl();
-  if (!force && url === lastUrl) return;
+/**
+ * A pageview, automatic or manual (`svc('pageview', {url})`). Either way the page it names is the
+ * one whose engagement is measured from now on, and the page before it sends its own first.
+ */
+function pageview(options: EventOptions = {}, manual = false): void {
+  const url = options.url ?? currentUrl();
+  if (!manual && url === lastUrl) return;
   if (lastUrl !== null) flushEngagement(false);
   lastUrl = url;
   maxScroll = scrollPercent();
   lastSentScroll = 0;
   engagedMs = 0;
   engagedSince = engaged() ? Date.now() : null;
-  send('pageview');
+  send('pageview', options);
 }
 
 function onClick(event: MouseEvent): void {
@@ -207,7 +212,7 @@ function onSubmit(event: SubmitEvent): void {
 export function init(options: TrackerOptions): void {
   if (started) return;
   started = true;
-  config = { ...options, endpoint: options.endpoint ?? '/api/event' };
+  config = { ...options, endpoint: options.endpoint ?? config.endpoint };
   pageProps = options.props;
   const history = win.history;
   for (const method of ['pushState', 'replaceState'] as const) {
@@ -227,7 +232,7 @@ export function init(options: TrackerOptions): void {
     { passive: true },
   );
   for (const name of ['focus', 'blur'] as const) win.addEventListener(name, tick);
-  doc.addEventListener('visibilitychange', () => (doc.visibilityState === 'hidden' ? flushEngagement(true) : tick()));
+  doc.addEventListener('visibilitychange', () => (doc.hidden ? flushEngagement(true) : tick()));
   win.addEventListener('pagehide', () => flushEngagement(true));
   if (FULL) {
     doc.addEventListener('click', onClick, true);
@@ -242,9 +247,7 @@ export function init(options: TrackerOptions): void {
 
 /** A custom event, or a manual pageview with `url`. */
 export function track(name: string, options: EventOptions = {}): void {
-  if (name === 'pageview' && options.url) {
-    lastUrl = options.url;
-    maxScroll = scrollPercent();
-  }
-  send(name, options);
+  const given = { ...options, url: options.url ?? options.u };
+  if (name === 'pageview') pageview(given, true);
+  else send(name, given);
 }

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, Refusal, type RefusalKind } from '../errors.js';
 
@@ -25,6 +27,44 @@ function frameworkMessage(error: FastifyError, request: FastifyRequest): string 
       if (error.statusCode === 400 && /JSON/i.test(error.message)) return 'The request body is not valid JSON.';
       return undefined;
   }
+}
+
+/**
+ * The framework's answer for a request it cannot route at all (Fastify's `frameworkErrors`): a
+ * path with a broken percent escape, such as /api/v1/sites/%ZZ, in the same shape as every error.
+ */
+export function answerUnroutable(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const badUrl = error.code === 'FST_ERR_BAD_URL';
+  reply.code(400).send({
+    error: badUrl ? 'The request path is not a valid URL: a % must begin an escape such as %20 (write a % itself as %25).' : 'The request could not be routed.',
+    code: badUrl ? 'invalid_url' : 'bad_request',
+  });
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'The request took too long to arrive; send it again.'],
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'headers_too_large',
+    "The request's headers, its address included, are larger than the server reads (16 KB); send long filters in the body of POST /api/v2/query.",
+  ],
+};
+
+/**
+ * The answer to a request Node's HTTP parser refused before any route saw it (Fastify's
+ * `clientErrorHandler`): too long a URL, headers too large, or no HTTP at all. Written to the
+ * socket as the framework's default does, in the shape of every other error.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'bad_request', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ error: message, code });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /** Every error leaves as `{"error": "<sentence>", "code": "<snake_case>"}`; never a stack trace. */

@@ -10,7 +10,7 @@ import type { MetaStore } from '../stores/meta/database.js';
 import { webAppRoutes } from '../web/webApp.js';
 import type { SecretBox } from '../webhooks/secretBox.js';
 import { requireApiKey } from './authentication.js';
-import { installErrorHandling } from './errorHandling.js';
+import { answerClientError, answerUnroutable, installErrorHandling } from './errorHandling.js';
 import { collectRoutes } from './routes/collect.js';
 import { importRoutes } from './routes/eventImport.js';
 import { exportRoutes } from './routes/export.js';
@@ -46,7 +46,7 @@ function acceptEmptyJson(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+    body === '' ? done(null, undefined) : parseJson(request, body.toString(), done),
   );
 }
 
@@ -60,6 +60,8 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     // Forwarded headers are interpreted by our own address resolution, only for trusted proxies.
     trustProxy: false,
     return503OnClosing: true,
+    frameworkErrors: answerUnroutable,
+    clientErrorHandler: answerClientError,
   });
   // One engine for every statistics answer: v2, v1, the funnel report and the web app.
   const engine = queryEngineDeps(deps);

@@ -8,18 +8,15 @@ import { badRequest } from '../errors.js';
  */
 function nulAt(root: unknown, rootPath: string): string | null {
   const pending: [unknown, string][] = [[root, rootPath]];
-  while (pending.length > 0) {
-    const [value, path] = pending.pop() as [unknown, string];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, path] = next;
     if (typeof value === 'string') {
       if (value.includes('\u0000')) return path || '/';
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i -= 1) pending.push([value[i], `${path}/${i}`]);
     } else if (value !== null && typeof value === 'object') {
-      const entries = Object.entries(value);
-      for (let i = entries.length - 1; i >= 0; i -= 1) {
-        const [key, inner] = entries[i] as [string, unknown];
-        pending.push([inner, `${path}/${key}`], [key, `${path}/${key}`]);
-      }
+      // Pushed last to first, so the first field is looked at first.
+      for (const [key, inner] of Object.entries(value).reverse()) pending.push([inner, `${path}/${key}`], [key, `${path}/${key}`]);
     }
   }
   return null;

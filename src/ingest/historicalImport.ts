@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { AppError } from '../errors.js';
 import type { Ingestion } from './ingestion.js';
+import { isJsonObject } from './payload.js';
 
 /** Lines further in the future than this are refused: history cannot come from tomorrow. */
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -32,16 +33,16 @@ function parseLine(text: string, line: number, now: number): ImportLine | string
   } catch {
     return 'not valid JSON';
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
-  const { timestamp, ip, user_agent: userAgent, headers, ...body } = value as Record<string, unknown>;
+  if (!isJsonObject(value)) return 'not a JSON object';
+  const { timestamp, ip, user_agent: userAgent, headers, ...body } = value;
   const at = typeof timestamp === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(timestamp) ? Date.parse(timestamp) : Number.NaN;
   if (Number.isNaN(at)) return '"timestamp" must be an ISO 8601 date-time such as 2026-03-01T12:00:00Z';
   if (at > now + FUTURE_TOLERANCE_MS) return '"timestamp" is in the future';
   if (typeof ip !== 'string' || isIP(ip) === 0) return '"ip" must be an IPv4 or IPv6 address';
   if (typeof userAgent !== 'string') return '"user_agent" must be a string';
-  if (headers !== undefined && (typeof headers !== 'object' || headers === null || Array.isArray(headers))) return '"headers" must be an object';
+  if (headers !== undefined && !isJsonObject(headers)) return '"headers" must be an object';
   const lowered: Record<string, string> = Object.create(null);
-  for (const [name, headerValue] of Object.entries((headers ?? {}) as Record<string, unknown>)) {
+  for (const [name, headerValue] of Object.entries(headers ?? {})) {
     if (typeof headerValue === 'string') lowered[name.toLowerCase()] = headerValue;
   }
   return { line, at, ip, userAgent, headers: lowered, body };

@@ -84,10 +84,8 @@ function keepFirst<T>(items: T[], limit: number, field: string, truncated: Recor
  * (not an object, missing `n` or `d`, a malformed `k`); everything else is decided later.
  */
 export function parsePayload(body: unknown): ParsedPayload {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, message: 'The request body must be a JSON object describing one event.' };
-  }
-  const raw = body as Record<string, unknown>;
+  if (!isJsonObject(body)) return { ok: false, message: 'The request body must be a JSON object describing one event.' };
+  const raw = body;
   const truncated: Record<string, number> = {};
   const name = text(raw.n ?? raw.name)?.trim();
   if (!name) return { ok: false, message: 'The event has no name: field "n" is required (for example "pageview").' };
@@ -154,8 +152,13 @@ function decode(value: unknown): unknown {
   }
 }
 
+/** A parsed JSON value whose fields can be read by name: an object, not an array or null. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function isEmptyObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+  return isJsonObject(value) && Object.keys(value).length === 0;
 }
 
 export type CheckedExtras = { ok: true; props: Record<string, string>; revenue: Revenue | null } | { ok: false; reason: string };
@@ -176,9 +179,9 @@ export function checkExtras(payload: EventPayload): CheckedExtras {
   const props: Record<string, string> = Object.create(null);
   const rawProps = decode(payload.rawProps);
   if (rawProps !== undefined && rawProps !== null) {
-    if (typeof rawProps !== 'object' || Array.isArray(rawProps)) return { ok: false, reason: 'props must be a flat JSON object' };
+    if (!isJsonObject(rawProps)) return { ok: false, reason: 'props must be a flat JSON object' };
     let kept = 0;
-    for (const [rawKey, value] of Object.entries(rawProps as Record<string, unknown>)) {
+    for (const [rawKey, value] of Object.entries(rawProps)) {
       // The tracker passes props through from page code, where an unset value is often `null`:
       // like a blank value it carries nothing to report on, so only that pair goes (as in the reference).
       if (value === null) continue;
@@ -203,8 +206,8 @@ export function checkExtras(payload: EventPayload): CheckedExtras {
   // `{}` is no revenue: the tracker builds with revenue send it with every tagged event whose
   // element has no revenue classes, and those events must still count.
   if (rawRevenue !== undefined && rawRevenue !== null && !isEmptyObject(rawRevenue)) {
-    const candidate = rawRevenue as { amount?: unknown; currency?: unknown };
-    if (typeof rawRevenue !== 'object' || Array.isArray(rawRevenue)) return { ok: false, reason: 'revenue must be an object {amount, currency}' };
+    if (!isJsonObject(rawRevenue)) return { ok: false, reason: 'revenue must be an object {amount, currency}' };
+    const candidate = rawRevenue;
     const amount = typeof candidate.amount === 'number' ? String(candidate.amount) : candidate.amount;
     if (typeof amount !== 'string' || !/^\d{1,15}(\.\d+)?$/.test(amount.trim()) || Number(amount) <= 0) {
       return { ok: false, reason: 'revenue amount must be a positive decimal number' };

@@ -2,6 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { McpDeps } from './registry.js';
+import { misshapenRequest } from './requestShape.js';
 import { createMcpServer } from './server.js';
 
 function webRequest(request: FastifyRequest): Request {
@@ -29,6 +30,8 @@ const stateless = () =>
  */
 export function mcpRoutes(app: FastifyInstance, deps: McpDeps): void {
   app.post('/mcp', async (request, reply) => {
+    const misshapen = misshapenRequest(request.body);
+    if (misshapen) return reply.send(misshapen);
     const server = createMcpServer(deps, request.caller);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

@@ -1,8 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+// package.json is two levels up from src/mcp/ and from dist/mcp/ alike.
+const { version } = z.object({ version: z.string() }).parse(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')));
+
 /**
  * How the server introduces itself, shared by the HTTP server and the stdio bridge (which answers
  * `initialize` itself, so a client connects even when the key would be refused on every call).
+ * The version is the release's, as the tracker's `v` is.
  */
-export const SERVER_INFO = { name: 'svc-analytics', title: 'Web analytics', version: '0.1.0' };
+export const SERVER_INFO = { name: 'svc-analytics', title: 'Web analytics', version };
 
 export const SERVER_CAPABILITIES = { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } };
 

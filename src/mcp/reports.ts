@@ -37,6 +37,9 @@ const metaSchema = z.object({
   metric_warnings: z.record(z.string(), z.object({ code: z.string(), warning: z.string() })),
   currency: z.record(z.string(), z.string()).optional(),
   time_labels: z.array(z.string()).optional(),
+  imports_included: z.boolean().optional(),
+  imports_skip_reason: z.string().optional(),
+  imports_warning: z.string().optional(),
 });
 
 export type Echo = z.infer<typeof echoSchema>;
@@ -67,11 +70,14 @@ export function reportJson(response: QueryResponse, rows: ResultRow[] = response
   });
   const truncated = Object.values(meta.metric_warnings).some((w) => w.code === 'truncated_groups');
   const warnings = [
-    ...new Set(
-      Object.values(meta.metric_warnings)
+    ...new Set([
+      ...Object.values(meta.metric_warnings)
         .filter((w) => w.code !== 'truncated_groups')
         .map((w) => w.warning),
-    ),
+      // Only a query imported data could not answer is worth a word: the engine also reports a
+      // short interval before it knows the site has imports at all (src/query/importedPlan.ts).
+      ...(meta.imports_skip_reason === 'unsupported_query' && meta.imports_warning ? [meta.imports_warning] : []),
+    ]),
   ];
   const { limit, offset } = echo.pagination;
   const comparison = echo.include.comparisons;
@@ -90,6 +96,7 @@ export function reportJson(response: QueryResponse, rows: ResultRow[] = response
           }
         : {}),
     })),
+    ...(meta.imports_included ? { imported_data: "included: the figures add the site's imported history to its recorded events" } : {}),
     ...(warnings.length > 0 ? { warnings } : {}),
     ...(truncated
       ? { more: `Rows ${offset + 1}–${offset + rows.length} are shown and more exist; call again with offset ${offset + limit} for the next page.` }

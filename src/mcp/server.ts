@@ -1,4 +1,5 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { scopeRefusal } from '../api/authentication.js';
 import type { ApiCaller } from '../stores/meta/apiKeys.js';
@@ -45,10 +46,19 @@ function registerSiteResources(server: McpServer, ctx: ToolContext): void {
     },
     async (uri, { domain }) => {
       readable();
-      const description = await describeSite(ctx, typeof domain === 'string' ? decodeURIComponent(domain) : '');
+      const description = await describeSite(ctx, siteDomain(uri, domain));
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(description) }] };
     },
   );
+}
+
+/** The domain in a site resource's address, percent-decoded. */
+function siteDomain(uri: URL, domain: string | string[] | undefined): string {
+  try {
+    return typeof domain === 'string' ? decodeURIComponent(domain) : '';
+  } catch {
+    throw new McpError(ErrorCode.InvalidParams, `${uri.href} is not a site's address: its percent-encoding is broken.`);
+  }
 }
 
 const userMessage = (text: string) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] });

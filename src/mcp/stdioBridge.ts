@@ -89,6 +89,14 @@ export async function runStdioBridge(options: BridgeOptions): Promise<void> {
   };
 
   const pending = new Set<Promise<void>>();
+  // A line the transport cannot read is answered as JSON-RPC says (no id: none could be read),
+  // not dropped, so a client sees what it sent wrong.
+  transport.onerror = (error) => {
+    const unreadable = error instanceof SyntaxError;
+    if (!unreadable && error.name !== 'ZodError') return;
+    const message = unreadable ? 'A line on stdin is not JSON.' : 'A line on stdin is JSON but not a JSON-RPC 2.0 message.';
+    void transport.send({ jsonrpc: '2.0', error: { code: unreadable ? ErrorCode.ParseError : ErrorCode.InvalidRequest, message } });
+  };
   transport.onmessage = (message) => {
     if (!isJSONRPCRequest(message)) return;
     const task = answer(message).then((reply) => transport.send(reply));

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOrCreateFunnel } from '../../src/management/funnels.js';
 import { lockTeam } from '../../src/stores/meta/teams.js';
+import { importPlausibleExport } from '../query/plausibleExport.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { addGoal, insertEvents } from '../support/eventFixtures.js';
 import { type Account, bearer, createAccount, type TestApp } from '../support/testApp.js';
@@ -15,6 +17,7 @@ let client: Client;
 let call: ToolCall;
 
 const RANGE = ['2024-01-08', '2024-01-09'];
+const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 beforeAll(async () => {
   ({ t, account } = await startSmallSite());
@@ -30,6 +33,7 @@ afterAll(async () => {
 
 describe('the tool list', () => {
   it('lists every tool with a description, an input schema and its annotations', async () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'svc-analytics', version: VERSION });
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name).sort();
     expect(names).toEqual(
@@ -75,6 +79,8 @@ describe('the tool list', () => {
     const first = read.contents[0]!;
     expect(JSON.parse('text' in first ? first.text : '')).toMatchObject({ domain: account.domain, timezone: 'Etc/UTC' });
     await expect(client.readResource({ uri: 'site://nowhere.example' })).rejects.toThrow('Site could not be found.');
+    await expect(client.readResource({ uri: 'site://%ZZ' })).rejects.toThrow("site://%ZZ is not a site's address: its percent-encoding is broken.");
+    await expect(client.readResource({ uri: 'nowhere' })).rejects.toThrow('"nowhere" is not a resource address; sites are read as site://<domain>.');
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(['weekly_summary', 'why_did_traffic_change']);
     const prompt = await client.getPrompt({ name: 'weekly_summary', arguments: { site_id: account.domain } });
@@ -259,6 +265,47 @@ describe('statistics', () => {
   });
 });
 
+describe('imported history', () => {
+  it('is part of the shortcut tools, and said so', async () => {
+    // The hand-written export of test/query/importedMerge.test.ts (1–2 January 2024), on a site with no events of its own.
+    const site = await createAccount(t.app);
+    expect(await importPlausibleExport(t, site)).toMatchObject({ status: 'completed' });
+    const siteClient = await httpClient(t.url, site.key);
+    const use = caller(siteClient);
+    expect((await ok(use, 'describe_site', { site_id: site.domain })).data).toEqual({
+      first_day: null,
+      last_day: null,
+      note: 'No events recorded yet.',
+      imported_days: [{ from: '2024-01-01', to: '2024-01-02' }],
+    });
+    const days = ['2024-01-01', '2024-01-02'];
+    const sources = await ok(use, 'top_sources', { site_id: site.domain, date_range: days });
+    expect(sources.imported_data).toMatch(/^included/);
+    expect(sources.rows).toEqual([
+      { 'visit:source': 'Google', visitors: 8, visits: 9, bounce_rate: 33, visit_duration: 56 },
+      { 'visit:source': 'Hacker News', visitors: 7, visits: 8, bounce_rate: 75, visit_duration: 15 },
+      { 'visit:source': 'Direct / None', visitors: 2, visits: 3, bounce_rate: 33, visit_duration: 33 },
+    ]);
+    const series = await ok(use, 'timeseries', { site_id: site.domain, date_range: days, interval: 'day' });
+    expect(series.rows).toEqual([
+      { 'time:day': '2024-01-01', visitors: 10, pageviews: 25 },
+      { 'time:day': '2024-01-02', visitors: 7, pageviews: 9 },
+    ]);
+    const compared = await ok(use, 'compare_periods', { site_id: site.domain, date_range: ['2024-01-02', '2024-01-02'], metrics: ['visitors'] });
+    expect(compared.metrics.visitors).toMatchObject({ value: 7, previous: 10, change: -30 });
+    expect(compared.imported_data).toMatch(/^included/);
+    // A filter the imported tables cannot answer: recorded events only, and a word why.
+    const filtered = await ok(use, 'top_pages', { site_id: site.domain, date_range: days, filters: [['is', 'visit:browser', ['Firefox']]] });
+    expect(filtered.imported_data).toBeUndefined();
+    expect(filtered.warnings).toEqual([expect.stringMatching(/^Imported stats are not included in the results because query parameters are not supported/)]);
+    // A site without imports hears nothing about them, whatever the interval.
+    const hourly = await ok(call, 'timeseries', { site_id: account.domain, date_range: ['2024-01-08', '2024-01-08'], interval: 'hour' });
+    expect(hourly).not.toHaveProperty('warnings');
+    expect(hourly).not.toHaveProperty('imported_data');
+    await siteClient.close();
+  });
+});
+
 describe('set-up', () => {
   it('lists, creates and deletes goals and allows custom properties', async () => {
     expect((await ok(call, 'list_goals', { site_id: account.domain })).goals.map((g: any) => g.display_name)).toEqual(['Pricing', 'Signup']);
@@ -357,6 +404,27 @@ describe('the key', () => {
     expect(await refused(call, 'top_pages', {})).toBe('Field "site_id" is required.');
     expect(await refused(call, 'top_pages', { site_id: account.domain, date_range: 'fortnight' })).toMatch(/^#\/date_range: Invalid date range "fortnight"/);
     expect(await refused(call, 'make_coffee')).toMatch(/make_coffee not found/);
+    // Params that do not fit the method: an invalid-params error saying which, not zod's issue list.
+    const raw = async (method: string, params?: unknown) => {
+      const res = await fetch(`${t.url}/mcp`, {
+        method: 'POST',
+        headers: { ...bearer(account.key), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { error?: { code: number; message: string } }).error;
+    };
+    expect(await raw('tools/call', { name: 'list_sites', arguments: 5 })).toEqual({
+      code: -32602,
+      message: "The tools/call request's params.arguments must be an object.",
+    });
+    expect(await raw('tools/call', { arguments: {} })).toEqual({ code: -32602, message: 'The tools/call request needs params.name.' });
+    expect(await raw('resources/read', { uri: 5 })).toEqual({ code: -32602, message: "The resources/read request's params.uri must be a string." });
+    expect(await raw('prompts/get', { name: 'weekly_summary', arguments: { site_id: 5 } })).toEqual({
+      code: -32602,
+      message: "The prompts/get request's params.arguments.site_id must be a string.",
+    });
+    expect(await raw('tools/list', { cursor: 5 })).toEqual({ code: -32602, message: "The tools/list request's params.cursor must be a string." });
     const get = await fetch(`${t.url}/mcp`, { headers: bearer(account.key) });
     expect(get.status).toBe(405);
     expect(((await get.json()) as { error: string }).error).toMatch(/^This MCP endpoint is stateless/);

@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runStdioBridge } from '../../src/mcp/stdioBridge.js';
 import { lockTeam } from '../../src/stores/meta/teams.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { svc } from '../support/processes.js';
@@ -13,6 +16,7 @@ let account: Account;
 const clients: Client[] = [];
 
 const RANGE = ['2024-01-08', '2024-01-09'];
+const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 async function stdioClient(options: { key?: string; args?: string[] }): Promise<Client> {
   const client = new Client({ name: 'svc-tests', version: '1.0.0' });
@@ -39,7 +43,7 @@ afterAll(async () => {
 describe('svc mcp', () => {
   it('lists the tools with their schemas and answers them from the running server', async () => {
     const client = await stdioClient({ key: account.key });
-    expect(client.getServerVersion()).toMatchObject({ name: 'svc-analytics' });
+    expect(client.getServerVersion()).toMatchObject({ name: 'svc-analytics', version: VERSION });
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(18);
     const query = tools.find((tool) => tool.name === 'query')!;
@@ -93,14 +97,38 @@ describe('svc mcp', () => {
     expect(await refused(nowhere, 'list_sites')).toBe('No server answers at http://127.0.0.1:9; start it with npm start or pass --url.');
   });
 
+  it('answers a line that is not JSON, or not JSON-RPC, with the matching error', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const bridge = runStdioBridge({ baseUrl: t.url, key: account.key, stdin, stdout });
+    stdin.end('garbage\n{"hello": "world"}\n{"jsonrpc": "2.0", "id": 1, "method": "ping"}\n');
+    await bridge;
+    expect(
+      out
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      { jsonrpc: '2.0', error: { code: -32700, message: 'A line on stdin is not JSON.' } },
+      { jsonrpc: '2.0', error: { code: -32600, message: 'A line on stdin is JSON but not a JSON-RPC 2.0 message.' } },
+      { jsonrpc: '2.0', id: 1, result: {} },
+    ]);
+  });
+
   it('takes the key from --key as well', async () => {
     const call = caller(await stdioClient({ args: ['--url', t.url, '--key', account.key] }));
     expect(await ok(call, 'list_sites')).toEqual({ sites: [{ domain: account.domain, timezone: 'Etc/UTC' }] });
   });
 
-  it('exits 2 with a sentence when no key is given', async () => {
+  it('exits 2 with a sentence when no key or no usable server address is given', async () => {
     const result = await svc(['mcp', '--url', t.url], { DATA_DIR: t.dataDir, LOG_LEVEL: 'silent' });
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr).toBe('svc: An API key is needed: pass --key or set SVC_API_KEY.\n');
+    const badUrl = await svc(['mcp', '--url', 'localhost:8000', '--key', account.key], { DATA_DIR: t.dataDir, LOG_LEVEL: 'silent' });
+    expect(badUrl).toMatchObject({ code: 2, stdout: '', stderr: 'svc: --url "localhost:8000" is not a server address such as http://localhost:8000.\n' });
   });
 });

@@ -3,11 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeTrackerConfiguration, renderTrackerSnippet } from '../../src/management/trackerSnippet.js';
 import { launchBrowser } from '../support/browser.js';
 import { CHROME_MAC } from '../support/collect.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 const tracker = (file: string) => readFileSync(new URL(`../../dist/tracker/${file}`, import.meta.url));
+/** The snippet's second line: the `svc`/`plausible` stub that queues calls until the script runs. */
+const QUEUE_STUB = renderTrackerSnippet({ baseUrl: '', domain: 'shop.example', configuration: completeTrackerConfiguration({}) }).snippet.split('\n')[1];
 
 interface Sent {
   path: string;
@@ -53,9 +56,10 @@ describe('browser tracker payloads', () => {
   /** A page whose tracker requests are collected; `answer` decides the endpoint's reply. */
   async function open(
     path: string,
-    options: { answer?: 'accept' | 'fail'; dropped?: string } = {},
+    options: { answer?: 'accept' | 'fail'; dropped?: string; prepare?: (context: BrowserContext) => Promise<void> } = {},
   ): Promise<{ page: Page; context: BrowserContext; sent: Sent[] }> {
     const context = await browser.newContext({ userAgent: CHROME_MAC });
+    await options.prepare?.(context);
     const sent: Sent[] = [];
     await context.route('**/api/event', async (route) => {
       const request = route.request();
@@ -75,6 +79,14 @@ describe('browser tracker payloads', () => {
   const tag = (attributes: string, script = 'script.js') =>
     `<script defer data-domain="shop.example" data-capture-on-localhost data-allow-automation ${attributes} src="/js/${script}"></script>`;
   const names = (sent: Sent[]) => sent.map((s) => s.payload.n);
+  /** The page as the browser reports it when its tab is switched away from (or back to). */
+  const setHidden = (page: Page, hidden: boolean) =>
+    page.evaluate((value) => {
+      Object.defineProperty(document, 'visibilityState', { value: value ? 'hidden' : 'visible', configurable: true });
+      Object.defineProperty(document, 'hidden', { value, configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, hidden);
+  const hide = (page: Page) => setHidden(page, true);
   const call = (page: Page, name: string, options: Record<string, unknown> = {}) =>
     page.evaluate(
       ([n, o]) =>
@@ -114,6 +126,14 @@ describe('browser tracker payloads', () => {
     expect(sent[1]?.payload).toMatchObject({ n: 'Purchase', p: { plan: 'pro' }, $: { amount: 29, currency: 'EUR' }, i: false });
     expect(sent[0]?.payload).not.toHaveProperty('i');
     await context.close();
+
+    // Plausible's pageview-props attributes on the tag, beside data-props.
+    head = tag(`data-props='{"author":"ada"}' event-section="docs" event-lang="en"`, 'script.pageview-props.js');
+    const plausible = await open('/docs');
+    await expect.poll(() => plausible.sent.map((s) => s.payload.p)).toEqual([{ author: 'ada', section: 'docs', lang: 'en' }]);
+    expect(await call(plausible.page, 'Signup')).toEqual({ status: 202, dropped: null });
+    expect(plausible.sent[1]?.payload).not.toHaveProperty('p');
+    await plausible.context.close();
   });
 
   it('counts single-page navigations once each, and keeps the hash only with hash routing', async () => {
@@ -140,6 +160,58 @@ describe('browser tracker payloads', () => {
     await hashed.context.close();
   });
 
+  it('sends engagement as deltas of visible, focused time, with a scroll depth of at least 1', async () => {
+    head = tag('');
+    // A page taller than the window, read at the top: its scroll depth is low but never 0.
+    body = '<div style="height:100000px"></div>';
+    const held = async (context: BrowserContext) => {
+      await context.clock.install({ time: new Date('2026-03-02T10:00:00Z') });
+      await context.clock.pauseAt(new Date('2026-03-02T10:00:01Z'));
+    };
+    const { page, context, sent } = await open('/long', { prepare: held });
+    const engagement = () => sent.filter((s) => s.payload.n === 'engagement').map((s) => [s.payload.sd, s.payload.e]);
+    await page.clock.fastForward(4000);
+    await hide(page);
+    await expect.poll(engagement).toEqual([[1, 4000]]);
+    // Hidden time does not count; after coming back, only the time since is sent.
+    await page.clock.fastForward(60_000);
+    await setHidden(page, false);
+    await page.clock.fastForward(3500);
+    await hide(page);
+    await expect.poll(engagement).toEqual([
+      [1, 4000],
+      [1, 3500],
+    ]);
+    // Time without focus does not count either: nothing new to send (no deeper scroll, under 3 s).
+    await setHidden(page, false);
+    await page.evaluate(() => {
+      document.hasFocus = () => false;
+      window.dispatchEvent(new Event('blur'));
+    });
+    await page.clock.fastForward(10_000);
+    await hide(page);
+    await page.waitForTimeout(100);
+    expect(engagement()).toHaveLength(2);
+    body = '';
+    await context.close();
+  });
+
+  it('counts a pre-rendered page once it is shown, not before', async () => {
+    head = tag('');
+    const prerendered = async (context: BrowserContext) => {
+      await context.addInitScript(() => Object.defineProperty(document, 'prerendering', { value: true, configurable: true }));
+    };
+    const { page, context, sent } = await open('/next', { prepare: prerendered });
+    await page.waitForTimeout(200);
+    expect(sent).toEqual([]);
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'prerendering', { value: false, configurable: true });
+      document.dispatchEvent(new Event('prerenderingchange'));
+    });
+    await expect.poll(() => names(sent)).toEqual(['pageview']);
+    await context.close();
+  });
+
   it('sends no automatic pageview with data-manual, and a manual pageview takes a custom URL', async () => {
     head = tag('data-manual');
     const { page, context, sent } = await open('/user/123');
@@ -147,20 +219,56 @@ describe('browser tracker payloads', () => {
     expect(sent).toEqual([]);
     await call(page, 'pageview', { url: `${origin}/user/:id` });
     expect(sent.map((s) => s.payload)).toMatchObject([{ n: 'pageview', u: `${origin}/user/:id` }]);
+    // The manual pageview's page is the one whose engagement is reported, under its custom URL.
+    await hide(page);
+    await expect
+      .poll(() => sent.map((s) => [s.payload.n, s.payload.u]))
+      .toEqual([
+        ['pageview', `${origin}/user/:id`],
+        ['engagement', `${origin}/user/:id`],
+      ]);
     await context.close();
+
+    // Plausible's own option name `u` keeps a page written for Plausible from sending the real path.
+    const plausible = await open('/user/456');
+    await plausible.page.evaluate(
+      (u) => (window as unknown as { plausible: (n: string, o: unknown) => void }).plausible('pageview', { u }),
+      `${origin}/user/:id`,
+    );
+    await expect.poll(() => plausible.sent.map((s) => s.payload.u)).toEqual([`${origin}/user/:id`]);
+    await plausible.context.close();
+
+    // A manual pageview without a URL is the current page, engaged with like any other.
+    const plain = await open('/settings');
+    await call(plain.page, 'pageview');
+    await hide(plain.page);
+    await expect
+      .poll(() => plain.sent.map((s) => [s.payload.n, s.payload.u]))
+      .toEqual([
+        ['pageview', `${origin}/settings`],
+        ['engagement', `${origin}/settings`],
+      ]);
+    await plain.context.close();
   });
 
-  it('replays calls queued before the script loaded, through svc and the plausible alias', async () => {
-    head = `<script>
-      window.svc = window.svc || function () { (window.svc.q = window.svc.q || []).push(arguments) };
-      window.plausible = window.plausible || function () { (window.plausible.q = window.plausible.q || []).push(arguments) };
-      svc('Early', { props: { order: 1 } });
-      plausible('Earlier', { props: { order: 2 } });
-    </script>${tag('')}`;
+  it('replays calls queued before the script loaded, through svc and the plausible alias, each once', async () => {
+    // The snippet's own queue, where `plausible` is the same stub as `svc` (one queue for both).
+    head = `${tag('')}${QUEUE_STUB}<script>svc('Early', { props: { order: 1 } }); plausible('Earlier', { props: { order: 2 } });</script>`;
     const { page, context, sent } = await open('/queue');
     await expect.poll(() => names(sent).sort()).toEqual(['Earlier', 'Early', 'pageview']);
     await page.evaluate(() => (window as unknown as { plausible: (n: string) => void }).plausible('Later'));
     await expect.poll(() => names(sent)).toContain('Later');
+    expect(names(sent).sort()).toEqual(['Earlier', 'Early', 'Later', 'pageview']);
+
+    // Plausible's own stub gives `plausible` a queue of its own; those calls replay too.
+    head = `<script>
+      window.svc = window.svc || function () { (window.svc.q = window.svc.q || []).push(arguments) };
+      window.plausible = window.plausible || function () { (window.plausible.q = window.plausible.q || []).push(arguments) };
+      svc('Early'); plausible('Earlier');
+    </script>${tag('')}`;
+    const separate = await open('/queue');
+    await expect.poll(() => names(separate.sent).sort()).toEqual(['Earlier', 'Early', 'pageview']);
+    await separate.context.close();
     await context.close();
   });
 

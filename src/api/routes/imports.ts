@@ -7,6 +7,7 @@ import { parsePayload } from '../../management/payload.js';
 import { requireTeamSite } from '../../management/siteAccess.js';
 import type { MetaDb } from '../../stores/meta/database.js';
 import { createImport, getImport, listSiteImports, type SiteImport, updateImport } from '../../stores/meta/imports.js';
+import { singleValued } from '../requestParts.js';
 import { receiveUpload, refuseDeclaredOversize } from '../upload.js';
 
 /** An upload's largest size: a whole export, compressed. */
@@ -48,7 +49,7 @@ export function importsRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: C
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     scope.post('/api/v1/sites/:site_id/imports', { config: { scope: 'sites:provision' } }, async (request, reply) => {
       const { site_id } = parsePayload(siteParams, request.params);
-      const { file_name } = parsePayload(uploadQuery, request.query ?? {});
+      const { file_name } = parsePayload(uploadQuery, singleValued(request.query));
       if (!/\.(zip|csv)$/i.test(file_name)) throw badRequest('invalid_file_name', `"${file_name}" is neither a .zip nor a .csv file.`);
       refuseDeclaredOversize(request.raw, UPLOAD_LIMIT);
       const now = deps.clock.now();

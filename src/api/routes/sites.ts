@@ -63,7 +63,7 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   }
 
   app.get('/api/v1/sites', READ, async (request) => {
-    const query = parsePayload(listQuerySchema, request.query ?? {});
+    const query = parsePayload(listQuerySchema, singleValued(request.query));
     checkTeamParameter(request.caller, query.team_id, teamNotFound);
     const page = parsePageRequest(query);
     const { rows, meta } = await fetchPage(
@@ -75,7 +75,7 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   });
 
   app.get('/api/v1/sites/teams', READ, async (request) => {
-    const page = parsePageRequest(parsePayload(listQuerySchema.omit({ team_id: true }), request.query ?? {}));
+    const page = parsePageRequest(parsePayload(listQuerySchema.omit({ team_id: true }), singleValued(request.query)));
     // A key belongs to one team, so that team is the only one it can see.
     const team = await requireTeam(db, request.caller.teamId);
     const { rows, meta } = await pageOfList([team], page, (t) => t.id);

@@ -8,8 +8,8 @@ import { singleValued } from '../requestParts.js';
 /** The built tracker (`npm run build:tracker`); the same relative path from src/ and dist/. */
 const TRACKER_DIR = new URL('../../../dist/tracker/', import.meta.url);
 
-/** Features that live only in the full build; hash routing and pageview props are in the core. */
-const CORE_EXTENSIONS = new Set(['hash', 'pageview-props']);
+/** Hash routing is in the core build; every other feature (Plausible's `event-*` pageview props too) is in the full one. */
+const CORE_EXTENSIONS = new Set(['hash']);
 const KNOWN = new Set(SCRIPT_EXTENSIONS.map(([, extension]) => extension));
 
 interface Script {
@@ -22,6 +22,14 @@ function load(name: string): Script | null {
   if (!existsSync(path)) return null;
   const body = readFileSync(path);
   return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+}
+
+/**
+ * Whether If-None-Match names this tag. The comparison is weak (RFC 9110 §13.1.2): a proxy that
+ * compresses the script marks the tag weak (W/"…"), and a cache may list several tags.
+ */
+function revalidated(header: string | undefined, etag: string): boolean {
+  return (header ?? '').split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, '')));
 }
 
 /**
@@ -51,7 +59,7 @@ export function trackerScriptRoutes(app: FastifyInstance): void {
       'access-control-allow-origin': '*',
       'cross-origin-resource-policy': 'cross-origin',
     });
-    if (request.headers['if-none-match'] === script.etag) return reply.code(304).send();
+    if (revalidated(request.headers['if-none-match'], script.etag)) return reply.code(304).send();
     return reply.send(script.body);
   });
 }

@@ -14,6 +14,10 @@ export function mcpCommands(program: Command, run: (action: () => Promise<void>)
       run(async () => {
         const key = opts.key ?? process.env.SVC_API_KEY;
         if (!key) throw new AppError(400, 'missing_key', 'An API key is needed: pass --key or set SVC_API_KEY.');
+        // Said before a client connects, rather than as every tool call's failure.
+        if (opts.url !== undefined && !/^https?:$/.test(URL.parse(opts.url)?.protocol ?? '')) {
+          throw new AppError(400, 'invalid_url', `--url "${opts.url}" is not a server address such as http://localhost:8000.`);
+        }
         await runStdioBridge({ baseUrl: opts.url ?? loadConfig().baseUrl, key });
       }),
     );

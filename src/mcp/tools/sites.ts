@@ -7,6 +7,7 @@ import { siteDataDays } from '../../query/engine.js';
 import { listCustomProps } from '../../stores/meta/customProps.js';
 import { listFunnels } from '../../stores/meta/funnels.js';
 import { listSiteGoals } from '../../stores/meta/goals.js';
+import { completedImports } from '../../stores/meta/imports.js';
 import { listTeamSites } from '../../stores/meta/sites.js';
 import { type Tool, type ToolContext, tool } from '../registry.js';
 
@@ -18,16 +19,21 @@ const SITE_PAGE = 100;
 export async function describeSite(ctx: ToolContext, domain: string) {
   const { db, clock, engine } = ctx.deps;
   const site = await requireTeamSite(db, ctx.caller, domain, clock.now());
-  const [goals, funnels, props, days] = await Promise.all([
+  const [goals, funnels, props, days, imports] = await Promise.all([
     listSiteGoals(db, site.id),
     listFunnels(db, site.id),
     listCustomProps(db, site.id),
     siteDataDays(engine, ctx.caller.teamId, site.domain),
+    completedImports(db, site.id),
   ]);
+  const imported = imports.length > 0 ? { imported_days: imports.map(({ from, to }) => ({ from, to })) } : {};
   return {
     domain: site.domain,
     timezone: site.timezone,
-    data: days.first === null ? { first_day: null, last_day: null, note: 'No events recorded yet.' } : { first_day: days.first, last_day: days.last },
+    data: {
+      ...(days.first === null ? { first_day: null, last_day: null, note: 'No events recorded yet.' } : { first_day: days.first, last_day: days.last }),
+      ...imported,
+    },
     goals: goals.map((goal) => goalJson(goal, site.domain)),
     funnels: funnels.map((funnel) => funnelJson(funnel, goals)),
     custom_properties: props,
@@ -61,7 +67,7 @@ export const siteTools: Tool[] = [
     name: 'describe_site',
     title: 'Describe a site',
     description:
-      "A site's set-up and what can be asked about it: time zone (date ranges and days are in it), goals, funnels, allowed custom properties, the metrics and dimensions the query tool accepts, and the first and last day with data. Call it before building a query.",
+      "A site's set-up and what can be asked about it: time zone (date ranges and days are in it), goals, funnels, allowed custom properties, the metrics and dimensions the query tool accepts, the first and last day with recorded events and the days of imported history. Call it before building a query.",
     scope: 'sites:read',
     effect: 'read',
     input: z.strictObject({ site_id: siteField }),

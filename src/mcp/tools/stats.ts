@@ -42,12 +42,20 @@ const queryInput = requestSchema.extend({
   ),
   order_by: shape.order_by.describe('E.g. [["visitors", "desc"]]; default: the first metric, largest first (time ascending).'),
   pagination: shape.pagination.describe('{"limit": 100, "offset": 0} by default; an answer with more rows says so.'),
-  include: shape.include.describe('{"comparisons": {"mode": "previous_period" | "year_over_year"}} adds the earlier figures and changes to every row.'),
+  include: shape.include.describe(
+    '{"comparisons": {"mode": "previous_period" | "year_over_year"}} adds the earlier figures and changes to every row; {"imports": true} adds the site\'s imported history (the shortcut tools always do).',
+  ),
   timezone: shape.timezone.describe("An IANA time zone to read the date range in, instead of the site's."),
   exact: shape.exact.describe('true: never answer from a sample on very large sites (slower).'),
 });
 
 const run = (ctx: ToolContext, body: Record<string, unknown>) => runQuery(ctx.deps.engine, ctx.caller.teamId, body);
+
+/**
+ * What the shortcut tools include: a site's imported history too (docs/imports.md), as the
+ * dashboard shows it, wherever an imported table can answer; the report says when it could not.
+ */
+const withImports = (include: Record<string, unknown> = {}) => ({ include: { imports: true, ...include } });
 
 const common = (args: { site_id: string; date_range?: string | [string, string] | undefined; filters?: unknown[] | undefined }) => ({
   site_id: args.site_id,
@@ -57,7 +65,7 @@ const common = (args: { site_id: string; date_range?: string | [string, string] 
 
 async function breakdown(ctx: ToolContext, args: BreakdownArgs, dimension: string, metrics: string[]) {
   const pagination = { limit: args.limit ?? 10, offset: args.offset ?? 0 };
-  return reportJson(await run(ctx, { ...common(args), metrics, dimensions: [dimension], pagination }));
+  return reportJson(await run(ctx, { ...common(args), metrics, dimensions: [dimension], pagination, ...withImports() }));
 }
 
 function breakdownTool(name: string, title: string, description: string, dimension: string, metrics: string[]): Tool {
@@ -131,7 +139,7 @@ export const statsTools: Tool[] = [
         ...common(args),
         metrics: args.metrics ?? ['visitors', 'pageviews'],
         dimensions: [args.interval ? `time:${args.interval}` : 'time'],
-        include: { time_labels: true },
+        ...withImports({ time_labels: true }),
         pagination: { limit: 10_000 },
       });
       return reportJson(response, fillTimeline(response));
@@ -195,7 +203,7 @@ export const statsTools: Tool[] = [
     }),
     run: async (args, ctx) => {
       const metrics = args.metrics ?? COMPARED_METRICS;
-      const response = await run(ctx, { ...common(args), metrics, include: { comparisons: { mode: args.against ?? 'previous_period' } } });
+      const response = await run(ctx, { ...common(args), metrics, ...withImports({ comparisons: { mode: args.against ?? 'previous_period' } }) });
       const report = reportJson(response);
       const { meta } = readResponse(response);
       const row = response.results[0];
@@ -206,6 +214,7 @@ export const statsTools: Tool[] = [
         metrics: Object.fromEntries(
           metrics.map((metric, i) => [metric, comparedMetric(metric, row?.metrics[i] ?? null, row?.comparison?.metrics[i] ?? null, meta.currency?.[metric])]),
         ),
+        ...(report.imported_data ? { imported_data: report.imported_data } : {}),
         ...(report.warnings ? { warnings: report.warnings } : {}),
       };
     },
