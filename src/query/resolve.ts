@@ -150,7 +150,7 @@ function requireFewBuckets(range: DateRange, interval: Interval, dimension: stri
   if (bucketCount(range, interval) <= MAX_TIME_BUCKETS) return;
   throw badRequest(
     'too_many_buckets',
-    `The dimension ${dimension} over this date range asks for more than ${MAX_TIME_BUCKETS.toLocaleString('en-US')} buckets; use time:${finestFittingInterval(range)} or a shorter range.`,
+    `The dimension ${dimension} over this date range asks for more than ${MAX_TIME_BUCKETS.toLocaleString('en-US')} buckets; use the ${finestFittingInterval(range)} interval (time:${finestFittingInterval(range)}) or a shorter range.`,
   );
 }
 

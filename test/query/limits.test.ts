@@ -93,7 +93,9 @@ describe('time buckets (issue 11, item 8)', () => {
   it('refuses more hourly buckets than the cap, naming the interval that fits', async () => {
     const res = await v2({ date_range: ['2016-01-01', '2023-12-31'], dimensions: ['time:hour'], include: { time_labels: true } });
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe('The dimension time:hour over this date range asks for more than 10,000 buckets; use time:day or a shorter range.');
+    expect(res.body.error).toBe(
+      'The dimension time:hour over this date range asks for more than 10,000 buckets; use the day interval (time:day) or a shorter range.',
+    );
     const v1 = await fetch(`${t.url}/api/v1/stats/timeseries?site_id=${account.domain}&period=custom&date=2016-01-01,2023-12-31&interval=hour`, {
       headers: bearer(account.key),
     });

@@ -22,8 +22,9 @@ const addSchema = z.strictObject({ site_id: z.string(), value: z.string().min(1)
 const classificationsSchema = z.strictObject({ site_id: z.string(), included: z.array(z.string()) });
 
 function parseKind(raw: string): ShieldKind {
-  if (!(SHIELD_KINDS as readonly string[]).includes(raw)) throw notFound(`There are no "${raw}" shields; the kinds are ${SHIELD_KINDS.join(', ')}.`);
-  return raw as ShieldKind;
+  const kind = SHIELD_KINDS.find((known) => known === raw);
+  if (kind === undefined) throw notFound(`There are no "${raw}" shields; the kinds are ${SHIELD_KINDS.join(', ')}.`);
+  return kind;
 }
 
 const ruleJson = (rule: ShieldRule) => ({ id: rule.id, value: rule.value, description: rule.description, created_at: isoTime(rule.createdAt) });
