@@ -1,11 +1,10 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { navigate, useLocation } from '../../router';
 import { DashboardContext, type DashboardContextValue, type Filter, type QueryInput, type QueryResult, type SiteInfo } from './context';
-import { countryName } from './countries';
 import { FilterMenu } from './FilterMenu';
 import { MainGraph } from './MainGraph';
 import { Reports } from './panels/Reports';
-import { COMPARISONS, comparisonOf, dateRangeOf, dimensionLabel, OPERATOR_LABELS, PERIODS, readState, type ViewState, writeState } from './state';
+import { COMPARISONS, comparisonOf, dateRangeOf, describeFilter, PERIODS, readState, type ViewState, writeState } from './state';
 import { TopStats } from './TopStats';
 import './dashboard.css';
 
@@ -132,9 +131,7 @@ function FilterChips({ filters, remove }: { filters: Filter[]; remove(index: num
   return (
     <section className="filter-chips" aria-label="Filters">
       {filters.map((filter, i) => {
-        const [op, dimension, values] = filter as [string, string, (string | number)[]];
-        const shown = Array.isArray(values) ? values.map((value) => (dimension === 'visit:country' ? countryName(String(value)) : String(value))) : [];
-        const text = `${dimensionLabel(dimension)} ${OPERATOR_LABELS[op] ?? op} ${shown.join(' or ')}`;
+        const text = describeFilter(filter);
         return (
           <span key={text} className="chip">
             {text}

@@ -1,15 +1,17 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { type Filter, useDashboard } from './context';
-import { FILTER_DIMENSIONS, OPERATOR_LABELS } from './state';
+import { type Behaviour, deedVerb, FILTER_DIMENSIONS, isDeedDimension, OPERATOR_LABELS } from './state';
 
 const PROPERTY = 'property';
 const GROUPS = [...new Set(FILTER_DIMENSIONS.map((d) => d.group))];
+const SCOPES: ('events' | Behaviour)[] = ['events', 'has_done', 'has_not_done'];
 
 /**
  * Builds any filter the query API takes (spec.md "Filters"): a dimension (goals and custom
  * properties included), an operator (is, is not, contains, does not contain, matches a regular
- * expression, does not match) and one or more values, ORed. Values are suggested from the
- * site's own data for the view's range. The engine checks what is built; its sentence shows here.
+ * expression, does not match) and one or more values, ORed. On an event dimension it can also
+ * select whole visits that did, or never did, such an event (`has_done` / `has_not_done`). Values
+ * are suggested from the site's own data for the view's range. The engine checks what is built.
  */
 export function FilterMenu({ onAdd }: { onAdd(filter: Filter): void }) {
   const [open, setOpen] = useState(false);
@@ -38,6 +40,8 @@ function FilterDialog({ onClose, onAdd }: { onClose(): void; onAdd(filter: Filte
   const [choice, setChoice] = useState('event:page');
   const [property, setProperty] = useState(site.custom_properties[0] ?? '');
   const [operator, setOperator] = useState('is');
+  // Plain filters keep the matching events; a behaviour keeps whole visits (docs/query-api.md "Filters").
+  const [scope, setScope] = useState<'events' | Behaviour>('events');
   const [values, setValues] = useState(['']);
   const [suggestions, setSuggestions] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -90,7 +94,8 @@ function FilterDialog({ onClose, onAdd }: { onClose(): void; onAdd(filter: Filte
       });
       if (bad !== undefined) return setError(`“${bad}” is not a regular expression.`);
     }
-    onAdd([operator, dimension, chosen]);
+    const leaf: Filter = [operator, dimension, chosen];
+    onAdd(scope !== 'events' && isDeedDimension(dimension) ? [scope, leaf] : leaf);
   };
 
   return (
@@ -139,6 +144,16 @@ function FilterDialog({ onClose, onAdd }: { onClose(): void; onAdd(filter: Filte
                   {name}
                 </option>
               ))}
+            </select>
+          </div>
+        )}
+        {isDeedDimension(dimension) && (
+          <div className="field">
+            <label htmlFor={`${id}-scope`}>Show</label>
+            <select id={`${id}-scope`} value={scope} onChange={(event) => setScope(SCOPES.find((s) => s === event.target.value) ?? 'events')}>
+              <option value="events">The matching events</option>
+              <option value="has_done">Visits that {deedVerb('has_done', dimension)} …</option>
+              <option value="has_not_done">Visits that {deedVerb('has_not_done', dimension)} …</option>
             </select>
           </div>
         )}

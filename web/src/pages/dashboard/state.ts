@@ -1,4 +1,5 @@
 import type { Filter } from './context';
+import { countryName } from './countries';
 
 /** The whole view lives in the URL, so any view can be bookmarked and back/forward work. */
 export interface ViewState {
@@ -159,4 +160,57 @@ export const OPERATOR_LABELS: Record<string, string> = {
 export function dimensionLabel(dimension: string): string {
   if (dimension.startsWith('event:props:')) return `Property ${dimension.slice(12)}`;
   return FILTER_DIMENSIONS.find((d) => d.dimension === dimension)?.label ?? dimension;
+}
+
+/** The behavioural filters (docs/query-api.md "Filters"): whole visits that did, or never did, something. */
+export type Behaviour = 'has_done' | 'has_not_done';
+
+/**
+ * Whether a visit can be asked to have done something on this dimension: the engine takes any
+ * event dimension inside `has_done` (entry and exit pages belong to the visit, not to one event).
+ */
+export const isDeedDimension = (dimension: string) => dimension.startsWith('event:');
+
+/** How a chip says what a visit did on the common event dimensions; others read "had an event whose …". */
+const DEEDS: Record<string, { did: string; didNot: string; noun: string }> = {
+  'event:page': { did: 'viewed', didNot: 'did not view', noun: 'page' },
+  'event:goal': { did: 'reached', didNot: 'did not reach', noun: 'goal' },
+  'event:name': { did: 'sent', didNot: 'did not send', noun: 'event' },
+};
+
+/** The verb for a behaviour on a dimension ("viewed", "did not reach", "had an event whose"). */
+export function deedVerb(behaviour: Behaviour, dimension: string): string {
+  const deed = DEEDS[dimension];
+  if (deed) return behaviour === 'has_done' ? deed.did : deed.didNot;
+  return behaviour === 'has_done' ? 'had an event whose' : 'had no event whose';
+}
+
+type Leaf = [string, string, unknown[], ...unknown[]];
+const isLeaf = (filter: unknown): filter is Leaf =>
+  Array.isArray(filter) && typeof filter[0] === 'string' && typeof filter[1] === 'string' && Array.isArray(filter[2]);
+
+const valuesText = ([, dimension, values]: Leaf) =>
+  values.map((value) => (dimension === 'visit:country' ? countryName(String(value)) : String(value))).join(' or ');
+
+/**
+ * A filter in words, as its chip shows it: "Page is /pricing", "Visits that reached goal Signup",
+ * "Visits that did not view a page that contains /blog"; combinators read as "not (…)", "… or …".
+ * Any filter the URL holds gets a sentence, so a hand-written view still shows what it filters.
+ */
+export function describeFilter(filter: unknown): string {
+  if (isLeaf(filter)) return `${dimensionLabel(filter[1])} ${OPERATOR_LABELS[filter[0]] ?? filter[0]} ${valuesText(filter)}`;
+  if (!Array.isArray(filter)) return JSON.stringify(filter);
+  const [op, inner] = filter;
+  if ((op === 'has_done' || op === 'has_not_done') && isLeaf(inner)) {
+    const [innerOp, dimension] = inner;
+    const verb = deedVerb(op, dimension);
+    const deed = DEEDS[dimension];
+    if (!deed) return `Visits that ${verb} ${describeFilter(inner).replace(/^\S/, (c) => c.toLowerCase())}`;
+    if (innerOp === 'is') return `Visits that ${verb} ${deed.noun} ${valuesText(inner)}`;
+    return `Visits that ${verb} a ${deed.noun} that ${OPERATOR_LABELS[innerOp] ?? innerOp} ${valuesText(inner)}`;
+  }
+  if (op === 'has_done' || op === 'has_not_done') return `Visits that ${op === 'has_done' ? 'did' : 'did not do'}: ${describeFilter(inner)}`;
+  if (op === 'not') return `not (${describeFilter(inner)})`;
+  if ((op === 'or' || op === 'and') && Array.isArray(inner)) return `(${inner.map(describeFilter).join(` ${op} `)})`;
+  return JSON.stringify(filter);
 }
