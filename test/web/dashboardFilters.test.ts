@@ -64,8 +64,8 @@ describe('dashboard behavioural filters', () => {
     await dialog.getByRole('button', { name: 'Add filter' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
   }
-  /** Every tab of every panel, and the graph, answer the view's filters without an error. */
-  async function expectEveryPanelAnswers(page: Page) {
+  /** Every tab of every panel (and its details view, when asked), and the graph, answer the view's filters without an error. */
+  async function expectEveryPanelAnswers(page: Page, options: { details?: boolean } = {}) {
     const panels = await page.locator('section.panel').all();
     // Sources, pages, locations, devices, goals, properties, funnels.
     expect(panels.length).toBe(7);
@@ -76,6 +76,15 @@ describe('dashboard behavioural filters', () => {
         const where = `${await panel.getAttribute('aria-label')} › ${(await tab?.textContent()) ?? ''}`;
         await expect.poll(() => panel.locator('.panel-skeleton').count(), { timeout: 15_000, message: where }).toBe(0);
         expect(await panel.locator('.form-error').allTextContents(), where).toEqual([]);
+        const details = panel.getByRole('button', { name: 'Details' });
+        if (!options.details || (await details.count()) === 0) continue;
+        await details.click();
+        const dialog = page.getByRole('dialog');
+        // Rows, the empty sentence or an error: each shows only once the answer is in.
+        await dialog.locator('tbody tr, .form-error, .panel-empty').first().waitFor({ timeout: 15_000 });
+        expect(await dialog.locator('.form-error').allTextContents(), `${where} › details`).toEqual([]);
+        await dialog.getByRole('button', { name: 'Close' }).click();
+        await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
       }
     }
     const graph = page.getByRole('region', { name: 'Graph' });
@@ -109,6 +118,7 @@ describe('dashboard behavioural filters', () => {
     await pages.locator('[data-value="/pricing"] .row-label').click();
     await page.getByRole('button', { name: 'Remove filter: Page is /pricing' }).waitFor();
     expect(filtersInUrl(page)).toEqual([reachedSignup, ['is', 'event:page', ['/pricing']]]);
+    await expectEveryPanelAnswers(page, { details: true });
     await page.goBack();
     await expect.poll(() => filtersInUrl(page)).toEqual([reachedSignup]);
     expect(await page.getByRole('button', { name: 'Remove filter: Page is /pricing' }).count()).toBe(0);

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { formatMetric } from '../../format';
 import { Link } from '../../router';
 import { canEditSite, type Filter, type QueryResult, type SiteInfo, useDashboard } from './context';
+import { metricsBeside } from './state';
 
 interface TopMetric {
   metric: string;
@@ -54,15 +55,15 @@ export function TopStats({
   comparison: { mode: string; date_range?: [string, string] } | null;
 }) {
   const { query, dateRange, filters, site, readOnly } = useDashboard();
-  // Views per visit counts every page of a visit, so the engine refuses it beside an event filter
-  // (a page, goal or property); the stat then reads "—".
-  const eventFiltered = filters.some((filter) => typeof filter[1] === 'string' && filter[1].startsWith('event:'));
   const headlinesKey = JSON.stringify(headlinesFor(filters, site));
   const headlines = useMemo<{ list: TopMetric[]; currency?: string }>(() => JSON.parse(headlinesKey), [headlinesKey]);
-  const metrics = useMemo(
-    () => headlines.list.map((m) => m.metric).filter((metric) => !(eventFiltered && metric === 'views_per_visit')),
-    [headlines, eventFiltered],
-  );
+  // A stat the engine refuses beside the filters (views per visit beside a page filter) reads "—";
+  // the list is keyed by its text so it changes only when the asked metrics do.
+  const metricsKey = metricsBeside(
+    headlines.list.map((m) => m.metric),
+    filters,
+  ).join(',');
+  const metrics = useMemo(() => metricsKey.split(','), [metricsKey]);
   // The answer keeps the metric list it was asked with: while a new query runs, the old numbers
   // stay (dimmed) under their own metrics, never shifted onto others.
   const [answer, setAnswer] = useState<{ metrics: string[]; result: QueryResult } | null>(null);

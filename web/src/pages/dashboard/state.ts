@@ -189,6 +189,24 @@ type Leaf = [string, string, unknown[], ...unknown[]];
 const isLeaf = (filter: unknown): filter is Leaf =>
   Array.isArray(filter) && typeof filter[0] === 'string' && typeof filter[1] === 'string' && Array.isArray(filter[2]);
 
+/** Whether a filter outside `has_done` / `has_not_done` (under `and`, `or`, `not` too) is on an event dimension. */
+function filtersEvents(filters: readonly unknown[]): boolean {
+  return filters.some((filter) => {
+    if (isLeaf(filter)) return isDeedDimension(filter[1]);
+    if (!Array.isArray(filter) || filter[0] === 'has_done' || filter[0] === 'has_not_done') return false;
+    return filtersEvents(filter[0] === 'not' ? [filter[1]] : Array.isArray(filter[1]) ? filter[1] : []);
+  });
+}
+
+/**
+ * The metrics of a list that the engine answers beside these filters: views per visit and exit
+ * rate count a whole visit's pages, so it refuses them beside a plain event filter (src/query/resolve.ts
+ * checkCompatibility); a behavioural filter keeps whole visits and leaves them be.
+ */
+export function metricsBeside(metrics: string[], filters: readonly unknown[]): string[] {
+  return filtersEvents(filters) ? metrics.filter((metric) => metric !== 'views_per_visit' && metric !== 'exit_rate') : metrics;
+}
+
 const valuesText = ([, dimension, values]: Leaf) =>
   values.map((value) => (dimension === 'visit:country' ? countryName(String(value)) : String(value))).join(' or ');
 

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { formatMetric, METRIC_HEADINGS } from '../../../format';
 import { type QueryResult, useDashboard } from '../context';
+import { metricsBeside } from '../state';
 import type { PanelTab } from './Panel';
 
 const PAGE = 100;
@@ -24,9 +25,10 @@ export function detailMetrics(dimension: string): string[] {
  * closes on Escape; choosing a row filters the dashboard by it, as a panel row does.
  */
 export function DetailsModal({ title, tab, onClose }: { title: string; tab: PanelTab; onClose(): void }) {
-  const { query, addFilter } = useDashboard();
+  const { query, addFilter, filters } = useDashboard();
   const dialog = useRef<HTMLDialogElement>(null);
-  const metrics = useMemo(() => tab.detailMetrics ?? detailMetrics(tab.dimension), [tab]);
+  const metricsKey = metricsBeside(tab.detailMetrics ?? detailMetrics(tab.dimension), filters).join(',');
+  const metrics = useMemo(() => metricsKey.split(','), [metricsKey]);
   const [search, setSearch] = useState('');
   const [typed, setTyped] = useState('');
   const [order, setOrder] = useState<[string, 'asc' | 'desc']>(['visitors', 'desc']);

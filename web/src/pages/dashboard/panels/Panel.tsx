@@ -1,6 +1,7 @@
-import { type CSSProperties, type ReactNode, useEffect, useState } from 'react';
+import { type CSSProperties, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { formatMetric, METRIC_HEADINGS } from '../../../format';
 import { type Filter, type QueryResult, useDashboard } from '../context';
+import { metricsBeside } from '../state';
 import { DetailsModal } from './DetailsModal';
 
 export interface PanelTab {
@@ -30,13 +31,16 @@ export interface PanelTab {
  * numbers, so no panel waits for another.
  */
 export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs: PanelTab[]; footer?: React.ReactNode; limit?: number }) {
-  const { query, addFilter } = useDashboard();
+  const { query, addFilter, filters } = useDashboard();
   const [active, setActive] = useState(0);
   const [result, setResult] = useState<QueryResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [details, setDetails] = useState(false);
   const tab = tabs[active] ?? tabs[0];
   const [loading, setLoading] = useState(true);
+  // Exit rate is refused beside a plain event filter: its column then goes (state.ts metricsBeside).
+  const metricsKey = tab ? metricsBeside(tab.metrics, filters).join(',') : '';
+  const metrics = useMemo(() => metricsKey.split(','), [metricsKey]);
   // A new range or filter keeps the old rows (dimmed) until the new ones come: nothing jumps.
   // A new tab clears them at once (its click handler), as they belong to another breakdown.
   useEffect(() => {
@@ -44,7 +48,7 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
     const controller = new AbortController();
     setLoading(true);
     setError(null);
-    query({ metrics: tab.metrics, dimensions: [tab.dimension], filters: tab.filters, pagination: { limit: tab.limit ?? limit } }, controller.signal)
+    query({ metrics, dimensions: [tab.dimension], filters: tab.filters, pagination: { limit: tab.limit ?? limit } }, controller.signal)
       .then((answer) => {
         setResult(answer);
         setLoading(false);
@@ -56,7 +60,7 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
         setLoading(false);
       });
     return () => controller.abort();
-  }, [query, tab, limit]);
+  }, [query, tab, metrics, limit]);
   const choose = (i: number) => {
     // The old tab's rows go at once, so nothing (Details included) acts on them meanwhile.
     if (i === active) return;
@@ -70,7 +74,7 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
       className={`card panel${loading && result ? ' stale' : ''}`}
       aria-label={title}
       aria-busy={loading}
-      style={{ '--metrics': tab.metrics.length } as CSSProperties}
+      style={{ '--metrics': metrics.length } as CSSProperties}
     >
       <div className="panel-head">
         <h2>{title}</h2>
@@ -105,7 +109,7 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
       <div className="panel-columns muted small" hidden={Boolean(tab.visual)}>
         <span>{tab.label}</span>
         <span />
-        {tab.metrics.map((metric) => (
+        {metrics.map((metric) => (
           <span key={metric} className="num">
             {METRIC_HEADINGS[metric] ?? metric}
           </span>
@@ -138,8 +142,8 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
                   <span />
                 )}
                 {row.metrics.map((metricValue, i) => (
-                  <span key={tab.metrics[i]} className="num">
-                    {formatMetric(tab.metrics[i] as string, metricValue, tab.currency?.(value))}
+                  <span key={metrics[i]} className="num">
+                    {formatMetric(metrics[i] as string, metricValue, tab.currency?.(value))}
                   </span>
                 ))}
               </div>
