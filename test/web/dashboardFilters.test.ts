@@ -113,12 +113,16 @@ describe('dashboard behavioural filters', () => {
     await expect.poll(() => visitors(page), { timeout: 15_000 }).toBe(expected);
 
     // Clicking a row adds a plain filter beside the behavioural one; back returns to it alone.
+    // The graph shows views per visit, which a page filter does not allow: it falls back to visitors.
+    await page.locator('[data-metric="views_per_visit"]').click();
+    await expect.poll(() => page.locator('[data-metric="views_per_visit"]').getAttribute('aria-pressed')).toBe('true');
     const pages = page.getByRole('region', { name: 'Pages' });
     await pages.getByRole('tab', { name: 'Top pages' }).click();
     await pages.locator('[data-value="/pricing"] .row-label').click();
     await page.getByRole('button', { name: 'Remove filter: Page is /pricing' }).waitFor();
     expect(filtersInUrl(page)).toEqual([reachedSignup, ['is', 'event:page', ['/pricing']]]);
     await expectEveryPanelAnswers(page, { details: true });
+    expect(await page.locator('[data-metric="visitors"]').getAttribute('aria-pressed')).toBe('true');
     await page.goBack();
     await expect.poll(() => filtersInUrl(page)).toEqual([reachedSignup]);
     expect(await page.getByRole('button', { name: 'Remove filter: Page is /pricing' }).count()).toBe(0);

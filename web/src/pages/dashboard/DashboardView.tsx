@@ -4,8 +4,8 @@ import { DashboardContext, type DashboardContextValue, type Filter, type QueryIn
 import { FilterMenu } from './FilterMenu';
 import { MainGraph } from './MainGraph';
 import { Reports } from './panels/Reports';
-import { COMPARISONS, comparisonOf, dateRangeOf, describeFilter, PERIODS, readState, type ViewState, writeState } from './state';
-import { TopStats } from './TopStats';
+import { COMPARISONS, comparisonOf, dateRangeOf, describeFilter, metricsBeside, PERIODS, readState, type ViewState, writeState } from './state';
+import { headlinesFor, TopStats } from './TopStats';
 import './dashboard.css';
 
 const REALTIME_REFRESH_MS = 30_000;
@@ -196,6 +196,13 @@ export function DashboardView({
   }, [state.period]);
   const dateRange = dateRangeOf(state);
   const comparison = comparisonOf(state);
+  // The graph draws the chosen stat while the filters allow it (conversion rate needs a goal, views
+  // per visit no page filter); otherwise the visitors, so a new filter never leaves it in error.
+  const shown = metricsBeside(
+    headlinesFor(state.filters, site).list.map((m) => m.metric),
+    state.filters,
+  );
+  const metric = shown.includes(state.metric) ? state.metric : 'visitors';
   const filtersKey = JSON.stringify(state.filters);
   // biome-ignore lint/correctness/useExhaustiveDependencies: filtersKey stands for the filters
   const context = useMemo<DashboardContextValue>(
@@ -265,9 +272,9 @@ export function DashboardView({
           </div>
         </div>
         <FilterChips filters={state.filters} remove={(index) => update({ filters: state.filters.filter((_, i) => i !== index) })} />
-        <TopStats selected={state.metric} onSelect={(metric) => update({ metric }, true)} comparison={comparison} />
+        <TopStats selected={metric} onSelect={(metric) => update({ metric }, true)} comparison={comparison} />
         <MainGraph
-          metric={state.metric}
+          metric={metric}
           comparison={comparison}
           interval={state.interval}
           onInterval={(interval) => update({ interval })}
