@@ -67,7 +67,7 @@ function Funnels() {
             <span className="num">
               {formatNumber(step.visitors)} visitors · {step.conversion_rate}%
             </span>
-            <span className="num muted">{i > 0 ? `−${formatNumber(step.dropoff)} (${step.dropoff_percentage}%)` : ''}</span>
+            <span className="num muted">{i > 0 && step.dropoff > 0 ? `−${formatNumber(step.dropoff)} (${step.dropoff_percentage}%)` : ''}</span>
           </li>
         ))}
       </ol>
