@@ -30,7 +30,20 @@ export interface PanelTab {
  * right-aligned. Clicking a row filters the whole dashboard by it. Each panel asks for its own
  * numbers, so no panel waits for another.
  */
-export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs: PanelTab[]; footer?: React.ReactNode; limit?: number }) {
+export function Panel({
+  title,
+  tabs,
+  footer,
+  chooser,
+  limit = 9,
+}: {
+  title: string;
+  tabs: PanelTab[];
+  footer?: React.ReactNode;
+  /** A control beside the title that picks what the panel lists (the custom property). */
+  chooser?: React.ReactNode;
+  limit?: number;
+}) {
   const { query, addFilter, filters } = useDashboard();
   const [active, setActive] = useState(0);
   const [result, setResult] = useState<QueryResult | null>(null);
@@ -78,6 +91,7 @@ export function Panel({ title, tabs, footer, limit = 9 }: { title: string; tabs:
     >
       <div className="panel-head">
         <h2>{title}</h2>
+        {chooser}
         {tabs.length > 1 && (
           <div className="panel-tabs" role="tablist">
             {tabs.map((t, i) => (

@@ -156,17 +156,22 @@ export function Reports() {
       {site.goals.length > 0 && <Panel title="Goal conversions" tabs={goals} />}
       {site.custom_properties.length > 0 && (
         <div className="props-panel">
-          <label className="props-select">
-            <span className="muted small">Property</span>
-            <select value={prop} onChange={(event) => setProp(event.target.value)}>
-              {site.custom_properties.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <Panel title="Properties" tabs={props} />
+          <Panel
+            title="Properties"
+            tabs={props}
+            chooser={
+              <label className="props-select">
+                <span className="muted small">Property</span>
+                <select value={prop} onChange={(event) => setProp(event.target.value)}>
+                  {site.custom_properties.map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            }
+          />
         </div>
       )}
       <Funnels />
