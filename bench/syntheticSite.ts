@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config/config.js';
 import { createApiKey } from '../src/stores/meta/apiKeys.js';
-import { createSite } from '../src/stores/meta/sites.js';
+import { createSite, findLiveSiteByName } from '../src/stores/meta/sites.js';
 import { createUserWithTeam } from '../src/stores/meta/users.js';
 
 export async function loadSyntheticSite(name: string) {
@@ -20,7 +20,9 @@ export async function loadSyntheticSite(name: string) {
   const SESSIONS = Math.round(EVENTS / 4);
   const VISITORS = Math.round(EVENTS / 8.5);
 
-  const dataDir = mkdtempSync(join(tmpdir(), `svc-${name}-bench-`));
+  // BENCH_STORE=<dir> reuses a store a run left (BENCH_KEEP=1) the same day: loading 100 M events takes a quarter of an hour.
+  const reused = process.env.BENCH_STORE;
+  const dataDir = reused ?? mkdtempSync(join(tmpdir(), `svc-${name}-bench-`));
   const app = await createApp(loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }));
   const url = await app.listen();
   // Rows are loaded straight into the tables, past ingestion's notes to the roll-ups: no round may
@@ -28,6 +30,13 @@ export async function loadSyntheticSite(name: string) {
   await app.jobs.stop();
   const ch = app.events.jobs;
   const now = Date.now();
+  if (reused) {
+    const site = (await findLiveSiteByName(app.meta.db, 'bench.example.com', now))!;
+    const user = await app.meta.db.selectFrom('users').select('id').where('email', '=', 'bench@example.com').executeTakeFirstOrThrow();
+    const { key } = await createApiKey(app.meta.db, { teamId: site.teamId, userId: user.id, name: 'bench again' }, now);
+    console.log(`Reusing the store in ${dataDir}.\n`);
+    return { app, url, site, key, userId: user.id, teamId: site.teamId, now, close: () => app.close() };
+  }
   const { userId, teamId } = await createUserWithTeam(app.meta.db, { email: 'bench@example.com', name: 'Bench' }, now);
   const site = await createSite(app.meta.db, { teamId, domain: 'bench.example.com', timezone: 'Europe/Berlin' }, now);
   const { key } = await createApiKey(app.meta.db, { teamId, userId, name: 'bench' }, now);
