@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { QueryConfig } from '../config/config.js';
+import { AppError } from '../errors.js';
 import { CLASSIFICATIONS } from '../ingest/classification/reasons.js';
 import type { Rollups } from '../rollups/rollups.js';
 import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
@@ -78,18 +79,29 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   const ranges = [q.range, ...(q.comparison ? [q.comparison.range] : [])];
   const importsDecision = q.imports ? decideImports(q, imports, ranges) : null;
   const imported = importsDecision?.included ? importsDecision : undefined;
-  const rollups = deps.rollups?.coverage(site.id);
+  let rollups = deps.rollups?.coverage(site.id);
   const compile = (range: DateRange, sampleRate: number | null, options: { paginate: boolean; restrictTo?: string[][] }) =>
     compileQuery({ q, params: new SqlParams(), range, sampleRate }, { rates: deps.rates, imported, rollups, ...options });
   // Roll-ups answer whole ranges exactly and fast, so a query they answer is never sampled.
   const fromRollups = rollups !== undefined && ranges.every((range) => compile(range, null, { paginate: false }).sources.includes('rollup'));
-  const sampleRate = q.exact || fromRollups ? null : await chooseSampleRate(sql, deps.limits, site, ranges);
+  let sampleRate = q.exact || fromRollups ? null : await chooseSampleRate(sql, deps.limits, site, ranges);
   const sources = new Set<string>();
 
-  const run = async (range: DateRange, options: { paginate: boolean; restrictTo?: string[][] }) => {
+  const run = async (range: DateRange, options: { paginate: boolean; restrictTo?: string[][] }): Promise<{ compiled: CompiledQuery; rows: Row[] }> => {
     const compiled = compile(range, sampleRate, options);
-    compiled.sources.forEach((source) => sources.add(source));
-    return { compiled, rows: await sql(compiled.sql, compiled.params) };
+    try {
+      const rows = await sql(compiled.sql, compiled.params);
+      compiled.sources.forEach((source) => sources.add(source));
+      return { compiled, rows };
+    } catch (error) {
+      // Merging many large visitor sets (the pages of a busy site over months) can need more
+      // memory than one query may use, where raw rows can be sampled: read those instead, for
+      // this range and any comparison alike.
+      if (!compiled.sources.includes('rollup') || !(error instanceof AppError) || error.code !== 'query_too_large') throw error;
+      rollups = undefined;
+      sampleRate = q.exact ? null : await chooseSampleRate(sql, deps.limits, site, ranges);
+      return run(range, options);
+    }
   };
   // One row past the page tells whether groups were cut off.
   const primary = await run(q.range, { paginate: true });

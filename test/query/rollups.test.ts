@@ -1,6 +1,9 @@
+import type { ClickHouseClient } from '@clickhouse/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryEngineDeps } from '../../src/api/routes/query.js';
 import { ManualClock } from '../../src/clock.js';
+import { runQuery } from '../../src/query/engine.js';
 import { updateSite } from '../../src/stores/meta/sites.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
@@ -165,6 +168,38 @@ describe('roll-ups', () => {
     const after = await ask(account, question);
     expect(after.meta.sources).toEqual(['rollup', 'raw']);
     expect(answer(after)).toEqual(answer(before));
+  });
+});
+
+describe('a roll-up the engine cannot merge within the memory of one query', () => {
+  it('is answered from raw rows instead', async () => {
+    const account = await createAccount(t.app);
+    await insertEvents(t.app, account.siteId, SMALL_SITE);
+    await t.app.jobs.runOnce();
+    // The engine's own refusal (code 241, as a pages breakdown of 100 M events gives) for any
+    // statement reading a roll-up; raw statements run on the real connection.
+    const deps = queryEngineDeps(t.app);
+    const refuseRollups = (client: ClickHouseClient): ClickHouseClient =>
+      new Proxy(client, {
+        get: (target, name) =>
+          name === 'query'
+            ? (params: { query: string }) => {
+                if (params.query.includes('daily_')) throw Object.assign(new Error('Memory limit exceeded'), { code: '241', type: 'MEMORY_LIMIT_EXCEEDED' });
+                return target.query(params as never);
+              }
+            : Reflect.get(target, name),
+      });
+    const scheduler = deps.scheduler;
+    const refusing = {
+      ...deps,
+      scheduler: { ...scheduler, run: ((teamId, work) => scheduler.run(teamId, (client, left) => work(refuseRollups(client), left))) as typeof scheduler.run },
+    };
+    const body = { site_id: account.domain, date_range: ['2024-01-08', '2024-01-09'], metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] };
+    const rolled = await runQuery(deps, account.teamId, body);
+    expect(rolled.meta.sources).toEqual(['rollup']);
+    const fallback = await runQuery(refusing, account.teamId, { ...body, include: { comparisons: { mode: 'previous_period' } } });
+    expect(fallback.meta.sources).toEqual(['raw']);
+    expect(fallback.results.map((r) => ({ dimensions: r.dimensions, metrics: r.metrics }))).toEqual(rolled.results);
   });
 });
 
