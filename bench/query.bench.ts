@@ -107,7 +107,7 @@ async function viaHttp(query: DashboardQuery): Promise<string> {
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ site_id: site.domain, date_range: range, pagination: { limit: 10 }, ...query.body }),
   });
-  // A refusal (503 over the memory a query may use, at 100 M events raw) is reported, not fatal.
+  // A refusal (503: more memory than one query may use) is reported, not fatal.
   if (res.status === 503) return `${res.status} ${((await res.json()) as { code: string }).code}`;
   if (res.status !== 200) throw new Error(`${query.name}: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { meta: { sources: string[] } };
