@@ -96,7 +96,8 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     } catch (error) {
       // Merging many large visitor sets (the pages of a busy site over months) can need more
       // memory than one query may use, where raw rows can be sampled: read those instead, for
-      // this range and any comparison alike.
+      // this range and any comparison after it (a comparison refused after its primary was
+      // answered is the one case read from both; meta.sources then lists both).
       if (!compiled.sources.includes('rollup') || !(error instanceof AppError) || error.code !== 'query_too_large') throw error;
       rollups = undefined;
       sampleRate = q.exact ? null : await chooseSampleRate(sql, deps.limits, site, ranges);

@@ -2,12 +2,13 @@ import type { Coverage } from '../rollups/rollups.js';
 import { allColumns, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName, rowDay, SAME_WEEK } from '../stores/clickhouse/dailyRollups.js';
 import { dimensionKind } from './catalog.js';
 import type { Side } from './compile.js';
+import { STORABLE } from './dateRange.js';
 import { dayBucket, goalDimensionGoals, goalKey } from './dimensionSql.js';
 import { filtersCondition } from './filters.js';
 import { isScrollGoal, selectGoals } from './goals.js';
 import { addDays, dayNumber, formatDate, isoWeekday, type LocalDate, parseIsoDate, toLocal } from './localTime.js';
 import type { FilterTree } from './request.js';
-import { and, type CompileContext, classificationCondition } from './tables.js';
+import { and, type CompileContext, classificationCondition, WEEK_MS } from './tables.js';
 
 /**
  * Whether a side of a compiled query (src/query/compile.ts) can be read from a daily roll-up
@@ -152,6 +153,7 @@ function rollupRows(ctx: CompileContext, table: RollupTable, coverage: Coverage,
   const { params, range } = ctx;
   const rolled = `SELECT ${allColumns(table).join(', ')} FROM ${name} WHERE site_id = ${site} AND ${rowDay(table)} <= toDate(${params.instant(coverage.until)}, ${tz})`;
   const recent = [`site_id = ${site}`, `timestamp > ${params.instant(coverage.until)}`];
-  recent.push(table.family === 'events' ? `timestamp <= ${params.instant(range.last)}` : `start <= ${params.instant(range.last)}`);
+  if (table.family === 'events') recent.push(`timestamp <= ${params.instant(range.last)}`);
+  else recent.push(`start >= ${params.instant(Math.max(STORABLE.first, coverage.until - WEEK_MS))}`, `start <= ${params.instant(range.last)}`);
   return `(${rolled} UNION ALL ${rollupSelect(table, and(recent), tz)})`;
 }

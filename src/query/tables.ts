@@ -11,7 +11,8 @@ export interface CompileContext {
   sampleRate: number | null;
 }
 
-const WEEK_MS = 7 * 86_400_000;
+/** Longer than any visit lasts: a bound on a visit's start that only lets the primary key prune. */
+export const WEEK_MS = 7 * 86_400_000;
 
 export function fromTable(ctx: CompileContext, table: 'events' | 'sessions'): string {
   // The rate is a number we computed, never request text; the same rate on every (sub)query

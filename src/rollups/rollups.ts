@@ -98,11 +98,11 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     const where = "site_id = {site:UInt64} AND timestamp >= toDateTime({first:UInt32}, 'UTC') AND timestamp <= toDateTime({last:UInt32}, 'UTC')";
     const seconds = (ms: number) => Math.floor(ms / 1000);
     const params = { site: site.id, first: seconds(startOfDay(first, site.timezone)), last: seconds(endOfDay(last, site.timezone)), tz: site.timezone };
+    // The weeks that end within these days: every one of their days is rolled up now.
+    const weeks = wholeWeeksEnding(first, last);
     for (const table of ROLLUP_TABLES) {
       const into = `INSERT INTO ${rollupTableName(table)} (${allColumns(table).join(', ')})`;
       await deps.client.command({ query: `${into} ${rollupSelect(table, where, '{tz:String}', true)}`, query_params: params });
-      // The weeks that end within these days: every one of their days is rolled up now.
-      const weeks = wholeWeeksEnding(first, last);
       if (weeks) {
         const days = `site_id = {site:UInt64} AND ${rowDay(table)} >= {monday:Date} AND ${rowDay(table)} <= {sunday:Date}`;
         await deps.client.command({ query: `${into} ${weekSelect(table, days)}`, query_params: { site: site.id, ...weeks } });
