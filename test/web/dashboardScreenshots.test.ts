@@ -73,6 +73,8 @@ describe('dashboard screenshots with realistic data', () => {
         if (phone) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
         const name = `dashboard-realistic-${dark ? 'dark' : 'light'}-${phone ? 'phone' : 'desktop'}`;
         await page.screenshot({ path: screenshotPath(name), fullPage: phone });
+        // The whole desktop page too: the panels below the first screen (locations, goals, properties, funnels).
+        if (!phone) await page.screenshot({ path: screenshotPath(`${name}-full`), fullPage: true });
         if (!dark && !phone && process.env.UPDATE_SCREENSHOT === '1') {
           copyFileSync(screenshotPath(name), new URL('../../docs/dashboard.png', import.meta.url));
         }
