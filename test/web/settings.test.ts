@@ -255,6 +255,8 @@ describe('settings screens', () => {
       for (const { name, url } of pages) {
         await page.goto(url);
         await page.locator('.settings-section').first().waitFor();
+        // Each section's own data has arrived, so the picture shows the page as a user reads it.
+        await page.waitForLoadState('networkidle');
         await page.screenshot({ path: screenshotPath(`settings-${name}${suffix}`), fullPage: true });
         // Nothing widens the page beyond a 375-pixel phone (wide tables scroll or stack inside their card).
         if ('phone' in options) expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(375);

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Loading } from '../../../ui/Loading';
 import { ErrorNote, type OutcomeGuide, Section, useOutcomeGuide, useResource } from '../parts';
 import type { SiteSectionProps } from '../SiteSettingsPage';
 
@@ -66,6 +67,7 @@ export function HealthSection({ site, api }: SiteSectionProps) {
         ))}
       </fieldset>
       <ErrorNote error={health.error ?? guide.error} />
+      {!health.data && !health.error && <Loading label="Loading the ingestion counts…" />}
       {health.data && outcomes.length === 0 && <p className="muted">No events in this window.</p>}
       {health.data && outcomes.length > 0 && (
         <>
