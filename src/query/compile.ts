@@ -2,7 +2,7 @@ import type { Coverage } from '../rollups/rollups.js';
 import { dimensionKind, type MetricSpec, metricScope, REVENUE_METRICS } from './catalog.js';
 import { dayBucket, dimensionLabel, goalDimensionGoals, goalKey } from './dimensionSql.js';
 import type { ExchangeRates } from './exchangeRates.js';
-import { columnLeaf, conversionDenominatorFilters, filtersCondition, usesScrollGoals, withoutTopLevel } from './filters.js';
+import { columnLeaf, conversionDenominatorFilters, filtersCondition, isVisitSetTest, usesScrollGoals, withoutTopLevel } from './filters.js';
 import { goalCondition, isScrollGoal } from './goals.js';
 import { IMPORTABLE_METRICS, type ImportedSource, isImportableMetric } from './importedPlan.js';
 import { importedSubquery, importedTotals } from './importedSql.js';
@@ -392,12 +392,15 @@ function sideSql(side: Side, index: number, ctx: CompileContext): string {
   const columns = [...side.columns].map(([name, column]) => `${column.raw} AS c${index}_${name}`);
   const group = side.dims.map((i) => `k${i}`);
   const base = side.table === 'events' ? eventsBase(ctx, { engagement: side.engagement }) : sessionsBase(ctx);
-  const where = and([...base, ...filtersCondition(side.filters, side.table, ctx), ...side.extra.map((e) => e.sql)]);
+  const visitSets = side.filters.filter((filter) => isVisitSetTest(filter, side.table));
+  const rest = side.filters.filter((filter) => !visitSets.includes(filter));
+  const prewhere = visitSets.length ? ` PREWHERE ${and(filtersCondition(visitSets, side.table, ctx))}` : '';
+  const rows = `${fromTable(ctx, side.table)}${prewhere} WHERE ${and([...base, ...filtersCondition(rest, side.table, ctx), ...side.extra.map((e) => e.sql)])}`;
   if (side.perVisitMax) {
-    const inner = `SELECT ${[...dims, 'session_id', 'max(scroll_depth) AS max_scroll_depth'].join(', ')} FROM ${fromTable(ctx, 'events')} WHERE ${where} GROUP BY ${[...group, 'session_id'].join(', ')}`;
+    const inner = `SELECT ${[...dims, 'session_id', 'max(scroll_depth) AS max_scroll_depth'].join(', ')} FROM ${rows} GROUP BY ${[...group, 'session_id'].join(', ')}`;
     return `SELECT ${[...group, ...columns].join(', ')} FROM (${inner})${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
   }
-  return `SELECT ${[...dims, ...columns].join(', ')} FROM ${fromTable(ctx, side.table)} WHERE ${where}${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
+  return `SELECT ${[...dims, ...columns].join(', ')} FROM ${rows}${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
 }
 
 /**

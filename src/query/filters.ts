@@ -1,4 +1,4 @@
-import { type DimensionDef, dimensionKind } from './catalog.js';
+import { type DimensionDef, type DimensionKind, dimensionKind } from './catalog.js';
 import { goalCondition, isScrollGoal, selectGoals } from './goals.js';
 import type { FilterTree } from './request.js';
 import { and, type CompileContext, eventsBase, fromTable, sessionsBase } from './tables.js';
@@ -14,6 +14,23 @@ export type RowTable = 'events' | 'sessions';
 
 export function filtersCondition(filters: FilterTree[], table: RowTable, ctx: CompileContext): string[] {
   return filters.map((filter) => treeCondition(filter, table, ctx));
+}
+
+/**
+ * Whether a top-level filter is a test of the row's visit id against a subquery on the other
+ * table (a leaf on a property the rows lack, or "visits that did"). ClickHouse does not move such
+ * a condition to PREWHERE by itself; reading the visit ids first, and the other columns only for
+ * the rows that pass, halves a visit report filtered by a page (docs/benchmarks.md).
+ */
+export function isVisitSetTest(tree: FilterTree, table: RowTable): boolean {
+  if (tree.op === 'has_done' || tree.op === 'has_not_done') return true;
+  return 'dimension' in tree && lacksProperty(table, dimensionKind(tree.dimension)!);
+}
+
+/** Whether rows of a table lack a leaf's property, so the leaf goes through the other table. */
+function lacksProperty(table: RowTable, kind: DimensionKind): boolean {
+  const scope = kind.kind === 'column' ? kind.def.scope : 'event';
+  return (table === 'events' && scope === 'session') || (table === 'sessions' && scope === 'event');
 }
 
 function treeCondition(tree: FilterTree, table: RowTable, ctx: CompileContext): string {
@@ -37,12 +54,11 @@ function treeCondition(tree: FilterTree, table: RowTable, ctx: CompileContext): 
 
 function leafCondition(leaf: Leaf, table: RowTable, ctx: CompileContext): string {
   const kind = dimensionKind(leaf.dimension)!;
-  const scope = kind.kind === 'column' ? kind.def.scope : 'event';
-  if (table === 'events' && scope === 'session') {
-    const visits = `SELECT session_id FROM ${fromTable(ctx, 'sessions')} WHERE ${and([...sessionsBase(ctx), leafCondition(leaf, 'sessions', ctx)])} GROUP BY session_id HAVING sum(sign) > 0`;
-    return `session_id IN (${visits})`;
-  }
-  if (table === 'sessions' && scope === 'event') {
+  if (lacksProperty(table, kind)) {
+    if (table === 'events') {
+      const visits = `SELECT session_id FROM ${fromTable(ctx, 'sessions')} WHERE ${and([...sessionsBase(ctx), leafCondition(leaf, 'sessions', ctx)])} GROUP BY session_id HAVING sum(sign) > 0`;
+      return `session_id IN (${visits})`;
+    }
     const engagement = kind.kind === 'goal' && selectGoals(leaf, ctx.q.site.goals).some(isScrollGoal);
     const visits = `SELECT session_id FROM ${fromTable(ctx, 'events')} WHERE ${and([...eventsBase(ctx, { engagement }), leafCondition(leaf, 'events', ctx)])}`;
     return `session_id IN (${visits})`;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_COLUMNS, SESSION_COLUMNS } from '../../src/ingest/rows.js';
 import { DAILY_ROLLUPS } from '../../src/stores/clickhouse/dailyRollups.js';
-import { addColumnStatements, createTableStatements } from '../../src/stores/clickhouse/ddl.js';
+import { addColumnStatements, createTableStatements, modifyColumnStatements } from '../../src/stores/clickhouse/ddl.js';
 import { EVENT_MIGRATIONS, migrateEvents } from '../../src/stores/clickhouse/migrations.js';
-import { EVENTS, ROLLUPS, SESSIONS } from '../../src/stores/clickhouse/schema.js';
+import { EVENTS, LOW_CARDINALITY_COLUMNS, ROLLUPS, SESSIONS } from '../../src/stores/clickhouse/schema.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
@@ -41,6 +41,17 @@ describe('the embedded event store', () => {
       ).map((r) => r.name);
     expect([...EVENT_COLUMNS].sort()).toEqual((await columns('events')).sort());
     expect([...SESSION_COLUMNS].sort()).toEqual((await columns('sessions')).sort());
+  });
+
+  it('stores page paths, hostnames and sources as LowCardinality, their compression kept', async () => {
+    for (const [table, names] of Object.entries(LOW_CARDINALITY_COLUMNS)) {
+      const columns = await rows<{ name: string; type: string; compression_codec: string }>(
+        'SELECT name, type, compression_codec FROM system.columns WHERE database = currentDatabase() AND table = {t:String} AND has({names:Array(String)}, name)',
+        { t: table, names },
+      );
+      expect(columns.map((c) => c.name).sort()).toEqual([...names].sort());
+      for (const column of columns) expect(column).toMatchObject({ type: 'LowCardinality(String)', compression_codec: 'CODEC(ZSTD(3))' });
+    }
   });
 
   it('round-trips an event with bound parameters, 64-bit ids intact', async () => {
@@ -124,6 +135,13 @@ describe('DDL for a cluster', () => {
     ]);
     expect(addColumnStatements('events', 'idempotency_key String', { cluster: null })).toEqual([
       'ALTER TABLE events ADD COLUMN IF NOT EXISTS idempotency_key String',
+    ]);
+  });
+
+  it('changes a column type on the local tables, waiting for the rows, and on the Distributed table', () => {
+    expect(modifyColumnStatements('events', 'pathname LowCardinality(String)', { cluster: 'analytics' })).toEqual([
+      'ALTER TABLE events_local ON CLUSTER analytics MODIFY COLUMN pathname LowCardinality(String) SETTINGS mutations_sync = 2',
+      'ALTER TABLE events ON CLUSTER analytics MODIFY COLUMN pathname LowCardinality(String) SETTINGS mutations_sync = 2',
     ]);
   });
 

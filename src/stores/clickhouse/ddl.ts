@@ -44,10 +44,13 @@ export function createTableStatements(def: TableDef, target: DdlTarget): string[
 }
 
 /** Adds a column to a table; on a cluster to the Replicated `_local` tables and the Distributed one in front. */
-export function addColumnStatements(table: string, column: string, target: DdlTarget): string[] {
-  if (target.cluster === null) return [`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column}`];
-  return [
-    `ALTER TABLE ${table}_local ON CLUSTER ${target.cluster} ADD COLUMN IF NOT EXISTS ${column}`,
-    `ALTER TABLE ${table} ON CLUSTER ${target.cluster} ADD COLUMN IF NOT EXISTS ${column}`,
-  ];
+export const addColumnStatements = (table: string, column: string, target: DdlTarget) => alterStatements(table, `ADD COLUMN IF NOT EXISTS ${column}`, target);
+
+/** Changes a column's type (its codec stays); the rows are rewritten in the statement, before the next migration. */
+export const modifyColumnStatements = (table: string, column: string, target: DdlTarget) =>
+  alterStatements(table, `MODIFY COLUMN ${column}`, target).map((statement) => `${statement} SETTINGS mutations_sync = 2`);
+
+function alterStatements(table: string, change: string, target: DdlTarget): string[] {
+  if (target.cluster === null) return [`ALTER TABLE ${table} ${change}`];
+  return [`ALTER TABLE ${table}_local ON CLUSTER ${target.cluster} ${change}`, `ALTER TABLE ${table} ON CLUSTER ${target.cluster} ${change}`];
 }

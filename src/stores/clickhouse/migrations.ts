@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { DAILY_ROLLUPS, ROLLUP_COVERAGE } from './dailyRollups.js';
-import { addColumnStatements, createTableStatements, type DdlTarget } from './ddl.js';
-import { EVENTS, EVENTS_IDEMPOTENCY_KEY, INGEST_COUNTERS, ROLLUPS, SESSIONS } from './schema.js';
+import { addColumnStatements, createTableStatements, type DdlTarget, modifyColumnStatements } from './ddl.js';
+import { EVENTS, EVENTS_IDEMPOTENCY_KEY, INGEST_COUNTERS, LOW_CARDINALITY_COLUMNS, ROLLUPS, SESSIONS } from './schema.js';
 
 export interface EventMigration {
   version: number;
@@ -25,6 +25,14 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
     version: 3,
     name: 'daily_rollups',
     statements: (target) => [...DAILY_ROLLUPS, ROLLUP_COVERAGE].flatMap((def) => createTableStatements(def, target)),
+  },
+  {
+    version: 4,
+    name: 'low_cardinality_pages_and_sources',
+    statements: (target) =>
+      Object.entries(LOW_CARDINALITY_COLUMNS).flatMap(([table, columns]) =>
+        columns.flatMap((column) => modifyColumnStatements(table, `${column} LowCardinality(String)`, target)),
+      ),
   },
 ];
 
