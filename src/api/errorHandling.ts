@@ -53,7 +53,9 @@ const CLIENT_ERRORS: Record<string, [number, string, string]> = {
 /**
  * The answer to a request Node's HTTP parser refused before any route saw it (Fastify's
  * `clientErrorHandler`): too long a URL, headers too large, or no HTTP at all. Written to the
- * socket as the framework's default does, in the shape of every other error.
+ * socket as the framework's default does, in the shape of every other error. Its route is not
+ * known yet, so it is readable from any origin, as the event route is: a tracker on another site
+ * whose request was too large then sees why (the sentence holds nothing of the server's).
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -61,7 +63,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const body = JSON.stringify({ error: message, code });
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

@@ -36,6 +36,8 @@ describe('request parts', () => {
   it('answers an address too long to read, and a request that is not HTTP, with sentences', async () => {
     const long = await fetch(`${t.url}/api/v1/stats/aggregate?site_id=${account.domain}&filters=${'x'.repeat(20_000)}`, { headers: bearer(account.key) });
     expect(long.status).toBe(431);
+    // Readable by a tracker on another origin, as the event route's own answers are.
+    expect(long.headers.get('access-control-allow-origin')).toBe('*');
     expect(await long.json()).toEqual({
       error: "The request's headers, its address included, are larger than the server reads (16 KB); send long filters in the body of POST /api/v2/query.",
       code: 'headers_too_large',
