@@ -6,10 +6,11 @@ import { columnLeaf, conversionDenominatorFilters, filtersCondition, isVisitSetT
 import { goalCondition, isScrollGoal } from './goals.js';
 import { IMPORTABLE_METRICS, type ImportedSource, isImportableMetric } from './importedPlan.js';
 import { importedSubquery, importedTotals } from './importedSql.js';
+import type { GroupSet } from './leadingGroups.js';
 import type { FilterTree } from './request.js';
 import { filterLeaves, isSessionDimension, metricTable, type ResolvedQuery } from './resolve.js';
 import { planRevenue, type RevenuePlan } from './revenue.js';
-import { GOAL_COLUMNS, rollupSideSql, rollupTableFor, SESSION_DIMENSION_SUBSTITUTES, stitched } from './rollupSource.js';
+import { boundsSql, GOAL_COLUMNS, rollupSideSql, rollupTableFor, SESSION_DIMENSION_SUBSTITUTES, stitched } from './rollupSource.js';
 import { and, type CompileContext, eventsBase, fromTable, sessionsBase } from './tables.js';
 
 /**
@@ -75,7 +76,17 @@ export function planTables(q: ResolvedQuery): Plan {
 
 export function compileQuery(
   ctx: CompileContext,
-  options: { rates: ExchangeRates; paginate: boolean; restrictTo?: string[][]; imported?: ImportedSource; rollups?: Coverage },
+  options: {
+    rates: ExchangeRates;
+    paginate: boolean;
+    restrictTo?: string[][];
+    imported?: ImportedSource;
+    rollups?: Coverage;
+    /** Read only these groups from roll-ups (src/query/leadingGroups.ts). */
+    among?: GroupSet;
+    /** Instead of the answer, rank this many groups by their summed visitor counts (from roll-ups only). */
+    bounds?: number;
+  },
 ): CompiledQuery {
   const { q, params } = ctx;
   const plan = planTables(q);
@@ -264,9 +275,12 @@ export function compileQuery(
   const fromRollups = coverage !== undefined && tables.every((table) => table !== null);
   const render = (side: Side) => {
     const index = sides.indexOf(side);
-    return fromRollups ? rollupSideSql(side, index, ctx, tables[index]!, coverage) : sideSql(side, index, ctx);
+    return fromRollups ? rollupSideSql(side, index, ctx, tables[index]!, coverage, options.among) : sideSql(side, index, ctx);
   };
   const sources: CompiledQuery['sources'] = fromRollups ? (stitched(ctx, coverage) ? ['rollup', 'raw'] : ['rollup']) : ['raw'];
+  if (options.bounds !== undefined && fromRollups) {
+    return { sql: boundsSql(main, ctx, tables[0]!, coverage, options.bounds), params: params.values, plan, revenue, sources };
+  }
   const from = sides
     .map((side, index) => {
       const subquery = `(${render(side)}) AS s${index}`;

@@ -12,6 +12,7 @@ import type { DateRange } from './dateRange.js';
 import type { ExchangeRates } from './exchangeRates.js';
 import { type Row, type Statements, teamStatements, toMetricValue } from './execute.js';
 import { type CompletedImport, decideImports, type ImportsDecision, importsWarning } from './importedPlan.js';
+import { candidateCount, type GroupSet, leadingRows, leadsAll } from './leadingGroups.js';
 import { isoWithOffset, parseIsoDate, startOfDay } from './localTime.js';
 import type { QueryScheduler } from './queryScheduler.js';
 import { type ParsedQuery, parseRequest } from './request.js';
@@ -80,14 +81,15 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   const importsDecision = q.imports ? decideImports(q, imports, ranges) : null;
   const imported = importsDecision?.included ? importsDecision : undefined;
   let rollups = deps.rollups?.coverage(site.id);
-  const compile = (range: DateRange, sampleRate: number | null, options: { paginate: boolean; restrictTo?: string[][] }) =>
+  const compile = (range: DateRange, sampleRate: number | null, options: { paginate: boolean; restrictTo?: string[][]; among?: GroupSet; bounds?: number }) =>
     compileQuery({ q, params: new SqlParams(), range, sampleRate }, { rates: deps.rates, imported, rollups, ...options });
   // Roll-ups answer whole ranges exactly and fast, so a query they answer is never sampled.
   const fromRollups = rollups !== undefined && ranges.every((range) => compile(range, null, { paginate: false }).sources.includes('rollup'));
   let sampleRate = q.exact || fromRollups ? null : await chooseSampleRate(sql, deps.limits, site, ranges);
   const sources = new Set<string>();
 
-  const run = async (range: DateRange, options: { paginate: boolean; restrictTo?: string[][] }): Promise<{ compiled: CompiledQuery; rows: Row[] }> => {
+  type ReadOptions = { paginate: boolean; restrictTo?: string[][]; among?: GroupSet };
+  const run = async (range: DateRange, options: ReadOptions): Promise<{ compiled: CompiledQuery; rows: Row[] }> => {
     const compiled = compile(range, sampleRate, options);
     try {
       const rows = await sql(compiled.sql, compiled.params);
@@ -104,8 +106,28 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
       return run(range, options);
     }
   };
+  // A breakdown by visitors from roll-ups reads its leading groups first (src/query/leadingGroups.ts).
+  const leading = async () => {
+    const needed = leadingRows(q, imported !== undefined);
+    if (needed === null || !fromRollups) return null;
+    const count = candidateCount(needed);
+    const ranking = compile(q.range, null, { paginate: false, bounds: count });
+    if (!ranking.sources.includes('rollup')) return null;
+    // A ranking refused for memory leaves the answer to the usual read and its fallback below.
+    const ranked = await sql(ranking.sql, ranking.params).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'query_too_large') return [];
+      throw error;
+    });
+    if (ranked.length <= count) return null;
+    const values = ranked.slice(0, count).map((row) => String(row.value));
+    const answer = await run(q.range, { paginate: true, among: { dimension: 0, values } });
+    // Refused for memory and read raw instead, it holds every group already.
+    if (!answer.compiled.sources.includes('rollup')) return answer;
+    const visitors = answer.rows.map((row) => Number(row[`m${q.metrics.indexOf('visitors')}`]));
+    return leadsAll(visitors, needed, q.offset, Number(ranked[count]!.bound)) ? answer : null;
+  };
   // One row past the page tells whether groups were cut off.
-  const primary = await run(q.range, { paginate: true });
+  const primary = (await leading()) ?? (await run(q.range, { paginate: true }));
   const truncated = primary.rows.length > q.limit;
   const rows = primary.rows.slice(0, q.limit);
   let results = rows.map((row) => toResult(row, q));

@@ -6,6 +6,7 @@ import { STORABLE } from './dateRange.js';
 import { dayBucket, goalDimensionGoals, goalKey } from './dimensionSql.js';
 import { filtersCondition } from './filters.js';
 import { isScrollGoal, selectGoals } from './goals.js';
+import type { GroupSet } from './leadingGroups.js';
 import { addDays, dayNumber, formatDate, isoWeekday, type LocalDate, parseIsoDate, toLocal } from './localTime.js';
 import type { FilterTree } from './request.js';
 import { and, type CompileContext, classificationCondition, WEEK_MS } from './tables.js';
@@ -88,23 +89,24 @@ function filterColumns(tree: FilterTree, table: Side['table'], ctx: CompileConte
  * The side read from `table`: its groups keyed as compile.ts keys raw ones (k<i>), its
  * aggregates in their roll-up forms (c<index>_<name>).
  */
-export function rollupSideSql(side: Side, index: number, ctx: CompileContext, table: RollupTable, coverage: Coverage): string {
+export function rollupSideSql(side: Side, index: number, ctx: CompileContext, table: RollupTable, coverage: Coverage, among?: GroupSet): string {
   const { params, q, range } = ctx;
   const tz = params.string(q.tz);
   const lastDay = `toDate(${params.instant(range.last)}, ${tz})`;
   const site = params.add(q.site.id, 'UInt64');
-  const dims = side.dims.map((i) => {
+  const key = (i: number) => {
     const dimension = q.dimensions[i]!;
     const kind = dimensionKind(dimension)!;
     if (kind.kind === 'time') {
       const day = side.table === 'events' ? 'day' : `least(last_day, ${lastDay})`;
-      return `${dayBucket(ctx, kind.interval === 'week' || kind.interval === 'month' ? kind.interval : 'day', day)} AS k${i}`;
+      return dayBucket(ctx, kind.interval === 'week' || kind.interval === 'month' ? kind.interval : 'day', day);
     }
-    if (kind.kind === 'goal') return `${goalKey(ctx)} AS k${i}`;
-    if (side.exitPageAsPath && dimension === 'visit:exit_page') return `pathname AS k${i}`;
+    if (kind.kind === 'goal') return goalKey(ctx);
+    if (side.exitPageAsPath && dimension === 'visit:exit_page') return 'pathname';
     const column = kind.kind === 'column' ? kind.def.column : '';
-    return `${side.table === 'sessions' ? (SESSION_DIMENSION_SUBSTITUTES[dimension] ?? column) : column} AS k${i}`;
-  });
+    return side.table === 'sessions' ? (SESSION_DIMENSION_SUBSTITUTES[dimension] ?? column) : column;
+  };
+  const dims = side.dims.map((i) => `${key(i)} AS k${i}`);
   const columns = [...side.columns].map(([name, column]) => `${column.rollup} AS c${index}_${name}`);
   const days = rangeRows(side, ctx, table, coverage);
   const where = and([
@@ -113,6 +115,7 @@ export function rollupSideSql(side: Side, index: number, ctx: CompileContext, ta
     classificationCondition(ctx),
     ...filtersCondition(side.filters, side.table, ctx),
     ...side.extra.map((e) => e.sql),
+    ...(among && side.dims.includes(among.dimension) ? [`toString(${key(among.dimension)}) IN ${params.strings(among.values)}`] : []),
   ]);
   const group = side.dims.map((i) => `k${i}`);
   return `SELECT ${[...dims, ...columns].join(', ')} FROM ${rollupRows(ctx, table, coverage, site, tz)} WHERE ${where}${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
@@ -156,4 +159,14 @@ function rollupRows(ctx: CompileContext, table: RollupTable, coverage: Coverage,
   if (table.family === 'events') recent.push(`timestamp <= ${params.instant(range.last)}`);
   else recent.push(`start >= ${params.instant(Math.max(STORABLE.first, coverage.until - WEEK_MS))}`, `start <= ${params.instant(range.last)}`);
   return `(${rolled} UNION ALL ${rollupSelect(table, and(recent), tz)})`;
+}
+
+/**
+ * The groups of a one-dimension side ranked by their summed visitor counts (src/query/leadingGroups.ts),
+ * `count` + 1 of them: the candidates and the first group left out.
+ */
+export function boundsSql(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage, count: number): string {
+  const ranked: Side = { ...side, columns: new Map([['bound', { raw: 'NULL', rollup: 'sum(visitor_bound)' }]]) };
+  const rows = rollupSideSql(ranked, 0, ctx, table, coverage);
+  return `SELECT toString(k${side.dims[0]}) AS value, c0_bound AS bound FROM (${rows}) ORDER BY bound DESC, value LIMIT ${ctx.params.add(count + 1, 'UInt32')}`;
 }

@@ -52,7 +52,13 @@ describe('compileQuery', () => {
   it('reads the visit ids a filter through the other table keeps first (PREWHERE), the rest of the conditions after', () => {
     const { sql } = compile({ metrics: ['visitors', 'bounce_rate'], dimensions: ['visit:entry_page'], filters: [['is', 'event:page', ['/pricing']]] }).compiled;
     expect(sql).toMatch(/FROM sessions PREWHERE \(session_id IN \(SELECT session_id FROM events WHERE .*pathname IN .*\)\) WHERE \(site_id = /);
-    const visitFilter = compile({ metrics: ['pageviews'], filters: [['is', 'visit:entry_page', ['/']], ['is', 'event:name', ['Buy']]] }).compiled.sql;
+    const visitFilter = compile({
+      metrics: ['pageviews'],
+      filters: [
+        ['is', 'visit:entry_page', ['/']],
+        ['is', 'event:name', ['Buy']],
+      ],
+    }).compiled.sql;
     expect(visitFilter).toMatch(/FROM events PREWHERE \(session_id IN \(SELECT session_id FROM sessions WHERE .*\)\) WHERE .*name IN/);
     // A filter the rows carry themselves stays in WHERE.
     expect(compile({ metrics: ['pageviews'], filters: [['is', 'event:page', ['/']]] }).compiled.sql).not.toContain('PREWHERE');

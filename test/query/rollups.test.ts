@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryEngineDeps } from '../../src/api/routes/query.js';
 import { ManualClock } from '../../src/clock.js';
-import { runQuery } from '../../src/query/engine.js';
+import { type QueryEngineDeps, runQuery } from '../../src/query/engine.js';
+import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
 import { updateSite } from '../../src/stores/meta/sites.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
@@ -171,6 +172,15 @@ describe('roll-ups', () => {
   });
 });
 
+/** The engine's dependencies with every statement going through `wrap` of the real connection. */
+function throughClient(deps: QueryEngineDeps, wrap: (client: ClickHouseClient) => ClickHouseClient): QueryEngineDeps {
+  const scheduler = deps.scheduler;
+  return {
+    ...deps,
+    scheduler: { ...scheduler, run: ((teamId, work) => scheduler.run(teamId, (client, left) => work(wrap(client), left))) as typeof scheduler.run },
+  };
+}
+
 describe('a roll-up the engine cannot merge within the memory of one query', () => {
   it('is answered from raw rows instead', async () => {
     const account = await createAccount(t.app);
@@ -189,17 +199,90 @@ describe('a roll-up the engine cannot merge within the memory of one query', () 
               }
             : Reflect.get(target, name),
       });
-    const scheduler = deps.scheduler;
-    const refusing = {
-      ...deps,
-      scheduler: { ...scheduler, run: ((teamId, work) => scheduler.run(teamId, (client, left) => work(refuseRollups(client), left))) as typeof scheduler.run },
-    };
+    const refusing = throughClient(deps, refuseRollups);
     const body = { site_id: account.domain, date_range: ['2024-01-08', '2024-01-09'], metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] };
     const rolled = await runQuery(deps, account.teamId, body);
     expect(rolled.meta.sources).toEqual(['rollup']);
     const fallback = await runQuery(refusing, account.teamId, { ...body, include: { comparisons: { mode: 'previous_period' } } });
     expect(fallback.meta.sources).toEqual(['raw']);
     expect(fallback.results.map((r) => ({ dimensions: r.dimensions, metrics: r.metrics }))).toEqual(rolled.results);
+  });
+});
+
+describe('a breakdown by visitors from roll-ups', () => {
+  // 40 pages with 45, 44 … 6 visitors, each seen once; 60 pages each seen by one visitor on 30
+  // days, so their summed daily counts (30) are far above their visitors (1).
+  const popular: FixtureEvent[] = Array.from({ length: 40 }, (_, page) =>
+    Array.from({ length: 45 - page }, (_, visitor) => ({ visitor: `p${page}-${visitor}`, at: `2024-01-0${1 + (visitor % 8)} 10:00:00`, page: `/p${page}` })),
+  ).flat();
+  const loyal: FixtureEvent[] = Array.from({ length: 60 }, (_, page) =>
+    Array.from({ length: 30 }, (_, day) => ({ visitor: `l${page}`, at: new Date(Date.UTC(2023, 11, 10 + day, 9)).toISOString(), page: `/l${page}` })),
+  ).flat();
+
+  it('merges only the groups that can reach the page, and every group when the ranking cannot tell', async () => {
+    const account = await createAccount(t.app);
+    await insertEvents(t.app, account.siteId, [...popular, ...loyal]);
+    const body = (limit: number, offset = 0, extra: Record<string, unknown> = {}) => ({
+      site_id: account.domain,
+      date_range: ['2023-12-01', '2024-01-09'],
+      metrics: ['visitors', 'pageviews'],
+      dimensions: ['event:page'],
+      pagination: { limit, offset },
+      ...extra,
+    });
+    const deps = queryEngineDeps(t.app);
+    const pages = [
+      [5, 0],
+      [10, 3],
+      [20, 0],
+    ] as const;
+    const raw = [];
+    for (const [limit, offset] of pages) raw.push((await runQuery(deps, account.teamId, body(limit, offset))).results);
+    await t.app.jobs.runOnce();
+
+    const statements: string[] = [];
+    const watched = throughClient(
+      deps,
+      (client) =>
+        new Proxy(client, {
+          get: (target, name) =>
+            name === 'query'
+              ? (params: { query: string }) => {
+                  statements.push(params.query);
+                  return target.query(params as never);
+                }
+              : Reflect.get(target, name),
+        }),
+    );
+    const read = async (limit: number, offset: number, extra: Record<string, unknown> = {}) => {
+      statements.length = 0;
+      const answer = await runQuery(watched, account.teamId, body(limit, offset, extra));
+      expect(answer.meta.sources).toEqual(['rollup']);
+      return { results: answer.results, reads: statements.filter((sql) => sql.includes('daily_pages')).length };
+    };
+    // Six rows need 32 candidates; the 33rd page's sum (13) is below the sixth row's 40 visitors.
+    expect(await read(5, 0)).toEqual({ results: raw[0], reads: 2 });
+    expect(await read(10, 3)).toEqual({ results: raw[1], reads: 2 });
+    // 21 rows need 62 candidates, most of them one-visitor pages ranked by their sums of 30, above
+    // the 21st row's 25 visitors: the leading groups do not settle it, so every group is read.
+    expect(await read(20, 0)).toEqual({ results: raw[2], reads: 3 });
+    // Counting every group reads every group at once.
+    expect((await read(5, 0, { include: { total_rows: true } })).reads).toBe(1);
+
+    // Rows rolled up before the count existed get it from migration 5, and answer the same.
+    const jobs = t.app.events.jobs;
+    await jobs.command({
+      query: 'ALTER TABLE daily_pages UPDATE visitor_bound = 0 WHERE site_id = {site:UInt64} SETTINGS mutations_sync = 2',
+      query_params: { site: account.siteId },
+    });
+    for (const statement of EVENT_MIGRATIONS.find((m) => m.name === 'daily_rollups_visitor_bound')!.statements({ cluster: null }))
+      await jobs.command({ query: statement });
+    const unfilled = await jobs.query({
+      query: 'SELECT count() AS n FROM daily_pages WHERE visitor_bound != finalizeAggregation(visitors)',
+      format: 'JSONEachRow',
+    });
+    expect(await unfilled.json()).toEqual([{ n: '0' }]);
+    expect(await read(5, 0)).toEqual({ results: raw[0], reads: 2 });
   });
 });
 

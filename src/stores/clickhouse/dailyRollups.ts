@@ -41,15 +41,25 @@ const UNIQ = 'AggregateFunction(uniq, UInt64)';
 const COUNT = 'SimpleAggregateFunction(sum, UInt64)';
 const SIGNED = 'SimpleAggregateFunction(sum, Int64)';
 
+/**
+ * Each row's own visitor count, summed when rows merge: never less than the visitors of the rows
+ * it sums, so a breakdown can pick the groups that may lead before merging any visitor set
+ * (src/query/leadingGroups.ts). Added by migration 5, which filled it for the rows it found.
+ */
+export const VISITOR_BOUND: AggregateColumn = { name: 'visitor_bound', type: COUNT, state: `CAST(uniq(user_id) AS ${COUNT})`, combine: 'sum' };
+export const VISITOR_BOUND_COLUMN = `${VISITOR_BOUND.name} ${VISITOR_BOUND.type}`;
+
 /** What each family keeps per group; the query compiler's roll-up forms read these names. */
 export const ROLLUP_AGGREGATES: Record<RollupFamily, AggregateColumn[]> = {
   events: [
+    VISITOR_BOUND,
     { name: 'visitors', type: UNIQ, state: 'uniqState(user_id)', combine: 'uniqMergeState' },
     { name: 'visits', type: UNIQ, state: 'uniqState(session_id)', combine: 'uniqMergeState' },
     { name: 'pageviews', type: COUNT, state: `CAST(countIf(name = 'pageview') AS ${COUNT})`, combine: 'sum' },
     { name: 'events', type: COUNT, state: `CAST(count() AS ${COUNT})`, combine: 'sum' },
   ],
   sessions: [
+    VISITOR_BOUND,
     { name: 'visitors', type: UNIQ, state: 'uniqState(user_id)', combine: 'uniqMergeState' },
     { name: 'visits', type: SIGNED, state: `CAST(sum(sign) AS ${SIGNED})`, combine: 'sum' },
     { name: 'bounces', type: SIGNED, state: `CAST(sum(sign * is_bounce) AS ${SIGNED})`, combine: 'sum' },
@@ -172,7 +182,8 @@ export const DAILY_ROLLUPS: TableDef[] = ROLLUP_TABLES.map((table) => ({
     ...DAY_KEYS[table.family].map((d) => `${d.column} Date`),
     'classification LowCardinality(String)',
     ...table.keys.map((k) => `${k.column} ${k.type}`),
-    ...ROLLUP_AGGREGATES[table.family].map((a) => `${a.name} ${a.type}`),
+    // As released by migration 3; the visitor bound came with migration 5 (VISITOR_BOUND_COLUMN).
+    ...ROLLUP_AGGREGATES[table.family].filter((a) => a !== VISITOR_BOUND).map((a) => `${a.name} ${a.type}`),
   ],
   engine: 'AggregatingMergeTree',
   partitionBy: `toYYYYMM(${DAY_KEYS[table.family][0]!.column})`,

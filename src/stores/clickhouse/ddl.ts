@@ -50,6 +50,15 @@ export const addColumnStatements = (table: string, column: string, target: DdlTa
 export const modifyColumnStatements = (table: string, column: string, target: DdlTarget) =>
   alterStatements(table, `MODIFY COLUMN ${column}`, target).map((statement) => `${statement} SETTINGS mutations_sync = 2`);
 
+/**
+ * Sets a column on every stored row (the Replicated `_local` tables on a cluster: a Distributed
+ * table holds none), waiting for the rows to be rewritten.
+ */
+export function fillColumnStatements(table: string, assignment: string, target: DdlTarget): string[] {
+  const local = target.cluster === null ? table : `${table}_local ON CLUSTER ${target.cluster}`;
+  return [`ALTER TABLE ${local} UPDATE ${assignment} WHERE 1 SETTINGS mutations_sync = 2`];
+}
+
 function alterStatements(table: string, change: string, target: DdlTarget): string[] {
   if (target.cluster === null) return [`ALTER TABLE ${table} ${change}`];
   return [`ALTER TABLE ${table}_local ON CLUSTER ${target.cluster} ${change}`, `ALTER TABLE ${table} ON CLUSTER ${target.cluster} ${change}`];

@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { DAILY_ROLLUPS, ROLLUP_COVERAGE } from './dailyRollups.js';
-import { addColumnStatements, createTableStatements, type DdlTarget, modifyColumnStatements } from './ddl.js';
+import { DAILY_ROLLUPS, ROLLUP_COVERAGE, VISITOR_BOUND_COLUMN } from './dailyRollups.js';
+import { addColumnStatements, createTableStatements, type DdlTarget, fillColumnStatements, modifyColumnStatements } from './ddl.js';
 import { EVENTS, EVENTS_IDEMPOTENCY_KEY, INGEST_COUNTERS, LOW_CARDINALITY_COLUMNS, ROLLUPS, SESSIONS } from './schema.js';
 
 export interface EventMigration {
@@ -33,6 +33,16 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
       Object.entries(LOW_CARDINALITY_COLUMNS).flatMap(([table, columns]) =>
         columns.flatMap((column) => modifyColumnStatements(table, `${column} LowCardinality(String)`, target)),
       ),
+  },
+  {
+    version: 5,
+    name: 'daily_rollups_visitor_bound',
+    // Rows rolled up before this have their own count computed from their visitor set.
+    statements: (target) =>
+      DAILY_ROLLUPS.flatMap((def) => [
+        ...addColumnStatements(def.name, VISITOR_BOUND_COLUMN, target),
+        ...fillColumnStatements(def.name, 'visitor_bound = finalizeAggregation(visitors)', target),
+      ]),
   },
 ];
 

@@ -1,0 +1,56 @@
+import { dimensionKind } from './catalog.js';
+import type { ResolvedQuery } from './resolve.js';
+
+/**
+ * Leading groups: a breakdown ordered by visitors and answered from roll-ups merges the visitor
+ * sets of only the groups that can reach the page asked for.
+ *
+ * Merging visitor sets is what a breakdown from roll-ups costs (docs/rollups.md): the pages of a
+ * site over 91 days merge about two thousand pages' weekly sets, most of them of pages far down
+ * the list. Every roll-up row also keeps its own visitor count (`visitor_bound`,
+ * src/stores/clickhouse/dailyRollups.ts), and a group's summed counts are never fewer than its
+ * visitors. So the engine first ranks the groups by those sums, which are plain numbers, then
+ * merges the sets of the leading groups alone, and keeps that answer only when the last row it
+ * needs has more visitors than any group left out could have (src/query/engine.ts). Otherwise it
+ * reads every group. The answer never changes; only the work does.
+ *
+ * `uniq` counts exactly up to 65,536 distinct hashes and estimates from a sample beyond that
+ * (ClickHouse's reference for `uniq`), and an estimate is not bounded by the sum of its parts.
+ * So the shortcut is taken only when every group left out has a sum below that: each of its
+ * sets, and their union, is then counted exactly.
+ */
+export const UNIQ_EXACT_LIMIT = 65_536;
+
+/** Values of one dimension (as text) that a query's groups are restricted to. */
+export interface GroupSet {
+  dimension: number;
+  values: string[];
+}
+
+/**
+ * How many rows a query needs when it may read its leading groups only (the page and the row past
+ * it, which says whether groups were cut off), or null when it may not: one dimension stored as a
+ * column, ordered by visitors first, without imported data (whose groups the roll-ups do not
+ * rank) or a count of every group.
+ */
+export function leadingRows(q: ResolvedQuery, imported: boolean): number | null {
+  if (imported || q.totalRows || q.dimensions.length !== 1 || dimensionKind(q.dimensions[0]!)?.kind !== 'column') return null;
+  const [first] = q.orderBy;
+  return first?.[0] === 'visitors' && first[1] === 'desc' ? q.offset + q.limit + 1 : null;
+}
+
+/**
+ * Groups merged for a page of `rows` rows: about twice as many, so that a few groups whose
+ * visitors return week after week (their sums far above their visitors) rarely force a second read.
+ */
+export const candidateCount = (rows: number) => 2 * rows + 20;
+
+/**
+ * Whether an answer read from the leading groups is the whole query's: its row `rows` (1-based,
+ * counted from the first row of the whole result) has more visitors than `threshold`, the largest
+ * sum of a group left out.
+ */
+export function leadsAll(visitorsOfRows: number[], rows: number, offset: number, threshold: number): boolean {
+  const last = visitorsOfRows[rows - 1 - offset];
+  return threshold < UNIQ_EXACT_LIMIT && last !== undefined && last > threshold;
+}
