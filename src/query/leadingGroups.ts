@@ -14,12 +14,15 @@ import type { ResolvedQuery } from './resolve.js';
  * needs has more visitors than any group left out could have (src/query/engine.ts). Otherwise it
  * reads every group. The answer never changes; only the work does.
  *
- * `uniq` counts exactly up to 65,536 distinct hashes and estimates from a sample beyond that
- * (ClickHouse's reference for `uniq`), and an estimate is not bounded by the sum of its parts.
- * So the shortcut is taken only when every group left out has a sum below that: each of its
- * sets, and their union, is then counted exactly.
+ * `uniq` counts exactly up to 65,536 distinct hashes and estimates from a sample of 32,768 to
+ * 65,536 of them beyond that (ClickHouse's reference for `uniq`), so an estimate is no longer
+ * bounded by the counts it was merged from: it may exceed their sum by its own error, whose
+ * standard deviation is at most 1/√32,768 ≈ 0.55 %. Where the groups left out reach that range,
+ * the last row must lead them by ESTIMATE_MARGIN, which an estimate could only cross by some ten
+ * standard deviations. Below it every set, and every union, is counted exactly and any lead will do.
  */
 export const UNIQ_EXACT_LIMIT = 65_536;
+export const ESTIMATE_MARGIN = 1.07;
 
 /** Values of one dimension (as text) that a query's groups are restricted to. */
 export interface GroupSet {
@@ -48,9 +51,9 @@ export const candidateCount = (rows: number) => 2 * rows + 20;
 /**
  * Whether an answer read from the leading groups is the whole query's: its row `rows` (1-based,
  * counted from the first row of the whole result) has more visitors than `threshold`, the largest
- * sum of a group left out.
+ * sum of a group left out (by ESTIMATE_MARGIN where sums reach uniq's estimates).
  */
 export function leadsAll(visitorsOfRows: number[], rows: number, offset: number, threshold: number): boolean {
   const last = visitorsOfRows[rows - 1 - offset];
-  return threshold < UNIQ_EXACT_LIMIT && last !== undefined && last > threshold;
+  return last !== undefined && last > (threshold < UNIQ_EXACT_LIMIT ? threshold : threshold * ESTIMATE_MARGIN);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidateCount, leadingRows, leadsAll, UNIQ_EXACT_LIMIT } from '../../src/query/leadingGroups.js';
+import { candidateCount, ESTIMATE_MARGIN, leadingRows, leadsAll, UNIQ_EXACT_LIMIT } from '../../src/query/leadingGroups.js';
 import { parseRequest } from '../../src/query/request.js';
 import { resolveQuery } from '../../src/query/resolve.js';
 
@@ -34,7 +34,11 @@ describe('leading groups (src/query/leadingGroups.ts)', () => {
     // With an offset the rows start further down: row 4 of the whole result is the second here.
     expect(leadsAll([50, 40], 4, 2, 39)).toBe(true);
     expect(leadsAll([50], 3, 0, 1)).toBe(false);
-    // Beyond uniq's exact range a set's estimate is not bounded by the counts it was merged from.
-    expect(leadsAll([10 * UNIQ_EXACT_LIMIT], 1, 0, UNIQ_EXACT_LIMIT)).toBe(false);
+    // Beyond uniq's exact range a set's estimate may exceed the counts it was merged from by its
+    // error: the last row must lead by the margin.
+    expect(leadsAll([UNIQ_EXACT_LIMIT + 1], 1, 0, UNIQ_EXACT_LIMIT - 1)).toBe(true);
+    expect(leadsAll([UNIQ_EXACT_LIMIT + 1], 1, 0, UNIQ_EXACT_LIMIT)).toBe(false);
+    expect(leadsAll([Math.ceil(200_000 * ESTIMATE_MARGIN) + 1], 1, 0, 200_000)).toBe(true);
+    expect(leadsAll([Math.floor(200_000 * ESTIMATE_MARGIN)], 1, 0, 200_000)).toBe(false);
   });
 });
