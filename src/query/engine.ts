@@ -126,22 +126,33 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     const visitors = answer.rows.map((row) => Number(row[`m${q.metrics.indexOf('visitors')}`]));
     return leadsAll(visitors, needed, q.offset, Number(ranked[count]!.bound)) ? answer : null;
   };
+  const timeIndex = q.dimensions.findIndex((d) => d.startsWith('time:'));
+  // A comparison is restricted to the groups of the primary answer, unless it is bucketed by time
+  // or has no groups: then it is read beside the primary, each statement on its own connection.
+  const byGroups = timeIndex < 0 && q.dimensions.length > 0;
+  const alongside = q.comparison && !byGroups ? run(q.comparison.range, { paginate: false }) : null;
+  // Awaited below; a failing primary must not leave its rejection unhandled meanwhile.
+  alongside?.catch(() => undefined);
   // One row past the page tells whether groups were cut off.
   const primary = (await leading()) ?? (await run(q.range, { paginate: true }));
   const truncated = primary.rows.length > q.limit;
   const rows = primary.rows.slice(0, q.limit);
   let results = rows.map((row) => toResult(row, q));
 
-  const timeIndex = q.dimensions.findIndex((d) => d.startsWith('time:'));
   if (q.comparison) {
     const onlyTime = q.dimensions.length === 1 && timeIndex === 0;
     if (onlyTime) results = fillTimeBuckets(results, timeLabels(q.range, q.interval, q.tz), q);
-    const restrictTo = timeIndex < 0 && q.dimensions.length > 0 ? results.map((r) => r.dimensions) : undefined;
-    const earlier =
-      q.dimensions.length > 0 && timeIndex < 0 && results.length === 0
+    const earlierRows = alongside
+      ? (await alongside).rows
+      : results.length === 0
         ? []
-        : (await run(q.comparison.range, { paginate: false, restrictTo })).rows.map((row) => toResult(row, q));
-    attachComparisons(results, earlier, q, timeIndex);
+        : (await run(q.comparison.range, { paginate: false, restrictTo: results.map((r) => r.dimensions) })).rows;
+    attachComparisons(
+      results,
+      earlierRows.map((row) => toResult(row, q)),
+      q,
+      timeIndex,
+    );
   }
 
   return {
