@@ -26,6 +26,17 @@ export function dimensionLabel(ctx: CompileContext, dimension: string, key: stri
   }
 }
 
+/**
+ * The stored keys a column dimension's labels stand for (dimensionLabel's inverse): each label
+ * itself, and the empty value where a label is the empty label. A value spelled like the empty
+ * label stands for both, so the keys may hold a group more than the labels, never fewer.
+ */
+export function labelKeys(dimension: string, labels: string[]): string[] {
+  const kind = dimensionKind(dimension);
+  const empty = kind?.kind === 'column' ? kind.def.emptyLabel : null;
+  return [...new Set(labels.flatMap((label) => (label === empty ? [label, ''] : [label])))];
+}
+
 /** The day, week or month bucket of a local day; the first week starts on the range's first day. */
 export function dayBucket(ctx: CompileContext, interval: Exclude<Interval, 'minute' | 'hour'>, day: string): string {
   const { params, q } = ctx;

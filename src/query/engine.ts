@@ -6,9 +6,10 @@ import type { Rollups } from '../rollups/rollups.js';
 import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { completedImports } from '../stores/meta/imports.js';
-import { metricFacts, REVENUE_METRICS } from './catalog.js';
+import { dimensionKind, metricFacts, REVENUE_METRICS } from './catalog.js';
 import { type CompiledQuery, compileQuery } from './compile.js';
 import type { DateRange } from './dateRange.js';
+import { labelKeys } from './dimensionSql.js';
 import type { ExchangeRates } from './exchangeRates.js';
 import { type Row, type Statements, teamStatements, toMetricValue } from './execute.js';
 import { type CompletedImport, decideImports, type ImportsDecision, importsWarning } from './importedPlan.js';
@@ -146,7 +147,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
       ? (await alongside).rows
       : results.length === 0
         ? []
-        : (await run(q.comparison.range, { paginate: false, restrictTo: results.map((r) => r.dimensions) })).rows;
+        : (await run(q.comparison.range, { paginate: false, restrictTo: results.map((r) => r.dimensions), among: comparedGroups(q, results) })).rows;
     attachComparisons(
       results,
       earlierRows.map((row) => toResult(row, q)),
@@ -162,6 +163,22 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
       ...(importsDecision ? importsMeta(importsDecision) : {}),
     },
     query: echoQuery(q, parsed),
+  };
+}
+
+/**
+ * The groups a breakdown's comparison is restricted to, as the keys a roll-up read can be narrowed
+ * to before it merges any visitor set (one column dimension only; the restriction after grouping
+ * stays, so a wider set is harmless).
+ */
+function comparedGroups(q: ResolvedQuery, results: ResultRow[]): GroupSet | undefined {
+  if (q.dimensions.length !== 1 || dimensionKind(q.dimensions[0]!)?.kind !== 'column') return undefined;
+  return {
+    dimension: 0,
+    values: labelKeys(
+      q.dimensions[0]!,
+      results.map((r) => String(r.dimensions[0])),
+    ),
   };
 }
 

@@ -48,6 +48,9 @@ const QUESTIONS: Record<string, unknown>[] = [
   { metrics: ['visitors', 'pageviews'], dimensions: ['time:day'] },
   { metrics: ['visitors', 'visits', 'bounce_rate', 'visit_duration'], dimensions: ['time:week'] },
   { metrics: ['visitors'], dimensions: ['visit:source'] },
+  // A breakdown's comparison reads only the groups shown, "Direct / None" being the empty source.
+  { metrics: ['visitors', 'bounce_rate'], dimensions: ['visit:source'], include: { comparisons: { mode: 'previous_period' } } },
+  { metrics: ['visitors', 'pageviews'], dimensions: ['event:page'], include: { comparisons: { mode: 'previous_period' } } },
   { metrics: ['visitors', 'visits', 'bounce_rate'], dimensions: ['visit:channel'] },
   { metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] },
   { metrics: ['visitors', 'visits', 'bounce_rate', 'visit_duration'], dimensions: ['visit:entry_page'] },
@@ -266,6 +269,23 @@ describe('a breakdown by visitors from roll-ups', () => {
     // 21 rows need 62 candidates, most of them one-visitor pages ranked by their sums of 30, above
     // the 21st row's 25 visitors: the leading groups do not settle it, so every group is read.
     expect(await read(20, 0)).toEqual({ results: raw[2], reads: 3 });
+    // A comparison of the page reads only its groups' sets in the earlier range.
+    statements.length = 0;
+    const compared = await runQuery(
+      watched,
+      account.teamId,
+      body(5, 0, { date_range: ['2024-01-01', '2024-01-09'], include: { comparisons: { mode: 'previous_period' } } }),
+    );
+    expect(statements.at(-1)).toMatch(/toString\(pathname\) IN/);
+    expect(compared.results.map((r) => r.comparison?.metrics)).toEqual(
+      (
+        await runQuery(
+          deps,
+          account.teamId,
+          body(5, 0, { date_range: ['2024-01-01', '2024-01-09'], include: { comparisons: { mode: 'previous_period' }, total_rows: true } }),
+        )
+      ).results.map((r) => r.comparison?.metrics),
+    );
     // Counting every group reads every group at once.
     expect((await read(5, 0, { include: { total_rows: true } })).reads).toBe(1);
 
