@@ -1,11 +1,12 @@
 import type { Coverage } from '../rollups/rollups.js';
-import { dimensionKind, type MetricSpec, metricScope, REVENUE_METRICS } from './catalog.js';
+import { dimensionKind } from './catalog.js';
 import { dayBucket, dimensionLabel, goalDimensionGoals, goalKey } from './dimensionSql.js';
 import type { ExchangeRates } from './exchangeRates.js';
 import { columnLeaf, conversionDenominatorFilters, filtersCondition, usesScrollGoals, withoutTopLevel } from './filters.js';
 import { goalCondition, isScrollGoal } from './goals.js';
-import { IMPORTABLE_METRICS, type ImportedSource, isImportableMetric } from './importedPlan.js';
+import type { ImportedSource } from './importedPlan.js';
 import { importedSubquery, importedTotals } from './importedSql.js';
+import { type MetricSpec, metricFacts, metricScope, REVENUE_METRICS } from './metrics.js';
 import type { FilterTree } from './request.js';
 import { filterLeaves, isSessionDimension, metricTable, type ResolvedQuery } from './resolve.js';
 import { planRevenue, type RevenuePlan } from './revenue.js';
@@ -135,12 +136,12 @@ export function compileQuery(
 
   // The numerator and denominator of each rate, kept so imported totals can be added to them.
   // A share's denominator comes from a side of its own (`whole`), which the merge reads apart.
-  const ratioParts = new Map<Ratio, { numerator: string; denominator: string; whole?: Side }>();
-  const share = (name: Ratio, numerator: string, denominator: string, whole?: Side) => {
+  const ratioParts = new Map<string, { numerator: string; denominator: string; whole?: Side }>();
+  const share = (name: string, numerator: string, denominator: string, whole?: Side) => {
     ratioParts.set(name, { numerator, denominator, whole });
-    return RATIOS[name].sql(numerator, denominator);
+    return metricFacts(name).rate!.round(numerator, denominator);
   };
-  const ratio = (side: Side, name: Ratio, numerator: Column, denominator: Column) => {
+  const ratio = (side: Side, name: string, numerator: Column, denominator: Column) => {
     const parts = {
       numerator: col(side, `${name}_num`, numerator.raw, numerator.rollup),
       denominator: col(side, `${name}_den`, denominator.raw, denominator.rollup),
@@ -287,7 +288,7 @@ export function compileQuery(
       ...labels,
       ...metricExprs.map((sql, i) => `${sql} AS n_m${i}`),
       ...q.metrics.flatMap((metric, i) => {
-        const parts = isRatio(metric) ? ratioParts.get(metric) : undefined;
+        const parts = ratioParts.get(metric);
         return parts ? [`${parts.numerator} AS n_num${i}`, `${parts.denominator} AS n_den${i}`] : [];
       }),
       `${rows} AS n_rows`,
@@ -303,25 +304,6 @@ export function compileQuery(
   const sql = `SELECT ${select.join(', ')}\nFROM ${from}\n${restrict}\nORDER BY ${order.join(', ')}\n${paging}`;
   return { sql, params: params.values, plan, revenue, sources };
 }
-
-/**
- * Rates as the reference rounds them: bounce rate in whole percent, durations in whole seconds,
- * views per visit to 2 decimals, shares of visitors to 2, scroll depth in whole percent (null when
- * nothing was measured). `scaled`: whether the native numerator and denominator are already scaled
- * up from a sample (visitor counts are; visit sums are read raw).
- */
-const RATIOS = {
-  bounce_rate: { scaled: false, sql: (n: string, d: string) => `toUInt32(greatest(ifNotFinite(round(${n} / ${d} * 100), 0), 0))` },
-  visit_duration: { scaled: false, sql: (n: string, d: string) => `toUInt32(greatest(ifNotFinite(round(${n} / ${d}), 0), 0))` },
-  views_per_visit: { scaled: false, sql: (n: string, d: string) => `greatest(ifNotFinite(round(${n} / ${d}, 2), 0), 0)` },
-  time_on_page: { scaled: false, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, toInt32(round(${n} / ${d})), NULL)` },
-  scroll_depth: { scaled: false, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, toUInt8(round(${n} / ${d})), NULL)` },
-  percentage: { scaled: true, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), NULL)` },
-  conversion_rate: { scaled: true, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), 0)` },
-  group_conversion_rate: { scaled: true, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), 0)` },
-};
-type Ratio = keyof typeof RATIOS;
-const isRatio = (metric: string): metric is Ratio => Object.hasOwn(RATIOS, metric);
 
 /**
  * The native statement (its groups labelled `d<i>`, metrics `n_m<i>`, rate parts `n_num<i>` and
@@ -355,26 +337,17 @@ function mergedFrom(
 }
 
 /**
- * A metric of native and imported rows together (src/query/importedPlan.ts says how each merges):
- * counts added, rates divided after their parts are added. Native parts read raw from a sample
- * are scaled here to weigh against whole imported totals.
+ * A metric of native and imported rows together (its registry entry says how it merges): counts
+ * added, rates divided after their parts are added. Native parts read raw from a sample are
+ * scaled here to weigh against whole imported totals.
  */
 function mergedMetric(metric: string, index: number, sampleRate: number | null): string {
-  if (isRatio(metric)) {
-    const merge = IMPORTABLE_METRICS[metric];
-    const native = (column: string) => (sampleRate === null || RATIOS[metric].scaled ? `ifNull(${column}, 0)` : `ifNull(${column}, 0) * ${1 / sampleRate}`);
-    if (merge.kind === 'share')
-      return RATIOS[metric].sql(`(${native(`n_num${index}`)} + ifNull(i_visitors, 0))`, '(ifNull(nt_visitors, 0) + ifNull(t_visitors, 0))');
-    return RATIOS[metric].sql(
-      `(${native(`n_num${index}`)} + ifNull(i_${merge.numerator}, 0))`,
-      `(${native(`n_den${index}`)} + ifNull(i_${merge.denominator}, 0))`,
-    );
-  }
-  if (isImportableMetric(metric)) {
-    const merge = IMPORTABLE_METRICS[metric];
-    if (merge.kind === 'count') return `ifNull(n_m${index}, 0) + ifNull(i_${merge.total}, 0)`;
-  }
-  return `n_m${index}`;
+  const { rate, imported } = metricFacts(metric);
+  if (imported?.kind === 'count') return `ifNull(n_m${index}, 0) + ifNull(i_${imported.total}, 0)`;
+  if (!rate || !imported) return `n_m${index}`;
+  const native = (column: string) => (sampleRate === null || rate.scaled ? `ifNull(${column}, 0)` : `ifNull(${column}, 0) * ${1 / sampleRate}`);
+  if (imported.kind === 'share') return rate.round(`(${native(`n_num${index}`)} + ifNull(i_visitors, 0))`, '(ifNull(nt_visitors, 0) + ifNull(t_visitors, 0))');
+  return rate.round(`(${native(`n_num${index}`)} + ifNull(i_${imported.numerator}, 0))`, `(${native(`n_den${index}`)} + ifNull(i_${imported.denominator}, 0))`);
 }
 
 function alias(q: ResolvedQuery, name: string): string {

@@ -1,9 +1,10 @@
 import { isValidTimeZone, timeZoneProblem } from '../accounts/timezones.js';
 import { badRequest } from '../errors.js';
-import { canonicalDimension, dimensionKind, type Interval, type MetricSpec, metricScope } from './catalog.js';
+import { canonicalDimension, dimensionKind, type Interval } from './catalog.js';
 import { comparisonRange, type DateRange, impliedInterval, requireStorable, resolveDateRange } from './dateRange.js';
 import { goalsInFilters } from './goals.js';
 import { endOfDay, formatDate, parseIsoDate, toLocal } from './localTime.js';
+import { type MetricSpec, metricScope } from './metrics.js';
 import type { ComparisonRequest, FilterTree, ParsedQuery } from './request.js';
 import type { SiteContext } from './siteContext.js';
 import { bucketCount, finestFittingInterval, MAX_TIME_BUCKETS } from './timeLabels.js';

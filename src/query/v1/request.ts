@@ -1,7 +1,8 @@
 import { badRequest } from '../../errors.js';
-import { canonicalDimension, dimensionKind, METRICS, parseMetric } from '../catalog.js';
+import { canonicalDimension, dimensionKind } from '../catalog.js';
 import type { EngineOptions } from '../engine.js';
 import { parseIsoDate } from '../localTime.js';
+import { METRICS, parseMetric } from '../metrics.js';
 import { parseV1Filters } from './filters.js';
 
 /**
