@@ -2,11 +2,11 @@ import type { Coverage } from '../rollups/rollups.js';
 import { dimensionKind } from './catalog.js';
 import { dayBucket, dimensionLabel, goalDimensionGoals, goalKey } from './dimensionSql.js';
 import type { ExchangeRates } from './exchangeRates.js';
-import { columnLeaf, conversionDenominatorFilters, filtersCondition, usesScrollGoals, withoutTopLevel } from './filters.js';
+import { filtersCondition, usesScrollGoals } from './filters.js';
 import { goalCondition, isScrollGoal } from './goals.js';
 import type { ImportedSource } from './importedPlan.js';
 import { importedSubquery, importedTotals } from './importedSql.js';
-import { type MetricSpec, metricFacts, metricScope, REVENUE_METRICS } from './metrics.js';
+import { type MetricSpec, metricFacts, metricOf } from './metrics.js';
 import type { FilterTree } from './request.js';
 import { filterLeaves, isSessionDimension, metricTable, type ResolvedQuery } from './resolve.js';
 import { planRevenue, type RevenuePlan } from './revenue.js';
@@ -57,9 +57,6 @@ export interface CompiledQuery {
   sources: ('rollup' | 'raw')[];
 }
 
-/** A sum of visits: the denominator of every per-visit average. */
-const VISIT_SUM: Column = { raw: 'sum(sign)', rollup: 'sum(visits)' };
-
 /** Which table answers the query, following the reference's table decider. */
 export function planTables(q: ResolvedQuery): Plan {
   const scopes = q.specs.map((spec) => metricTable(spec, q.visitCounts));
@@ -81,9 +78,9 @@ export function compileQuery(
   const { q, params } = ctx;
   const plan = planTables(q);
   const allDims = q.dimensions.map((_, i) => i);
-  const exitRate = q.metrics.includes('exit_rate');
+  const facts = q.metrics.map(metricFacts);
   const scrollGoals = q.filters.some((f) => usesScrollGoals(f, ctx)) || goalDimensionGoals(q).some(isScrollGoal);
-  const engagementInEvents = q.metrics.includes('time_on_page') || scrollGoals;
+  const engagementInEvents = facts.some((f) => f.engagement) || scrollGoals;
   // Which rows count as visits and events: the WHERE clause already drops engagement unless a
   // metric or scroll goal needs those rows, and scroll goals are reached by engagement itself.
   const countable = engagementInEvents && !scrollGoals ? "name != 'engagement'" : '1';
@@ -97,162 +94,59 @@ export function compileQuery(
     eventsSide.extra.push({ sql, columns: breakdownGoals.some(isScrollGoal) ? null : GOAL_COLUMNS });
   }
   const sessionsSide: Side = { table: 'sessions', dims: allDims, columns: new Map(), engagement: false, filters: q.filters, extra: [] };
-  // As the reference: visitors and visits read from visits in hour or minute buckets are counted
-  // in every bucket the visit was active in; visit metrics stay in the bucket the visit ended in.
+  // Metrics that count a visit in every hour (or minute) bucket it was active in (src/query/metrics.ts)
+  // read from a copy of the visits side of their own.
   const smeared =
     plan === 'sessions' &&
-    !exitRate &&
     q.dimensions.some((d) => d === 'time:hour' || d === 'time:minute') &&
-    q.metrics.some((m) => m === 'visitors' || m === 'visits') &&
+    facts.some((f) => f.smeared) &&
     !filterLeaves(q.filters).some((leaf) => leaf.dimension === 'event:goal');
-  const main = smeared ? { ...sessionsSide, columns: new Map(), smeared } : plan === 'sessions' || exitRate ? sessionsSide : eventsSide;
+  const main = smeared ? { ...sessionsSide, columns: new Map(), smeared } : plan === 'sessions' ? sessionsSide : eventsSide;
   const sides: Side[] = [main];
   const use = (side: Side) => {
     if (!sides.includes(side)) sides.push(side);
     return sides.indexOf(side);
   };
-  const scale = (sql: string) => (ctx.sampleRate === null ? sql : `round(${sql} * ${1 / ctx.sampleRate})`);
   const col = (side: Side, name: string, raw: string, rollup: string | null) => {
     side.columns.set(name, { raw, rollup });
     return `c${use(side)}_${name}`;
   };
-  const orDefault = (side: Side, ref: string, fallback: string) => (side === main ? ref : `ifNull(${ref}, ${fallback})`);
-
-  const uniq = (column: string) => (countable === '1' ? `uniq(${column})` : `uniqIf(${column}, ${countable})`);
-  // Roll-ups hold no engagement rows: a count that must leave them out has a roll-up form only when none are read.
-  const countableRollup = (rollup: string) => (countable === '1' ? rollup : null);
-  const eventVisitors = () => col(eventsSide, 'visitors', scale(uniq('user_id')), countableRollup('uniqMerge(visitors)'));
-  const revenue = q.metrics.some((m) => REVENUE_METRICS.includes(m)) ? planRevenue(q, params, options.rates, goalColumn(q)) : null;
-  const revenueColumn = (name: 'total_revenue' | 'average_revenue') => {
-    if (revenue?.kind !== 'converted') return 'NULL';
-    col(eventsSide, 'revenue_missing', revenue.missingRate, null);
-    const value = name === 'total_revenue' ? `round(ifNull(${scale(`sum(${revenue.amount})`)}, 0), 3)` : `round(avg(${revenue.amount}), 3)`;
-    return col(eventsSide, name, revenue.rowIsRevenue === null ? value : `if(${revenue.rowIsRevenue}, ${value}, NULL)`, null);
-  };
-  const bounceCondition =
-    topLevelPageFilters(q.filters)
-      .map((leaf) => columnLeaf(leaf, 'entry_page', { emptyLabel: null }, ctx))
-      .join(' AND ') || '1';
+  const revenue = facts.some((f) => f.revenue) ? planRevenue(q, params, options.rates, goalColumn(q)) : null;
 
   // The numerator and denominator of each rate, kept so imported totals can be added to them.
   // A share's denominator comes from a side of its own (`whole`), which the merge reads apart.
   const ratioParts = new Map<string, { numerator: string; denominator: string; whole?: Side }>();
-  const share = (name: string, numerator: string, denominator: string, whole?: Side) => {
-    ratioParts.set(name, { numerator, denominator, whole });
-    return metricFacts(name).rate!.round(numerator, denominator);
-  };
-  const ratio = (side: Side, name: string, numerator: Column, denominator: Column) => {
-    const parts = {
-      numerator: col(side, `${name}_num`, numerator.raw, numerator.rollup),
-      denominator: col(side, `${name}_den`, denominator.raw, denominator.rollup),
-    };
-    const value = share(name, parts.numerator, parts.denominator);
-    // A group the joined side lacks has no visits: null, not the 0 the rounding would make of it.
-    return side === main ? value : `if(isNull(${parts.denominator}), NULL, ${value})`;
-  };
-  const sessionMetric = (name: string): string => {
-    const side = plan === 'split' || smeared ? sessionsSide : main;
-    switch (name) {
-      case 'bounce_rate': {
-        // Page filters make bounces those of visits entered on the page, which roll-ups do not keep.
-        const whole = bounceCondition === '1';
-        const bounces = { raw: `sumIf(is_bounce * sign, ${bounceCondition})`, rollup: whole ? 'sum(bounces)' : null };
-        return orDefault(side, ratio(side, name, bounces, { raw: `sumIf(sign, ${bounceCondition})`, rollup: whole ? 'sum(visits)' : null }), '0');
-      }
-      case 'visit_duration':
-        return ratio(side, name, { raw: 'sum(duration * sign)', rollup: 'sum(duration)' }, VISIT_SUM);
-      case 'views_per_visit':
-        return orDefault(side, ratio(side, name, { raw: 'sum(sign * pageviews)', rollup: 'sum(pageviews)' }, VISIT_SUM), '0');
-      default: {
-        const exits = col(sessionsSide, 'exits', 'greatest(sum(sign), 0)', 'greatest(sum(visits), 0)');
-        const pageviewsSide: Side = {
-          table: 'events',
-          dims: allDims,
-          exitPageAsPath: true,
-          columns: new Map(),
-          engagement: false,
-          filters: withoutTopLevel(q.filters, (d) => d === 'visit:exit_page'),
-          extra: [],
-        };
-        const pageviews = col(pageviewsSide, 'pageviews', "countIf(name = 'pageview')", 'sum(pageviews)');
-        return `if(ifNull(${pageviews}, 0) > 0, round(${exits} / ${pageviews} * 100, 1), NULL)`;
-      }
-    }
-  };
-
   const metricSql = (spec: MetricSpec, index: number): string => {
-    if (spec.kind === 'prop') {
-      const value = `toFloat64OrNull(props[${params.string(spec.prop)}])`;
-      const aggregate = spec.fn === 'quantile' ? `quantileExactInclusive(${spec.quantile})(${value})` : `${spec.fn}(${value})`;
-      return col(eventsSide, `prop_${index}`, spec.fn === 'sum' ? scale(aggregate) : aggregate, null);
-    }
-    if (metricScope(spec) === 'session') return sessionMetric(spec.name);
-    const onSessions = plan === 'sessions' || exitRate;
-    switch (spec.name) {
-      case 'visitors':
-        return onSessions ? col(main, 'visitors', scale('uniq(user_id)'), 'uniqMerge(visitors)') : eventVisitors();
-      case 'visits':
-        return onSessions
-          ? col(main, 'visits', scale('greatest(sum(sign), 0)'), 'greatest(sum(visits), 0)')
-          : col(eventsSide, 'visits', scale(uniq('session_id')), countableRollup('uniqMerge(visits)'));
-      case 'pageviews':
-        if (q.visitCounts) return col(main, 'pageviews', scale('greatest(sum(sign * pageviews), 0)'), 'greatest(sum(pageviews), 0)');
-        return col(eventsSide, 'pageviews', scale("countIf(name = 'pageview')"), 'sum(pageviews)');
-      case 'events':
-        if (q.visitCounts) return col(main, 'events', scale('greatest(sum(sign * events), 0)'), 'greatest(sum(events), 0)');
-        return col(eventsSide, 'events', scale(countable === '1' ? 'count()' : `countIf(${countable})`), countableRollup('sum(events)'));
-      case 'time_on_page': {
-        const engaged = { raw: "sumIf(engagement_time, name = 'engagement') / 1000", rollup: null };
-        return ratio(eventsSide, 'time_on_page', engaged, { raw: "uniqIf(session_id, name = 'engagement')", rollup: null });
-      }
-      case 'scroll_depth': {
-        const scroll: Side = {
-          table: 'events',
-          dims: allDims,
-          columns: new Map(),
-          engagement: true,
-          filters: q.filters,
-          extra: [
-            { sql: "name = 'engagement'", columns: null },
-            { sql: 'scroll_depth <= 100', columns: null },
-          ],
-          perVisitMax: true,
+    const metric = metricOf(spec);
+    const name = q.metrics[index]!;
+    const share = (numerator: string, denominator: string, whole?: Side) => {
+      ratioParts.set(name, { numerator, denominator, whole });
+      return metric.rate!.round(numerator, denominator);
+    };
+    return metric.sql({
+      ctx,
+      index,
+      main,
+      events: eventsSide,
+      sessions: sessionsSide,
+      onSessions: plan === 'sessions',
+      countable,
+      revenue,
+      side: (table, parts) => ({ table, dims: allDims, columns: new Map(), engagement: false, filters: q.filters, extra: [], ...parts }),
+      col,
+      scale: (sql) => (ctx.sampleRate === null ? sql : `round(${sql} * ${1 / ctx.sampleRate})`),
+      orDefault: (side, ref, fallback) => (side === main ? ref : `ifNull(${ref}, ${fallback})`),
+      ratio: (side, numerator, denominator) => {
+        const parts = {
+          numerator: col(side, `${name}_num`, numerator.raw, numerator.rollup),
+          denominator: col(side, `${name}_den`, denominator.raw, denominator.rollup),
         };
-        // The average of each visit's deepest scroll; no engagement in the range is "not measured" (null).
-        return ratio(scroll, 'scroll_depth', { raw: 'sum(max_scroll_depth)', rollup: null }, { raw: 'count()', rollup: null });
-      }
-      case 'percentage': {
-        // The group's visitors against all visitors under the same filters, from the same table.
-        const visitors = onSessions ? col(main, 'visitors', scale('uniq(user_id)'), 'uniqMerge(visitors)') : eventVisitors();
-        const all: Side = { ...(onSessions ? sessionsSide : eventsSide), dims: [], columns: new Map() };
-        const allVisitors = onSessions
-          ? col(all, 'visitors', scale('uniq(user_id)'), 'uniqMerge(visitors)')
-          : col(all, 'visitors', scale(uniq('user_id')), countableRollup('uniqMerge(visitors)'));
-        return share('percentage', visitors, allVisitors, all);
-      }
-      case 'conversion_rate':
-      case 'group_conversion_rate': {
-        const visitors = eventVisitors();
-        const denominator: Side = {
-          table: 'events',
-          dims: spec.name === 'conversion_rate' ? [] : allDims.filter((i) => q.dimensions[i] !== 'event:goal'),
-          columns: new Map(),
-          engagement: false,
-          filters: conversionDenominatorFilters(q.filters),
-          extra: [],
-        };
-        return share(spec.name, visitors, col(denominator, 'visitors', scale('uniq(user_id)'), 'uniqMerge(visitors)'), denominator);
-      }
-      case 'total_revenue':
-      case 'average_revenue':
-        return revenueColumn(spec.name);
-      case 'revenue_per_visitor': {
-        const total = revenueColumn('total_revenue');
-        return total === 'NULL' ? 'NULL' : `if(${eventVisitors()} > 0, round(${total} / ${eventVisitors()}, 3), NULL)`;
-      }
-      default:
-        return 'NULL';
-    }
+        const value = share(parts.numerator, parts.denominator);
+        // A group the joined side lacks has no visits: null, not the 0 the rounding would make of it.
+        return side === main ? value : `if(isNull(${parts.denominator}), NULL, ${value})`;
+      },
+      share,
+    });
   };
 
   const metricExprs = q.specs.map(metricSql);
@@ -414,8 +308,4 @@ function activeBuckets(ctx: CompileContext, dimension: string): string {
 function goalColumn(q: ResolvedQuery): string | null {
   const index = q.dimensions.indexOf('event:goal');
   return index >= 0 ? `k${index}` : null;
-}
-
-function topLevelPageFilters(filters: FilterTree[]) {
-  return filters.filter((f): f is Extract<FilterTree, { values: string[] }> => 'dimension' in f && f.dimension === 'event:page');
 }
