@@ -1,7 +1,6 @@
 import { dimensionKind } from './catalog.js';
 import type { DateRange } from './dateRange.js';
 import { goalDimensionGoals } from './dimensionSql.js';
-import { conversionDenominatorFilters } from './filters.js';
 import { goalsInFilters, isScrollGoal } from './goals.js';
 import { formatDate, toLocal } from './localTime.js';
 import { isImportableMetric, metricFacts, totalsOf } from './metrics.js';
@@ -154,17 +153,18 @@ function chooseReads(q: ResolvedQuery): { main: ImportedRead; total: ImportedRea
   if ('why' in main) return main;
   const missing = q.metrics.filter((metric) => totalsOf(metric).some((total) => main.table.totals[total] === undefined));
   if (missing.length > 0) return { why: `imported ${main.table.name.replace(/^rollup_/, '').replaceAll('_', ' ')} carry no ${missing.join(', ')}` };
-  const shares = q.metrics.filter((metric) => metricFacts(metric).imported?.kind === 'share');
-  if (shares.length > 1) return { why: `imported data answers one of ${shares.join(', ')} per query` };
+  const shares = q.metrics.flatMap((metric) => {
+    const merge = metricFacts(metric).imported;
+    return merge?.kind === 'share' ? [{ metric, whole: merge.whole }] : [];
+  });
+  if (shares.length > 1) return { why: `imported data answers one of ${shares.map((share) => share.metric).join(', ')} per query` };
   const share = shares[0];
   if (share === undefined) return { main, total: null };
-  // The same wholes as the native side (src/query/compile.ts): all the query's visitors for a
-  // percentage; those without goal and property filters for conversion rates, per group of the
-  // other dimensions for the group conversion rate.
-  if (share === 'percentage') return { main, total: { ...main, dimensions: [] } };
-  const dimensions = share === 'group_conversion_rate' ? allDimensions.filter((i) => q.dimensions[i] !== 'event:goal') : [];
-  const total = chooseTable(q, dimensions, conversionDenominatorFilters(q.filters));
-  if ('why' in total) return { why: `the visitors ${share} divides by: ${total.why}` };
+  // The same wholes as the native side (the metric's registry entry, src/query/metrics.ts).
+  if (share.whole === null) return { main, total: { ...main, dimensions: [] } };
+  const whole = share.whole(q);
+  const total = chooseTable(q, whole.dimensions, whole.filters);
+  if ('why' in total) return { why: `the visitors ${share.metric} divides by: ${total.why}` };
   return { main, total };
 }
 

@@ -22,14 +22,19 @@ import type { CompileContext } from './tables.js';
  * weighs bounce rate, visit duration and views per visit by visits, time on page and scroll
  * depth by the visits that measured them). Shares (percentage, conversion rates) add the group's
  * imported visitors to their numerator and the imported visitors of their whole to their
- * denominator; `whole` is the groups (query dimension indices) of the visitors without goal and
- * property filters a conversion rate divides by, or null for all the query's visitors, read from
- * the same table as its groups.
+ * denominator; `whole` says which visitors a conversion rate divides by, null for all of the
+ * query's visitors (read from the same table as its groups).
  */
 export type ImportedMerge =
   | { kind: 'count'; total: ImportedTotal }
   | { kind: 'ratio'; numerator: ImportedTotal; denominator: ImportedTotal }
-  | { kind: 'share'; whole: ((q: ResolvedQuery) => number[]) | null };
+  | { kind: 'share'; whole: ((q: ResolvedQuery) => Whole) | null };
+
+/** The visitors a share divides by: those under `filters`, grouped by `dimensions` (indices into the query's). */
+export interface Whole {
+  dimensions: number[];
+  filters: FilterTree[];
+}
 
 /**
  * A rate as the reference rounds it, from the SQL of its numerator and denominator. `scaled`:
@@ -55,7 +60,12 @@ export interface Rate {
  *   them out);
  * - `smeared`: read from visits in hour or minute buckets, a visit counts in every bucket it was
  *   active in, as the reference counts visitors and visits (visit metrics stay in the bucket the
- *   visit ended in).
+ *   visit ended in);
+ * - `refuses`: the reference's rules on the dimensions and filters it goes with — the sentence
+ *   refusing a query (the reference's wording leads, clients match on it; our reason follows);
+ * - `refusesEventMetrics`: it is read by a visit dimension of its own against events it reads
+ *   itself, so event metrics beside it are refused in these words rather than by the rule that
+ *   visit dimensions refuse event metrics and dimensions (src/query/resolve.ts).
  */
 export interface MetricFacts {
   scope: 'event' | 'session' | 'either';
@@ -67,7 +77,26 @@ export interface MetricFacts {
   imported?: ImportedMerge;
   engagement?: true;
   smeared?: true;
+  refuses?: (use: MetricUse, name: string) => string | undefined;
+  refusesEventMetrics?: (eventMetrics: string[]) => string;
 }
+
+/** What a metric is queried with: the dimensions, and the filter leaves on each row (those inside has_done and has_not_done aside). */
+export interface MetricUse {
+  dimensions: string[];
+  filters: { dimension: string; topLevel: boolean }[];
+}
+
+const withGoal = (use: MetricUse) => use.dimensions.includes('event:goal') || use.filters.some((leaf) => leaf.dimension === 'event:goal');
+/** Time on page and scroll depth are measured per page: a page dimension, or a top-level page filter. */
+const withPage = (use: MetricUse) => use.dimensions.includes('event:page') || use.filters.some((leaf) => leaf.dimension === 'event:page' && leaf.topLevel);
+
+const needsGoal = (use: MetricUse, name: string) =>
+  withGoal(use) ? undefined : `Metric \`${name}\` can only be queried with event:goal filters or dimensions: it is the share of visitors who completed a goal.`;
+const needsPage = (use: MetricUse, name: string) =>
+  withPage(use)
+    ? undefined
+    : `Metric \`${name}\` can only be queried with event:page filters or dimensions (an event:page dimension or a top-level event:page filter): it is measured per page.`;
 
 /** A metric's facts and its SQL: the expression of the result row, its aggregates placed on the query's sides. */
 export interface Metric extends MetricFacts {
@@ -135,18 +164,21 @@ function revenueFigure(b: MetricSql, name: string, value: (amount: string) => st
 const totalRevenue = (b: MetricSql): string => revenueFigure(b, 'total_revenue', (amount) => `round(ifNull(${b.scale(`sum(${amount})`)}, 0), 3)`);
 
 /**
- * The groups a conversion rate's whole is counted in: one whole for all rows, or one per group
- * of the query's other dimensions than event:goal. The native side (`conversionRate`) and the
- * imported one (src/query/importedPlan.ts) read the same.
+ * The visitors a conversion rate divides by: those without the query's goal and property
+ * filters, all together or per group of its other dimensions than event:goal. The native side
+ * (`conversionRate`) and the imported one (src/query/importedPlan.ts) read the same.
  */
-const oneWhole = (): number[] => [];
-const wholePerOtherGroup = (q: ResolvedQuery): number[] => q.dimensions.flatMap((dimension, i) => (dimension === 'event:goal' ? [] : [i]));
+const oneWhole = (q: ResolvedQuery): Whole => ({ dimensions: [], filters: conversionDenominatorFilters(q.filters) });
+const wholePerOtherGroup = (q: ResolvedQuery): Whole => ({
+  dimensions: q.dimensions.flatMap((dimension, i) => (dimension === 'event:goal' ? [] : [i])),
+  filters: conversionDenominatorFilters(q.filters),
+});
 
-/** Visitors who reached a goal against the visitors without goal and property filters. */
-function conversionRate(b: MetricSql, groups: (q: ResolvedQuery) => number[]): string {
-  const { q } = b.ctx;
+/** Visitors who reached a goal against the visitors of its whole. */
+function conversionRate(b: MetricSql, of: (q: ResolvedQuery) => Whole): string {
   const converted = visitorsOf(b, b.events);
-  const whole = b.side('events', { dims: groups(q), filters: conversionDenominatorFilters(q.filters) });
+  const { dimensions, filters } = of(b.ctx.q);
+  const whole = b.side('events', { dims: dimensions, filters });
   return b.share(converted, b.col(whole, 'visitors', b.scale('uniq(user_id)'), 'uniqMerge(visitors)'), whole);
 }
 
@@ -211,6 +243,10 @@ const BUILTIN = {
     // To 2 decimals.
     rate: { scaled: false, round: (n, d) => `greatest(ifNotFinite(round(${n} / ${d}, 2), 0), 0)` },
     imported: { kind: 'ratio', numerator: 'pageviews', denominator: 'visits' },
+    refuses: (use) =>
+      use.filters.some((leaf) => leaf.dimension === 'event:page')
+        ? 'Metric `views_per_visit` cannot be queried with a filter on `event:page`: it counts every page of a visit.'
+        : undefined,
     sql: (b) => b.orDefault(b.sessions, b.ratio(b.sessions, { raw: 'sum(sign * pageviews)', rollup: 'sum(pageviews)' }, VISIT_SUM), '0'),
   },
   percentage: {
@@ -263,6 +299,7 @@ const BUILTIN = {
     rate: { scaled: false, round: (n, d) => `if(ifNull(${d}, 0) > 0, toInt32(round(${n} / ${d})), NULL)` },
     imported: { kind: 'ratio', numerator: 'time_on_page', denominator: 'time_on_page_visits' },
     engagement: true,
+    refuses: needsPage,
     sql: (b) =>
       b.ratio(
         b.events,
@@ -278,6 +315,7 @@ const BUILTIN = {
     // In whole percent; null when nothing was measured.
     rate: { scaled: false, round: (n, d) => `if(ifNull(${d}, 0) > 0, toUInt8(round(${n} / ${d})), NULL)` },
     imported: { kind: 'ratio', numerator: 'scroll_depth', denominator: 'scroll_depth_visits' },
+    refuses: needsPage,
     sql: (b) => {
       const extra = [
         { sql: "name = 'engagement'", columns: null },
@@ -293,6 +331,13 @@ const BUILTIN = {
     additive: false,
     empty: null,
     change: 'points1',
+    refuses: (use) => {
+      if (use.dimensions.length !== 1 || use.dimensions[0] !== 'visit:exit_page')
+        return 'Metric exit_rate needs exactly the dimension visit:exit_page and no other.';
+      if (use.filters.some((leaf) => leaf.dimension.startsWith('event:'))) return 'Metric exit_rate cannot be queried with filters on event dimensions.';
+      return undefined;
+    },
+    refusesEventMetrics: (eventMetrics) => `Metric exit_rate cannot be queried together with ${eventMetrics.join(', ')}.`,
     sql: (b) => {
       // Visits that ended on a page against the pageviews of that page, in percent to 1 decimal.
       const exits = b.col(b.sessions, 'exits', 'greatest(sum(sign), 0)', 'greatest(sum(visits), 0)');
@@ -308,6 +353,7 @@ const BUILTIN = {
     change: 'points1',
     rate: CONVERSION_RATE,
     imported: { kind: 'share', whole: oneWhole },
+    refuses: needsGoal,
     sql: (b) => conversionRate(b, oneWhole),
   },
   group_conversion_rate: {
@@ -317,6 +363,7 @@ const BUILTIN = {
     change: 'points1',
     rate: CONVERSION_RATE,
     imported: { kind: 'share', whole: wholePerOtherGroup },
+    refuses: needsGoal,
     sql: (b) => conversionRate(b, wholePerOtherGroup),
   },
   total_revenue: { scope: 'event', additive: true, empty: 0, change: 'percent', revenue: true, sql: totalRevenue },
