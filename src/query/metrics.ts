@@ -65,7 +65,13 @@ export interface Rate {
  *   refusing a query (the reference's wording leads, clients match on it; our reason follows);
  * - `refusesEventMetrics`: it is read by a visit dimension of its own against events it reads
  *   itself, so event metrics beside it are refused in these words rather than by the rule that
- *   visit dimensions refuse event metrics and dimensions (src/query/resolve.ts).
+ *   visit dimensions refuse event metrics and dimensions (src/query/resolve.ts);
+ * - `v1`: how the v1 API (src/query/v1/request.ts, src/api/routes/statsV1.ts) treats it, where it
+ *   differs from v2: `refuses` as above, in the reference's v1 words, on v1's one breakdown
+ *   property and its filters; `visitMetric`: one of the reference's v1 session metrics, refused
+ *   beside event-only filters and breakdowns; `visitCounts`: in breakdowns by entry or exit page,
+ *   read from the visits' own counts; `perGroup`: the metric v1 answers with in a timeseries
+ *   bucket or a breakdown group (its conversion rate is the group's own).
  */
 export interface MetricFacts {
   scope: 'event' | 'session' | 'either';
@@ -79,12 +85,19 @@ export interface MetricFacts {
   smeared?: true;
   refuses?: (use: MetricUse, name: string) => string | undefined;
   refusesEventMetrics?: (eventMetrics: string[]) => string;
+  v1?: { refuses?: (use: V1Use) => string | undefined; visitMetric?: true; visitCounts?: true; perGroup?: string };
 }
 
 /** What a metric is queried with: the dimensions, and the filter leaves on each row (those inside has_done and has_not_done aside). */
 export interface MetricUse {
   dimensions: string[];
   filters: { dimension: string; topLevel: boolean }[];
+}
+
+/** What a v1 metric is queried with: the breakdown property (canonical; null for aggregates and timeseries), and the dimensions of its filters. */
+export interface V1Use {
+  dimension: string | null;
+  filters: string[];
 }
 
 const withGoal = (use: MetricUse) => use.dimensions.includes('event:goal') || use.filters.some((leaf) => leaf.dimension === 'event:goal');
@@ -208,6 +221,7 @@ const BUILTIN = {
     change: 'percent',
     imported: { kind: 'count', total: 'visits' },
     smeared: true,
+    v1: { visitMetric: true },
     sql: (b) =>
       b.onSessions
         ? b.col(b.main, 'visits', b.scale('greatest(sum(sign), 0)'), 'greatest(sum(visits), 0)')
@@ -219,6 +233,7 @@ const BUILTIN = {
     empty: 0,
     change: 'percent',
     imported: { kind: 'count', total: 'pageviews' },
+    v1: { visitCounts: true },
     sql: (b) =>
       b.ctx.q.visitCounts
         ? b.col(b.main, 'pageviews', b.scale('greatest(sum(sign * pageviews), 0)'), 'greatest(sum(pageviews), 0)')
@@ -230,6 +245,7 @@ const BUILTIN = {
     empty: 0,
     change: 'percent',
     imported: { kind: 'count', total: 'events' },
+    v1: { visitCounts: true },
     sql: (b) =>
       b.ctx.q.visitCounts
         ? b.col(b.main, 'events', b.scale('greatest(sum(sign * events), 0)'), 'greatest(sum(events), 0)')
@@ -247,6 +263,14 @@ const BUILTIN = {
       use.filters.some((leaf) => leaf.dimension === 'event:page')
         ? 'Metric `views_per_visit` cannot be queried with a filter on `event:page`: it counts every page of a visit.'
         : undefined,
+    v1: {
+      visitMetric: true,
+      refuses: (use) => {
+        if (use.filters.includes('event:page')) return 'Metric `views_per_visit` cannot be queried with a filter on `event:page`.';
+        if (use.dimension !== null) return 'Metric `views_per_visit` is not supported in breakdown queries.';
+        return undefined;
+      },
+    },
     sql: (b) => b.orDefault(b.sessions, b.ratio(b.sessions, { raw: 'sum(sign * pageviews)', rollup: 'sum(pageviews)' }, VISIT_SUM), '0'),
   },
   percentage: {
@@ -272,6 +296,7 @@ const BUILTIN = {
     // In whole percent.
     rate: { scaled: false, round: (n, d) => `toUInt32(greatest(ifNotFinite(round(${n} / ${d} * 100), 0), 0))` },
     imported: { kind: 'ratio', numerator: 'bounces', denominator: 'visits' },
+    v1: { visitMetric: true },
     sql: (b) => {
       // Page filters make bounces those of visits entered on the page, which roll-ups do not keep.
       const condition = bounceCondition(b.ctx);
@@ -288,6 +313,7 @@ const BUILTIN = {
     // In whole seconds.
     rate: { scaled: false, round: (n, d) => `toUInt32(greatest(ifNotFinite(round(${n} / ${d}), 0), 0))` },
     imported: { kind: 'ratio', numerator: 'visit_duration', denominator: 'visits' },
+    v1: { visitMetric: true },
     sql: (b) => b.ratio(b.sessions, { raw: 'sum(duration * sign)', rollup: 'sum(duration)' }, VISIT_SUM),
   },
   time_on_page: {
@@ -300,6 +326,17 @@ const BUILTIN = {
     imported: { kind: 'ratio', numerator: 'time_on_page', denominator: 'time_on_page_visits' },
     engagement: true,
     refuses: needsPage,
+    v1: {
+      refuses: (use) => {
+        if (use.filters.includes('event:goal')) return 'Metric `time_on_page` cannot be queried when filtering by `event:goal`';
+        if (use.filters.includes('event:name')) return 'Metric `time_on_page` cannot be queried when filtering by `event:name`';
+        if (use.dimension !== null && use.dimension !== 'event:page')
+          return 'Metric `time_on_page` is not supported in breakdown queries (except `event:page` breakdown)';
+        if (use.dimension === null && !use.filters.includes('event:page'))
+          return 'Metric `time_on_page` can only be queried in a page breakdown or with a page filter.';
+        return undefined;
+      },
+    },
     sql: (b) =>
       b.ratio(
         b.events,
@@ -354,6 +391,13 @@ const BUILTIN = {
     rate: CONVERSION_RATE,
     imported: { kind: 'share', whole: oneWhole },
     refuses: needsGoal,
+    v1: {
+      refuses: (use) =>
+        use.dimension !== 'event:goal' && !use.filters.includes('event:goal')
+          ? 'Metric `conversion_rate` can only be queried in a goal breakdown or with a goal filter'
+          : undefined,
+      perGroup: 'group_conversion_rate',
+    },
     sql: (b) => conversionRate(b, oneWhole),
   },
   group_conversion_rate: {

@@ -4,7 +4,7 @@ import { canonicalDimension, dimensionKind, type Interval } from './catalog.js';
 import { comparisonRange, type DateRange, impliedInterval, requireStorable, resolveDateRange } from './dateRange.js';
 import { goalsInFilters } from './goals.js';
 import { endOfDay, formatDate, parseIsoDate, toLocal } from './localTime.js';
-import { type MetricSpec, metricFacts, metricScope } from './metrics.js';
+import { type MetricSpec, metricFacts, metricOf } from './metrics.js';
 import type { ComparisonRequest, FilterTree, ParsedQuery } from './request.js';
 import type { SiteContext } from './siteContext.js';
 import { bucketCount, finestFittingInterval, MAX_TIME_BUCKETS } from './timeLabels.js';
@@ -125,8 +125,8 @@ function withVisitHostnameFilters(filters: FilterTree[], dimensions: string[]): 
 
 /** Which table a metric is read from in this query: v1's visit counts move pageviews and events to visits. */
 export function metricTable(spec: MetricSpec, visitCounts: boolean): 'event' | 'session' | 'either' {
-  if (visitCounts && spec.kind === 'builtin' && (spec.name === 'pageviews' || spec.name === 'events')) return 'session';
-  return metricScope(spec);
+  const metric = metricOf(spec);
+  return visitCounts && metric.v1?.visitCounts ? 'session' : metric.scope;
 }
 
 /** v1's `date`: ranges are computed as if it were the end of that day, unless it is today. */
