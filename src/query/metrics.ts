@@ -162,7 +162,7 @@ function visitorsOf(b: MetricSql, side: Side): string {
 }
 
 /** The result rows' visitors: of visits when those are the rows, else of events. */
-const visitors = (b: MetricSql): string => visitorsOf(b, b.onSessions ? b.main : b.events);
+const rowVisitors = (b: MetricSql): string => visitorsOf(b, b.onSessions ? b.main : b.events);
 
 /**
  * A revenue figure from the revenue plan's converted amounts (src/query/revenue.ts); grouped by
@@ -212,7 +212,7 @@ const BUILTIN = {
     change: 'percent',
     imported: { kind: 'count', total: 'visitors' },
     smeared: true,
-    sql: visitors,
+    sql: rowVisitors,
   },
   visits: {
     scope: 'either',
@@ -283,7 +283,7 @@ const BUILTIN = {
     imported: { kind: 'share', whole: null },
     sql: (b) => {
       // The group's visitors against all visitors under the same filters, from the same table.
-      const group = visitors(b);
+      const group = rowVisitors(b);
       const all: Side = { ...(b.onSessions ? b.sessions : b.events), dims: [], columns: new Map() };
       return b.share(group, visitorsOf(b, all), all);
     },
@@ -476,9 +476,6 @@ export function metricOf(spec: MetricSpec): Metric {
     },
   };
 }
-
-/** Which table a metric needs: events only, sessions only, or either. */
-export const metricScope = (spec: MetricSpec): MetricFacts['scope'] => metricOf(spec).scope;
 
 /** Metrics that are counts or sums, so a sample is scaled up by the inverse rate. */
 export const isAdditive = (spec: MetricSpec): boolean => metricOf(spec).additive;
