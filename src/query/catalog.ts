@@ -1,85 +1,8 @@
 /**
- * The closed lists of the query language: metrics, dimensions and what each reads. Every SQL
- * identifier the compiler emits comes from here, never from a request.
+ * The closed lists of the query language's dimensions and what each reads (metrics have their
+ * registry, src/query/metrics.ts). Every SQL identifier the compiler emits comes from these
+ * closed lists, never from a request.
  */
-
-/**
- * What the engine knows of each built-in metric besides its SQL (src/query/compile.ts, one case
- * per metric, with its roll-up form beside its raw one):
- * - `scope`: the rows it needs — events, visits, or either (Plausible's table decider,
- *   lib/plausible/stats/table_decider.ex);
- * - `additive`: a count or sum, scaled up by the inverse rate when sampled;
- * - `empty`: what it reads when nothing happened — zero, or null for averages of nothing;
- * - `change`: how a comparison reports it — a whole percentage, percentage points (bounce
- *   rate), or points to one decimal (conversion and exit rates);
- * - `revenue`: read from revenue goals, in their currency.
- */
-interface MetricFacts {
-  scope: 'event' | 'session' | 'either';
-  additive: boolean;
-  empty: 0 | null;
-  change: 'percent' | 'points' | 'points1';
-  revenue?: true;
-}
-
-const METRIC_FACTS = {
-  visitors: { scope: 'either', additive: true, empty: 0, change: 'percent' },
-  visits: { scope: 'either', additive: true, empty: 0, change: 'percent' },
-  pageviews: { scope: 'event', additive: true, empty: 0, change: 'percent' },
-  events: { scope: 'event', additive: true, empty: 0, change: 'percent' },
-  views_per_visit: { scope: 'session', additive: false, empty: 0, change: 'percent' },
-  percentage: { scope: 'either', additive: false, empty: 0, change: 'percent' },
-  bounce_rate: { scope: 'session', additive: false, empty: 0, change: 'points' },
-  visit_duration: { scope: 'session', additive: false, empty: null, change: 'percent' },
-  time_on_page: { scope: 'event', additive: false, empty: null, change: 'percent' },
-  scroll_depth: { scope: 'event', additive: false, empty: null, change: 'percent' },
-  exit_rate: { scope: 'session', additive: false, empty: null, change: 'points1' },
-  conversion_rate: { scope: 'event', additive: false, empty: 0, change: 'points1' },
-  group_conversion_rate: { scope: 'event', additive: false, empty: 0, change: 'points1' },
-  total_revenue: { scope: 'event', additive: true, empty: 0, change: 'percent', revenue: true },
-  average_revenue: { scope: 'event', additive: false, empty: null, change: 'percent', revenue: true },
-  revenue_per_visitor: { scope: 'event', additive: false, empty: null, change: 'percent', revenue: true },
-} as const satisfies Record<string, MetricFacts>;
-
-export type BuiltinMetric = keyof typeof METRIC_FACTS;
-export const METRICS = Object.keys(METRIC_FACTS) as BuiltinMetric[];
-
-const isBuiltin = (metric: string): metric is BuiltinMetric => Object.hasOwn(METRIC_FACTS, metric);
-
-/** A built-in metric's facts; custom-property aggregates are event metrics, empty as null. */
-export function metricFacts(metric: string): MetricFacts {
-  return isBuiltin(metric) ? METRIC_FACTS[metric] : { scope: 'event', additive: /^sum\(/.test(metric), empty: null, change: 'percent' };
-}
-
-export const PROP_AGGREGATES = ['sum', 'avg', 'min', 'max'] as const;
-
-/** A metric as the engine understands it: a built-in one, or an aggregate of a numeric custom property. */
-export type MetricSpec =
-  | { kind: 'builtin'; name: BuiltinMetric }
-  | { kind: 'prop'; fn: (typeof PROP_AGGREGATES)[number] | 'quantile'; quantile: number; prop: string };
-
-const PROP_METRIC = /^(sum|avg|min|max|p([5-9][0-9]))\(event:props:(.+)\)$/;
-
-export function parseMetric(text: string): MetricSpec | undefined {
-  if (isBuiltin(text)) return { kind: 'builtin', name: text };
-  const match = PROP_METRIC.exec(text);
-  if (!match) return undefined;
-  const [, fn = '', percentile, prop = ''] = match;
-  if (percentile !== undefined) return { kind: 'prop', fn: 'quantile', quantile: Number(percentile) / 100, prop };
-  return { kind: 'prop', fn: fn as (typeof PROP_AGGREGATES)[number], quantile: 0, prop };
-}
-
-/** Which table a metric needs: events only, sessions only, or either. */
-export function metricScope(spec: MetricSpec): MetricFacts['scope'] {
-  return spec.kind === 'prop' ? 'event' : METRIC_FACTS[spec.name].scope;
-}
-
-/** Metrics that are counts or sums, so a sample is scaled up by the inverse rate. */
-export function isAdditive(spec: MetricSpec): boolean {
-  return spec.kind === 'prop' ? spec.fn === 'sum' : METRIC_FACTS[spec.name].additive;
-}
-
-export const REVENUE_METRICS: readonly string[] = METRICS.filter((metric) => 'revenue' in METRIC_FACTS[metric]);
 
 /**
  * A dimension (or filterable property): `column` is the raw value on an events or sessions row,

@@ -1,12 +1,13 @@
 import type { Coverage } from '../rollups/rollups.js';
-import { dimensionKind, type MetricSpec, metricScope, REVENUE_METRICS } from './catalog.js';
+import { dimensionKind } from './catalog.js';
 import { dayBucket, dimensionLabel, goalDimensionGoals, goalKey } from './dimensionSql.js';
 import type { ExchangeRates } from './exchangeRates.js';
-import { columnLeaf, conversionDenominatorFilters, filtersCondition, isVisitSetTest, usesScrollGoals, withoutTopLevel } from './filters.js';
+import { filtersCondition, isVisitSetTest, usesScrollGoals } from './filters.js';
 import { goalCondition, isScrollGoal } from './goals.js';
-import { IMPORTABLE_METRICS, type ImportedSource, isImportableMetric } from './importedPlan.js';
+import type { ImportedSource } from './importedPlan.js';
 import { importedSubquery, importedTotals } from './importedSql.js';
 import type { GroupSet } from './leadingGroups.js';
+import { type MetricSpec, metricFacts, metricOf } from './metrics.js';
 import type { FilterTree } from './request.js';
 import { filterLeaves, isSessionDimension, metricTable, type ResolvedQuery } from './resolve.js';
 import { planRevenue, type RevenuePlan } from './revenue.js';
@@ -57,9 +58,6 @@ export interface CompiledQuery {
   sources: ('rollup' | 'raw')[];
 }
 
-/** A sum of visits: the denominator of every per-visit average. */
-const VISIT_SUM: Column = { raw: 'sum(sign)', rollup: 'sum(visits)' };
-
 /** Which table answers the query, following the reference's table decider. */
 export function planTables(q: ResolvedQuery): Plan {
   const scopes = q.specs.map((spec) => metricTable(spec, q.visitCounts));
@@ -91,9 +89,9 @@ export function compileQuery(
   const { q, params } = ctx;
   const plan = planTables(q);
   const allDims = q.dimensions.map((_, i) => i);
-  const exitRate = q.metrics.includes('exit_rate');
+  const facts = q.metrics.map(metricFacts);
   const scrollGoals = q.filters.some((f) => usesScrollGoals(f, ctx)) || goalDimensionGoals(q).some(isScrollGoal);
-  const engagementInEvents = q.metrics.includes('time_on_page') || scrollGoals;
+  const engagementInEvents = facts.some((f) => f.engagement) || scrollGoals;
   // Which rows count as visits and events: the WHERE clause already drops engagement unless a
   // metric or scroll goal needs those rows, and scroll goals are reached by engagement itself.
   const countable = engagementInEvents && !scrollGoals ? "name != 'engagement'" : '1';
@@ -107,162 +105,59 @@ export function compileQuery(
     eventsSide.extra.push({ sql, columns: breakdownGoals.some(isScrollGoal) ? null : GOAL_COLUMNS });
   }
   const sessionsSide: Side = { table: 'sessions', dims: allDims, columns: new Map(), engagement: false, filters: q.filters, extra: [] };
-  // As the reference: visitors and visits read from visits in hour or minute buckets are counted
-  // in every bucket the visit was active in; visit metrics stay in the bucket the visit ended in.
+  // Metrics that count a visit in every hour (or minute) bucket it was active in (src/query/metrics.ts)
+  // read from a copy of the visits side of their own.
   const smeared =
     plan === 'sessions' &&
-    !exitRate &&
     q.dimensions.some((d) => d === 'time:hour' || d === 'time:minute') &&
-    q.metrics.some((m) => m === 'visitors' || m === 'visits') &&
+    facts.some((f) => f.smeared) &&
     !filterLeaves(q.filters).some((leaf) => leaf.dimension === 'event:goal');
-  const main = smeared ? { ...sessionsSide, columns: new Map(), smeared } : plan === 'sessions' || exitRate ? sessionsSide : eventsSide;
+  const main = smeared ? { ...sessionsSide, columns: new Map(), smeared } : plan === 'sessions' ? sessionsSide : eventsSide;
   const sides: Side[] = [main];
   const use = (side: Side) => {
     if (!sides.includes(side)) sides.push(side);
     return sides.indexOf(side);
   };
-  const scale = (sql: string) => (ctx.sampleRate === null ? sql : `round(${sql} * ${1 / ctx.sampleRate})`);
   const col = (side: Side, name: string, raw: string, rollup: string | null) => {
     side.columns.set(name, { raw, rollup });
     return `c${use(side)}_${name}`;
   };
-  const orDefault = (side: Side, ref: string, fallback: string) => (side === main ? ref : `ifNull(${ref}, ${fallback})`);
-
-  const uniq = (column: string) => (countable === '1' ? `uniq(${column})` : `uniqIf(${column}, ${countable})`);
-  // Roll-ups hold no engagement rows: a count that must leave them out has a roll-up form only when none are read.
-  const countableRollup = (rollup: string) => (countable === '1' ? rollup : null);
-  const eventVisitors = () => col(eventsSide, 'visitors', scale(uniq('user_id')), countableRollup('uniqMerge(visitors)'));
-  const revenue = q.metrics.some((m) => REVENUE_METRICS.includes(m)) ? planRevenue(q, params, options.rates, goalColumn(q)) : null;
-  const revenueColumn = (name: 'total_revenue' | 'average_revenue') => {
-    if (revenue?.kind !== 'converted') return 'NULL';
-    col(eventsSide, 'revenue_missing', revenue.missingRate, null);
-    const value = name === 'total_revenue' ? `round(ifNull(${scale(`sum(${revenue.amount})`)}, 0), 3)` : `round(avg(${revenue.amount}), 3)`;
-    return col(eventsSide, name, revenue.rowIsRevenue === null ? value : `if(${revenue.rowIsRevenue}, ${value}, NULL)`, null);
-  };
-  const bounceCondition =
-    topLevelPageFilters(q.filters)
-      .map((leaf) => columnLeaf(leaf, 'entry_page', { emptyLabel: null }, ctx))
-      .join(' AND ') || '1';
+  const revenue = facts.some((f) => f.revenue) ? planRevenue(q, params, options.rates, goalColumn(q)) : null;
 
   // The numerator and denominator of each rate, kept so imported totals can be added to them.
   // A share's denominator comes from a side of its own (`whole`), which the merge reads apart.
-  const ratioParts = new Map<Ratio, { numerator: string; denominator: string; whole?: Side }>();
-  const share = (name: Ratio, numerator: string, denominator: string, whole?: Side) => {
-    ratioParts.set(name, { numerator, denominator, whole });
-    return RATIOS[name].sql(numerator, denominator);
-  };
-  const ratio = (side: Side, name: Ratio, numerator: Column, denominator: Column) => {
-    const parts = {
-      numerator: col(side, `${name}_num`, numerator.raw, numerator.rollup),
-      denominator: col(side, `${name}_den`, denominator.raw, denominator.rollup),
-    };
-    const value = share(name, parts.numerator, parts.denominator);
-    // A group the joined side lacks has no visits: null, not the 0 the rounding would make of it.
-    return side === main ? value : `if(isNull(${parts.denominator}), NULL, ${value})`;
-  };
-  const sessionMetric = (name: string): string => {
-    const side = plan === 'split' || smeared ? sessionsSide : main;
-    switch (name) {
-      case 'bounce_rate': {
-        // Page filters make bounces those of visits entered on the page, which roll-ups do not keep.
-        const whole = bounceCondition === '1';
-        const bounces = { raw: `sumIf(is_bounce * sign, ${bounceCondition})`, rollup: whole ? 'sum(bounces)' : null };
-        return orDefault(side, ratio(side, name, bounces, { raw: `sumIf(sign, ${bounceCondition})`, rollup: whole ? 'sum(visits)' : null }), '0');
-      }
-      case 'visit_duration':
-        return ratio(side, name, { raw: 'sum(duration * sign)', rollup: 'sum(duration)' }, VISIT_SUM);
-      case 'views_per_visit':
-        return orDefault(side, ratio(side, name, { raw: 'sum(sign * pageviews)', rollup: 'sum(pageviews)' }, VISIT_SUM), '0');
-      default: {
-        const exits = col(sessionsSide, 'exits', 'greatest(sum(sign), 0)', 'greatest(sum(visits), 0)');
-        const pageviewsSide: Side = {
-          table: 'events',
-          dims: allDims,
-          exitPageAsPath: true,
-          columns: new Map(),
-          engagement: false,
-          filters: withoutTopLevel(q.filters, (d) => d === 'visit:exit_page'),
-          extra: [],
-        };
-        const pageviews = col(pageviewsSide, 'pageviews', "countIf(name = 'pageview')", 'sum(pageviews)');
-        return `if(ifNull(${pageviews}, 0) > 0, round(${exits} / ${pageviews} * 100, 1), NULL)`;
-      }
-    }
-  };
-
+  const ratioParts = new Map<string, { numerator: string; denominator: string; whole?: Side }>();
   const metricSql = (spec: MetricSpec, index: number): string => {
-    if (spec.kind === 'prop') {
-      const value = `toFloat64OrNull(props[${params.string(spec.prop)}])`;
-      const aggregate = spec.fn === 'quantile' ? `quantileExactInclusive(${spec.quantile})(${value})` : `${spec.fn}(${value})`;
-      return col(eventsSide, `prop_${index}`, spec.fn === 'sum' ? scale(aggregate) : aggregate, null);
-    }
-    if (metricScope(spec) === 'session') return sessionMetric(spec.name);
-    const onSessions = plan === 'sessions' || exitRate;
-    switch (spec.name) {
-      case 'visitors':
-        return onSessions ? col(main, 'visitors', scale('uniq(user_id)'), 'uniqMerge(visitors)') : eventVisitors();
-      case 'visits':
-        return onSessions
-          ? col(main, 'visits', scale('greatest(sum(sign), 0)'), 'greatest(sum(visits), 0)')
-          : col(eventsSide, 'visits', scale(uniq('session_id')), countableRollup('uniqMerge(visits)'));
-      case 'pageviews':
-        if (q.visitCounts) return col(main, 'pageviews', scale('greatest(sum(sign * pageviews), 0)'), 'greatest(sum(pageviews), 0)');
-        return col(eventsSide, 'pageviews', scale("countIf(name = 'pageview')"), 'sum(pageviews)');
-      case 'events':
-        if (q.visitCounts) return col(main, 'events', scale('greatest(sum(sign * events), 0)'), 'greatest(sum(events), 0)');
-        return col(eventsSide, 'events', scale(countable === '1' ? 'count()' : `countIf(${countable})`), countableRollup('sum(events)'));
-      case 'time_on_page': {
-        const engaged = { raw: "sumIf(engagement_time, name = 'engagement') / 1000", rollup: null };
-        return ratio(eventsSide, 'time_on_page', engaged, { raw: "uniqIf(session_id, name = 'engagement')", rollup: null });
-      }
-      case 'scroll_depth': {
-        const scroll: Side = {
-          table: 'events',
-          dims: allDims,
-          columns: new Map(),
-          engagement: true,
-          filters: q.filters,
-          extra: [
-            { sql: "name = 'engagement'", columns: null },
-            { sql: 'scroll_depth <= 100', columns: null },
-          ],
-          perVisitMax: true,
+    const metric = metricOf(spec);
+    const name = q.metrics[index]!;
+    const share = (numerator: string, denominator: string, whole?: Side) => {
+      ratioParts.set(name, { numerator, denominator, whole });
+      return metric.rate!.round(numerator, denominator);
+    };
+    return metric.sql({
+      ctx,
+      index,
+      main,
+      events: eventsSide,
+      sessions: sessionsSide,
+      onSessions: plan === 'sessions',
+      countable,
+      revenue,
+      side: (table, parts) => ({ table, dims: allDims, columns: new Map(), engagement: false, filters: q.filters, extra: [], ...parts }),
+      col,
+      scale: (sql) => (ctx.sampleRate === null ? sql : `round(${sql} * ${1 / ctx.sampleRate})`),
+      orDefault: (side, ref, fallback) => (side === main ? ref : `ifNull(${ref}, ${fallback})`),
+      ratio: (side, numerator, denominator) => {
+        const parts = {
+          numerator: col(side, `${name}_num`, numerator.raw, numerator.rollup),
+          denominator: col(side, `${name}_den`, denominator.raw, denominator.rollup),
         };
-        // The average of each visit's deepest scroll; no engagement in the range is "not measured" (null).
-        return ratio(scroll, 'scroll_depth', { raw: 'sum(max_scroll_depth)', rollup: null }, { raw: 'count()', rollup: null });
-      }
-      case 'percentage': {
-        // The group's visitors against all visitors under the same filters, from the same table.
-        const visitors = onSessions ? col(main, 'visitors', scale('uniq(user_id)'), 'uniqMerge(visitors)') : eventVisitors();
-        const all: Side = { ...(onSessions ? sessionsSide : eventsSide), dims: [], columns: new Map() };
-        const allVisitors = onSessions
-          ? col(all, 'visitors', scale('uniq(user_id)'), 'uniqMerge(visitors)')
-          : col(all, 'visitors', scale(uniq('user_id')), countableRollup('uniqMerge(visitors)'));
-        return share('percentage', visitors, allVisitors, all);
-      }
-      case 'conversion_rate':
-      case 'group_conversion_rate': {
-        const visitors = eventVisitors();
-        const denominator: Side = {
-          table: 'events',
-          dims: spec.name === 'conversion_rate' ? [] : allDims.filter((i) => q.dimensions[i] !== 'event:goal'),
-          columns: new Map(),
-          engagement: false,
-          filters: conversionDenominatorFilters(q.filters),
-          extra: [],
-        };
-        return share(spec.name, visitors, col(denominator, 'visitors', scale('uniq(user_id)'), 'uniqMerge(visitors)'), denominator);
-      }
-      case 'total_revenue':
-      case 'average_revenue':
-        return revenueColumn(spec.name);
-      case 'revenue_per_visitor': {
-        const total = revenueColumn('total_revenue');
-        return total === 'NULL' ? 'NULL' : `if(${eventVisitors()} > 0, round(${total} / ${eventVisitors()}, 3), NULL)`;
-      }
-      default:
-        return 'NULL';
-    }
+        const value = share(parts.numerator, parts.denominator);
+        // A group the joined side lacks has no visits: null, not the 0 the rounding would make of it.
+        return side === main ? value : `if(isNull(${parts.denominator}), NULL, ${value})`;
+      },
+      share,
+    });
   };
 
   const metricExprs = q.specs.map(metricSql);
@@ -301,7 +196,7 @@ export function compileQuery(
       ...labels,
       ...metricExprs.map((sql, i) => `${sql} AS n_m${i}`),
       ...q.metrics.flatMap((metric, i) => {
-        const parts = isRatio(metric) ? ratioParts.get(metric) : undefined;
+        const parts = ratioParts.get(metric);
         return parts ? [`${parts.numerator} AS n_num${i}`, `${parts.denominator} AS n_den${i}`] : [];
       }),
       `${rows} AS n_rows`,
@@ -317,25 +212,6 @@ export function compileQuery(
   const sql = `SELECT ${select.join(', ')}\nFROM ${from}\n${restrict}\nORDER BY ${order.join(', ')}\n${paging}`;
   return { sql, params: params.values, plan, revenue, sources };
 }
-
-/**
- * Rates as the reference rounds them: bounce rate in whole percent, durations in whole seconds,
- * views per visit to 2 decimals, shares of visitors to 2, scroll depth in whole percent (null when
- * nothing was measured). `scaled`: whether the native numerator and denominator are already scaled
- * up from a sample (visitor counts are; visit sums are read raw).
- */
-const RATIOS = {
-  bounce_rate: { scaled: false, sql: (n: string, d: string) => `toUInt32(greatest(ifNotFinite(round(${n} / ${d} * 100), 0), 0))` },
-  visit_duration: { scaled: false, sql: (n: string, d: string) => `toUInt32(greatest(ifNotFinite(round(${n} / ${d}), 0), 0))` },
-  views_per_visit: { scaled: false, sql: (n: string, d: string) => `greatest(ifNotFinite(round(${n} / ${d}, 2), 0), 0)` },
-  time_on_page: { scaled: false, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, toInt32(round(${n} / ${d})), NULL)` },
-  scroll_depth: { scaled: false, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, toUInt8(round(${n} / ${d})), NULL)` },
-  percentage: { scaled: true, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), NULL)` },
-  conversion_rate: { scaled: true, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), 0)` },
-  group_conversion_rate: { scaled: true, sql: (n: string, d: string) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), 0)` },
-};
-type Ratio = keyof typeof RATIOS;
-const isRatio = (metric: string): metric is Ratio => Object.hasOwn(RATIOS, metric);
 
 /**
  * The native statement (its groups labelled `d<i>`, metrics `n_m<i>`, rate parts `n_num<i>` and
@@ -369,26 +245,17 @@ function mergedFrom(
 }
 
 /**
- * A metric of native and imported rows together (src/query/importedPlan.ts says how each merges):
- * counts added, rates divided after their parts are added. Native parts read raw from a sample
- * are scaled here to weigh against whole imported totals.
+ * A metric of native and imported rows together (its registry entry says how it merges): counts
+ * added, rates divided after their parts are added. Native parts read raw from a sample are
+ * scaled here to weigh against whole imported totals.
  */
 function mergedMetric(metric: string, index: number, sampleRate: number | null): string {
-  if (isRatio(metric)) {
-    const merge = IMPORTABLE_METRICS[metric];
-    const native = (column: string) => (sampleRate === null || RATIOS[metric].scaled ? `ifNull(${column}, 0)` : `ifNull(${column}, 0) * ${1 / sampleRate}`);
-    if (merge.kind === 'share')
-      return RATIOS[metric].sql(`(${native(`n_num${index}`)} + ifNull(i_visitors, 0))`, '(ifNull(nt_visitors, 0) + ifNull(t_visitors, 0))');
-    return RATIOS[metric].sql(
-      `(${native(`n_num${index}`)} + ifNull(i_${merge.numerator}, 0))`,
-      `(${native(`n_den${index}`)} + ifNull(i_${merge.denominator}, 0))`,
-    );
-  }
-  if (isImportableMetric(metric)) {
-    const merge = IMPORTABLE_METRICS[metric];
-    if (merge.kind === 'count') return `ifNull(n_m${index}, 0) + ifNull(i_${merge.total}, 0)`;
-  }
-  return `n_m${index}`;
+  const { rate, imported } = metricFacts(metric);
+  if (imported?.kind === 'count') return `ifNull(n_m${index}, 0) + ifNull(i_${imported.total}, 0)`;
+  if (!rate || !imported) return `n_m${index}`;
+  const native = (column: string) => (sampleRate === null || rate.scaled ? `ifNull(${column}, 0)` : `ifNull(${column}, 0) * ${1 / sampleRate}`);
+  if (imported.kind === 'share') return rate.round(`(${native(`n_num${index}`)} + ifNull(i_visitors, 0))`, '(ifNull(nt_visitors, 0) + ifNull(t_visitors, 0))');
+  return rate.round(`(${native(`n_num${index}`)} + ifNull(i_${imported.numerator}, 0))`, `(${native(`n_den${index}`)} + ifNull(i_${imported.denominator}, 0))`);
 }
 
 function alias(q: ResolvedQuery, name: string): string {
@@ -458,8 +325,4 @@ function activeBuckets(ctx: CompileContext, dimension: string): string {
 function goalColumn(q: ResolvedQuery): string | null {
   const index = q.dimensions.indexOf('event:goal');
   return index >= 0 ? `k${index}` : null;
-}
-
-function topLevelPageFilters(filters: FilterTree[]) {
-  return filters.filter((f): f is Extract<FilterTree, { values: string[] }> => 'dimension' in f && f.dimension === 'event:page');
 }

@@ -6,7 +6,7 @@ import type { Rollups } from '../rollups/rollups.js';
 import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { completedImports } from '../stores/meta/imports.js';
-import { dimensionKind, metricFacts, REVENUE_METRICS } from './catalog.js';
+import { dimensionKind } from './catalog.js';
 import { type CompiledQuery, compileQuery } from './compile.js';
 import type { DateRange } from './dateRange.js';
 import { labelKeys } from './dimensionSql.js';
@@ -15,6 +15,7 @@ import { type Row, type Statements, teamStatements, toMetricValue } from './exec
 import { type CompletedImport, decideImports, type ImportsDecision, importsWarning } from './importedPlan.js';
 import { candidateCount, type GroupSet, leadingRows, leadsAll } from './leadingGroups.js';
 import { isoWithOffset, parseIsoDate, startOfDay } from './localTime.js';
+import { metricFacts, REVENUE_METRICS } from './metrics.js';
 import type { QueryScheduler } from './queryScheduler.js';
 import { type ParsedQuery, parseRequest } from './request.js';
 import { type ResolvedQuery, resolveQuery } from './resolve.js';

@@ -1,9 +1,9 @@
 import { dimensionKind } from './catalog.js';
 import type { DateRange } from './dateRange.js';
 import { goalDimensionGoals } from './dimensionSql.js';
-import { conversionDenominatorFilters } from './filters.js';
 import { goalsInFilters, isScrollGoal } from './goals.js';
 import { formatDate, toLocal } from './localTime.js';
+import { isImportableMetric, metricFacts, totalsOf } from './metrics.js';
 import type { FilterTree } from './request.js';
 import type { ResolvedQuery } from './resolve.js';
 
@@ -100,43 +100,6 @@ export const IMPORTED_TABLES: ImportedTable[] = [
   },
 ];
 
-/**
- * How each metric that imported data can answer is merged with the native figure. Counts add up;
- * rates are re-weighted: their numerator and denominator totals are added on both sides and
- * divided after the merge (as the reference weighs bounce rate, visit duration and views per visit
- * by visits, time on page and scroll depth by the visits that measured them). Shares (percentage,
- * conversion rates) add the group's imported visitors to their numerator and the imported visitors
- * of their whole (the `total` read) to their denominator.
- */
-export const IMPORTABLE_METRICS = {
-  visitors: { kind: 'count', total: 'visitors' },
-  visits: { kind: 'count', total: 'visits' },
-  pageviews: { kind: 'count', total: 'pageviews' },
-  events: { kind: 'count', total: 'events' },
-  bounce_rate: { kind: 'ratio', numerator: 'bounces', denominator: 'visits' },
-  visit_duration: { kind: 'ratio', numerator: 'visit_duration', denominator: 'visits' },
-  views_per_visit: { kind: 'ratio', numerator: 'pageviews', denominator: 'visits' },
-  time_on_page: { kind: 'ratio', numerator: 'time_on_page', denominator: 'time_on_page_visits' },
-  scroll_depth: { kind: 'ratio', numerator: 'scroll_depth', denominator: 'scroll_depth_visits' },
-  percentage: { kind: 'share' },
-  conversion_rate: { kind: 'share' },
-  group_conversion_rate: { kind: 'share' },
-} as const satisfies Record<
-  string,
-  { kind: 'count'; total: ImportedTotal } | { kind: 'ratio'; numerator: ImportedTotal; denominator: ImportedTotal } | { kind: 'share' }
->;
-
-export type ImportableMetric = keyof typeof IMPORTABLE_METRICS;
-
-export const isImportableMetric = (metric: string): metric is ImportableMetric => Object.hasOwn(IMPORTABLE_METRICS, metric);
-
-/** The imported totals a metric is rebuilt from. */
-export const totalsOf = (metric: ImportableMetric): ImportedTotal[] => {
-  const merge = IMPORTABLE_METRICS[metric];
-  if (merge.kind === 'count') return [merge.total];
-  return merge.kind === 'ratio' ? [merge.numerator, merge.denominator] : ['visitors'];
-};
-
 /** One grouped read of an imported table: which table, under which filters, by which of the query's dimensions (indices). */
 export interface ImportedRead {
   table: ImportedTable;
@@ -188,19 +151,20 @@ function chooseReads(q: ResolvedQuery): { main: ImportedRead; total: ImportedRea
   const allDimensions = q.dimensions.map((_, i) => i);
   const main = chooseTable(q, allDimensions, q.filters);
   if ('why' in main) return main;
-  const missing = q.metrics.filter((metric) => isImportableMetric(metric) && totalsOf(metric).some((total) => main.table.totals[total] === undefined));
+  const missing = q.metrics.filter((metric) => totalsOf(metric).some((total) => main.table.totals[total] === undefined));
   if (missing.length > 0) return { why: `imported ${main.table.name.replace(/^rollup_/, '').replaceAll('_', ' ')} carry no ${missing.join(', ')}` };
-  const shares = q.metrics.filter((metric) => isImportableMetric(metric) && IMPORTABLE_METRICS[metric].kind === 'share');
-  if (shares.length > 1) return { why: `imported data answers one of ${shares.join(', ')} per query` };
+  const shares = q.metrics.flatMap((metric) => {
+    const merge = metricFacts(metric).imported;
+    return merge?.kind === 'share' ? [{ metric, whole: merge.whole }] : [];
+  });
+  if (shares.length > 1) return { why: `imported data answers one of ${shares.map((share) => share.metric).join(', ')} per query` };
   const share = shares[0];
   if (share === undefined) return { main, total: null };
-  // The same wholes as the native side (src/query/compile.ts): all the query's visitors for a
-  // percentage; those without goal and property filters for conversion rates, per group of the
-  // other dimensions for the group conversion rate.
-  if (share === 'percentage') return { main, total: { ...main, dimensions: [] } };
-  const dimensions = share === 'group_conversion_rate' ? allDimensions.filter((i) => q.dimensions[i] !== 'event:goal') : [];
-  const total = chooseTable(q, dimensions, conversionDenominatorFilters(q.filters));
-  if ('why' in total) return { why: `the visitors ${share} divides by: ${total.why}` };
+  // The same wholes as the native side (the metric's registry entry, src/query/metrics.ts).
+  if (share.whole === null) return { main, total: { ...main, dimensions: [] } };
+  const whole = share.whole(q);
+  const total = chooseTable(q, whole.dimensions, whole.filters);
+  if ('why' in total) return { why: `the visitors ${share.metric} divides by: ${total.why}` };
   return { main, total };
 }
 

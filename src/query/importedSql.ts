@@ -1,7 +1,8 @@
 import { DIMENSIONS, dimensionKind } from './catalog.js';
 import { dayBucket, dimensionLabel, goalKey } from './dimensionSql.js';
 import { columnLeaf, goalLeaf } from './filters.js';
-import { type ImportedRead, type ImportedTable, type ImportedTotal, isImportableMetric, localDays, totalsOf } from './importedPlan.js';
+import { type ImportedRead, type ImportedTable, type ImportedTotal, localDays } from './importedPlan.js';
+import { totalsOf } from './metrics.js';
 import type { FilterTree } from './request.js';
 import { and, type CompileContext } from './tables.js';
 
@@ -14,7 +15,7 @@ import { and, type CompileContext } from './tables.js';
 
 /** The totals the query's metrics need from imported rows of its groups, each once. */
 export function importedTotals(metrics: string[]): ImportedTotal[] {
-  return [...new Set(metrics.filter(isImportableMetric).flatMap(totalsOf))];
+  return [...new Set(metrics.flatMap(totalsOf))];
 }
 
 export function importedSubquery(ctx: CompileContext, read: ImportedRead, importIds: number[], totals: ImportedTotal[], prefix: string): string {

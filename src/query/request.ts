@@ -1,15 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from '../errors.js';
-import {
-  canonicalDimension,
-  dimensionChoices,
-  dimensionKind,
-  FILTER_OPERATORS,
-  type FilterOperator,
-  METRICS,
-  type MetricSpec,
-  parseMetric,
-} from './catalog.js';
+import { canonicalDimension, dimensionChoices, dimensionKind, FILTER_OPERATORS, type FilterOperator } from './catalog.js';
+import { METRICS, type MetricSpec, parseMetric } from './metrics.js';
 import { expandedRegexSize, MAX_REGEX_SIZE, MAX_REGEX_UNION_SIZE } from './regexCost.js';
 
 /**

@@ -1,9 +1,10 @@
 import { isValidTimeZone, timeZoneProblem } from '../accounts/timezones.js';
 import { badRequest } from '../errors.js';
-import { canonicalDimension, dimensionKind, type Interval, type MetricSpec, metricScope } from './catalog.js';
+import { canonicalDimension, dimensionKind, type Interval } from './catalog.js';
 import { comparisonRange, type DateRange, impliedInterval, requireStorable, resolveDateRange } from './dateRange.js';
 import { goalsInFilters } from './goals.js';
 import { endOfDay, formatDate, parseIsoDate, toLocal } from './localTime.js';
+import { type MetricSpec, metricFacts, metricOf } from './metrics.js';
 import type { ComparisonRequest, FilterTree, ParsedQuery } from './request.js';
 import type { SiteContext } from './siteContext.js';
 import { bucketCount, finestFittingInterval, MAX_TIME_BUCKETS } from './timeLabels.js';
@@ -124,8 +125,8 @@ function withVisitHostnameFilters(filters: FilterTree[], dimensions: string[]): 
 
 /** Which table a metric is read from in this query: v1's visit counts move pageviews and events to visits. */
 export function metricTable(spec: MetricSpec, visitCounts: boolean): 'event' | 'session' | 'either' {
-  if (visitCounts && spec.kind === 'builtin' && (spec.name === 'pageviews' || spec.name === 'events')) return 'session';
-  return metricScope(spec);
+  const metric = metricOf(spec);
+  return visitCounts && metric.v1?.visitCounts ? 'session' : metric.scope;
 }
 
 /** v1's `date`: ranges are computed as if it were the end of that day, unless it is today. */
@@ -211,45 +212,32 @@ export const isSessionDimension = (d: string) => {
 const quoted = (names: string[]) => names.map((name) => `\`${name}\``).join(', ');
 
 /**
- * The reference's rules for metrics that only make sense with certain dimensions or filters. Its
- * wording leads each message (clients match on it); our reason follows.
+ * The rules for metrics that only make sense with certain dimensions or filters: each metric's
+ * own (its registry entry, src/query/metrics.ts), then the reference's rules on visit and event
+ * metrics and dimensions. The reference's wording leads each message (clients match on it); our
+ * reason follows.
  */
 function checkCompatibility(metrics: string[], scopes: ('event' | 'session' | 'either')[], dimensions: string[], filters: FilterTree[]): void {
-  const leaves = filterLeaves(filters);
-  const direct = leaves.filter((leaf) => !leaf.behavioral);
-  const hasGoal = dimensions.includes('event:goal') || direct.some((leaf) => leaf.dimension === 'event:goal');
-  const hasPage = dimensions.includes('event:page') || direct.some((leaf) => leaf.dimension === 'event:page' && leaf.topLevel);
   const fail = (message: string) => {
     throw badRequest('invalid_metric_combination', message);
   };
+  const use = { dimensions, filters: filterLeaves(filters).filter((leaf) => !leaf.behavioral) };
   for (const metric of metrics) {
-    if ((metric === 'conversion_rate' || metric === 'group_conversion_rate') && !hasGoal) {
-      fail(`Metric \`${metric}\` can only be queried with event:goal filters or dimensions: it is the share of visitors who completed a goal.`);
-    }
-    if ((metric === 'scroll_depth' || metric === 'time_on_page') && !hasPage) {
-      fail(
-        `Metric \`${metric}\` can only be queried with event:page filters or dimensions (an event:page dimension or a top-level event:page filter): it is measured per page.`,
-      );
-    }
-    if (metric === 'views_per_visit' && direct.some((leaf) => leaf.dimension === 'event:page')) {
-      fail('Metric `views_per_visit` cannot be queried with a filter on `event:page`: it counts every page of a visit.');
-    }
-    if (metric === 'exit_rate') {
-      if (dimensions.length !== 1 || dimensions[0] !== 'visit:exit_page') fail('Metric exit_rate needs exactly the dimension visit:exit_page and no other.');
-      if (direct.some((leaf) => isEventDimension(leaf.dimension))) fail('Metric exit_rate cannot be queried with filters on event dimensions.');
-    }
+    const problem = metricFacts(metric).refuses?.(use, metric);
+    if (problem !== undefined) fail(problem);
   }
-  const sessionMetrics = metrics.filter((_, i) => scopes[i] === 'session' && metrics[i] !== 'exit_rate');
+  const sessionMetrics = metrics.filter((_, i) => scopes[i] === 'session');
   const eventDimensions = dimensions.filter((d) => isEventDimension(d) && d !== 'event:page' && d !== 'event:hostname');
   if (sessionMetrics.length && eventDimensions.length) {
     fail(`Session metric(s) ${quoted(sessionMetrics)} cannot be queried along with event dimensions (${quoted(eventDimensions)}): a visit has many events.`);
   }
   const eventMetrics = metrics.filter((_, i) => scopes[i] === 'event');
   const sessionDimensions = dimensions.filter(isSessionDimension);
-  if (sessionDimensions.length && (eventMetrics.length || dimensions.some(isEventDimension)) && !metrics.includes('exit_rate')) {
+  const ownDimension = metrics.map(metricFacts).find((facts) => facts.refusesEventMetrics);
+  if (sessionDimensions.length && (eventMetrics.length || dimensions.some(isEventDimension)) && !ownDimension) {
     fail(
       `Event metric(s) or dimensions (${[...eventMetrics, ...dimensions.filter(isEventDimension)].join(', ')}) cannot be combined with visit dimension(s) ${sessionDimensions.join(', ')}.`,
     );
   }
-  if (metrics.includes('exit_rate') && eventMetrics.length) fail(`Metric exit_rate cannot be queried together with ${eventMetrics.join(', ')}.`);
+  if (ownDimension?.refusesEventMetrics && eventMetrics.length) fail(ownDimension.refusesEventMetrics(eventMetrics));
 }

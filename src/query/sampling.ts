@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { QueryConfig } from '../config/config.js';
-import { isAdditive, type MetricSpec } from './catalog.js';
 import type { DateRange } from './dateRange.js';
 import { type Statements, toMetricValue } from './execute.js';
+import { isAdditive, type MetricSpec } from './metrics.js';
 
 /**
  * Sampling by visitor: above the configured number of events in the queried range (and unless

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIMENSION_ALIASES, DIMENSIONS, METRICS, TIME_DIMENSIONS } from '../../src/query/catalog.js';
+import { DIMENSION_ALIASES, DIMENSIONS, TIME_DIMENSIONS } from '../../src/query/catalog.js';
+import { METRICS } from '../../src/query/metrics.js';
 import { type Account, bearer, type TestApp } from '../support/testApp.js';
 import { importPlausibleExport } from './plausibleExport.js';
 import { startSmallSite } from './smallSite.js';

@@ -3,6 +3,7 @@ import { badRequest } from '../../errors.js';
 import type { Interval } from '../../query/catalog.js';
 import { emptyValue, type QueryEngineDeps, type QueryResponse, runQuery } from '../../query/engine.js';
 import { dayNumber, parseIsoDate } from '../../query/localTime.js';
+import { metricFacts } from '../../query/metrics.js';
 import { timeLabels } from '../../query/timeLabels.js';
 import { parseWholeNumber, translateCommon } from '../../query/v1/request.js';
 import { singleValued } from '../requestParts.js';
@@ -43,7 +44,7 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
     const response = await runQuery(
       engine,
       request.caller.teamId,
-      { ...body, metrics: metrics.map(groupConversionRate), dimensions: [`time:${interval}`], pagination: { limit: 10_000 } },
+      { ...body, metrics: metrics.map(groupMetric), dimensions: [`time:${interval}`], pagination: { limit: 10_000 } },
       v1.options,
     );
     return { ...importsWarning(response), results: everyBucket(response, interval, metrics) };
@@ -63,7 +64,7 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
     const perGroup = !property.startsWith('event:goal') && !property.startsWith('event:props:');
     const body = {
       ...v1.body,
-      metrics: perGroup ? metrics.map(groupConversionRate) : metrics,
+      metrics: perGroup ? metrics.map(groupMetric) : metrics,
       dimensions,
       filters: [...v1.body.filters, ...implicitExclusions(property)],
       pagination: { limit, offset: (page - 1) * limit },
@@ -99,8 +100,8 @@ function importsWarning(response: QueryResponse): { warning?: string } {
   return typeof warning === 'string' ? { warning } : {};
 }
 
-/** v1's conversion rate in a timeseries bucket or a group of most breakdowns is that group's own. */
-const groupConversionRate = (metric: string) => (metric === 'conversion_rate' ? 'group_conversion_rate' : metric);
+/** v1's conversion rate in a timeseries bucket or a group of most breakdowns is that group's own (its registry entry's `v1.perGroup`). */
+const groupMetric = (metric: string) => metricFacts(metric).v1?.perGroup ?? metric;
 
 /** A v1 breakdown row names its property without the scope: `source`, `page`, a custom property's own name. */
 function v1Key(dimension: string): string {

@@ -1,7 +1,8 @@
 import { badRequest } from '../../errors.js';
-import { canonicalDimension, dimensionKind, METRICS, parseMetric } from '../catalog.js';
+import { canonicalDimension, dimensionKind } from '../catalog.js';
 import type { EngineOptions } from '../engine.js';
 import { parseIsoDate } from '../localTime.js';
+import { METRICS, metricFacts, parseMetric, type V1Use } from '../metrics.js';
 import { parseV1Filters } from './filters.js';
 
 /**
@@ -86,7 +87,6 @@ export function parseWholeNumber(value: string | undefined, name: string, fallba
 
 /** Filters and breakdowns on these make a visit metric ambiguous: the reference's v1 refuses them. */
 const eventOnly = (dimension: string) => dimension === 'event:name' || dimension === 'event:goal' || dimension.startsWith('event:props:');
-const SESSION_METRICS = ['visits', 'bounce_rate', 'visit_duration', 'views_per_visit'];
 
 /** The dimensions of the top-level filter leaves (v1's own grammar has no combinators). */
 function filterDimensions(filters: unknown[]): string[] {
@@ -110,40 +110,26 @@ function checkFilterProperties(filters: unknown[]): void {
 }
 
 /**
- * The reference's v1 metric rules, stricter than v2's: visit metrics refuse event-only filters
- * and breakdowns, views_per_visit refuses breakdowns, time_on_page wants a page and no goal or
- * name filter, conversion_rate a goal. Metrics v1 of the reference lacks (scroll_depth,
- * percentage, revenue, …) stay available and are checked by the engine.
+ * The reference's v1 metric rules, stricter than v2's: each metric's own (its registry entry's
+ * `v1`, src/query/metrics.ts), then visit metrics refuse event-only filters and breakdowns.
+ * Metrics v1 of the reference lacks (scroll_depth, percentage, revenue, …) stay available and
+ * are checked by the engine.
  */
 function checkMetrics(metrics: string[], filters: unknown[], property: string | null): void {
   if (new Set(metrics).size !== metrics.length) throw badRequest('invalid_metric', 'Metrics cannot be queried multiple times.');
-  const filtered = filterDimensions(filters);
-  const filtering = (dimension: string) => filtered.includes(dimension);
-  const dimension = property === null ? null : canonicalDimension(property);
+  const use: V1Use = { dimension: property === null ? null : canonicalDimension(property), filters: filterDimensions(filters) };
   for (const metric of metrics) {
     if (!parseMetric(metric)) {
       throw badRequest('invalid_metric', `The metric \`${metric}\` is not recognized. Valid metrics: ${METRICS.join(', ')}.`);
     }
-    const fail = (message: string) => {
-      throw badRequest('invalid_metric_combination', message);
-    };
-    if (metric === 'time_on_page') {
-      if (filtering('event:goal')) fail('Metric `time_on_page` cannot be queried when filtering by `event:goal`');
-      if (filtering('event:name')) fail('Metric `time_on_page` cannot be queried when filtering by `event:name`');
-      if (dimension !== null && dimension !== 'event:page') fail('Metric `time_on_page` is not supported in breakdown queries (except `event:page` breakdown)');
-      if (dimension === null && !filtering('event:page')) fail('Metric `time_on_page` can only be queried in a page breakdown or with a page filter.');
-    }
-    if (metric === 'conversion_rate' && dimension !== 'event:goal' && !filtering('event:goal')) {
-      fail('Metric `conversion_rate` can only be queried in a goal breakdown or with a goal filter');
-    }
-    if (metric === 'views_per_visit') {
-      if (filtering('event:page')) fail('Metric `views_per_visit` cannot be queried with a filter on `event:page`.');
-      if (dimension !== null) fail('Metric `views_per_visit` is not supported in breakdown queries.');
-    }
-    if (SESSION_METRICS.includes(metric)) {
-      if (dimension !== null && eventOnly(dimension)) fail(`Session metric \`${metric}\` cannot be queried for breakdown by \`${property}\`.`);
-      const eventFilter = filtered.find(eventOnly);
-      if (eventFilter) fail(`Session metric \`${metric}\` cannot be queried when using a filter on \`${eventFilter}\`.`);
-    }
+    const v1 = metricFacts(metric).v1;
+    const problem = v1?.refuses?.(use) ?? (v1?.visitMetric ? visitMetricProblem(metric, use, property) : undefined);
+    if (problem !== undefined) throw badRequest('invalid_metric_combination', problem);
   }
+}
+
+function visitMetricProblem(metric: string, use: V1Use, property: string | null): string | undefined {
+  if (use.dimension !== null && eventOnly(use.dimension)) return `Session metric \`${metric}\` cannot be queried for breakdown by \`${property}\`.`;
+  const eventFilter = use.filters.find(eventOnly);
+  return eventFilter ? `Session metric \`${metric}\` cannot be queried when using a filter on \`${eventFilter}\`.` : undefined;
 }
