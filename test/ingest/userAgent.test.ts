@@ -163,10 +163,11 @@ describe('parseUserAgent on hostile input', () => {
     ['a long version number', `Chrome/${'9.'.repeat(4_000)}`],
   ];
 
-  it.each(hostile)('returns quickly on %s', (_name, userAgent) => {
-    const started = performance.now();
+  // Speed is not asserted here (docs/benchmarks.md measures parsing); what keeps a hostile agent
+  // as cheap as an ordinary one is that only its first USER_AGENT_PARSE_LENGTH characters are read.
+  it.each(hostile)('reads only the first characters of %s', (_name, userAgent) => {
     const parsed = parseUserAgent(userAgent);
-    expect(performance.now() - started).toBeLessThan(100);
+    expect(parsed).toBe(parseUserAgent(userAgent.slice(0, USER_AGENT_PARSE_LENGTH)));
     expect(typeof parsed.browser).toBe('string');
   });
 
