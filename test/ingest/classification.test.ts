@@ -167,11 +167,9 @@ describe('classify', () => {
     );
   });
 
-  it('checks only the start of a 10 kB agent, quickly', () => {
+  it('checks only the start of a 10 kB agent (a bot token past it is not read)', () => {
     const hostile = `${CHROME} ${'x'.repeat(10_000)} curl/8.5.0`;
-    const started = performance.now();
     expect(classifyVisit(hostile)).toBeNull();
-    expect(performance.now() - started).toBeLessThan(50);
   });
 });
 
