@@ -1,15 +1,15 @@
 import type { FastifyReply } from 'fastify';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
-import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
+import { DATA_SPAN_SQL, dataSpanFromRow } from '../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { includedClassifications } from '../stores/meta/siteSettings.js';
 import type { Site } from '../stores/meta/sites.js';
 import { type ExportRange, exportFileName, streamSiteExport } from './siteExport.js';
 
-/** The site's first stored event (ms), read on the background-jobs connection; null for none. */
-export async function siteFirstEventAt(events: EventStore, siteId: number): Promise<number | null> {
-  const result = await events.jobs.query({ query: FIRST_EVENT_SQL, query_params: { site: siteId }, format: 'JSONEachRow' });
-  return firstEventFromRow((await result.json<Record<string, unknown>>())[0]);
+/** Where the site's data begins (ms): its first event or first rolled-up day, read on the background-jobs connection; null for none. */
+export async function siteFirstDataAt(events: EventStore, site: Site): Promise<number | null> {
+  const result = await events.jobs.query({ query: DATA_SPAN_SQL, query_params: { site: site.id, tz: site.timezone }, format: 'JSONEachRow' });
+  return dataSpanFromRow((await result.json<Record<string, unknown>>())[0])?.first ?? null;
 }
 
 /**

@@ -111,7 +111,8 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
     const site_id = singleValued(request.params).site_id ?? '';
     const body = parsePayload(updateSchema, request.body);
     if (Object.values(body).every((value) => value === undefined)) {
-      throw badRequest('invalid_payload', `Payload must contain at least one of the parameters ${Object.keys(updateSchema.shape).map((name) => `'${name}'`).join(', ')}.`);
+      const names = Object.keys(updateSchema.shape).map((name) => `'${name}'`);
+      throw badRequest('invalid_payload', `Payload must contain at least one of the parameters ${names.join(', ')}.`);
     }
     const now = clock.now();
     const current = await requireTeamSite(db, request.caller, site_id, now);
