@@ -10,13 +10,10 @@ export function registerSite(db: MetaDb, input: Parameters<typeof createSite>[1]
   });
 }
 
-/**
- * A site's raw-event retention as the site JSON shows it: the setting, and the first local day
- * whose raw events are all kept (null while none was deleted; docs/rollups.md, Retention).
- */
+/** The first local day whose raw events are all kept; null while none was deleted (docs/rollups.md, Retention). */
+export const rawEventsFromDay = (site: Site): string | null => (site.rawEventsFrom === null ? null : formatDate(toLocal(site.rawEventsFrom, site.timezone)));
+
+/** A site's raw-event retention as the site JSON shows it: the setting, and where kept raw events begin. */
 export function rawRetentionJson(site: Site): { raw_retention_days: number | null; raw_events_from: string | null } {
-  return {
-    raw_retention_days: site.rawRetentionDays,
-    raw_events_from: site.rawEventsFrom === null ? null : formatDate(toLocal(site.rawEventsFrom, site.timezone)),
-  };
+  return { raw_retention_days: site.rawRetentionDays, raw_events_from: rawEventsFromDay(site) };
 }

@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { addDays, dayNumber, type LocalDate, parseIsoDate, startOfDay, toLocal } from '../query/localTime.js';
+import type { OldestAccepted } from '../ingest/historicalImport.js';
+import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, startOfDay, toLocal } from '../query/localTime.js';
 import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
 import { EVENTS, SESSIONS } from '../stores/clickhouse/schema.js';
 import type { MetaDb } from '../stores/meta/database.js';
@@ -28,6 +29,20 @@ export function keptFromDay(site: RetentionSite, coverage: Coverage | undefined,
   const retained = addDays(toLocal(now, site.timezone), -site.rawRetentionDays);
   const rolled = addDays(parseIsoDate(coverage.through)!, 1);
   return dayNumber(retained) < dayNumber(rolled) ? retained : rolled;
+}
+
+/**
+ * The oldest instant a raw-event import may still write for a site, with the sentence for an older
+ * line; null when any is taken. Days whose raw events are deleted cannot take more (their roll-ups
+ * cannot be computed again), and one day of margin past today − N keeps an import that runs over
+ * midnight from writing into a day deleted meanwhile.
+ */
+export function oldestImportable(site: Omit<RetentionSite, 'id'> & { domain: string }, now: number): OldestAccepted | null {
+  const retained = site.rawRetentionDays === null ? null : startOfDay(addDays(toLocal(now, site.timezone), 1 - site.rawRetentionDays), site.timezone);
+  const at = Math.max(retained ?? -Infinity, site.rawEventsFrom ?? -Infinity);
+  if (at === -Infinity) return null;
+  const reason = `"timestamp" is before ${formatDate(toLocal(at, site.timezone))}: ${site.domain} keeps no raw events of older days (raw-event retention; their days are rolled up)`;
+  return { at, reason };
 }
 
 /** The raw tables and how a row's last instant is read there (visits: their last activity; `start` lets the partitions prune). */
