@@ -77,24 +77,24 @@ export function streamSiteExport(client: ClickHouseClient, site: ExportSite, ran
   };
   const countDays = async (query: string, extra: Record<string, unknown>): Promise<DayCount[]> => {
     const result = await client.query({ query: `${query} ${READ_SETTINGS}`, query_params: { ...params, ...extra }, format: 'JSONEachRow' });
-    return (await result.json<{ day: string; events: string | number }>()).map((row) => ({ day: row.day, events: Number(row.events) }));
+    return (await result.json<{ date: string; events: string | number }>()).map((row) => ({ day: row.date, events: Number(row.events) }));
   };
   // Raw events of the kept days, roll-up rows of the days before them (docs/rollups.md, Retention).
   const rolledUntil = site.rawEventsFrom !== null && site.rawEventsFrom > range.from ? site.rawEventsFrom : null;
   const dayCounts = (async (): Promise<Record<DaySource, DayCount[]>> => ({
     raw: await countDays(
-      `SELECT toString(toDate(timestamp, {tz:String})) AS day, count() AS events FROM events
+      `SELECT toString(toDate(timestamp, {tz:String})) AS date, count() AS events FROM events
        WHERE site_id = {site:UInt64} AND timestamp >= toDateTime({from:Date}, {tz:String}) AND timestamp < toDateTime({to:Date} + 1, {tz:String})
-       GROUP BY day ORDER BY day`,
+       GROUP BY date ORDER BY date`,
       { from: rolledUntil ?? range.from, to: range.to },
     ),
     rolledUp:
       rolledUntil === null
         ? []
         : await countDays(
-            `SELECT toString(day) AS day, sum(events) AS events FROM ${ROLLED_EVENTS}
+            `SELECT toString(day) AS date, sum(events) AS events FROM ${ROLLED_EVENTS}
              WHERE site_id = {site:UInt64} AND days = 1 AND day >= {from:Date} AND day <= {to:Date} AND day < {until:Date}
-             GROUP BY day ORDER BY day`,
+             GROUP BY date ORDER BY date`,
             { from: range.from, to: range.to, until: rolledUntil },
           ),
   }))();

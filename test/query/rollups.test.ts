@@ -1,4 +1,3 @@
-import type { ClickHouseClient } from '@clickhouse/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryEngineDeps } from '../../src/api/routes/query.js';
@@ -6,6 +5,7 @@ import { ManualClock } from '../../src/clock.js';
 import { runQuery } from '../../src/query/engine.js';
 import { updateSite } from '../../src/stores/meta/sites.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
+import { refusingRollups } from '../support/refusingRollups.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { SMALL_SITE, SMALL_SITE_NOW } from './smallSite.js';
 
@@ -176,24 +176,9 @@ describe('a roll-up the engine cannot merge within the memory of one query', () 
     const account = await createAccount(t.app);
     await insertEvents(t.app, account.siteId, SMALL_SITE);
     await t.app.jobs.runOnce();
-    // The engine's own refusal (code 241, as a pages breakdown of 100 M events gives) for any
-    // statement reading a roll-up; raw statements run on the real connection.
+    // The engine's own refusal for any statement reading a roll-up.
     const deps = queryEngineDeps(t.app);
-    const refuseRollups = (client: ClickHouseClient): ClickHouseClient =>
-      new Proxy(client, {
-        get: (target, name) =>
-          name === 'query'
-            ? (params: { query: string }) => {
-                if (params.query.includes('daily_')) throw Object.assign(new Error('Memory limit exceeded'), { code: '241', type: 'MEMORY_LIMIT_EXCEEDED' });
-                return target.query(params as never);
-              }
-            : Reflect.get(target, name),
-      });
-    const scheduler = deps.scheduler;
-    const refusing = {
-      ...deps,
-      scheduler: { ...scheduler, run: ((teamId, work) => scheduler.run(teamId, (client, left) => work(refuseRollups(client), left))) as typeof scheduler.run },
-    };
+    const refusing = refusingRollups(deps);
     const body = { site_id: account.domain, date_range: ['2024-01-08', '2024-01-09'], metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] };
     const rolled = await runQuery(deps, account.teamId, body);
     expect(rolled.meta.sources).toEqual(['rollup']);
