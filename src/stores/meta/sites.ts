@@ -183,12 +183,12 @@ export async function updateSite(
     const renamed = domain !== undefined && domain !== current.domain;
     if (renamed) await refuseTakenDomain(trx, domain, now, siteId);
     const moved = timezone !== undefined && timezone !== current.timezone;
-    const refuseMove = () =>
+    const refuseMove = (rawEventsFrom: number) =>
       invalid(
         'timezone_fixed',
-        `${current.domain} cannot move to another time zone: its raw events before ${formatDate(toLocal(current.raw_events_from!, current.timezone))} were deleted after their days were rolled up in ${current.timezone}, and those days cannot be cut again in another zone.`,
+        `${current.domain} cannot move to another time zone: its raw events before ${formatDate(toLocal(rawEventsFrom, current.timezone))} were deleted after their days were rolled up in ${current.timezone}, and those days cannot be cut again in another zone.`,
       );
-    if (moved && current.raw_events_from !== null) throw refuseMove();
+    if (moved && current.raw_events_from !== null) throw refuseMove(current.raw_events_from);
     let update = trx
       .updateTable('sites')
       .set({
@@ -201,7 +201,10 @@ export async function updateSite(
     // The roll-up job may record deleted raw events meanwhile (setRawEventsFrom): then the zone stays.
     if (moved) update = update.where('raw_events_from', 'is', null);
     const row = await update.returningAll().executeTakeFirst();
-    if (!row) throw refuseMove();
+    if (!row) {
+      const marked = await trx.selectFrom('sites').select('raw_events_from').where('id', '=', siteId).executeTakeFirstOrThrow();
+      throw refuseMove(marked.raw_events_from ?? 0);
+    }
     return toSite(row);
   });
 }
