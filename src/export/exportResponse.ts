@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { rawEventsFromDay } from '../management/sites.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
-import { DATA_SPAN_SQL, dataSpanFromRow } from '../stores/clickhouse/siteSpan.js';
+import { DATA_SPAN_SQL, dataSpanFromRows } from '../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { includedClassifications } from '../stores/meta/siteSettings.js';
 import type { Site } from '../stores/meta/sites.js';
@@ -10,7 +10,7 @@ import { type ExportRange, type ExportSite, exportFileName, streamSiteExport } f
 /** Where the site's data begins (ms): its first event or first rolled-up day, read on the background-jobs connection; null for none. */
 export async function siteFirstDataAt(events: EventStore, site: Site): Promise<number | null> {
   const result = await events.jobs.query({ query: DATA_SPAN_SQL, query_params: { site: site.id, tz: site.timezone }, format: 'JSONEachRow' });
-  return dataSpanFromRow((await result.json<Record<string, unknown>>())[0])?.first ?? null;
+  return dataSpanFromRows(await result.json<Record<string, unknown>>(), site.timezone)?.first ?? null;
 }
 
 /** What an export reads of a site besides its events. */

@@ -3,7 +3,7 @@ import type { QueryConfig } from '../config/config.js';
 import { AppError } from '../errors.js';
 import { CLASSIFICATIONS } from '../ingest/classification/reasons.js';
 import type { Rollups } from '../rollups/rollups.js';
-import { DATA_SPAN_SQL, dataSpanFromRow } from '../stores/clickhouse/siteSpan.js';
+import { DATA_SPAN_SQL, dataSpanFromRows } from '../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { completedImports } from '../stores/meta/imports.js';
 import { metricFacts, REVENUE_METRICS } from './catalog.js';
@@ -142,7 +142,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
 export async function siteDataDays(deps: QueryEngineDeps, teamId: number, domain: string): Promise<{ first: string | null; last: string | null }> {
   const site = await loadSiteContext(deps.db, teamId, domain);
   const rows = await teamStatements(deps.scheduler, teamId, deps.limits)(DATA_SPAN_SQL, { site: site.id, tz: site.timezone });
-  const span = dataSpanFromRow(rows[0]);
+  const span = dataSpanFromRows(rows, site.timezone);
   const day = (ms: number) => formatDate(toLocal(ms, site.timezone));
   return span ? { first: day(span.first), last: day(span.last) } : { first: null, last: null };
 }
@@ -152,7 +152,7 @@ export async function siteDataDays(deps: QueryEngineDeps, teamId: number, domain
  * imported day if earlier (the reference's stats start date, §3.4).
  */
 async function firstDataAt(sql: Statements, site: SiteContext, imports: CompletedImport[]): Promise<number | null> {
-  const firstEvent = dataSpanFromRow((await sql(DATA_SPAN_SQL, { site: site.id, tz: site.timezone }))[0])?.first ?? null;
+  const firstEvent = dataSpanFromRows(await sql(DATA_SPAN_SQL, { site: site.id, tz: site.timezone }), site.timezone)?.first ?? null;
   const firstImported = imports.map((i) => i.from).sort()[0];
   const importStart = firstImported === undefined ? null : startOfDay(parseIsoDate(firstImported)!, site.timezone);
   if (firstEvent === null || importStart === null) return firstEvent ?? importStart;
