@@ -16,7 +16,7 @@ import { loadSyntheticSite } from './syntheticSite.js';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const { app, url, site, userId, now, close } = await loadSyntheticSite('dashboard');
 // The dashboard as a site owner sees it: every closed day rolled up.
-await app.rollups.runOnce([{ id: site.id, timezone: site.timezone }], now);
+await app.rollups.runOnce([{ id: site.id, timezone: site.timezone, rawEventsFrom: null }], now);
 const { token, session } = await createWebSession(app.meta.db, userId, app.clock.now());
 const browser = await launchBrowser();
 const dashboard = `${url}/${site.domain}?period=91d`;

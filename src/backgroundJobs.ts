@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import { purgeDeletedSites } from './management/sitePurge.js';
+import { deleteExpiredRawEvents } from './rollups/retention.js';
 import type { Rollups } from './rollups/rollups.js';
 import type { EventStore } from './stores/clickhouse/eventStore.js';
 import { pruneApiUsage } from './stores/meta/apiKeys.js';
@@ -18,8 +19,8 @@ export interface BackgroundJobs {
 }
 
 /**
- * Slow periodic work: rolling up closed days, purging deleted sites' data, forgetting finished
- * rate windows and expired sign-ins.
+ * Slow periodic work: rolling up closed days and deleting the raw events sites no longer keep,
+ * purging deleted sites' data, forgetting finished rate windows and expired sign-ins.
  */
 export function startBackgroundJobs(deps: { meta: MetaDb; events: EventStore; rollups: Rollups; clock: Clock; log: FastifyBaseLogger }): BackgroundJobs {
   let running: Promise<void> | null = null;
@@ -31,8 +32,11 @@ export function startBackgroundJobs(deps: { meta: MetaDb; events: EventStore; ro
         if (purged.length > 0) deps.log.info({ sites: purged }, 'purged deleted sites');
         await pruneApiUsage(deps.meta, now - 2 * 3_600_000);
         await deleteExpiredWebSessions(deps.meta, now);
-        const rolled = await deps.rollups.runOnce(await liveSites(deps.meta), now);
+        const sites = await liveSites(deps.meta);
+        const rolled = await deps.rollups.runOnce(sites, now);
         if (rolled.days > 0) deps.log.info(rolled, 'rolled up closed days');
+        const cut = await deleteExpiredRawEvents({ db: deps.meta, client: deps.events.jobs, cluster: deps.events.cluster, rollups: deps.rollups }, sites, now);
+        if (cut.length > 0) deps.log.info({ sites: cut }, 'deleted raw events past their retention');
       } catch (error) {
         deps.log.error({ err: error }, 'background job failed; retrying next round');
       }

@@ -1,3 +1,5 @@
+import { ROLLUP_TABLES, rollupTableName, rowDay } from '../stores/clickhouse/dailyRollups.js';
+
 /**
  * The files of a site export: the ten daily tables in Plausible's CSV export format
  * (/work/shared/reference/plausible.md §6.1: same file names and columns, one row per site-local
@@ -7,6 +9,10 @@
  * `tz` (the site's time zone), `from` and `to` (Date, inclusive, site-local), `included` (the
  * classifications the site counts, '' always among them). The aggregated tables count what the
  * reports count; the raw file holds every stored event with its classification.
+ *
+ * Days whose raw events a retention deleted (docs/rollups.md, Retention) are read from the daily
+ * roll-ups instead (`rolledUp`, same parameters, same columns): they keep no engagement or
+ * properties, so those days' scroll depth, time on page, link URLs and paths are empty.
  */
 
 export interface ExportFile {
@@ -18,6 +24,8 @@ export interface ExportFile {
   orderBy: string;
   /** Extra settings of this file's reads. */
   settings?: string;
+  /** The same rows read from the daily roll-ups (src/stores/clickhouse/dailyRollups.ts); none for raw events. */
+  rolledUp?: string;
 }
 
 const EVENTS_IN_RANGE = `site_id = {site:UInt64}
@@ -25,20 +33,33 @@ const EVENTS_IN_RANGE = `site_id = {site:UInt64}
 const REPORTED = 'classification IN {included:Array(String)}';
 const DAY = 'toDate(timestamp, {tz:String})';
 
+/** A roll-up's day rows of the range (its week rows merge the same days again), named as in ROLLUP_TABLES. */
+const rolledDays = (name: string) => {
+  const table = ROLLUP_TABLES.find((t) => t.name === name)!;
+  const day = rowDay(table);
+  return `${rollupTableName(table)} WHERE site_id = {site:UInt64} AND days = 1 AND ${day} >= {from:Date} AND ${day} <= {to:Date} AND ${REPORTED}`;
+};
+
 /** Visits bucketed by their last activity, as Plausible's export does; sign arithmetic collapses updates. */
 const VISIT_TOTALS = `uniq(user_id) AS visitors, sum(sign) AS visits, sum(sign * duration) AS visit_duration,
   sum(sign * is_bounce) AS bounces, sum(sign * pageviews) AS pageviews`;
+/** The same from a visit roll-up, whose sums are already signed. */
+const ROLLED_VISIT_TOTALS = `uniqMerge(visitors) AS visitors, sum(visits) AS visits, sum(duration) AS visit_duration,
+  sum(bounces) AS bounces, sum(pageviews) AS pageviews`;
 
-function sessionTable(base: string, dimensions: [string, string][]): ExportFile {
+function sessionTable(base: string, rollup: string, dimensions: [string, string][]): ExportFile {
   const names = dimensions.map(([, name]) => name);
+  const columns = dimensions.map(([expr, name]) => `${expr} AS ${name}`).join(', ');
+  const grouped = `GROUP BY date, ${names.join(', ')} HAVING visits > 0`;
   return {
     base,
-    select: `SELECT ${DAY} AS date, ${dimensions.map(([expr, name]) => `${expr} AS ${name}`).join(', ')}, ${VISIT_TOTALS}
-      FROM sessions WHERE ${EVENTS_IN_RANGE} AND ${REPORTED}
-      GROUP BY date, ${names.join(', ')} HAVING visits > 0`,
+    select: `SELECT ${DAY} AS date, ${columns}, ${VISIT_TOTALS} FROM sessions WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} ${grouped}`,
+    rolledUp: `SELECT last_day AS date, ${columns}, ${ROLLED_VISIT_TOTALS} FROM ${rolledDays(rollup)} ${grouped}`,
     orderBy: ['date', ...names].join(', '),
   };
 }
+
+const LOCATION = "replaceAll(toString(country_code), '\\0', '') AS country, subdivision1_code AS region, toUInt32(0) AS city";
 
 /** Events Plausible reports with their link or path (its `imported_custom_events` columns). */
 const LINK_EVENTS = "('Outbound Link: Click', 'Cloaked Link: Click', 'File Download')";
@@ -52,9 +73,12 @@ export const EXPORT_FILES: ExportFile[] = [
             FROM sessions WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} GROUP BY date HAVING visits > 0) AS s
       FULL OUTER JOIN (SELECT ${DAY} AS date, countIf(name = 'pageview') AS pageviews
             FROM events WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} GROUP BY date) AS e USING (date)`,
+    rolledUp: `SELECT date, s.visitors AS visitors, e.pageviews AS pageviews, s.bounces AS bounces, s.visits AS visits, s.visit_duration AS visit_duration
+      FROM (SELECT last_day AS date, ${ROLLED_VISIT_TOTALS} FROM ${rolledDays('visitors')} GROUP BY date HAVING visits > 0) AS s
+      FULL OUTER JOIN (SELECT day AS date, sum(pageviews) AS pageviews FROM ${rolledDays('custom_events')} GROUP BY date) AS e USING (date)`,
     orderBy: 'date',
   },
-  sessionTable('imported_sources', [
+  sessionTable('imported_sources', 'sources', [
     ['referrer_source', 'source'],
     ['referrer', 'referrer'],
     ['utm_source', 'utm_source'],
@@ -78,6 +102,10 @@ export const EXPORT_FILES: ExportFile[] = [
                          if(countIf(scroll_depth <= 100) > 0, maxIf(scroll_depth, scroll_depth <= 100), 255) AS depth, sum(engagement_time) AS engaged
                   FROM events WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} AND name = 'engagement' GROUP BY date, page, session_id)
             GROUP BY date, page) AS e USING (date, page)`,
+    rolledUp: `SELECT day AS date, any(hostname) AS hostname, pathname AS page, uniqMerge(visits) AS visits, uniqMerge(visitors) AS visitors,
+        sum(pageviews) AS pageviews, toUInt64(0) AS total_scroll_depth, toUInt64(0) AS total_scroll_depth_visits,
+        toUInt64(0) AS total_time_on_page, toUInt64(0) AS total_time_on_page_visits
+      FROM ${rolledDays('pages')} AND name = 'pageview' GROUP BY date, page`,
     orderBy: 'date, page',
   },
   {
@@ -85,6 +113,9 @@ export const EXPORT_FILES: ExportFile[] = [
     select: `SELECT ${DAY} AS date, entry_page, uniq(user_id) AS visitors, sum(sign) AS entrances, sum(sign * duration) AS visit_duration,
         sum(sign * is_bounce) AS bounces, sum(sign * pageviews) AS pageviews
       FROM sessions WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} GROUP BY date, entry_page HAVING entrances > 0`,
+    rolledUp: `SELECT last_day AS date, entry_page, uniqMerge(visitors) AS visitors, sum(visits) AS entrances, sum(duration) AS visit_duration,
+        sum(bounces) AS bounces, sum(pageviews) AS pageviews
+      FROM ${rolledDays('entry_pages')} GROUP BY date, entry_page HAVING entrances > 0`,
     orderBy: 'date, entry_page',
   },
   {
@@ -92,6 +123,9 @@ export const EXPORT_FILES: ExportFile[] = [
     select: `SELECT ${DAY} AS date, exit_page, uniq(user_id) AS visitors, sum(sign * duration) AS visit_duration, sum(sign) AS exits,
         sum(sign * is_bounce) AS bounces, sum(sign * pageviews) AS pageviews
       FROM sessions WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} GROUP BY date, exit_page HAVING exits > 0`,
+    rolledUp: `SELECT last_day AS date, exit_page, uniqMerge(visitors) AS visitors, sum(duration) AS visit_duration, sum(visits) AS exits,
+        sum(bounces) AS bounces, sum(pageviews) AS pageviews
+      FROM ${rolledDays('exit_pages')} GROUP BY date, exit_page HAVING exits > 0`,
     orderBy: 'date, exit_page',
   },
   {
@@ -100,23 +134,27 @@ export const EXPORT_FILES: ExportFile[] = [
     select: `SELECT ${DAY} AS date, name, if(name IN ${LINK_EVENTS}, props['url'], '') AS link_url, if(name IN ${PATH_EVENTS}, props['path'], '') AS path,
         uniq(user_id) AS visitors, count() AS events
       FROM events WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} AND name NOT IN ('pageview', 'engagement') GROUP BY date, name, link_url, path`,
+    rolledUp: `SELECT day AS date, name, '' AS link_url, '' AS path, uniqMerge(visitors) AS visitors, sum(events) AS events
+      FROM ${rolledDays('custom_events')} AND name NOT IN ('pageview', 'engagement') GROUP BY date, name`,
     orderBy: 'date, name, link_url, path',
   },
   {
     base: 'imported_locations',
     // Plausible's city column is a GeoNames id, which our geo source does not have: 0 (unknown)
     // keeps the file importable there; city names are in the raw events file.
-    select: `SELECT ${DAY} AS date, replaceAll(toString(country_code), '\\0', '') AS country, subdivision1_code AS region, toUInt32(0) AS city, ${VISIT_TOTALS}
+    select: `SELECT ${DAY} AS date, ${LOCATION}, ${VISIT_TOTALS}
       FROM sessions WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} AND country NOT IN ('', 'ZZ')
       GROUP BY date, country, region HAVING visits > 0`,
+    rolledUp: `SELECT last_day AS date, ${LOCATION}, ${ROLLED_VISIT_TOTALS}
+      FROM ${rolledDays('locations')} AND country NOT IN ('', 'ZZ') GROUP BY date, country, region HAVING visits > 0`,
     orderBy: 'date, country, region',
   },
-  sessionTable('imported_devices', [['screen_size', 'device']]),
-  sessionTable('imported_browsers', [
+  sessionTable('imported_devices', 'devices', [['screen_size', 'device']]),
+  sessionTable('imported_browsers', 'browsers', [
     ['browser', 'browser'],
     ['browser_version', 'browser_version'],
   ]),
-  sessionTable('imported_operating_systems', [
+  sessionTable('imported_operating_systems', 'operating_systems', [
     ['operating_system', 'operating_system'],
     ['operating_system_version', 'operating_system_version'],
   ]),

@@ -6,8 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../clock.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaDb } from '../stores/meta/database.js';
-import { includedClassifications } from '../stores/meta/siteSettings.js';
 import type { Site } from '../stores/meta/sites.js';
+import { exportSite } from './exportResponse.js';
 import { type ExportRange, exportFileName, streamSiteExport } from './siteExport.js';
 
 /** How long a prepared export waits to be downloaded before its file is deleted. */
@@ -70,8 +70,7 @@ export function createExportJobs(deps: { db: MetaDb; events: EventStore; clock: 
     const part = `${path(job.id)}.part`;
     try {
       mkdirSync(dir, { recursive: true });
-      const included = await includedClassifications(deps.db, site.id);
-      writing = streamSiteExport(deps.events.jobs, { id: site.id, domain: site.domain, timezone: site.timezone, included }, job.range);
+      writing = streamSiteExport(deps.events.jobs, await exportSite(deps.db, site), job.range);
       await pipeline(writing, createWriteStream(part));
       if (stopped || !jobs.has(job.id)) return;
       renameSync(part, path(job.id));

@@ -14,13 +14,13 @@ const EARLIEST = '1970-01-02';
 
 /**
  * The days to export: `from`/`to` when given (both inclusive), otherwise from the site's
- * creation day, or its first event's day when events were imported for earlier days, to today,
+ * creation day, or its first day of data when events were imported for earlier days, to today,
  * all in the site's time zone.
  */
 export function exportRange(
   query: z.infer<typeof exportQuerySchema>,
   site: { timezone: string; createdAt: number },
-  firstEventAt: number | null,
+  firstDataAt: number | null,
   now: number,
 ): ExportRange {
   const today = formatDate(toLocal(now, site.timezone));
@@ -30,7 +30,7 @@ export function exportRange(
     if (!parsed) throw badRequest('invalid_date', `"${name}" must be a date such as 2024-01-31; got "${value}".`);
     return formatDate(parsed);
   };
-  const from = day(query.from, 'from', formatDate(toLocal(Math.min(site.createdAt, firstEventAt ?? now, now), site.timezone)));
+  const from = day(query.from, 'from', formatDate(toLocal(Math.min(site.createdAt, firstDataAt ?? now, now), site.timezone)));
   const to = day(query.to, 'to', today);
   if (from < EARLIEST) throw badRequest('invalid_date', `"from" must be ${EARLIEST} or later.`);
   if (to > today) throw badRequest('invalid_date', `"to" cannot be after today (${today} in the site's time zone).`);

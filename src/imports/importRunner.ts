@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { importEventFile } from '../ingest/historicalImport.js';
 import type { Ingestion } from '../ingest/ingestion.js';
+import { oldestImportable } from '../rollups/retention.js';
 import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaDb } from '../stores/meta/database.js';
@@ -202,7 +203,10 @@ export function createImportRunner(deps: {
         );
       await updateImport(deps.db, importId, { status: 'running' });
       if (!site || site.deletedAt !== null) throw new ImportFailure('The site was deleted.', null, null);
-      const report = await importEventFile(deps.ingestion, site.domain, path, deps.clock.now(), (rows) => updateImport(deps.db, importId, { rows }));
+      const now = deps.clock.now();
+      const report = await importEventFile(deps.ingestion, site.domain, path, now, oldestImportable(site, now), (rows) =>
+        updateImport(deps.db, importId, { rows }),
+      );
       await deps.ingestion.buffer.flush();
       await updateImport(deps.db, importId, { status: 'completed', rows: report.lines, report: JSON.stringify(report), finishedAt: deps.clock.now() });
       await publish('import.completed', { kind: 'events', lines: report.lines, outcomes: report.outcomes, rejected: report.rejected_count });

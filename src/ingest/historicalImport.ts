@@ -26,7 +26,13 @@ interface ImportLine {
   body: Record<string, unknown>;
 }
 
-function parseLine(text: string, line: number, now: number): ImportLine | string {
+/** The oldest instant a site takes events for, and the sentence for an older line (src/rollups/retention.ts). */
+export interface OldestAccepted {
+  at: number;
+  reason: string;
+}
+
+function parseLine(text: string, line: number, now: number, oldest: OldestAccepted | null): ImportLine | string {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -38,6 +44,7 @@ function parseLine(text: string, line: number, now: number): ImportLine | string
   const at = typeof timestamp === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(timestamp) ? Date.parse(timestamp) : Number.NaN;
   if (Number.isNaN(at)) return '"timestamp" must be an ISO 8601 date-time such as 2026-03-01T12:00:00Z';
   if (at > now + FUTURE_TOLERANCE_MS) return '"timestamp" is in the future';
+  if (oldest !== null && at < oldest.at) return oldest.reason;
   if (typeof ip !== 'string' || isIP(ip) === 0) return '"ip" must be an IPv4 or IPv6 address';
   if (typeof userAgent !== 'string') return '"user_agent" must be a string';
   if (headers !== undefined && !isJsonObject(headers)) return '"headers" must be an object';
@@ -91,7 +98,8 @@ async function* fileLines(path: string): AsyncGenerator<{ line: number; offset: 
 /**
  * Replays an NDJSON file of raw events into one site through the same pipeline as live traffic,
  * in timestamp order, with the clock set to each line's time and salts made for those days.
- * Rejected lines are reported by number with the reason; the rest are counted by outcome.
+ * Rejected lines are reported by number with the reason; the rest are counted by outcome. Lines
+ * older than `oldest` are rejected: the site no longer keeps raw events of their days.
  * Memory stays flat whatever the file's size: a first pass keeps only each valid line's time and
  * place in the file, the second reads the lines back in time order.
  */
@@ -100,6 +108,7 @@ export async function importEventFile(
   domain: string,
   path: string,
   now: number,
+  oldest: OldestAccepted | null,
   progress: (linesDone: number) => Promise<void> = async () => {},
 ): Promise<ImportReport> {
   const report: ImportReport = { lines: 0, outcomes: {}, rejected: [], rejected_count: 0 };
@@ -118,7 +127,7 @@ export async function importEventFile(
     if (trimmed === '') continue;
     report.lines += 1;
     if (report.lines > MAX_IMPORT_LINES) throw tooManyLines();
-    const parsed = parseLine(trimmed, line, now);
+    const parsed = parseLine(trimmed, line, now, oldest);
     if (typeof parsed === 'string') reject(line, parsed);
     else order.push({ at: parsed.at, line, offset, length });
   }
@@ -133,7 +142,7 @@ export async function importEventFile(
     for (const [index, place] of order.entries()) {
       const bytes = Buffer.alloc(place.length);
       await file.read(bytes, 0, place.length, place.offset);
-      const item = parseLine(bytes.toString('utf8').trim(), place.line, now);
+      const item = parseLine(bytes.toString('utf8').trim(), place.line, now, oldest);
       if (typeof item === 'string') continue;
       const result = await pipeline.ingest({
         body: { ...item.body, d: domain },

@@ -3,7 +3,7 @@ import type { QueryConfig } from '../config/config.js';
 import { AppError } from '../errors.js';
 import { CLASSIFICATIONS } from '../ingest/classification/reasons.js';
 import type { Rollups } from '../rollups/rollups.js';
-import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
+import { DATA_SPAN_SQL, dataSpanFromRows } from '../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { completedImports } from '../stores/meta/imports.js';
 import { dimensionKind } from './catalog.js';
@@ -14,9 +14,10 @@ import type { ExchangeRates } from './exchangeRates.js';
 import { type Row, type Statements, teamStatements, toMetricValue } from './execute.js';
 import { type CompletedImport, decideImports, type ImportsDecision, importsWarning } from './importedPlan.js';
 import { candidateCount, type GroupSet, leadingRows, leadsAll } from './leadingGroups.js';
-import { isoWithOffset, parseIsoDate, startOfDay } from './localTime.js';
+import { formatDate, isoWithOffset, parseIsoDate, startOfDay, toLocal } from './localTime.js';
 import { metricFacts, REVENUE_METRICS } from './metrics.js';
 import type { QueryScheduler } from './queryScheduler.js';
+import { rawReadFrom, rawRowsCover, requireRawRows } from './rawHorizon.js';
 import { type ParsedQuery, parseRequest } from './request.js';
 import { type ResolvedQuery, resolveQuery } from './resolve.js';
 import { chooseSampleRate, samplingMeta } from './sampling.js';
@@ -93,6 +94,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   type ReadOptions = { paginate: boolean; restrictTo?: string[][]; among?: GroupSet };
   const run = async (range: DateRange, options: ReadOptions): Promise<{ compiled: CompiledQuery; rows: Row[] }> => {
     const compiled = compile(range, sampleRate, options);
+    requireRawRows(site, rawReadFrom(range, compiled.sources, rollups), 'query');
     try {
       const rows = await sql(compiled.sql, compiled.params);
       compiled.sources.forEach((source) => sources.add(source));
@@ -101,8 +103,9 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
       // Merging many large visitor sets (the pages of a busy site over months) can need more
       // memory than one query may use, where raw rows can be sampled: read those instead, for
       // this range and any comparison after it (a comparison refused after its primary was
-      // answered is the one case read from both; meta.sources then lists both).
-      if (!compiled.sources.includes('rollup') || !(error instanceof AppError) || error.code !== 'query_too_large') throw error;
+      // answered is the one case read from both; meta.sources then lists both). Not when raw
+      // rows of these ranges were deleted: the refusal is the answer then.
+      if (!compiled.sources.includes('rollup') || !(error instanceof AppError) || error.code !== 'query_too_large' || !rawRowsCover(site, ranges)) throw error;
       rollups = undefined;
       sampleRate = q.exact ? null : await chooseSampleRate(sql, deps.limits, site, ranges);
       return run(range, options);
@@ -184,30 +187,23 @@ function comparedGroups(q: ResolvedQuery, results: ResultRow[]): GroupSet | unde
 }
 
 /**
- * The first and last day (in the site's time zone) holding any of the site's events, null before
- * the first event: what an assistant needs to pick a date range with data in it.
+ * The first and last day (in the site's time zone) holding any of the site's events, raw or
+ * rolled up, null before the first event: what an assistant needs to pick a date range with data in it.
  */
 export async function siteDataDays(deps: QueryEngineDeps, teamId: number, domain: string): Promise<{ first: string | null; last: string | null }> {
   const site = await loadSiteContext(deps.db, teamId, domain);
-  const rows = await teamStatements(
-    deps.scheduler,
-    teamId,
-    deps.limits,
-  )(
-    'SELECT toString(toDate(min(timestamp), {tz:String})) AS first, toString(toDate(max(timestamp), {tz:String})) AS last, count() AS n FROM events WHERE site_id = {site:UInt64}',
-    { site: site.id, tz: site.timezone },
-  );
-  const row = rows[0];
-  if (!row || !toMetricValue(row.n)) return { first: null, last: null };
-  return { first: String(row.first), last: String(row.last) };
+  const rows = await teamStatements(deps.scheduler, teamId, deps.limits)(DATA_SPAN_SQL, { site: site.id, tz: site.timezone });
+  const span = dataSpanFromRows(rows, site.timezone);
+  const day = (ms: number) => formatDate(toLocal(ms, site.timezone));
+  return span ? { first: day(span.first), last: day(span.last) } : { first: null, last: null };
 }
 
 /**
- * Where `all` starts: the first event, or with imported data asked for the first imported day if
- * earlier (the reference's stats start date, §3.4).
+ * Where `all` starts: the first event or rolled-up day, or with imported data asked for the first
+ * imported day if earlier (the reference's stats start date, §3.4).
  */
 async function firstDataAt(sql: Statements, site: SiteContext, imports: CompletedImport[]): Promise<number | null> {
-  const firstEvent = firstEventFromRow((await sql(FIRST_EVENT_SQL, { site: site.id }))[0]);
+  const firstEvent = dataSpanFromRows(await sql(DATA_SPAN_SQL, { site: site.id, tz: site.timezone }), site.timezone)?.first ?? null;
   const firstImported = imports.map((i) => i.from).sort()[0];
   const importStart = firstImported === undefined ? null : startOfDay(parseIsoDate(firstImported)!, site.timezone);
   if (firstEvent === null || importStart === null) return firstEvent ?? importStart;

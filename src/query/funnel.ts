@@ -4,6 +4,7 @@ import type { QueryEngineDeps } from './engine.js';
 import { teamStatements, toMetricValue } from './execute.js';
 import { filtersCondition } from './filters.js';
 import { goalCondition, isScrollGoal } from './goals.js';
+import { requireRawRows } from './rawHorizon.js';
 import { parseRequest } from './request.js';
 import { type ResolvedQuery, resolveQuery } from './resolve.js';
 import { type Goal, loadSiteContext } from './siteContext.js';
@@ -54,6 +55,7 @@ export async function runFunnel(deps: QueryEngineDeps, teamId: number, body: unk
   const site = await loadSiteContext(deps.db, teamId, parsed.siteId);
   const steps = await funnelSteps(deps, site.id, funnel, site.goals);
   const q = resolveQuery(parsed, { site, now: deps.now(), siteStart: null });
+  requireRawRows(site, q.range.first, 'funnel');
   const params = new SqlParams();
   const sql = compileFunnel(q, steps, params);
   const rows = await teamStatements(deps.scheduler, teamId, deps.limits)(sql, params.values);

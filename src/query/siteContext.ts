@@ -10,6 +10,8 @@ export interface SiteContext {
   /** Classification reasons this site counts in its reports ('' = unclassified is always counted). */
   includedClassifications: string[];
   goals: Goal[];
+  /** Raw events before this instant were deleted once rolled up (src/query/rawHorizon.ts); null: all kept. */
+  rawEventsFrom: number | null;
 }
 
 export interface Goal {
@@ -61,5 +63,6 @@ export async function loadSiteContext(
       scrollThreshold: goal.scroll_threshold,
       currency: goal.currency,
     })),
+    rawEventsFrom: site.rawEventsFrom,
   };
 }

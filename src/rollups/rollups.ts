@@ -34,6 +34,8 @@ export interface Coverage {
 export interface RollupSite {
   id: number;
   timezone: string;
+  /** Where the site's raw events begin once older ones were deleted (src/rollups/retention.ts); null: all kept. */
+  rawEventsFrom: number | null;
 }
 
 export interface Rollups {
@@ -113,7 +115,11 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
   const rollSite = async (site: RollupSite, now: number): Promise<number> => {
     rolling = site;
     let current = covered.get(site.id);
-    const staleFrom = stale.get(site.id);
+    // Days whose raw events are deleted cannot be computed again: a late row there (an import
+    // racing the deletion) leaves their roll-ups as they are, and is deleted with the next days.
+    const kept = site.rawEventsFrom === null ? undefined : formatDate(toLocal(site.rawEventsFrom, site.timezone));
+    const noted = stale.get(site.id);
+    const staleFrom = noted !== undefined && kept !== undefined && noted < kept ? kept : noted;
     stale.delete(site.id);
     if (current && current.timezone !== site.timezone) {
       await setCoverage(site.id, undefined);

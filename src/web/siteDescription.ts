@@ -1,5 +1,6 @@
 import { funnelJson } from '../management/funnels.js';
 import { goalJson } from '../management/goals.js';
+import { rawRetentionJson } from '../management/sites.js';
 import { listCustomProps } from '../stores/meta/customProps.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { listFunnels } from '../stores/meta/funnels.js';
@@ -9,8 +10,9 @@ import { getTeam } from '../stores/meta/teams.js';
 
 /**
  * What a dashboard needs to know of its site before it asks for numbers: time zone, when it was
- * added (a site added today opens on today, as Plausible's does), the lock, goals, funnels and
- * custom properties. Signed-in dashboards and shared links read the same description.
+ * added (a site added today opens on today, as Plausible's does), the lock, goals, funnels,
+ * custom properties and how long raw events are kept. Signed-in dashboards and shared links read
+ * the same description.
  */
 export async function describeSite(db: MetaDb, site: Site) {
   const [team, goals, funnels, props] = await Promise.all([
@@ -28,5 +30,6 @@ export async function describeSite(db: MetaDb, site: Site) {
     goals: goals.map((goal) => goalJson(goal, site.domain)),
     funnels: funnels.map((funnel) => funnelJson(funnel, goals)),
     custom_properties: props,
+    ...rawRetentionJson(site),
   };
 }

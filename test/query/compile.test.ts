@@ -11,6 +11,7 @@ const site: SiteContext = {
   domain: 'example.com',
   timezone: 'Etc/UTC',
   includedClassifications: [],
+  rawEventsFrom: null,
   goals: [{ displayName: 'Buy', eventName: 'Buy', pagePath: null, scrollThreshold: -1, currency: 'EUR' }],
 };
 const rates = loadExchangeRates(null);

@@ -13,6 +13,7 @@ const site: SiteContext = {
   domain: 'example.com',
   timezone: 'Etc/UTC',
   includedClassifications: [],
+  rawEventsFrom: null,
   goals: [
     { displayName: 'Signup', eventName: 'Signup', pagePath: null, scrollThreshold: -1, currency: null },
     { displayName: 'Visit /blog*', eventName: null, pagePath: '/blog*', scrollThreshold: -1, currency: null },

@@ -3,7 +3,7 @@ import { candidateCount, ESTIMATE_MARGIN, leadingRows, leadsAll, UNIQ_EXACT_LIMI
 import { parseRequest } from '../../src/query/request.js';
 import { resolveQuery } from '../../src/query/resolve.js';
 
-const site = { id: 7, domain: 'example.com', timezone: 'Etc/UTC', includedClassifications: [], goals: [] };
+const site = { id: 7, domain: 'example.com', timezone: 'Etc/UTC', includedClassifications: [], goals: [], rawEventsFrom: null };
 const resolve = (body: Record<string, unknown>) =>
   resolveQuery(parseRequest({ site_id: 'example.com', date_range: '7d', metrics: ['visitors'], ...body }), {
     site,

@@ -1,12 +1,12 @@
-import type { ClickHouseClient } from '@clickhouse/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryEngineDeps } from '../../src/api/routes/query.js';
 import { ManualClock } from '../../src/clock.js';
-import { type QueryEngineDeps, runQuery } from '../../src/query/engine.js';
+import { runQuery } from '../../src/query/engine.js';
 import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
 import { updateSite } from '../../src/stores/meta/sites.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
+import { refusingRollups, throughClient } from '../support/refusingRollups.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { SMALL_SITE, SMALL_SITE_NOW } from './smallSite.js';
 
@@ -175,34 +175,14 @@ describe('roll-ups', () => {
   });
 });
 
-/** The engine's dependencies with every statement going through `wrap` of the real connection. */
-function throughClient(deps: QueryEngineDeps, wrap: (client: ClickHouseClient) => ClickHouseClient): QueryEngineDeps {
-  const scheduler = deps.scheduler;
-  return {
-    ...deps,
-    scheduler: { ...scheduler, run: ((teamId, work) => scheduler.run(teamId, (client, left) => work(wrap(client), left))) as typeof scheduler.run },
-  };
-}
-
 describe('a roll-up the engine cannot merge within the memory of one query', () => {
   it('is answered from raw rows instead', async () => {
     const account = await createAccount(t.app);
     await insertEvents(t.app, account.siteId, SMALL_SITE);
     await t.app.jobs.runOnce();
-    // The engine's own refusal (code 241, as a pages breakdown of 100 M events gives) for any
-    // statement reading a roll-up; raw statements run on the real connection.
+    // The engine's own refusal for any statement reading a roll-up.
     const deps = queryEngineDeps(t.app);
-    const refuseRollups = (client: ClickHouseClient): ClickHouseClient =>
-      new Proxy(client, {
-        get: (target, name) =>
-          name === 'query'
-            ? (params: { query: string }) => {
-                if (params.query.includes('daily_')) throw Object.assign(new Error('Memory limit exceeded'), { code: '241', type: 'MEMORY_LIMIT_EXCEEDED' });
-                return target.query(params as never);
-              }
-            : Reflect.get(target, name),
-      });
-    const refusing = throughClient(deps, refuseRollups);
+    const refusing = refusingRollups(deps);
     const body = { site_id: account.domain, date_range: ['2024-01-08', '2024-01-09'], metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] };
     const rolled = await runQuery(deps, account.teamId, body);
     expect(rolled.meta.sources).toEqual(['rollup']);

@@ -85,6 +85,32 @@ describe('settings screens', () => {
     await context.close();
   });
 
+  it("sets how long raw events are kept, with the server's sentence under the field for a bad value", async () => {
+    const { context, page } = await signedIn(account.userId);
+    await page.goto(settingsUrl('general'));
+    await page.getByLabel('Keep raw events').selectOption('days');
+    await page.getByLabel('Days kept').fill('10');
+    await page.getByRole('button', { name: 'Save raw-event retention' }).click();
+    await expect
+      .poll(() => page.locator('#site-raw-days-error').textContent())
+      .toBe('"raw_retention_days" must be a whole number of days from 30 to 3650, or null to keep raw events forever; got 10.');
+    await page.getByLabel('Days kept').fill('90');
+    await page.getByRole('button', { name: 'Save raw-event retention' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved: older raw events go after the next roll-up round.' }).waitFor();
+    expect(
+      (await t.app.meta.db.selectFrom('sites').select('raw_retention_days').where('id', '=', account.siteId).executeTakeFirstOrThrow()).raw_retention_days,
+    ).toBe(90);
+    await page.reload();
+    expect(await page.getByLabel('Days kept').inputValue()).toBe('90');
+    await page.getByLabel('Keep raw events').selectOption('forever');
+    await page.getByRole('button', { name: 'Save raw-event retention' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved: raw events are kept.' }).waitFor();
+    expect(
+      (await t.app.meta.db.selectFrom('sites').select('raw_retention_days').where('id', '=', account.siteId).executeTakeFirstOrThrow()).raw_retention_days,
+    ).toBeNull();
+    await context.close();
+  });
+
   it('puts bots back into reports, which changes the numbers', async () => {
     const visitors = async () => {
       const response = await fetch(`${t.url}/api/v2/query`, {

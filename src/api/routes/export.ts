@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { exportQuerySchema, exportRange } from '../../export/exportRequest.js';
-import { sendSiteExport, siteFirstEventAt } from '../../export/exportResponse.js';
+import { sendSiteExport, siteFirstDataAt } from '../../export/exportResponse.js';
 import { parsePayload } from '../../management/payload.js';
 import { requireTeamSite } from '../../management/siteAccess.js';
 import type { EventStore } from '../../stores/clickhouse/eventStore.js';
@@ -17,6 +17,6 @@ export function exportRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: Cl
     const query = parsePayload(exportQuerySchema, request.query ?? {});
     const now = deps.clock.now();
     const site = await requireTeamSite(deps.db, request.caller, site_id, now);
-    return sendSiteExport(reply, deps, site, exportRange(query, site, await siteFirstEventAt(deps.events, site.id), now));
+    return sendSiteExport(reply, deps, site, exportRange(query, site, await siteFirstDataAt(deps.events, site), now));
   });
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError, badRequest } from '../../errors.js';
 import { parsePayload } from '../../management/payload.js';
 import { checkTeamParameter, requireRole, requireTeamSite } from '../../management/siteAccess.js';
-import { registerSite } from '../../management/sites.js';
+import { rawRetentionJson, registerSite } from '../../management/sites.js';
 import {
   completeTrackerConfiguration,
   mergeTrackerConfiguration,
@@ -28,17 +28,22 @@ const listQuerySchema = z.strictObject({
 
 const teamId = z.union([z.string(), z.number().int()]);
 
+/** Days of raw events kept once rolled up, or null for forever; the bounds are the store's (parseRawRetentionDays). */
+const rawRetentionDays = z.number().nullable().optional();
+
 const createSchema = z.strictObject({
   domain: z.string(),
   timezone: z.string().optional(),
   team_id: teamId.optional(),
   tracker_script_configuration: trackerConfigurationSchema.optional(),
+  raw_retention_days: rawRetentionDays,
 });
 
 const updateSchema = z.strictObject({
   domain: z.string().optional(),
   timezone: z.string().optional(),
   tracker_script_configuration: trackerConfigurationSchema.optional(),
+  raw_retention_days: rawRetentionDays,
 });
 
 const teamNotFound = () => new AppError(404, 'not_found', 'Team could not be found.');
@@ -53,6 +58,7 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
       timezone: site.timezone,
       custom_properties: await listCustomProps(db, site.id),
       tracker_script_configuration: completeTrackerConfiguration(await trackerScriptConfiguration(db, site.id)),
+      ...rawRetentionJson(site),
     };
   }
 
@@ -91,7 +97,11 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
     const body = parsePayload(createSchema, request.body);
     checkTeamParameter(request.caller, body.team_id, () => new AppError(403, 'forbidden_team', "You can't add sites to the selected team."));
     const now = clock.now();
-    const site = await registerSite(db, { teamId: request.caller.teamId, domain: body.domain, timezone: body.timezone ?? 'Etc/UTC' }, now);
+    const site = await registerSite(
+      db,
+      { teamId: request.caller.teamId, domain: body.domain, timezone: body.timezone ?? 'Etc/UTC', rawRetentionDays: body.raw_retention_days },
+      now,
+    );
     if (body.tracker_script_configuration) await saveTrackerConfiguration(site.id, body.tracker_script_configuration, now);
     deps.siteChanged(site.id);
     return siteJson(site);
@@ -100,12 +110,13 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   app.put('/api/v1/sites/:site_id', PROVISION, async (request) => {
     const site_id = singleValued(request.params).site_id ?? '';
     const body = parsePayload(updateSchema, request.body);
-    if (body.domain === undefined && body.timezone === undefined && body.tracker_script_configuration === undefined) {
-      throw badRequest('invalid_payload', "Payload must contain at least one of the parameters 'domain', 'timezone', 'tracker_script_configuration'.");
+    if (Object.values(body).every((value) => value === undefined)) {
+      const names = Object.keys(updateSchema.shape).map((name) => `'${name}'`);
+      throw badRequest('invalid_payload', `Payload must contain at least one of the parameters ${names.join(', ')}.`);
     }
     const now = clock.now();
     const current = await requireTeamSite(db, request.caller, site_id, now);
-    const site = await updateSite(db, current.id, { domain: body.domain, timezone: body.timezone }, now);
+    const site = await updateSite(db, current.id, { domain: body.domain, timezone: body.timezone, rawRetentionDays: body.raw_retention_days }, now);
     if (body.tracker_script_configuration) await saveTrackerConfiguration(site.id, body.tracker_script_configuration, now);
     deps.siteChanged(site.id);
     return siteJson(site);

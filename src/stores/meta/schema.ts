@@ -72,6 +72,10 @@ export interface SitesTable {
   tracker_script_configuration: Generated<string>;
   /** When a deleted site's analytics rows were removed; null while still to do. */
   purged_at: number | null;
+  /** Days of raw events kept once rolled up (docs/rollups.md, Retention); null keeps them forever. */
+  raw_retention_days: number | null;
+  /** The start of the first local day whose raw events are all kept; null while none was deleted. */
+  raw_events_from: number | null;
 }
 
 export interface ApiKeysTable {

@@ -1,7 +1,9 @@
 import type { Selectable } from 'kysely';
 import { normaliseDomain } from '../../accounts/domains.js';
+import { isValidRawRetention, rawRetentionProblem } from '../../accounts/rawRetention.js';
 import { isValidTimeZone, timeZoneProblem } from '../../accounts/timezones.js';
 import { invalid, missing } from '../../errors.js';
+import { formatDate, toLocal } from '../../query/localTime.js';
 import type { MetaDb } from './database.js';
 import type { SitesTable } from './schema.js';
 import { requireTeam } from './teams.js';
@@ -17,6 +19,10 @@ export interface Site {
   /** The name the site had before its last rename; it still answers to it until the transition ends. */
   previousDomain: string | null;
   domainChangedAt: number | null;
+  /** Days of raw events kept once their days are rolled up; null keeps them forever (docs/rollups.md, Retention). */
+  rawRetentionDays: number | null;
+  /** The start of the first local day whose raw events are all kept; null while none was deleted. */
+  rawEventsFrom: number | null;
 }
 
 /** How long a renamed site keeps answering (ingestion, queries, management) under its old domain. */
@@ -34,6 +40,8 @@ const toSite = (row: SiteRow): Site => ({
   deletedAt: row.deleted_at,
   previousDomain: row.previous_domain,
   domainChangedAt: row.domain_changed_at,
+  rawRetentionDays: row.raw_retention_days,
+  rawEventsFrom: row.raw_events_from,
 });
 
 export function parseDomain(input: string): string {
@@ -47,24 +55,30 @@ export function parseTimeZone(input: string): string {
   return input;
 }
 
+export function parseRawRetentionDays(input: number | null): number | null {
+  if (!isValidRawRetention(input)) throw invalid('invalid_raw_retention_days', rawRetentionProblem(input ?? 0));
+  return input;
+}
+
 /**
  * Registers a site. `alongside` runs in the same transaction once the row exists, so whatever a
  * caller records about the new site (src/management/sites.ts announces it) commits with it or not at all.
  */
 export async function createSite(
   db: MetaDb,
-  input: { teamId: number; domain: string; timezone: string },
+  input: { teamId: number; domain: string; timezone: string; rawRetentionDays?: number | null | undefined },
   now: number,
   alongside?: (trx: MetaDb, site: Site) => Promise<void>,
 ): Promise<Site> {
   const domain = parseDomain(input.domain);
   const timezone = parseTimeZone(input.timezone);
+  const rawRetentionDays = parseRawRetentionDays(input.rawRetentionDays ?? null);
   await requireTeam(db, input.teamId);
   return db.transaction().execute(async (trx) => {
     await refuseTakenDomain(trx, domain, now);
     const row = await trx
       .insertInto('sites')
-      .values({ team_id: input.teamId, domain, timezone, created_at: now, updated_at: now, deleted_at: null })
+      .values({ team_id: input.teamId, domain, timezone, created_at: now, updated_at: now, deleted_at: null, raw_retention_days: rawRetentionDays })
       .returningAll()
       .executeTakeFirstOrThrow();
     const site = toSite(row);
@@ -147,34 +161,69 @@ export async function getSite(db: MetaDb, siteId: number): Promise<Site | undefi
 }
 
 /**
- * Renames and/or moves a site to another time zone. A rename keeps every stored event (they are
- * keyed by site id) and remembers the old name, which keeps answering for DOMAIN_TRANSITION_MS.
+ * Renames a site, moves it to another time zone, and/or sets how long it keeps raw events. A
+ * rename keeps every stored event (they are keyed by site id) and remembers the old name, which
+ * keeps answering for DOMAIN_TRANSITION_MS.
+ *
+ * Once raw events were deleted, the time zone stays: the daily roll-ups that replace them were
+ * cut in its days, and without the raw events they cannot be cut again (docs/rollups.md, Retention).
  */
 export async function updateSite(
   db: MetaDb,
   siteId: number,
-  change: { domain?: string | undefined; timezone?: string | undefined },
+  change: { domain?: string | undefined; timezone?: string | undefined; rawRetentionDays?: number | null | undefined },
   now: number,
 ): Promise<Site> {
   const domain = change.domain === undefined ? undefined : parseDomain(change.domain);
   const timezone = change.timezone === undefined ? undefined : parseTimeZone(change.timezone);
+  const rawRetentionDays = change.rawRetentionDays === undefined ? undefined : parseRawRetentionDays(change.rawRetentionDays);
   return db.transaction().execute(async (trx) => {
     const current = await trx.selectFrom('sites').selectAll().where('id', '=', siteId).where('deleted_at', 'is', null).executeTakeFirst();
     if (!current) throw missing('Site could not be found.');
     const renamed = domain !== undefined && domain !== current.domain;
     if (renamed) await refuseTakenDomain(trx, domain, now, siteId);
-    const row = await trx
+    const moved = timezone !== undefined && timezone !== current.timezone;
+    const refuseMove = (rawEventsFrom: number) =>
+      invalid(
+        'timezone_fixed',
+        `${current.domain} cannot move to another time zone: its raw events before ${formatDate(toLocal(rawEventsFrom, current.timezone))} were deleted after their days were rolled up in ${current.timezone}, and those days cannot be cut again in another zone.`,
+      );
+    if (moved && current.raw_events_from !== null) throw refuseMove(current.raw_events_from);
+    let update = trx
       .updateTable('sites')
       .set({
         updated_at: now,
-        ...(timezone !== undefined ? { timezone } : {}),
+        ...(moved ? { timezone } : {}),
         ...(renamed ? { domain, previous_domain: current.domain, domain_changed_at: now } : {}),
+        ...(rawRetentionDays !== undefined ? { raw_retention_days: rawRetentionDays } : {}),
       })
-      .where('id', '=', siteId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      .where('id', '=', siteId);
+    // The roll-up job may record deleted raw events meanwhile (setRawEventsFrom): then the zone stays.
+    if (moved) update = update.where('raw_events_from', 'is', null);
+    const row = await update.returningAll().executeTakeFirst();
+    if (!row) {
+      const marked = await trx.selectFrom('sites').select('raw_events_from').where('id', '=', siteId).executeTakeFirstOrThrow();
+      throw refuseMove(marked.raw_events_from ?? 0);
+    }
     return toSite(row);
   });
+}
+
+/**
+ * Records that a site's raw events before `from` are about to be deleted, unless its time zone is
+ * no longer the one its days were rolled up in or the site is gone; false then, and nothing may be
+ * deleted. The mark only moves forward: deleted events do not come back.
+ */
+export async function setRawEventsFrom(db: MetaDb, siteId: number, timezone: string, from: number): Promise<boolean> {
+  const result = await db
+    .updateTable('sites')
+    .set({ raw_events_from: from })
+    .where('id', '=', siteId)
+    .where('timezone', '=', timezone)
+    .where('deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('raw_events_from', 'is', null), eb('raw_events_from', '<', from)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /**
@@ -185,9 +234,15 @@ export async function deleteSite(db: MetaDb, siteId: number, now: number): Promi
   await db.updateTable('sites').set({ deleted_at: now, updated_at: now }).where('id', '=', siteId).where('deleted_at', 'is', null).execute();
 }
 
-/** Every site that is not deleted, with the time zone its days are cut in. */
-export async function liveSites(db: MetaDb): Promise<{ id: number; timezone: string }[]> {
-  return db.selectFrom('sites').select(['id', 'timezone']).where('deleted_at', 'is', null).orderBy('id').execute();
+/** Every site that is not deleted, with the time zone its days are cut in and how long it keeps raw events. */
+export async function liveSites(db: MetaDb): Promise<{ id: number; timezone: string; rawRetentionDays: number | null; rawEventsFrom: number | null }[]> {
+  const rows = await db
+    .selectFrom('sites')
+    .select(['id', 'timezone', 'raw_retention_days', 'raw_events_from'])
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ id: row.id, timezone: row.timezone, rawRetentionDays: row.raw_retention_days, rawEventsFrom: row.raw_events_from }));
 }
 
 export async function sitesAwaitingPurge(db: MetaDb): Promise<number[]> {

@@ -5,7 +5,7 @@ import { roleIn, SITE_EDITORS } from '../../accounts/roles.js';
 import { AppError, notFound } from '../../errors.js';
 import { createExportJobs, type ExportJob } from '../../export/exportJobs.js';
 import { exportQuerySchema, exportRange } from '../../export/exportRequest.js';
-import { sendSiteExport, siteFirstEventAt } from '../../export/exportResponse.js';
+import { sendSiteExport, siteFirstDataAt } from '../../export/exportResponse.js';
 import { parsePayload } from '../../management/payload.js';
 import type { EventStore } from '../../stores/clickhouse/eventStore.js';
 import { requireViewer, type WebDeps } from '../signIn.js';
@@ -44,7 +44,7 @@ export function webExportRoutes(scope: FastifyInstance, deps: WebDeps & { events
     return site;
   };
   const rangeOf = async (input: unknown, site: Awaited<ReturnType<typeof exporterSite>>) =>
-    exportRange(parsePayload(exportQuerySchema, input ?? {}), site, await siteFirstEventAt(deps.events, site.id), deps.clock.now());
+    exportRange(parsePayload(exportQuerySchema, input ?? {}), site, await siteFirstDataAt(deps.events, site), deps.clock.now());
 
   scope.get('/app/api/sites/:domain/export', async (request, reply) => {
     const site = await exporterSite(request, parsePayload(params, request.params).domain);

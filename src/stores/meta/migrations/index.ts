@@ -8,6 +8,7 @@ import * as m0006 from './0006_webhooks.js';
 import * as m0007 from './0007_web_sessions.js';
 import * as m0008 from './0008_imports.js';
 import * as m0009 from './0009_event_imports.js';
+import * as m0010 from './0010_raw_retention.js';
 import type { MetaDialect } from './columns.js';
 
 export type { MetaDialect } from './columns.js';
@@ -25,6 +26,7 @@ const MIGRATIONS: Array<[string, Up]> = [
   ['0007_web_sessions', m0007.up],
   ['0008_imports', m0008.up],
   ['0009_event_imports', m0009.up],
+  ['0010_raw_retention', m0010.up],
 ];
 
 export function metaMigrations(dialect: MetaDialect): MigrationProvider {

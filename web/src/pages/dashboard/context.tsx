@@ -38,6 +38,10 @@ export interface SiteInfo {
   goals: { id: number; display_name: string; event_name?: string | null; page_path?: string | null; currency?: string | null }[];
   funnels: { id: number; name: string; steps: { goal_id?: number; display_name?: string }[] }[];
   custom_properties: string[];
+  /** Days of raw events kept once rolled up; null: forever (docs/rollups.md, Retention). */
+  raw_retention_days: number | null;
+  /** The first day whose raw events are all kept; null while none was deleted. */
+  raw_events_from: string | null;
 }
 
 /** Whether the viewer may open the site's settings (team owners, admins and editors; not guests). */

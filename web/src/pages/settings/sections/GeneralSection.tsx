@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { RAW_RETENTION_DAYS } from '../../../../../src/accounts/rawRetention';
 import { OWNER } from '../../../../../src/accounts/roles';
 import TIME_ZONES from '../../../../../src/accounts/timeZoneNames.json';
 import { api as appApi } from '../../../api';
@@ -6,10 +7,12 @@ import { navigate } from '../../../router';
 import { ConfirmButton, Field, formatDay, Section, ServerForm, useResource } from '../parts';
 import type { SiteSectionProps } from '../SiteSettingsPage';
 
-/** Domain change (the old name keeps answering for 30 days), time zone, and deleting the site. */
+/** Domain change (the old name keeps answering for 30 days), time zone, raw-event retention, and deleting the site. */
 export function GeneralSection({ site, role, api, refreshSite }: SiteSectionProps) {
   const [domain, setDomain] = useState(site.domain);
   const [timezone, setTimezone] = useState(site.timezone);
+  const [keepForever, setKeepForever] = useState(site.raw_retention_days === null);
+  const [days, setDays] = useState(String(site.raw_retention_days ?? 365));
   const path = `/api/v1/sites/${encodeURIComponent(site.domain)}`;
   const previous = useResource(
     (signal) =>
@@ -50,7 +53,13 @@ export function GeneralSection({ site, role, api, refreshSite }: SiteSectionProp
             refreshSite();
           }}
         >
-          <Field id="site-timezone" label="Time zone" name="timezone" codes={['invalid_timezone']}>
+          <Field
+            id="site-timezone"
+            label="Time zone"
+            name="timezone"
+            codes={['invalid_timezone', 'timezone_fixed']}
+            hint={site.raw_events_from && 'Fixed: raw events of earlier days were deleted, and their daily roll-ups were cut in this time zone.'}
+          >
             <select value={timezone} onChange={(event) => setTimezone(event.target.value)}>
               {zones.map((zone) => (
                 <option key={zone} value={zone}>
@@ -59,6 +68,59 @@ export function GeneralSection({ site, role, api, refreshSite }: SiteSectionProp
               ))}
             </select>
           </Field>
+        </ServerForm>
+      </Section>
+      <Section
+        title="Raw events"
+        description={
+          <>
+            Every pageview and event is kept as collected (raw) and also rolled up per day. Reports the daily roll-ups answer — visitors, visits, pageviews,
+            bounce rate and visit duration by page, source, location, device or goal over whole days — work over any range either way. With a limit, the raw
+            events of rolled-up days older than it are deleted for good: time on page, scroll depth, custom properties, revenue, funnels, hourly charts and
+            single past days then cover the kept days only, exports hold the kept days' raw events, and their daily tables come from the roll-ups for earlier
+            days (without scroll depth, time on page, link URLs or paths). The time zone can no longer change once raw events were deleted.
+          </>
+        }
+      >
+        {site.raw_events_from && (
+          <p className="muted small" data-testid="raw-events-from">
+            Raw events are kept from {formatDay(site.raw_events_from)}; earlier days are in the daily roll-ups only.
+          </p>
+        )}
+        <ServerForm
+          submitLabel="Save raw-event retention"
+          savedMessage={keepForever ? 'Saved: raw events are kept.' : 'Saved: older raw events go after the next roll-up round.'}
+          onSubmit={async () => {
+            // A value that is no number is sent as typed, so the server's sentence names it.
+            const typed = Number(days.trim());
+            await api.put(path, { raw_retention_days: keepForever ? null : days.trim() !== '' && !Number.isNaN(typed) ? typed : days });
+            refreshSite();
+          }}
+        >
+          <Field id="site-raw-keep" label="Keep raw events" name="raw_retention_kind">
+            <select value={keepForever ? 'forever' : 'days'} onChange={(event) => setKeepForever(event.target.value === 'forever')}>
+              <option value="forever">Forever</option>
+              <option value="days">For a number of days</option>
+            </select>
+          </Field>
+          {!keepForever && (
+            <Field
+              id="site-raw-days"
+              label="Days kept"
+              name="raw_retention_days"
+              codes={['invalid_raw_retention_days']}
+              hint={`From ${RAW_RETENTION_DAYS.min} to ${RAW_RETENTION_DAYS.max}.`}
+            >
+              <input
+                type="number"
+                inputMode="numeric"
+                min={RAW_RETENTION_DAYS.min}
+                max={RAW_RETENTION_DAYS.max}
+                value={days}
+                onChange={(event) => setDays(event.target.value)}
+              />
+            </Field>
+          )}
         </ServerForm>
       </Section>
       <Section title="Delete this site" danger description="The site and all its statistics are removed for good. Only the team's owner can do this.">

@@ -1,0 +1,46 @@
+import { badRequest } from '../errors.js';
+import type { Coverage } from '../rollups/rollups.js';
+import type { DateRange } from './dateRange.js';
+import { formatDate, toLocal } from './localTime.js';
+import type { SiteContext } from './siteContext.js';
+
+/**
+ * A site that keeps raw events for a limited time (src/rollups/retention.ts) has none before its
+ * `rawEventsFrom` mark: only its daily roll-ups remember those days. A query reading raw rows
+ * from before the mark would answer from what is left, so it is refused with what to ask instead
+ * (docs/rollups.md, Retention); a query the roll-ups answer is not touched.
+ */
+
+/**
+ * The first instant a compiled range reads raw rows from, or null when it reads none: the whole
+ * range when it is read raw, the days after the roll-ups when the two are stitched
+ * (src/query/rollupSource.ts).
+ */
+export function rawReadFrom(range: DateRange, sources: readonly string[], coverage: Coverage | undefined): number | null {
+  if (!sources.includes('raw')) return null;
+  if (!sources.includes('rollup') || coverage === undefined) return range.first;
+  return Math.max(range.first, coverage.until + 1);
+}
+
+/** Whether raw rows from `from` on are all kept. */
+const kept = (site: SiteContext, from: number | null) => from === null || site.rawEventsFrom === null || from >= site.rawEventsFrom;
+
+/** Whether every one of these ranges could be read raw: the engine asks before giving up roll-ups for raw rows. */
+export const rawRowsCover = (site: SiteContext, ranges: DateRange[]) => ranges.every((range) => kept(site, range.first));
+
+/**
+ * Refuses raw rows read from `from` (null: none read) when the site deleted some of them. A query
+ * may be asked so the roll-ups answer it (src/query/rollupSource.ts); a funnel is always read raw.
+ */
+export function requireRawRows(site: SiteContext, from: number | null, report: 'query' | 'funnel'): void {
+  if (kept(site, from)) return;
+  const day = formatDate(toLocal(site.rawEventsFrom!, site.timezone));
+  const instead =
+    report === 'query'
+      ? "ask a question the daily roll-ups can answer (whole days in the site's time zone; no custom properties, time on page, scroll depth, revenue or hourly buckets; see docs/rollups.md) or choose"
+      : 'choose';
+  throw badRequest(
+    'raw_events_deleted',
+    `${report === 'query' ? 'This query' : 'The funnel report'} needs raw events from before ${day}, but ${site.domain} deleted those once their days were rolled up (raw-event retention); ${instead} a range from ${day}.`,
+  );
+}

@@ -1,0 +1,29 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { QueryEngineDeps } from '../../src/query/engine.js';
+
+/**
+ * The engine's deps with every statement that reads a roll-up refused for memory (code 241, as a
+ * pages breakdown of 100 M events gives); raw statements run on the real connection.
+ */
+export function refusingRollups(deps: QueryEngineDeps): QueryEngineDeps {
+  const refuse = (client: ClickHouseClient): ClickHouseClient =>
+    new Proxy(client, {
+      get: (target, name) =>
+        name === 'query'
+          ? (params: { query: string }) => {
+              if (params.query.includes('daily_')) throw Object.assign(new Error('Memory limit exceeded'), { code: '241', type: 'MEMORY_LIMIT_EXCEEDED' });
+              return target.query(params as never);
+            }
+          : Reflect.get(target, name),
+    });
+  return throughClient(deps, refuse);
+}
+
+/** The engine's deps with every statement going through `wrap` of the real connection. */
+export function throughClient(deps: QueryEngineDeps, wrap: (client: ClickHouseClient) => ClickHouseClient): QueryEngineDeps {
+  const scheduler = deps.scheduler;
+  return {
+    ...deps,
+    scheduler: { ...scheduler, run: ((teamId, work) => scheduler.run(teamId, (client, left) => work(wrap(client), left))) as typeof scheduler.run },
+  };
+}
