@@ -34,7 +34,8 @@ export async function loadSyntheticSite(name: string) {
     const site = (await findLiveSiteByName(app.meta.db, 'bench.example.com', now))!;
     const user = await app.meta.db.selectFrom('users').select('id').where('email', '=', 'bench@example.com').executeTakeFirstOrThrow();
     const { key } = await createApiKey(app.meta.db, { teamId: site.teamId, userId: user.id, name: 'bench again' }, now);
-    console.log(`Reusing the store in ${dataDir}.\n`);
+    // Its closed days are rolled up already, so a bench's "raw only" phase reads roll-ups too.
+    console.log(`Reusing the store in ${dataDir}: its days are rolled up already, so "raw only" figures are roll-up figures.\n`);
     return { app, url, site, key, userId: user.id, teamId: site.teamId, now, close: () => app.close() };
   }
   const { userId, teamId } = await createUserWithTeam(app.meta.db, { email: 'bench@example.com', name: 'Bench' }, now);
