@@ -72,16 +72,19 @@ export function GeneralSection({ site, role, api, refreshSite }: SiteSectionProp
       </Section>
       <Section
         title="Raw events"
-        description={
-          <>
-            Every pageview and event is kept as collected (raw) and also rolled up per day. Reports the daily roll-ups answer — visitors, visits, pageviews,
-            bounce rate and visit duration by page, source, location, device or goal over whole days — work over any range either way. With a limit, the raw
-            events of rolled-up days older than it are deleted for good: time on page, scroll depth, custom properties, revenue, funnels, hourly charts and
-            single past days then cover the kept days only, exports hold the kept days' raw events, and their daily tables come from the roll-ups for earlier
-            days (without scroll depth, time on page, link URLs or paths). The time zone can no longer change once raw events were deleted.
-          </>
-        }
+        description="Every pageview and event is kept as collected (raw) and rolled up per day. Reports the roll-ups answer (visitors, visits, pageviews, bounce rate and visit duration by page, source, location, device or goal, over whole days) work over any range either way."
       >
+        <div className="muted small consequences">
+          <p>With a limit, the raw events of rolled-up days older than it are deleted for good. Then:</p>
+          <ul>
+            <li>time on page, scroll depth, custom properties, revenue, funnels, hourly charts and single past days cover the kept days only;</li>
+            <li>
+              exports hold the kept days' raw events, and take their daily tables for earlier days from the roll-ups (without scroll depth, time on page, link
+              URLs or paths);
+            </li>
+            <li>the time zone can no longer change.</li>
+          </ul>
+        </div>
         {site.raw_events_from && (
           <p className="muted small" data-testid="raw-events-from">
             Raw events are kept from {formatDay(site.raw_events_from)}; earlier days are in the daily roll-ups only.
