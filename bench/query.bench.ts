@@ -205,9 +205,9 @@ console.log(
 // ---------------------------------------------------------------------------------------------
 // Fairness (issue 11): while one team runs the costliest queries the API accepts, another team's
 // simple aggregate and the event route should answer about as fast as when the engine is idle.
-// A new address each run: a reused store (BENCH_STORE) holds the last run's.
+// A new address and domain each run: a reused store (BENCH_STORE) holds the last run's.
 const other = await createUserWithTeam(app.meta.db, { email: `bench-other-${now}@example.com`, name: 'Other' }, now);
-const otherSite = await createSite(app.meta.db, { teamId: other.teamId, domain: 'other.example.com', timezone: 'UTC' }, now);
+const otherSite = await createSite(app.meta.db, { teamId: other.teamId, domain: `other-${now}.example.com`, timezone: 'UTC' }, now);
 const otherKey = (await createApiKey(app.meta.db, { teamId: other.teamId, userId: other.userId, name: 'bench' }, now)).key;
 const ask = async (bearer: string, body: Record<string, unknown>) => {
   const res = await fetch(`${url}/api/v2/query`, {
