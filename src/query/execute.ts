@@ -15,9 +15,11 @@ export async function runSql(
   params: Record<string, unknown>,
   limits: QueryConfig,
   secondsLeft = limits.timeoutSeconds,
+  threads: number | null = null,
 ): Promise<Row[]> {
   // timeout_overflow_mode = throw: a statement over its time fails rather than answering part of its rows.
-  const settings = `SETTINGS max_execution_time = ${secondsLeft}, timeout_overflow_mode = 'throw', max_memory_usage = ${limits.memoryLimitBytes}, join_use_nulls = 1`;
+  const share = threads === null ? '' : `, max_threads = ${threads}`;
+  const settings = `SETTINGS max_execution_time = ${secondsLeft}, timeout_overflow_mode = 'throw', max_memory_usage = ${limits.memoryLimitBytes}, join_use_nulls = 1${share}`;
   try {
     const result = await client.query({ query: `${sql}\n${settings}`, query_params: params, format: 'JSONEachRow' });
     return await result.json<Row>();
@@ -59,5 +61,5 @@ export function toMetricValue(value: unknown): number | null {
 export type Statements = (sql: string, params: Record<string, unknown>) => Promise<Row[]>;
 
 export function teamStatements(scheduler: QueryScheduler<ClickHouseClient>, teamId: number, limits: QueryConfig): Statements {
-  return (sql, params) => scheduler.run(teamId, (client, secondsLeft) => runSql(client, sql, params, limits, secondsLeft));
+  return (sql, params) => scheduler.run(teamId, (client, secondsLeft, threads) => runSql(client, sql, params, limits, secondsLeft, threads));
 }

@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
  * against the statement's time limit: what is left is the `max_execution_time` it runs with.
  */
 export interface QueryScheduler<Connection> {
-  run<T>(teamId: number, work: (connection: Connection, secondsLeft: number) => Promise<T>): Promise<T>;
+  run<T>(teamId: number, work: (connection: Connection, secondsLeft: number, threads: number | null) => Promise<T>): Promise<T>;
   /** Statements running and waiting now (for tests and the health route). */
   load(): { running: number; waiting: number };
 }
@@ -19,6 +19,13 @@ export interface SchedulerOptions<Connection> {
   perTeam: number;
   waitingPerTeam: number;
   timeoutSeconds: number;
+  /**
+   * The cores the engine shares with this process (the embedded engine), or null (a server's
+   * are its own). A statement then starts with its share of them: two statements each on every
+   * core cost more than each on its own (a query split over threads also merges their partial
+   * results), measured in docs/benchmarks.md.
+   */
+  cores: number | null;
   /** Milliseconds on a monotonic clock. */
   now(): number;
 }
@@ -26,7 +33,7 @@ export interface SchedulerOptions<Connection> {
 interface Job<Connection> {
   teamId: number;
   queuedAt: number;
-  start(connection: Connection, secondsLeft: number): void;
+  start(connection: Connection, secondsLeft: number, threads: number | null): void;
   fail(error: AppError): void;
   timer: ReturnType<typeof setTimeout>;
 }
@@ -45,6 +52,11 @@ const waitedTooLong = (seconds: number) =>
       'retry-after': '10',
     },
   );
+
+/** The threads a statement may use when it starts beside `running - 1` others on `cores`. */
+export function threadShare(cores: number | null, running: number): number | null {
+  return cores === null ? null : Math.max(1, Math.floor(cores / running));
+}
 
 export function createQueryScheduler<Connection>(options: SchedulerOptions<Connection>): QueryScheduler<Connection> {
   const free = [...options.connections];
@@ -71,7 +83,8 @@ export function createQueryScheduler<Connection>(options: SchedulerOptions<Conne
         continue;
       }
       running.set(teamId, (running.get(teamId) ?? 0) + 1);
-      job.start(free.pop() as Connection, Math.floor(secondsLeft));
+      const connection = free.pop() as Connection;
+      job.start(connection, Math.floor(secondsLeft), threadShare(options.cores, options.connections.length - free.length));
     }
   };
 
@@ -84,15 +97,15 @@ export function createQueryScheduler<Connection>(options: SchedulerOptions<Conne
   };
 
   return {
-    run<T>(teamId: number, work: (connection: Connection, secondsLeft: number) => Promise<T>): Promise<T> {
+    run<T>(teamId: number, work: (connection: Connection, secondsLeft: number, threads: number | null) => Promise<T>): Promise<T> {
       const queue = waiting.get(teamId) ?? [];
       if (queue.length >= options.waitingPerTeam) return Promise.reject(busy(queue.length));
       return new Promise<T>((resolve, reject) => {
         const job: Job<Connection> = {
           teamId,
           queuedAt: options.now(),
-          start: (connection, secondsLeft) => {
-            work(connection, secondsLeft)
+          start: (connection, secondsLeft, threads) => {
+            work(connection, secondsLeft, threads)
               .then(resolve, reject)
               .finally(() => release(teamId, connection));
           },

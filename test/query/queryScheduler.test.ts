@@ -11,7 +11,7 @@ function gate() {
 }
 
 describe('query scheduler', () => {
-  const setup = (options: { connections: number; perTeam: number; waitingPerTeam?: number }) => {
+  const setup = (options: { connections: number; perTeam: number; waitingPerTeam?: number; cores?: number }) => {
     let now = 0;
     const started: string[] = [];
     const scheduler = createQueryScheduler({
@@ -19,15 +19,18 @@ describe('query scheduler', () => {
       perTeam: options.perTeam,
       waitingPerTeam: options.waitingPerTeam ?? 10,
       timeoutSeconds: 30,
+      cores: options.cores ?? null,
       now: () => now,
     });
+    const threads: Record<string, number | null> = {};
     const submit = (team: number, label: string, until: Promise<void>) =>
-      scheduler.run(team, async (_connection, secondsLeft) => {
+      scheduler.run(team, async (_connection, secondsLeft, share) => {
         started.push(label);
+        threads[label] = share;
         await until;
         return secondsLeft;
       });
-    return { scheduler, started, submit, advance: (ms: number) => (now += ms) };
+    return { scheduler, started, threads, submit, advance: (ms: number) => (now += ms) };
   };
 
   it('never lets one team hold every connection', async () => {
@@ -89,5 +92,21 @@ describe('query scheduler', () => {
     slow.open();
     await running;
     await expect(waiting).rejects.toMatchObject({ status: 503, code: 'query_timeout' });
+  });
+
+  it('gives a statement the cores it does not share with those already running', async () => {
+    const { submit, threads } = setup({ connections: 3, perTeam: 2, cores: 2 });
+    const slow = gate();
+    const alone = submit(1, 'alone', slow.opened);
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = submit(2, 'second', slow.opened);
+    const third = submit(3, 'third', slow.opened);
+    slow.open();
+    await Promise.all([alone, second, third]);
+    expect(threads).toEqual({ alone: 2, second: 1, third: 1 });
+    // A remote server's cores are its own: no share is set.
+    const remote = setup({ connections: 1, perTeam: 1 });
+    await remote.submit(1, 'remote', Promise.resolve());
+    expect(remote.threads).toEqual({ remote: null });
   });
 });

@@ -24,6 +24,9 @@ export function throughClient(deps: QueryEngineDeps, wrap: (client: ClickHouseCl
   const scheduler = deps.scheduler;
   return {
     ...deps,
-    scheduler: { ...scheduler, run: ((teamId, work) => scheduler.run(teamId, (client, left) => work(wrap(client), left))) as typeof scheduler.run },
+    scheduler: {
+      ...scheduler,
+      run: ((teamId, work) => scheduler.run(teamId, (client, left, threads) => work(wrap(client), left, threads))) as typeof scheduler.run,
+    },
   };
 }

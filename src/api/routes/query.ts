@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { type QueryEngineDeps, runQuery } from '../../query/engine.js';
 import { loadExchangeRates } from '../../query/exchangeRates.js';
@@ -14,6 +15,7 @@ export function queryEngineDeps(deps: Pick<HttpDeps, 'config' | 'clock' | 'meta'
       perTeam: deps.config.query.perTeam,
       waitingPerTeam: deps.config.query.waitingPerTeam,
       timeoutSeconds: deps.config.query.timeoutSeconds,
+      cores: deps.events.kind === 'embedded' ? availableParallelism() : null,
       now: () => performance.now(),
     }),
     limits: deps.config.query,
