@@ -112,9 +112,8 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     }
   };
   // A breakdown by visitors from roll-ups reads its leading groups first (src/query/leadingGroups.ts).
-  const leading = async () => {
-    const needed = leadingRows(q, imported !== undefined);
-    if (needed === null || !fromRollups) return null;
+  const needed = fromRollups ? leadingRows(q, imported !== undefined) : null;
+  const leading = async (needed: number) => {
     const count = candidateCount(needed);
     const ranking = compile(q.range, null, { paginate: false, bounds: count });
     if (!ranking.sources.includes('rollup')) return null;
@@ -135,11 +134,14 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   // A comparison is restricted to the groups of the primary answer, unless it is bucketed by time
   // or has no groups: then it is read beside the primary, each statement on its own connection.
   const byGroups = timeIndex < 0 && q.dimensions.length > 0;
+  // One row past the page tells whether groups were cut off. The primary is sent before a
+  // comparison read beside it: a statement starts with its share of the engine's cores
+  // (src/query/queryScheduler.ts), and the primary is the one that matters most.
+  const primaryAnswer = needed === null ? run(q.range, { paginate: true }) : leading(needed).then((answer) => answer ?? run(q.range, { paginate: true }));
   const alongside = q.comparison && !byGroups ? run(q.comparison.range, { paginate: false }) : null;
   // Awaited below; a failing primary must not leave its rejection unhandled meanwhile.
   alongside?.catch(() => undefined);
-  // One row past the page tells whether groups were cut off.
-  const primary = (await leading()) ?? (await run(q.range, { paginate: true }));
+  const primary = await primaryAnswer;
   const truncated = primary.rows.length > q.limit;
   const rows = primary.rows.slice(0, q.limit);
   let results = rows.map((row) => toResult(row, q));
