@@ -226,6 +226,13 @@ describe('dashboard controls', () => {
     await expect.poll(() => page.locator('[data-metric="total_revenue"] .stat-value').textContent(), { timeout: 15_000 }).toMatch(/^€20\.00$/);
     expect(await page.locator('[data-metric="average_revenue"] .stat-label').textContent()).toBe('Average revenue');
     await page.screenshot({ path: screenshotPath('dashboard-goal-revenue'), fullPage: true });
+    // Each panel's tab is remembered in this browser, per site: a reload opens the same ones.
+    await locations.getByRole('tab', { name: 'Regions' }).click();
+    await devices.getByRole('tab', { name: 'Screen sizes' }).click();
+    await page.reload();
+    await expect.poll(() => locations.getByRole('tab', { name: 'Regions' }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => devices.getByRole('tab', { name: 'Screen sizes' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByRole('region', { name: 'Sources' }).getByRole('tab', { name: 'Channels' }).getAttribute('aria-selected')).toBe('true');
     await page.context().close();
   });
 

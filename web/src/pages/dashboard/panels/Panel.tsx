@@ -3,6 +3,7 @@ import { formatMetric, METRIC_HEADINGS } from '../../../format';
 import { type Filter, type QueryResult, useDashboard } from '../context';
 import { metricsBeside } from '../state';
 import { DetailsModal } from './DetailsModal';
+import { rememberedTab, rememberTab } from './rememberedTab';
 
 export interface PanelTab {
   label: string;
@@ -44,12 +45,14 @@ export function Panel({
   chooser?: React.ReactNode;
   limit?: number;
 }) {
-  const { query, addFilter, filters } = useDashboard();
-  const [active, setActive] = useState(0);
+  const { query, addFilter, filters, site } = useDashboard();
+  const [chosen, setActive] = useState(() => rememberedTab(site.domain, title));
+  // A remembered tab the panel no longer has (a custom property's single tab) falls back to the first.
+  const active = chosen < tabs.length ? chosen : 0;
   const [result, setResult] = useState<QueryResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [details, setDetails] = useState(false);
-  const tab = tabs[active] ?? tabs[0];
+  const tab = tabs[active];
   const [loading, setLoading] = useState(true);
   // Exit rate is refused beside a plain event filter: its column then goes (state.ts metricsBeside).
   const metricsKey = tab ? metricsBeside(tab.metrics, filters).join(',') : '';
@@ -79,6 +82,7 @@ export function Panel({
     if (i === active) return;
     setResult(null);
     setActive(i);
+    rememberTab(site.domain, title, i);
   };
   if (!tab) return null;
   const max = Math.max(1, ...(result?.results.map((row) => row.metrics[0] ?? 0) ?? [1]));
