@@ -113,8 +113,8 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   };
   // A breakdown by visitors from roll-ups reads its leading groups first (src/query/leadingGroups.ts).
   const needed = fromRollups ? leadingRows(q, imported !== undefined) : null;
-  const leading = async (needed: number) => {
-    const count = candidateCount(needed);
+  const leading = async (rowsNeeded: number) => {
+    const count = candidateCount(rowsNeeded);
     const ranking = compile(q.range, null, { paginate: false, bounds: count });
     if (!ranking.sources.includes('rollup')) return null;
     // A ranking refused for memory leaves the answer to the usual read and its fallback below.
@@ -128,7 +128,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     // Refused for memory and read raw instead, it holds every group already.
     if (!answer.compiled.sources.includes('rollup')) return answer;
     const visitors = answer.rows.map((row) => Number(row[`m${q.metrics.indexOf('visitors')}`]));
-    return leadsAll(visitors, needed, q.offset, Number(ranked[count]!.bound)) ? answer : null;
+    return leadsAll(visitors, rowsNeeded, q.offset, Number(ranked[count]!.bound)) ? answer : null;
   };
   const timeIndex = q.dimensions.findIndex((d) => d.startsWith('time:'));
   // A comparison is restricted to the groups of the primary answer, unless it is bucketed by time

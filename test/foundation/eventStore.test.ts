@@ -39,7 +39,8 @@ describe('the embedded event store', () => {
     const plan = await rows<{ explain: string }>('EXPLAIN PIPELINE SELECT sum(number) FROM numbers_mt(10000000)');
     const reading = plan.map((line) => line.explain.trim()).find((line) => line.startsWith('NumbersRange'));
     const streams = Number(/× (\d+)/.exec(reading ?? '')?.[1] ?? 1);
-    expect(streams).toBe(availableParallelism() > 1 ? Math.max(2, streams) : 1);
+    if (availableParallelism() > 1) expect(streams).toBeGreaterThan(1);
+    else expect(streams).toBe(1);
   });
 
   it('takes ingestion rows in exactly the tables’ columns', async () => {

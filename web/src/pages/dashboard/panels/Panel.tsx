@@ -46,7 +46,7 @@ export function Panel({
   limit?: number;
 }) {
   const { query, addFilter, filters, site } = useDashboard();
-  const [chosen, setActive] = useState(() => rememberedTab(site.domain, title));
+  const [chosen, setChosen] = useState(() => rememberedTab(site.domain, title));
   // A remembered tab the panel no longer has (a custom property's single tab) falls back to the first.
   const active = chosen < tabs.length ? chosen : 0;
   const [result, setResult] = useState<QueryResult | null>(null);
@@ -81,7 +81,7 @@ export function Panel({
     // The old tab's rows go at once, so nothing (Details included) acts on them meanwhile.
     if (i === active) return;
     setResult(null);
-    setActive(i);
+    setChosen(i);
     rememberTab(site.domain, title, i);
   };
   if (!tab) return null;
