@@ -1,12 +1,15 @@
 import { DAILY_ROLLUPS, ROLLUP_COVERAGE } from '../stores/clickhouse/dailyRollups.js';
 import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
+import { WINDOW_ROLLUPS } from '../stores/clickhouse/rollupWindows.js';
 import { EVENTS, INGEST_COUNTERS, ROLLUPS, SESSIONS } from '../stores/clickhouse/schema.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { markSitePurged, sitesAwaitingPurge } from '../stores/meta/sites.js';
 
 /** Every analytics table keyed by site: a purge leaves none of the site's rows in any of them. */
-export const SITE_DATA_TABLES: readonly string[] = [EVENTS, SESSIONS, INGEST_COUNTERS, ...ROLLUPS, ...DAILY_ROLLUPS, ROLLUP_COVERAGE].map((def) => def.name);
+export const SITE_DATA_TABLES: readonly string[] = [EVENTS, SESSIONS, INGEST_COUNTERS, ...ROLLUPS, ...DAILY_ROLLUPS, ...WINDOW_ROLLUPS, ROLLUP_COVERAGE].map(
+  (def) => def.name,
+);
 
 /**
  * The background half of deleting a site: removes a soft-deleted site's rows from every

@@ -1,5 +1,6 @@
 import type { Coverage } from '../rollups/rollups.js';
 import { allColumns, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName, rowDay, SAME_WEEK } from '../stores/clickhouse/dailyRollups.js';
+import { type RollupWindow, WINDOW_HOLDS, windowRowsSql } from '../stores/clickhouse/rollupWindows.js';
 import { dimensionKind } from './catalog.js';
 import type { Side } from './compile.js';
 import { STORABLE } from './dateRange.js';
@@ -108,57 +109,118 @@ export function rollupSideSql(side: Side, index: number, ctx: CompileContext, ta
   };
   const dims = side.dims.map((i) => `${key(i)} AS k${i}`);
   const columns = [...side.columns].map(([name, column]) => `${column.rollup} AS c${index}_${name}`);
-  const days = rangeRows(side, ctx, table, coverage);
+  const window = windowFor(side, ctx, table, coverage);
   const where = and([
     `site_id = ${site}`,
-    days,
+    rangeRows(side, ctx, table, coverage, window),
     classificationCondition(ctx),
     ...filtersCondition(side.filters, side.table, ctx),
     ...side.extra.map((e) => e.sql),
     ...(among && side.dims.includes(among.dimension) ? [`toString(${key(among.dimension)}) IN ${params.strings(among.values)}`] : []),
   ]);
   const group = side.dims.map((i) => `k${i}`);
-  return `SELECT ${[...dims, ...columns].join(', ')} FROM ${rollupRows(ctx, table, coverage, site, tz)} WHERE ${where}${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
+  return `SELECT ${[...dims, ...columns].join(', ')} FROM ${rollupRows(ctx, table, coverage, site, tz, window)} WHERE ${where}${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
+}
+
+/** The days a range reads from roll-ups: from its first day to its last, or the last rolled up when that is earlier. */
+function rolledSpan(ctx: CompileContext, coverage: Coverage): [LocalDate, LocalDate] {
+  const { q, range } = ctx;
+  const last = toLocal(range.last, q.tz);
+  const through = parseIsoDate(coverage.through)!;
+  return [toLocal(range.first, q.tz), dayNumber(last) < dayNumber(through) ? last : through];
+}
+
+/**
+ * The longest window of the table (src/stores/clickhouse/rollupWindows.ts) that lies within the
+ * range's rolled-up days; none for a report by time, whose buckets need the days apart.
+ */
+function windowFor(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): RollupWindow | null {
+  if (side.dims.some((i) => dimensionKind(ctx.q.dimensions[i]!)?.kind === 'time')) return null;
+  const [first, limit] = rolledSpan(ctx, coverage).map(formatDate);
+  const within = coverage.windows.filter((w) => w.table === table.name && w.first >= first! && w.last <= limit!);
+  return within.reduce<RollupWindow | null>((best, w) => (best === null || w.days > best.days ? w : best), null);
+}
+
+/** Rows of a range that one stored row holds merged: `rows` picks the stored rows, `holds` the day rows they stand for. */
+interface Merged {
+  rows: string;
+  holds: string;
 }
 
 /**
  * The rows of the range: events of its days; visits last active on or after its first day and
- * begun by its last (src/query/tables.ts sessionsBase). The whole weeks within the days rolled
- * up are read as week rows, the day rows they hold left out; day and month buckets read day
- * rows throughout (a week may straddle two months).
+ * begun by its last (src/query/tables.ts sessionsBase). A window within the rolled-up days is
+ * read as its window rows, the whole weeks outside it as week rows, and the day rows they hold
+ * are left out; day and month buckets read day rows throughout (a week may straddle two months).
  */
-function rangeRows(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): string {
+function rangeRows(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage, window: RollupWindow | null): string {
   const { params, q, range } = ctx;
   const date = (day: LocalDate) => params.add(formatDate(day), 'Date');
   const first = toLocal(range.first, q.tz);
   const last = toLocal(range.last, q.tz);
-  const day = rowDay(table);
   const inRange = side.table === 'events' ? `day >= ${date(first)} AND day <= ${date(last)}` : `last_day >= ${date(first)} AND first_day <= ${date(last)}`;
   const daysOnly = `days = 1 AND ${inRange}`;
   if (side.dims.some((i) => q.dimensions[i] === 'time:day' || q.dimensions[i] === 'time:month')) return daysOnly;
-  const through = parseIsoDate(coverage.through)!;
-  const monday = addDays(first, (8 - isoWeekday(first)) % 7);
-  const limit = dayNumber(last) < dayNumber(through) ? last : through;
-  const sunday = addDays(limit, -(isoWeekday(limit) % 7));
-  if (dayNumber(sunday) - dayNumber(monday) < 6) return daysOnly;
-  const weeks = `days = 7 AND ${day} >= ${date(monday)} AND ${day} <= ${date(addDays(sunday, -6))}`;
-  const heldByWeeks = `${SAME_WEEK[table.family]} AND ${day} >= ${date(monday)} AND ${day} <= ${date(sunday)}`;
-  return `(${weeks}) OR (${daysOnly} AND NOT (${heldByWeeks}))`;
+  const [, limit] = rolledSpan(ctx, coverage);
+  const merged: Merged[] = [];
+  let spans: [LocalDate, LocalDate][] = [[first, limit]];
+  if (window) {
+    const [from, to] = [parseIsoDate(window.first)!, parseIsoDate(window.last)!];
+    merged.push({ rows: 'days = 0', holds: WINDOW_HOLDS[table.family](date(from), date(to)) });
+    spans = [
+      [first, addDays(from, -1)],
+      [addDays(to, 1), limit],
+    ];
+  }
+  for (const [from, to] of spans) {
+    const weeks = weekRows(table, from, to, date);
+    if (weeks) merged.push(weeks);
+  }
+  if (merged.length === 0) return daysOnly;
+  return [...merged.map((m) => `(${m.rows})`), `(${daysOnly} AND NOT (${merged.map((m) => m.holds).join(' OR ')}))`].join(' OR ');
+}
+
+/** The week rows of the whole ISO weeks from `from` to `to`; null when no whole week fits. */
+function weekRows(table: RollupTable, from: LocalDate, to: LocalDate, date: (day: LocalDate) => string): Merged | null {
+  const day = rowDay(table);
+  const monday = addDays(from, (8 - isoWeekday(from)) % 7);
+  const sunday = addDays(to, -(isoWeekday(to) % 7));
+  if (dayNumber(sunday) - dayNumber(monday) < 6) return null;
+  return {
+    rows: `days = 7 AND ${day} >= ${date(monday)} AND ${day} <= ${date(addDays(sunday, -6))}`,
+    holds: `${SAME_WEEK[table.family]} AND ${day} >= ${date(monday)} AND ${day} <= ${date(sunday)}`,
+  };
 }
 
 /** Whether a range reaches past the roll-ups, so its later days are read raw. */
 export const stitched = (ctx: CompileContext, coverage: Coverage) => ctx.range.last > coverage.until;
 
-/** The table's rows for the range: the roll-up alone, or with the grouped raw rows of the days after it. */
-function rollupRows(ctx: CompileContext, table: RollupTable, coverage: Coverage, site: string, tz: string): string {
+/**
+ * The table's rows for the range: the roll-up alone, or with the rows of a window, and with the
+ * grouped raw rows of the days after it.
+ */
+function rollupRows(ctx: CompileContext, table: RollupTable, coverage: Coverage, site: string, tz: string, window: RollupWindow | null): string {
   const name = rollupTableName(table);
-  if (!stitched(ctx, coverage)) return name;
+  const later = stitched(ctx, coverage);
+  if (!later && !window) return name;
   const { params, range } = ctx;
-  const rolled = `SELECT ${allColumns(table).join(', ')} FROM ${name} WHERE site_id = ${site} AND ${rowDay(table)} <= toDate(${params.instant(coverage.until)}, ${tz})`;
-  const recent = [`site_id = ${site}`, `timestamp > ${params.instant(coverage.until)}`];
-  if (table.family === 'events') recent.push(`timestamp <= ${params.instant(range.last)}`);
-  else recent.push(`start >= ${params.instant(Math.max(STORABLE.first, coverage.until - WEEK_MS))}`, `start <= ${params.instant(range.last)}`);
-  return `(${rolled} UNION ALL ${rollupSelect(table, and(recent), tz)})`;
+  const columns = allColumns(table);
+  const parts = [
+    `SELECT ${columns.join(', ')} FROM ${name} WHERE site_id = ${site}${later ? ` AND ${rowDay(table)} <= toDate(${params.instant(coverage.until)}, ${tz})` : ''}`,
+  ];
+  if (window) {
+    const { days, slot, computed } = window;
+    parts.push(
+      windowRowsSql(table, columns, site, { days: params.add(days, 'UInt8'), slot: params.add(slot, 'UInt8'), computed: params.add(computed, 'UInt64') }),
+    );
+  }
+  if (later) {
+    const recent = [`site_id = ${site}`, `timestamp > ${params.instant(coverage.until)}`];
+    if (table.family === 'events') recent.push(`timestamp <= ${params.instant(range.last)}`);
+    else recent.push(`start >= ${params.instant(Math.max(STORABLE.first, coverage.until - WEEK_MS))}`, `start <= ${params.instant(range.last)}`);
+    parts.push(rollupSelect(table, and(recent), tz));
+  }
+  return `(${parts.join(' UNION ALL ')})`;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { addDays, dayNumber, endOfDay, formatDate, isoWeekday, type LocalDate, parseIsoDate, startOfDay, toLocal } from '../query/localTime.js';
 import { allColumns, ROLLUP_COVERAGE, ROLLUP_TABLES, rollupSelect, rollupTableName, rowDay, weekSelect } from '../stores/clickhouse/dailyRollups.js';
 import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
+import { LATEST_COMPUTATION_SQL, type RollupWindow, windowInsert, windowParams, windowsEnding } from '../stores/clickhouse/rollupWindows.js';
 import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
 
 /**
@@ -29,6 +30,8 @@ export interface Coverage {
   through: string;
   /** The last instant of that day in `timezone`. */
   until: number;
+  /** Preset ranges merged ahead per table (src/stores/clickhouse/rollupWindows.ts), each ending by `through`. */
+  windows: readonly RollupWindow[];
 }
 
 export interface RollupSite {
@@ -56,15 +59,20 @@ export interface RollupDeps {
 }
 
 const day = (text: string): LocalDate => parseIsoDate(text)!;
-const coverageOf = (timezone: string, through: LocalDate): Coverage => ({ timezone, through: formatDate(through), until: endOfDay(through, timezone) });
+type Covered = Omit<Coverage, 'windows'>;
+const coverageOf = (timezone: string, through: LocalDate): Covered => ({ timezone, through: formatDate(through), until: endOfDay(through, timezone) });
 
 export async function openRollups(deps: RollupDeps): Promise<Rollups> {
-  const covered = new Map<number, Coverage>();
+  const covered = new Map<number, Covered>();
+  /** Per site, the windows published for queries; a site's are dropped whenever its days change. */
+  const windows = new Map<number, RollupWindow[]>();
   /** The site a round is rolling up: a write into it is noted even before it has any coverage. */
   let rolling: RollupSite | null = null;
   /** Per site, the first day whose roll-ups must be recomputed. */
   const stale = new Map<number, string>();
-  let version = Date.now();
+  // Above any computation of window rows a previous process stored: a window's rows are replaced by higher ones.
+  const [latest] = await select<{ computed: string }>(deps.client, LATEST_COMPUTATION_SQL);
+  let version = Math.max(Date.now(), Number(latest?.computed ?? 0) + 1);
 
   const rows = await select<{ site_id: string; timezone: string; through: string }>(
     deps.client,
@@ -72,7 +80,7 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
   );
   for (const row of rows) if (row.timezone !== '') covered.set(Number(row.site_id), coverageOf(row.timezone, day(row.through)));
 
-  const persist = async (siteId: number, coverage: Coverage | undefined) => {
+  const persist = async (siteId: number, coverage: Covered | undefined) => {
     version = Math.max(version + 1, Date.now());
     await deps.client.insert({
       table: ROLLUP_COVERAGE.name,
@@ -80,7 +88,7 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
       format: 'JSONEachRow',
     });
   };
-  const setCoverage = async (siteId: number, coverage: Coverage | undefined) => {
+  const setCoverage = async (siteId: number, coverage: Covered | undefined) => {
     if (coverage) covered.set(siteId, coverage);
     else covered.delete(siteId);
     await persist(siteId, coverage);
@@ -88,6 +96,7 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
 
   /** Deletes a site's roll-ups from `from` on, with the week holding it (all of them without `from`). */
   const deleteDays = async (siteId: number, from: string | null) => {
+    windows.delete(siteId);
     for (const table of ROLLUP_TABLES) {
       const day = rowDay(table);
       const days = `((days = 1 AND ${day} >= {from:Date}) OR (days = 7 AND ${day} >= toMonday({from:Date})))`;
@@ -158,12 +167,44 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
       if (noted !== undefined) break;
       next = addDays(chunkEnd, 1);
     }
+    await refreshWindows(site);
     return days;
+  };
+
+  /**
+   * Merges the site's windows again when the days they end on moved (a new day rolled up, days
+   * recomputed). Each table's windows are published once written, unless rows were noted into
+   * the site's days meanwhile; a table whose merge fails (over the memory of one statement) is
+   * left without windows, its ranges read from day and week rows.
+   */
+  const refreshWindows = async (site: RollupSite) => {
+    const coverage = covered.get(site.id);
+    if (!coverage || stale.has(site.id)) return;
+    const spans = windowsEnding(day(coverage.through));
+    const published = windows.get(site.id) ?? [];
+    if (published.length > 0 && published.every((w) => spans.some((s) => s.slot === w.slot && s.days === w.days && s.last === w.last))) return;
+    windows.delete(site.id);
+    version = Math.max(version + 1, Date.now());
+    const computed = version;
+    const written: RollupWindow[] = [];
+    for (const table of ROLLUP_TABLES) {
+      try {
+        await deps.client.command({ query: windowInsert(table, spans.length), query_params: { site: site.id, computed, ...windowParams(spans) } });
+        written.push(...spans.map((span) => ({ ...span, table: table.name, computed })));
+      } catch (error) {
+        deps.onError(error);
+      }
+      if (stale.has(site.id)) return;
+    }
+    windows.set(site.id, written);
   };
 
   let running: Promise<{ sites: number; days: number }> | null = null;
   return {
-    coverage: (siteId) => covered.get(siteId),
+    coverage(siteId) {
+      const coverage = covered.get(siteId);
+      return coverage && { ...coverage, windows: windows.get(siteId) ?? [] };
+    },
     noteWrite(siteId, at) {
       const current = covered.get(siteId);
       // The first round over a site has no coverage to pull back yet, but must stop before this day.
@@ -174,6 +215,7 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
       if (earlier === undefined || from < earlier) stale.set(siteId, from);
       if (!current) return;
       // Queries read these days raw from now on; the job deletes and recomputes them.
+      windows.delete(siteId);
       const back = coverageOf(current.timezone, addDays(day(from), -1));
       covered.set(siteId, back);
       persist(siteId, back).catch(deps.onError);

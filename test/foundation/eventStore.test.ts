@@ -4,6 +4,7 @@ import { EVENT_COLUMNS, SESSION_COLUMNS } from '../../src/ingest/rows.js';
 import { DAILY_ROLLUPS } from '../../src/stores/clickhouse/dailyRollups.js';
 import { addColumnStatements, createTableStatements, modifyColumnStatements } from '../../src/stores/clickhouse/ddl.js';
 import { EVENT_MIGRATIONS, migrateEvents } from '../../src/stores/clickhouse/migrations.js';
+import { WINDOW_ROLLUPS } from '../../src/stores/clickhouse/rollupWindows.js';
 import { EVENTS, LOW_CARDINALITY_COLUMNS, ROLLUPS, SESSIONS } from '../../src/stores/clickhouse/schema.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
@@ -21,12 +22,20 @@ async function rows<T>(sql: string, params: Record<string, unknown> = {}): Promi
 describe('the embedded event store', () => {
   it('has every table after start-up migrations, and migrating again applies nothing', async () => {
     const tables = (await rows<{ name: string }>('SELECT name FROM system.tables WHERE database = currentDatabase()')).map((r) => r.name);
-    const expected = ['events', 'sessions', 'ingest_counters', 'schema_migrations', 'rollup_coverage', ...[...ROLLUPS, ...DAILY_ROLLUPS].map((r) => r.name)];
+    const expected = [
+      'events',
+      'sessions',
+      'ingest_counters',
+      'schema_migrations',
+      'rollup_coverage',
+      ...[...ROLLUPS, ...DAILY_ROLLUPS, ...WINDOW_ROLLUPS].map((r) => r.name),
+    ];
     expect(tables.sort()).toEqual(expected.sort());
     // The ten tables of design.md, in the reference's shape for imports and as aggregate states of our own events.
     const ten = ['visitors', 'sources', 'pages', 'entry_pages', 'exit_pages', 'custom_events', 'locations', 'devices', 'browsers', 'operating_systems'];
     expect(ROLLUPS.map((r) => r.name)).toEqual(ten.map((n) => `rollup_${n}`));
     expect(DAILY_ROLLUPS.map((r) => r.name).sort()).toEqual(ten.map((n) => `daily_${n}`).sort());
+    expect(WINDOW_ROLLUPS.map((r) => r.name).sort()).toEqual(ten.map((n) => `window_${n}`).sort());
     expect(await migrateEvents(t.app.events.jobs, { cluster: null }, Date.now())).toEqual([]);
     const ledger = await rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     expect(ledger.map((r) => Number(r.version))).toEqual(EVENT_MIGRATIONS.map((m) => m.version));

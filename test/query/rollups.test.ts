@@ -6,7 +6,7 @@ import { runQuery } from '../../src/query/engine.js';
 import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
 import { updateSite } from '../../src/stores/meta/sites.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
-import { refusingRollups, throughClient } from '../support/refusingRollups.js';
+import { refusingRollups, watchingStatements } from '../support/refusingRollups.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { SMALL_SITE, SMALL_SITE_NOW } from './smallSite.js';
 
@@ -193,13 +193,15 @@ describe('a roll-up the engine cannot merge within the memory of one query', () 
 });
 
 describe('a breakdown by visitors from roll-ups', () => {
-  // 40 pages with 45, 44 … 6 visitors, each seen once; 60 pages each seen by one visitor on 30
-  // days, so their summed daily counts (30) are far above their visitors (1).
+  // 40 pages with 45, 44 … 6 visitors, each seen once; 60 pages each seen by one visitor on 36
+  // days (4 Dec to 8 Jan), so their summed daily counts are far above their visitors (1). The
+  // range, 4 Dec to 8 Jan, holds one window (27 Dec to 2 Jan, the 7 days before the last 7), whose
+  // row counts a loyal visitor once: their sums are 30.
   const popular: FixtureEvent[] = Array.from({ length: 40 }, (_, page) =>
     Array.from({ length: 45 - page }, (_, visitor) => ({ visitor: `p${page}-${visitor}`, at: `2024-01-0${1 + (visitor % 8)} 10:00:00`, page: `/p${page}` })),
   ).flat();
   const loyal: FixtureEvent[] = Array.from({ length: 60 }, (_, page) =>
-    Array.from({ length: 30 }, (_, day) => ({ visitor: `l${page}`, at: new Date(Date.UTC(2023, 11, 10 + day, 9)).toISOString(), page: `/l${page}` })),
+    Array.from({ length: 36 }, (_, day) => ({ visitor: `l${page}`, at: new Date(Date.UTC(2023, 11, 4 + day, 9)).toISOString(), page: `/l${page}` })),
   ).flat();
 
   it('merges only the groups that can reach the page, and every group when the ranking cannot tell', async () => {
@@ -207,7 +209,7 @@ describe('a breakdown by visitors from roll-ups', () => {
     await insertEvents(t.app, account.siteId, [...popular, ...loyal]);
     const body = (limit: number, offset = 0, extra: Record<string, unknown> = {}) => ({
       site_id: account.domain,
-      date_range: ['2023-12-01', '2024-01-09'],
+      date_range: ['2023-12-04', '2024-01-08'],
       metrics: ['visitors', 'pageviews'],
       dimensions: ['event:page'],
       pagination: { limit, offset },
@@ -221,22 +223,11 @@ describe('a breakdown by visitors from roll-ups', () => {
     ] as const;
     const raw = [];
     for (const [limit, offset] of pages) raw.push((await runQuery(deps, account.teamId, body(limit, offset))).results);
+    const window = { date_range: ['2023-12-13', '2024-01-09'] };
+    const windowRaw = (await runQuery(deps, account.teamId, body(20, 0, window))).results;
     await t.app.jobs.runOnce();
 
-    const statements: string[] = [];
-    const watched = throughClient(
-      deps,
-      (client) =>
-        new Proxy(client, {
-          get: (target, name) =>
-            name === 'query'
-              ? (params: { query: string }) => {
-                  statements.push(params.query);
-                  return target.query(params as never);
-                }
-              : Reflect.get(target, name),
-        }),
-    );
+    const { deps: watched, statements } = watchingStatements(deps);
     const read = async (limit: number, offset: number, extra: Record<string, unknown> = {}) => {
       statements.length = 0;
       const answer = await runQuery(watched, account.teamId, body(limit, offset, extra));
@@ -249,6 +240,9 @@ describe('a breakdown by visitors from roll-ups', () => {
     // 21 rows need 62 candidates, most of them one-visitor pages ranked by their sums of 30, above
     // the 21st row's 25 visitors: the leading groups do not settle it, so every group is read.
     expect(await read(20, 0)).toEqual({ results: raw[2], reads: 3 });
+    // Over the 28 days ending yesterday, merged ahead as one window, a loyal page's row counts its
+    // visitor once and its sum (1) settles the same page with the leading groups alone.
+    expect(await read(20, 0, window)).toEqual({ results: windowRaw, reads: 2 });
     // A comparison of the page reads only its groups' sets in the earlier range.
     statements.length = 0;
     const compared = await runQuery(
@@ -333,6 +327,76 @@ describe('week rows', () => {
     const rolledVisits = await ask(account, visits);
     expect(rolledVisits.meta.sources).toEqual(['rollup']);
     expect(answer(rolledVisits)).toEqual(rawVisits);
+  });
+});
+
+describe('window rows', () => {
+  it('merge the ranges ending yesterday once, and a range holding one reads it in place of its days', async () => {
+    const account = await createAccount(t.app);
+    await insertEvents(t.app, account.siteId, [
+      { visitor: 'a', at: '2023-12-28 10:00:00', page: '/' },
+      { visitor: 'a', at: '2024-01-04 10:00:00', page: '/' },
+      { visitor: 'a', at: '2024-01-04 10:05:00', page: '/docs' },
+      { visitor: 'b', at: '2024-01-05 11:00:00', page: '/docs', country: 'DE' },
+      { visitor: 'c', at: '2024-01-09 11:00:00', page: '/docs', source: 'Google' },
+      // A visit from the day before the 7-day window into it: read from its day rows beside the window.
+      { visitor: 'd', at: '2024-01-02 23:50:00', page: '/docs' },
+      { visitor: 'd', at: '2024-01-03 00:10:00', page: '/' },
+      // Today, read raw beside the window.
+      { visitor: 'a', at: '2024-01-10 08:00:00', page: '/' },
+    ]);
+    const questions = [
+      {
+        metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration', 'views_per_visit'],
+        include: { comparisons: { mode: 'previous_period' } },
+      },
+      { metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] },
+      { metrics: ['visitors', 'visits', 'bounce_rate'], dimensions: ['visit:entry_page'] },
+      { metrics: ['visitors', 'percentage'], dimensions: ['visit:country'] },
+      { metrics: ['visitors'], dimensions: ['visit:source'] },
+    ];
+    // 7d is the 7 days ending yesterday, the window itself; the others hold it and more days.
+    const ranges = ['7d', ['2024-01-02', '2024-01-10'], ['2023-12-20', '2024-01-09'], '28d'];
+    const bodies = ranges.flatMap((date_range) => questions.map((question) => ({ site_id: account.domain, date_range, ...question })));
+    const deps = queryEngineDeps(t.app);
+    const raw = [];
+    for (const body of bodies) raw.push((await runQuery(deps, account.teamId, body)).results);
+
+    await t.app.jobs.runOnce();
+    const windows = t.app.rollups.coverage(account.siteId)!.windows;
+    expect(windows).toHaveLength(6 * 10);
+    expect(windows.filter((w) => w.table === 'pages').map(({ days, slot, first, last }) => ({ days, slot, first, last }))).toEqual([
+      { days: 7, slot: 0, first: '2024-01-03', last: '2024-01-09' },
+      { days: 7, slot: 1, first: '2023-12-27', last: '2024-01-02' },
+      { days: 28, slot: 0, first: '2023-12-13', last: '2024-01-09' },
+      { days: 28, slot: 1, first: '2023-11-15', last: '2023-12-12' },
+      { days: 91, slot: 0, first: '2023-10-11', last: '2024-01-09' },
+      { days: 91, slot: 1, first: '2023-07-12', last: '2023-10-10' },
+    ]);
+    const { deps: watched, statements } = watchingStatements(deps);
+    for (const [i, body] of bodies.entries()) {
+      statements.length = 0;
+      const answer = await runQuery(watched, account.teamId, body);
+      expect(answer.meta.sources, JSON.stringify(body)).toContain('rollup');
+      expect(statements.join(), JSON.stringify(body)).toMatch(/FROM window_/);
+      expect(answer.results, JSON.stringify(body)).toEqual(raw[i]);
+    }
+    // A report by time needs its days apart.
+    statements.length = 0;
+    await runQuery(watched, account.teamId, { site_id: account.domain, date_range: '7d', metrics: ['visitors'], dimensions: ['time:day'] });
+    expect(statements.join()).not.toMatch(/window_/);
+
+    // A late row drops the windows at once; the next round merges them again, with it.
+    await insertEvents(t.app, account.siteId, [{ visitor: 'e', at: '2024-01-05 12:00:00', page: '/late' }]);
+    expect(t.app.rollups.coverage(account.siteId)!.windows).toEqual([]);
+    const late = { site_id: account.domain, date_range: '7d', metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] };
+    const before = (await runQuery(deps, account.teamId, late)).results;
+    expect(before).toContainEqual({ dimensions: ['/late'], metrics: [1, 1] });
+    await t.app.jobs.runOnce();
+    expect(t.app.rollups.coverage(account.siteId)!.windows).toHaveLength(6 * 10);
+    statements.length = 0;
+    expect((await runQuery(watched, account.teamId, late)).results).toEqual(before);
+    expect(statements.join()).toMatch(/FROM window_pages/);
   });
 });
 

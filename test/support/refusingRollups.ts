@@ -30,3 +30,19 @@ export function throughClient(deps: QueryEngineDeps, wrap: (client: ClickHouseCl
     },
   };
 }
+
+/** The engine's deps recording the SQL of every statement it reads with. */
+export function watchingStatements(deps: QueryEngineDeps): { deps: QueryEngineDeps; statements: string[] } {
+  const statements: string[] = [];
+  const watch = (client: ClickHouseClient): ClickHouseClient =>
+    new Proxy(client, {
+      get: (target, name) =>
+        name === 'query'
+          ? (params: { query: string }) => {
+              statements.push(params.query);
+              return target.query(params as never);
+            }
+          : Reflect.get(target, name),
+    });
+  return { deps: throughClient(deps, watch), statements };
+}

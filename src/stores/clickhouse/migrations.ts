@@ -1,6 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { DAILY_ROLLUPS, ROLLUP_COVERAGE, VISITOR_BOUND_COLUMN } from './dailyRollups.js';
 import { addColumnStatements, createTableStatements, type DdlTarget, fillColumnStatements, modifyColumnStatements } from './ddl.js';
+import { WINDOW_ROLLUPS } from './rollupWindows.js';
 import { EVENTS, EVENTS_IDEMPOTENCY_KEY, INGEST_COUNTERS, LOW_CARDINALITY_COLUMNS, ROLLUPS, SESSIONS } from './schema.js';
 
 export interface EventMigration {
@@ -43,6 +44,11 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
         ...addColumnStatements(def.name, VISITOR_BOUND_COLUMN, target),
         ...fillColumnStatements(def.name, 'visitor_bound = finalizeAggregation(visitors)', target),
       ]),
+  },
+  {
+    version: 6,
+    name: 'window_rollups',
+    statements: (target) => WINDOW_ROLLUPS.flatMap((def) => createTableStatements(def, target)),
   },
 ];
 

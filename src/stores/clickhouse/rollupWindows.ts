@@ -1,0 +1,145 @@
+import { addDays, formatDate, type LocalDate } from '../../query/localTime.js';
+import { DAY_KEYS, ROLLUP_AGGREGATES, ROLLUP_TABLES, type RollupFamily, type RollupTable, rollupTableName, VISITOR_BOUND } from './dailyRollups.js';
+import type { TableDef } from './ddl.js';
+
+/**
+ * Window roll-ups: each daily roll-up (dailyRollups.ts) merged once over the dashboard's preset
+ * ranges, so that a 91-day report merges one visitor set per group instead of thirteen weekly ones.
+ *
+ * Merging `uniq` visitor sets is what a long range costs from roll-ups, in proportion to the sets
+ * merged, and the busiest groups hold up to 65,536 hashes every week (docs/rollups.md). A range
+ * that ends yesterday — `7d`, `28d`, `91d`, and the previous period each is compared with — is
+ * the same run of days for every query asked on a given day, so the roll-up job merges it once
+ * per site and day and every such query reads the result.
+ *
+ * Each window is the latest computation of its length and slot (0: the days ending on the last day
+ * rolled up, 1: the same length just before them). Rows of an older computation linger until the
+ * table merges them away (ReplacingMergeTree on `computed`), so a query reads only the rows of the
+ * computation the job published (`computed`, kept in memory by src/rollups/rollups.ts): never a
+ * half-written or superseded window.
+ */
+
+/** The lengths merged: the dashboard's presets that end yesterday (src/query/dateRange.ts). */
+export const WINDOW_DAYS = [7, 28, 91] as const;
+
+/** A run of days merged into window rows: `days` long, ending on `last` (`YYYY-MM-DD`). */
+export interface WindowSpan {
+  days: number;
+  /** 0: ending on the last day rolled up; 1: the same length just before. */
+  slot: number;
+  first: string;
+  last: string;
+}
+
+/** A window published for queries: its rows are those of computation `computed`. */
+export interface RollupWindow extends WindowSpan {
+  table: string;
+  computed: number;
+}
+
+/** The windows kept for a site whose roll-ups reach `through`. */
+export function windowsEnding(through: LocalDate): WindowSpan[] {
+  return WINDOW_DAYS.flatMap((days) =>
+    [0, 1].map((slot) => {
+      const last = addDays(through, -slot * days);
+      return { days, slot, first: formatDate(addDays(last, 1 - days)), last: formatDate(last) };
+    }),
+  );
+}
+
+export const windowTableName = (table: RollupTable) => `window_${table.name}`;
+
+/** The day rows a window holds: the events of its days; the visits that began and ended within them. */
+export const WINDOW_HOLDS: Record<RollupFamily, (first: string, last: string) => string> = {
+  events: (first, last) => `day >= ${first} AND day <= ${last}`,
+  sessions: (first, last) => `first_day >= ${first} AND last_day <= ${last}`,
+};
+
+const windowKeys = (table: RollupTable) => ['site_id', 'days', 'slot', 'classification', ...table.keys.map((k) => k.column)];
+
+/** Every column of a window table in stored order: a daily table's, with `slot` and `computed`. */
+const windowColumns = (table: RollupTable) => [
+  'site_id',
+  'days',
+  'slot',
+  ...DAY_KEYS[table.family].map((d) => d.column),
+  'classification',
+  ...table.keys.map((k) => k.column),
+  ...ROLLUP_AGGREGATES[table.family].map((a) => a.name),
+  'computed',
+];
+
+/**
+ * Merges windows from the table's day rows, one statement for all of them. Parameters: `site`,
+ * `computed`, and per window i `days<i>`, `slot<i>`, `first<i>`, `last<i>` (windowParams). Each
+ * row's visitor bound is its own merged count, as a day row's is: a group's summed bounds then
+ * stay at least its visitors, and close to them.
+ */
+export function windowInsert(table: RollupTable, count: number): string {
+  const aggregates = ROLLUP_AGGREGATES[table.family];
+  const keys = table.keys.map((k) => k.column);
+  const merged = aggregates.filter((a) => a !== VISITOR_BOUND);
+  const one = (i: number) => {
+    const holds = WINDOW_HOLDS[table.family](`{first${i}:Date}`, `{last${i}:Date}`);
+    // The day rows' columns are renamed inside, so no alias below shadows a column it reads.
+    const inner = `SELECT classification, ${[...keys, ...merged.map((a) => `${a.combine}(${a.name}) AS merged_${a.name}`)].join(', ')} FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND days = 1 AND ${holds} GROUP BY ${['classification', ...keys].join(', ')}`;
+    const outer = [
+      '{site:UInt64} AS site_id',
+      `{days${i}:UInt8} AS days`,
+      `{slot${i}:UInt8} AS slot`,
+      ...DAY_KEYS[table.family].map((d) => `{first${i}:Date} AS ${d.column}`),
+      'classification',
+      ...keys,
+      ...aggregates.map((a) =>
+        a === VISITOR_BOUND ? `CAST(finalizeAggregation(merged_visitors) AS ${a.type}) AS ${a.name}` : `merged_${a.name} AS ${a.name}`,
+      ),
+      '{computed:UInt64} AS computed',
+    ];
+    return `SELECT ${outer.join(', ')} FROM (${inner})`;
+  };
+  const selects = Array.from({ length: count }, (_, i) => one(i));
+  return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) ${selects.join(' UNION ALL ')}`;
+}
+
+/** windowInsert's parameters for these windows. */
+export function windowParams(spans: readonly WindowSpan[]): Record<string, string | number> {
+  return Object.fromEntries(
+    spans.flatMap((span, i) => [
+      [`days${i}`, span.days],
+      [`slot${i}`, span.slot],
+      [`first${i}`, span.first],
+      [`last${i}`, span.last],
+    ]),
+  );
+}
+
+/**
+ * A published window's rows in a daily table's columns, `days` set to 0 so that a range reading
+ * them beside day and week rows (src/query/rollupSource.ts) tells them apart.
+ */
+export function windowRowsSql(table: RollupTable, columns: readonly string[], site: string, window: { days: string; slot: string; computed: string }): string {
+  const stored = `SELECT ${columns.join(', ')} FROM ${windowTableName(table)} WHERE site_id = ${site} AND days = ${window.days} AND slot = ${window.slot} AND computed = ${window.computed}`;
+  // Marked outside the statement that filters on the stored `days`: an alias would shadow it there.
+  return `SELECT ${columns.map((column) => (column === 'days' ? 'toUInt8(0) AS days' : column)).join(', ')} FROM (${stored})`;
+}
+
+/** The newest computation stored in any window table, so a restarted job numbers its next one above it. */
+export const LATEST_COMPUTATION_SQL = `SELECT max(computed) AS computed FROM (${ROLLUP_TABLES.map((table) => `SELECT max(computed) AS computed FROM ${windowTableName(table)}`).join(' UNION ALL ')})`;
+
+export const WINDOW_ROLLUPS: TableDef[] = ROLLUP_TABLES.map((table) => ({
+  name: windowTableName(table),
+  columns: [
+    'site_id UInt64',
+    'days UInt8',
+    'slot UInt8',
+    ...DAY_KEYS[table.family].map((d) => `${d.column} Date`),
+    'classification LowCardinality(String)',
+    ...table.keys.map((k) => `${k.column} ${k.type}`),
+    ...ROLLUP_AGGREGATES[table.family].map((a) => `${a.name} ${a.type}`),
+    'computed UInt64',
+  ],
+  engine: 'ReplacingMergeTree',
+  engineArgs: 'computed',
+  orderBy: `(${windowKeys(table).join(', ')})`,
+  shardingKey: 'site_id',
+}));
