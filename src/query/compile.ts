@@ -11,7 +11,7 @@ import { type MetricSpec, metricFacts, metricOf } from './metrics.js';
 import type { FilterTree } from './request.js';
 import { filterLeaves, isSessionDimension, metricTable, type ResolvedQuery } from './resolve.js';
 import { planRevenue, type RevenuePlan } from './revenue.js';
-import { boundsSql, GOAL_COLUMNS, rollupSideSql, rollupTableFor, SESSION_DIMENSION_SUBSTITUTES, stitched } from './rollupSource.js';
+import { boundsSql, boundsTight, GOAL_COLUMNS, rollupSideSql, rollupTableFor, SESSION_DIMENSION_SUBSTITUTES, stitched, windowReading } from './rollupSource.js';
 import { and, type CompileContext, eventsBase, fromTable, sessionsBase } from './tables.js';
 
 /**
@@ -56,6 +56,11 @@ export interface CompiledQuery {
   revenue: RevenuePlan | null;
   /** Where the rows came from: `rollup` when every side was read from roll-ups (stitched with raw for later days). */
   sources: ('rollup' | 'raw')[];
+  /**
+   * For a ranking of groups (option `bounds`): `needless` when the answer reads each group's own
+   * count from one row, `tight` when the sums are about each group's visitors (one window), else `loose`.
+   */
+  ranking?: 'needless' | 'tight' | 'loose';
 }
 
 /** Which table answers the query, following the reference's table decider. */
@@ -174,7 +179,9 @@ export function compileQuery(
   };
   const sources: CompiledQuery['sources'] = fromRollups ? (stitched(ctx, coverage) ? ['rollup', 'raw'] : ['rollup']) : ['raw'];
   if (options.bounds !== undefined && fromRollups) {
-    return { sql: boundsSql(main, ctx, tables[0]!, coverage, options.bounds), params: params.values, plan, revenue, sources };
+    const table = tables[0]!;
+    const ranking = windowReading(main, ctx, table, coverage)?.noSets ? 'needless' : boundsTight(main, ctx, table, coverage) ? 'tight' : 'loose';
+    return { sql: boundsSql(main, ctx, table, coverage, options.bounds), params: params.values, plan, revenue, sources, ranking };
   }
   const from = sides
     .map((side, index) => {

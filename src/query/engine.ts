@@ -13,7 +13,7 @@ import { labelKeys } from './dimensionSql.js';
 import type { ExchangeRates } from './exchangeRates.js';
 import { type Row, type Statements, teamStatements, toMetricValue } from './execute.js';
 import { type CompletedImport, decideImports, type ImportsDecision, importsWarning } from './importedPlan.js';
-import { candidateCount, type GroupSet, leadingRows, leadsAll } from './leadingGroups.js';
+import { candidateCount, type GroupSet, leadingRows, leadsAll, tightCandidateCount } from './leadingGroups.js';
 import { formatDate, isoWithOffset, parseIsoDate, startOfDay, toLocal } from './localTime.js';
 import { metricFacts, REVENUE_METRICS } from './metrics.js';
 import type { QueryScheduler } from './queryScheduler.js';
@@ -116,19 +116,22 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   const leading = async (rowsNeeded: number) => {
     const count = candidateCount(rowsNeeded);
     const ranking = compile(q.range, null, { paginate: false, bounds: count });
-    if (!ranking.sources.includes('rollup')) return null;
+    if (!ranking.sources.includes('rollup') || ranking.ranking === 'needless') return null;
     // A ranking refused for memory leaves the answer to the usual read and its fallback below.
     const ranked = await sql(ranking.sql, ranking.params).catch((error: unknown) => {
       if (error instanceof AppError && error.code === 'query_too_large') return [];
       throw error;
     });
-    if (ranked.length <= count) return null;
-    const values = ranked.slice(0, count).map((row) => String(row.value));
-    const answer = await run(q.range, { paginate: true, among: { dimension: 0, values } });
-    // Refused for memory and read raw instead, it holds every group already.
-    if (!answer.compiled.sources.includes('rollup')) return answer;
-    const visitors = answer.rows.map((row) => Number(row[`m${q.metrics.indexOf('visitors')}`]));
-    return leadsAll(visitors, rowsNeeded, q.offset, Number(ranked[count]!.bound)) ? answer : null;
+    for (const candidates of ranking.ranking === 'tight' ? [tightCandidateCount(rowsNeeded), count] : [count]) {
+      if (ranked.length <= candidates) return null;
+      const values = ranked.slice(0, candidates).map((row) => String(row.value));
+      const answer = await run(q.range, { paginate: true, among: { dimension: 0, values } });
+      // Refused for memory and read raw instead, it holds every group already.
+      if (!answer.compiled.sources.includes('rollup')) return answer;
+      const visitors = answer.rows.map((row) => Number(row[`m${q.metrics.indexOf('visitors')}`]));
+      if (leadsAll(visitors, rowsNeeded, q.offset, Number(ranked[candidates]!.bound))) return answer;
+    }
+    return null;
   };
   const timeIndex = q.dimensions.findIndex((d) => d.startsWith('time:'));
   // A comparison is restricted to the groups of the primary answer, unless it is bucketed by time

@@ -49,6 +49,13 @@ export function leadingRows(q: ResolvedQuery, imported: boolean): number | null 
 export const candidateCount = (rows: number) => 2 * rows + 20;
 
 /**
+ * Groups merged first when the ranking's sums are about each group's own visitors (a range read
+ * from one window, src/stores/clickhouse/rollupWindows.ts): a few past the page usually settle it,
+ * and candidateCount's groups are merged only when they do not.
+ */
+export const tightCandidateCount = (rows: number) => rows + 4;
+
+/**
  * Whether an answer read from the leading groups is the whole query's: its row `rows` (1-based,
  * counted from the first row of the whole result) has more visitors than `threshold`, the largest
  * sum of a group left out (by ESTIMATE_MARGIN where sums reach uniq's estimates).

@@ -151,14 +151,17 @@ export interface MetricSql {
 /** A sum of visits: the denominator of every per-visit average. */
 const VISIT_SUM: Column = { raw: 'sum(sign)', rollup: 'sum(visits)' };
 
+/** Visitors from roll-ups: their visitor sets merged (src/query/rollupSource.ts reads one-row groups' counts instead). */
+export const ROLLUP_VISITORS = 'uniqMerge(visitors)';
+
 const uniq = (b: MetricSql, column: string): string => (b.countable === '1' ? `uniq(${column})` : `uniqIf(${column}, ${b.countable})`);
 /** Roll-ups hold no engagement rows: a count that must leave them out has a roll-up form only when none are read. */
 const countableRollup = (b: MetricSql, rollup: string): string | null => (b.countable === '1' ? rollup : null);
 
 /** The visitors of a side's rows: of its visits, or of the events that count. */
 function visitorsOf(b: MetricSql, side: Side): string {
-  if (side.table === 'sessions') return b.col(side, 'visitors', b.scale('uniq(user_id)'), 'uniqMerge(visitors)');
-  return b.col(side, 'visitors', b.scale(uniq(b, 'user_id')), countableRollup(b, 'uniqMerge(visitors)'));
+  if (side.table === 'sessions') return b.col(side, 'visitors', b.scale('uniq(user_id)'), ROLLUP_VISITORS);
+  return b.col(side, 'visitors', b.scale(uniq(b, 'user_id')), countableRollup(b, ROLLUP_VISITORS));
 }
 
 /** The result rows' visitors: of visits when those are the rows, else of events. */
@@ -192,7 +195,7 @@ function conversionRate(b: MetricSql, of: (q: ResolvedQuery) => Whole): string {
   const converted = visitorsOf(b, b.events);
   const { dimensions, filters } = of(b.ctx.q);
   const whole = b.side('events', { dims: dimensions, filters });
-  return b.share(converted, b.col(whole, 'visitors', b.scale('uniq(user_id)'), 'uniqMerge(visitors)'), whole);
+  return b.share(converted, b.col(whole, 'visitors', b.scale('uniq(user_id)'), ROLLUP_VISITORS), whole);
 }
 
 /** Top-level event:page filters, which make bounces those of visits entered on the page (as the reference). */

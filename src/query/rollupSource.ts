@@ -1,6 +1,6 @@
 import type { Coverage } from '../rollups/rollups.js';
 import { allColumns, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName, rowDay, SAME_WEEK } from '../stores/clickhouse/dailyRollups.js';
-import { type RollupWindow, WINDOW_HOLDS, windowRowsSql } from '../stores/clickhouse/rollupWindows.js';
+import { FULL, type RollupWindow, WHOLE, WINDOW_HOLDS, windowRowsSql } from '../stores/clickhouse/rollupWindows.js';
 import { dimensionKind } from './catalog.js';
 import type { Side } from './compile.js';
 import { STORABLE } from './dateRange.js';
@@ -9,6 +9,7 @@ import { filtersCondition } from './filters.js';
 import { isScrollGoal, selectGoals } from './goals.js';
 import type { GroupSet } from './leadingGroups.js';
 import { addDays, dayNumber, formatDate, isoWeekday, type LocalDate, parseIsoDate, toLocal } from './localTime.js';
+import { ROLLUP_VISITORS } from './metrics.js';
 import type { FilterTree } from './request.js';
 import { and, type CompileContext, classificationCondition, WEEK_MS } from './tables.js';
 
@@ -103,23 +104,88 @@ export function rollupSideSql(side: Side, index: number, ctx: CompileContext, ta
       return dayBucket(ctx, kind.interval === 'week' || kind.interval === 'month' ? kind.interval : 'day', day);
     }
     if (kind.kind === 'goal') return goalKey(ctx);
-    if (side.exitPageAsPath && dimension === 'visit:exit_page') return 'pathname';
-    const column = kind.kind === 'column' ? kind.def.column : '';
-    return side.table === 'sessions' ? (SESSION_DIMENSION_SUBSTITUTES[dimension] ?? column) : column;
+    return storedKey(side, dimension, kind.kind === 'column' ? kind.def.column : '');
   };
   const dims = side.dims.map((i) => `${key(i)} AS k${i}`);
-  const columns = [...side.columns].map(([name, column]) => `${column.rollup} AS c${index}_${name}`);
   const window = windowFor(side, ctx, table, coverage);
+  const reading = windowReading(side, ctx, table, coverage);
+  // Over one row per group, a column's own form where it has one; a visitor set read once otherwise.
+  const columns = [...side.columns].map(([name, column]) => `${(reading?.oneRowEach && oneRowForm(column.rollup)) || column.rollup} AS c${index}_${name}`);
   const where = and([
     `site_id = ${site}`,
-    rangeRows(side, ctx, table, coverage, window),
+    ...(reading === null ? [rangeRows(side, ctx, table, coverage, window)] : []),
     classificationCondition(ctx),
     ...filtersCondition(side.filters, side.table, ctx),
     ...side.extra.map((e) => e.sql),
     ...(among && side.dims.includes(among.dimension) ? [`toString(${key(among.dimension)}) IN ${params.strings(among.values)}`] : []),
   ]);
+  const rows = reading === null ? rollupRows(ctx, table, coverage, site, tz, window) : `(${windowRows(ctx, table, site, window!, reading.rows)})`;
   const group = side.dims.map((i) => `k${i}`);
-  return `SELECT ${[...dims, ...columns].join(', ')} FROM ${rollupRows(ctx, table, coverage, site, tz, window)} WHERE ${where}${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
+  return `SELECT ${[...dims, ...columns].join(', ')} FROM ${rows} WHERE ${where}${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
+}
+
+/**
+ * A column's form over one-row groups: a group's visitors are its row's own count (the merged
+ * set's, src/stores/clickhouse/rollupWindows.ts), its sums the same (its row count, `__rows`, is
+ * one); null for a form that needs the sets (visits of events).
+ */
+function oneRowForm(rollup: string | null): string | null {
+  if (rollup === ROLLUP_VISITORS) return 'sum(visitor_bound)';
+  return rollup === null || rollup.includes('Merge(') ? null : rollup;
+}
+
+/**
+ * How a side whose range is exactly a window, with nothing else narrowing its rows, reads the
+ * window alone (src/stores/clickhouse/rollupWindows.ts): `rows`, a condition on the window's
+ * rows; `oneRowEach` when each group is one row, `noSets` when its figures then need no visitor
+ * set at all (visits of events do). Null: read as any range.
+ * - A report by one column, or by none: the rows grouped by that column, or the one row.
+ * - Goals: custom events merged by name across pages, and pageviews by page, as a goal is an
+ *   event name or a pageview of some pages (src/query/goals.ts; scroll goals are read raw).
+ */
+export function windowReading(
+  side: Side,
+  ctx: CompileContext,
+  table: RollupTable,
+  coverage: Coverage,
+): { rows: string; oneRowEach: boolean; noSets: boolean } | null {
+  if (wholeWindow(side, ctx, table, coverage) === null || stitched(ctx, coverage)) return null;
+  // Shown classes (src/query/tables.ts) add their own rows to a group; filters need the keys they read.
+  if (ctx.q.classifications.length > 0 || side.filters.length > 0 || side.dims.length > 1) return null;
+  const { params } = ctx;
+  const kind = side.dims.length === 0 ? null : dimensionKind(ctx.q.dimensions[side.dims[0]!]!);
+  if (kind?.kind === 'goal') {
+    const byName = table.keys.some((k) => k.column === 'name');
+    if (!byName || side.extra.some((e) => e.columns === null || e.columns.some((c) => !GOAL_COLUMNS.includes(c)))) return null;
+    return {
+      rows: `((grouping = ${params.string('name')} AND name != 'pageview') OR (grouping = ${params.string(FULL)} AND name = 'pageview'))`,
+      oneRowEach: false,
+      noSets: false,
+    };
+  }
+  if (side.extra.length > 0) return null;
+  const noSets = [...side.columns.values()].every((column) => oneRowForm(column.rollup) !== null);
+  if (kind === null) return { rows: `grouping = ${params.string(WHOLE)}`, oneRowEach: true, noSets };
+  if (kind?.kind !== 'column') return null;
+  const column = storedColumn(storedKey(side, ctx.q.dimensions[side.dims[0]!]!, kind.def.column));
+  return table.keys.some((k) => k.column === column) ? { rows: `grouping = ${params.string(column)}`, oneRowEach: true, noSets } : null;
+}
+
+/** The stored column a side groups a column dimension by (a visit's page is its entry page…). */
+function storedKey(side: Side, dimension: string, column: string): string {
+  if (side.exitPageAsPath && dimension === 'visit:exit_page') return 'pathname';
+  return side.table === 'sessions' ? (SESSION_DIMENSION_SUBSTITUTES[dimension] ?? column) : column;
+}
+
+/** The rows of a window meeting `rows` (a condition on its grouping and keys), in the daily table's columns. */
+function windowRows(ctx: CompileContext, table: RollupTable, site: string, window: RollupWindow, rows: string): string {
+  const { params } = ctx;
+  return windowRowsSql(table, allColumns(table), site, {
+    days: params.add(window.days, 'UInt8'),
+    slot: params.add(window.slot, 'UInt8'),
+    computed: params.add(window.computed, 'UInt64'),
+    rows,
+  });
 }
 
 /** The days a range reads from roll-ups: from its first day to its last, or the last rolled up when that is earlier. */
@@ -139,6 +205,19 @@ function windowFor(side: Side, ctx: CompileContext, table: RollupTable, coverage
   const [first, limit] = rolledSpan(ctx, coverage).map(formatDate);
   const within = coverage.windows.filter((w) => w.table === table.name && w.first >= first! && w.last <= limit!);
   return within.reduce<RollupWindow | null>((best, w) => (best === null || w.days > best.days ? w : best), null);
+}
+
+/**
+ * Whether a side's groups are ranked by about their own visitors: the range's rolled-up days are
+ * one window, whose rows each count their visitors once (days read raw after it add a day each).
+ */
+export const boundsTight = (side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage) => wholeWindow(side, ctx, table, coverage) !== null;
+
+/** The window that is all of the range's rolled-up days, if one is. */
+function wholeWindow(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): RollupWindow | null {
+  const window = windowFor(side, ctx, table, coverage);
+  const [first, limit] = rolledSpan(ctx, coverage).map(formatDate);
+  return window !== null && window.first === first && window.last === limit ? window : null;
 }
 
 /** Rows of a range that one stored row holds merged: `rows` picks the stored rows, `holds` the day rows they stand for. */
@@ -208,12 +287,7 @@ function rollupRows(ctx: CompileContext, table: RollupTable, coverage: Coverage,
   const parts = [
     `SELECT ${columns.join(', ')} FROM ${name} WHERE site_id = ${site}${later ? ` AND ${rowDay(table)} <= toDate(${params.instant(coverage.until)}, ${tz})` : ''}`,
   ];
-  if (window) {
-    const { days, slot, computed } = window;
-    parts.push(
-      windowRowsSql(table, columns, site, { days: params.add(days, 'UInt8'), slot: params.add(slot, 'UInt8'), computed: params.add(computed, 'UInt64') }),
-    );
-  }
+  if (window) parts.push(windowRows(ctx, table, site, window, `grouping = ${params.string(FULL)}`));
   if (later) {
     const recent = [`site_id = ${site}`, `timestamp > ${params.instant(coverage.until)}`];
     if (table.family === 'events') recent.push(`timestamp <= ${params.instant(range.last)}`);

@@ -2,7 +2,14 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { addDays, dayNumber, endOfDay, formatDate, isoWeekday, type LocalDate, parseIsoDate, startOfDay, toLocal } from '../query/localTime.js';
 import { allColumns, ROLLUP_COVERAGE, ROLLUP_TABLES, rollupSelect, rollupTableName, rowDay, weekSelect } from '../stores/clickhouse/dailyRollups.js';
 import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
-import { LATEST_COMPUTATION_SQL, type RollupWindow, windowInsert, windowParams, windowsEnding } from '../stores/clickhouse/rollupWindows.js';
+import {
+  groupedWindowInserts,
+  LATEST_COMPUTATION_SQL,
+  type RollupWindow,
+  windowInsert,
+  windowParams,
+  windowsEnding,
+} from '../stores/clickhouse/rollupWindows.js';
 import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
 
 /**
@@ -190,6 +197,7 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     for (const table of ROLLUP_TABLES) {
       try {
         await deps.client.command({ query: windowInsert(table, spans.length), query_params: { site: site.id, computed, ...windowParams(spans) } });
+        for (const query of groupedWindowInserts(table)) await deps.client.command({ query, query_params: { site: site.id, computed } });
         written.push(...spans.map((span) => ({ ...span, table: table.name, computed })));
       } catch (error) {
         deps.onError(error);

@@ -227,12 +227,21 @@ describe('a breakdown by visitors from roll-ups', () => {
     const windowRaw = (await runQuery(deps, account.teamId, body(20, 0, window))).results;
     await t.app.jobs.runOnce();
 
-    const { deps: watched, statements } = watchingStatements(deps);
+    const { deps: watched, statements, params } = watchingStatements(deps);
+    /** How many groups each read of daily_pages merged (0: the ranking; every group: -1). */
+    const merged = () =>
+      statements.flatMap((sql, i) => {
+        if (!sql.includes('daily_pages')) return [];
+        if (sql.includes('c0_bound')) return [0];
+        const among = Object.values(params[i]!).find(Array.isArray);
+        return [among ? among.length : -1];
+      });
     const read = async (limit: number, offset: number, extra: Record<string, unknown> = {}) => {
       statements.length = 0;
+      params.length = 0;
       const answer = await runQuery(watched, account.teamId, body(limit, offset, extra));
       expect(answer.meta.sources).toEqual(['rollup']);
-      return { results: answer.results, reads: statements.filter((sql) => sql.includes('daily_pages')).length };
+      return { results: answer.results, reads: statements.filter((sql) => /daily_pages|window_pages/.test(sql)).length };
     };
     // Six rows need 32 candidates; the 33rd page's sum (13) is below the sixth row's 40 visitors.
     expect(await read(5, 0)).toEqual({ results: raw[0], reads: 2 });
@@ -240,9 +249,18 @@ describe('a breakdown by visitors from roll-ups', () => {
     // 21 rows need 62 candidates, most of them one-visitor pages ranked by their sums of 30, above
     // the 21st row's 25 visitors: the leading groups do not settle it, so every group is read.
     expect(await read(20, 0)).toEqual({ results: raw[2], reads: 3 });
-    // Over the 28 days ending yesterday, merged ahead as one window, a loyal page's row counts its
-    // visitor once and its sum (1) settles the same page with the leading groups alone.
-    expect(await read(20, 0, window)).toEqual({ results: windowRaw, reads: 2 });
+    expect(merged()).toEqual([0, 62, -1]);
+    // Over the 28 days ending yesterday, merged ahead as one window, each page is one row of its
+    // own counts: one read, no ranking, no visitor set.
+    expect(await read(20, 0, window)).toEqual({ results: windowRaw, reads: 1 });
+    expect(statements.at(-1)).not.toMatch(/uniqMerge|daily_pages/);
+    // With today's rows added, the window's sets are merged with them, and the ranking by the
+    // window rows' own counts settles the page with the 21 rows and 4 more.
+    statements.length = 0;
+    params.length = 0;
+    const withToday = await runQuery(watched, account.teamId, body(20, 0, { date_range: ['2023-12-13', '2024-01-10'] }));
+    expect(withToday.meta.sources).toEqual(['rollup', 'raw']);
+    expect(merged()).toEqual([0, 25]);
     // A comparison of the page reads only its groups' sets in the earlier range.
     statements.length = 0;
     const compared = await runQuery(
@@ -344,8 +362,14 @@ describe('window rows', () => {
       { visitor: 'd', at: '2024-01-03 00:10:00', page: '/' },
       // Today, read raw beside the window.
       { visitor: 'a', at: '2024-01-10 08:00:00', page: '/' },
+      // One goal's events on two pages: merged by name across pages.
+      { visitor: 'a', at: '2024-01-04 10:06:00', name: 'Signup', page: '/docs' },
+      { visitor: 'b', at: '2024-01-05 11:01:00', name: 'Signup', page: '/' },
     ]);
+    await addGoal(t.app, account.siteId, { eventName: 'Signup' });
+    await addGoal(t.app, account.siteId, { pagePath: '/doc*', displayName: 'Docs' });
     const questions = [
+      { metrics: ['visitors', 'events', 'conversion_rate'], dimensions: ['event:goal'] },
       {
         metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration', 'views_per_visit'],
         include: { comparisons: { mode: 'previous_period' } },
@@ -441,8 +465,10 @@ describe('roll-ups under random histories', () => {
   const metrics = fc.subarray(['visitors', 'visits', 'pageviews', 'events', 'bounce_rate', 'visit_duration', 'views_per_visit', 'percentage', 'exit_rate'], {
     minLength: 1,
   });
-  // Whole weeks (1–7 Jan is Monday to Sunday) are read from week rows, the other days from day rows.
+  // Whole weeks (1–7 Jan is Monday to Sunday) are read from week rows, the other days from day
+  // rows; 3–9 Jan is the 7-day window ending yesterday (27 Dec – 2 Jan the one before it).
   const range = fc.constantFrom(
+    ['2024-01-03', '2024-01-09'],
     ['2024-01-01', '2024-01-10'],
     ['2023-12-27', '2024-01-09'],
     ['2024-01-03', '2024-01-05'],

@@ -31,18 +31,20 @@ export function throughClient(deps: QueryEngineDeps, wrap: (client: ClickHouseCl
   };
 }
 
-/** The engine's deps recording the SQL of every statement it reads with. */
-export function watchingStatements(deps: QueryEngineDeps): { deps: QueryEngineDeps; statements: string[] } {
+/** The engine's deps recording every statement it reads with: its SQL, and its parameters in `params`. */
+export function watchingStatements(deps: QueryEngineDeps): { deps: QueryEngineDeps; statements: string[]; params: Record<string, unknown>[] } {
   const statements: string[] = [];
+  const params: Record<string, unknown>[] = [];
   const watch = (client: ClickHouseClient): ClickHouseClient =>
     new Proxy(client, {
       get: (target, name) =>
         name === 'query'
-          ? (params: { query: string }) => {
-              statements.push(params.query);
-              return target.query(params as never);
+          ? (query: { query: string; query_params?: Record<string, unknown> }) => {
+              statements.push(query.query);
+              params.push(query.query_params ?? {});
+              return target.query(query as never);
             }
           : Reflect.get(target, name),
     });
-  return { deps: throughClient(deps, watch), statements };
+  return { deps: throughClient(deps, watch), statements, params };
 }

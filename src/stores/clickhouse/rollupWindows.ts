@@ -49,25 +49,50 @@ export function windowsEnding(through: LocalDate): WindowSpan[] {
 
 export const windowTableName = (table: RollupTable) => `window_${table.name}`;
 
-/** The day rows a window holds: the events of its days; the visits that began and ended within them. */
+/**
+ * The day rows a window holds: the events of its days; the visits active in them (last active on
+ * or after the first, begun by the last: src/query/tables.ts sessionsBase), which are active in
+ * any range holding the window too. So a range that is exactly a window's days is its rows alone.
+ */
 export const WINDOW_HOLDS: Record<RollupFamily, (first: string, last: string) => string> = {
   events: (first, last) => `day >= ${first} AND day <= ${last}`,
-  sessions: (first, last) => `first_day >= ${first} AND last_day <= ${last}`,
+  sessions: (first, last) => `last_day >= ${first} AND first_day <= ${last}`,
 };
 
-const windowKeys = (table: RollupTable) => ['site_id', 'days', 'slot', 'classification', ...table.keys.map((k) => k.column)];
+/**
+ * What a window row is grouped by: FULL rows keep every key of the daily table; the others are
+ * the full rows merged again by one key column (named) or by none (WHOLE), the other keys left
+ * empty. A report by one column over exactly a window then reads one row per group and takes its
+ * visitors from the row's own count, without reading a visitor set (src/query/rollupSource.ts).
+ */
+export const FULL = '';
+export const WHOLE = '*';
 
-/** Every column of a window table in stored order: a daily table's, with `slot` and `computed`. */
+const windowKeys = (table: RollupTable) => ['site_id', 'days', 'slot', 'grouping', 'classification', ...table.keys.map((k) => k.column)];
+
+/** Every column of a window table in stored order: a daily table's, with `slot`, `grouping` and `computed`. */
 const windowColumns = (table: RollupTable) => [
   'site_id',
   'days',
   'slot',
+  'grouping',
   ...DAY_KEYS[table.family].map((d) => d.column),
   'classification',
   ...table.keys.map((k) => k.column),
   ...ROLLUP_AGGREGATES[table.family].map((a) => a.name),
   'computed',
 ];
+
+/** A merged row's aggregates: inside, each merged from the rows' (as `merged_<name>`); outside, those and the bound as the merged visitors' own count. */
+function mergedAggregates(table: RollupTable): { inner: string[]; outer: string[] } {
+  const aggregates = ROLLUP_AGGREGATES[table.family];
+  return {
+    inner: aggregates.filter((a) => a !== VISITOR_BOUND).map((a) => `${a.combine}(${a.name}) AS merged_${a.name}`),
+    outer: aggregates.map((a) =>
+      a === VISITOR_BOUND ? `CAST(finalizeAggregation(merged_visitors) AS ${a.type}) AS ${a.name}` : `merged_${a.name} AS ${a.name}`,
+    ),
+  };
+}
 
 /**
  * Merges windows from the table's day rows, one statement for all of them. Parameters: `site`,
@@ -76,29 +101,44 @@ const windowColumns = (table: RollupTable) => [
  * stay at least its visitors, and close to them.
  */
 export function windowInsert(table: RollupTable, count: number): string {
-  const aggregates = ROLLUP_AGGREGATES[table.family];
   const keys = table.keys.map((k) => k.column);
-  const merged = aggregates.filter((a) => a !== VISITOR_BOUND);
+  const { inner: merged, outer: aggregates } = mergedAggregates(table);
   const one = (i: number) => {
     const holds = WINDOW_HOLDS[table.family](`{first${i}:Date}`, `{last${i}:Date}`);
     // The day rows' columns are renamed inside, so no alias below shadows a column it reads.
-    const inner = `SELECT classification, ${[...keys, ...merged.map((a) => `${a.combine}(${a.name}) AS merged_${a.name}`)].join(', ')} FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND days = 1 AND ${holds} GROUP BY ${['classification', ...keys].join(', ')}`;
+    const inner = `SELECT classification, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND days = 1 AND ${holds} GROUP BY ${['classification', ...keys].join(', ')}`;
     const outer = [
       '{site:UInt64} AS site_id',
       `{days${i}:UInt8} AS days`,
       `{slot${i}:UInt8} AS slot`,
+      `'${FULL}' AS grouping`,
       ...DAY_KEYS[table.family].map((d) => `{first${i}:Date} AS ${d.column}`),
       'classification',
       ...keys,
-      ...aggregates.map((a) =>
-        a === VISITOR_BOUND ? `CAST(finalizeAggregation(merged_visitors) AS ${a.type}) AS ${a.name}` : `merged_${a.name} AS ${a.name}`,
-      ),
+      ...aggregates,
       '{computed:UInt64} AS computed',
     ];
     return `SELECT ${outer.join(', ')} FROM (${inner})`;
   };
   const selects = Array.from({ length: count }, (_, i) => one(i));
   return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) ${selects.join(' UNION ALL ')}`;
+}
+
+/**
+ * The full rows of computation `computed` (parameters `site`, `computed`) merged again by each key
+ * column alone and by none; the other keys take their empty defaults.
+ */
+export function groupedWindowInserts(table: RollupTable): string[] {
+  const { inner: merged, outer: aggregates } = mergedAggregates(table);
+  const dayKeys = DAY_KEYS[table.family].map((d) => d.column);
+  const one = (column: string | null) => {
+    const by = ['days', 'slot', ...dayKeys, 'classification', ...(column ? [column] : [])];
+    const inner = `SELECT ${[...by, ...merged].join(', ')} FROM ${windowTableName(table)} WHERE site_id = {site:UInt64} AND computed = {computed:UInt64} AND grouping = '${FULL}' GROUP BY ${by.join(', ')}`;
+    const columns = ['site_id', 'grouping', ...by, ...ROLLUP_AGGREGATES[table.family].map((a) => a.name), 'computed'];
+    const outer = ['{site:UInt64} AS site_id', `'${column ?? WHOLE}' AS grouping`, ...by, ...aggregates, '{computed:UInt64} AS computed'];
+    return `INSERT INTO ${windowTableName(table)} (${columns.join(', ')}) SELECT ${outer.join(', ')} FROM (${inner})`;
+  };
+  return [null, ...table.keys.map((k) => k.column)].map(one);
 }
 
 /** windowInsert's parameters for these windows. */
@@ -114,11 +154,16 @@ export function windowParams(spans: readonly WindowSpan[]): Record<string, strin
 }
 
 /**
- * A published window's rows in a daily table's columns, `days` set to 0 so that a range reading
+ * A published window's rows meeting `rows` in a daily table's columns, `days` set to 0 so that a range reading
  * them beside day and week rows (src/query/rollupSource.ts) tells them apart.
  */
-export function windowRowsSql(table: RollupTable, columns: readonly string[], site: string, window: { days: string; slot: string; computed: string }): string {
-  const stored = `SELECT ${columns.join(', ')} FROM ${windowTableName(table)} WHERE site_id = ${site} AND days = ${window.days} AND slot = ${window.slot} AND computed = ${window.computed}`;
+export function windowRowsSql(
+  table: RollupTable,
+  columns: readonly string[],
+  site: string,
+  window: { days: string; slot: string; computed: string; rows: string },
+): string {
+  const stored = `SELECT ${columns.join(', ')} FROM ${windowTableName(table)} WHERE site_id = ${site} AND days = ${window.days} AND slot = ${window.slot} AND computed = ${window.computed} AND ${window.rows}`;
   // Marked outside the statement that filters on the stored `days`: an alias would shadow it there.
   return `SELECT ${columns.map((column) => (column === 'days' ? 'toUInt8(0) AS days' : column)).join(', ')} FROM (${stored})`;
 }
@@ -132,6 +177,7 @@ export const WINDOW_ROLLUPS: TableDef[] = ROLLUP_TABLES.map((table) => ({
     'site_id UInt64',
     'days UInt8',
     'slot UInt8',
+    'grouping LowCardinality(String)',
     ...DAY_KEYS[table.family].map((d) => `${d.column} Date`),
     'classification LowCardinality(String)',
     ...table.keys.map((k) => `${k.column} ${k.type}`),
