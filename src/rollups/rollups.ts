@@ -102,6 +102,10 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
   };
 
   /** Deletes a site's roll-ups from `from` on, with the week holding it (all of them without `from`). */
+  // On a cluster an insert into a Distributed table is forwarded in the background by default;
+  // week and window rows are merged from rows just inserted, so those must be in place first.
+  const inPlace = deps.cluster === null ? {} : { clickhouse_settings: { insert_distributed_sync: 1 as const } };
+
   const deleteDays = async (siteId: number, from: string | null) => {
     windows.delete(siteId);
     for (const table of ROLLUP_TABLES) {
@@ -120,10 +124,10 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     const weeks = wholeWeeksEnding(first, last);
     for (const table of ROLLUP_TABLES) {
       const into = `INSERT INTO ${rollupTableName(table)} (${allColumns(table).join(', ')})`;
-      await deps.client.command({ query: `${into} ${rollupSelect(table, where, '{tz:String}', true)}`, query_params: params });
+      await deps.client.command({ query: `${into} ${rollupSelect(table, where, '{tz:String}', true)}`, query_params: params, ...inPlace });
       if (weeks) {
         const days = `site_id = {site:UInt64} AND ${rowDay(table)} >= {monday:Date} AND ${rowDay(table)} <= {sunday:Date}`;
-        await deps.client.command({ query: `${into} ${weekSelect(table, days)}`, query_params: { site: site.id, ...weeks } });
+        await deps.client.command({ query: `${into} ${weekSelect(table, days)}`, query_params: { site: site.id, ...weeks }, ...inPlace });
       }
     }
   };
@@ -196,8 +200,8 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     const written: RollupWindow[] = [];
     for (const table of ROLLUP_TABLES) {
       try {
-        await deps.client.command({ query: windowInsert(table, spans.length), query_params: { site: site.id, computed, ...windowParams(spans) } });
-        for (const query of groupedWindowInserts(table)) await deps.client.command({ query, query_params: { site: site.id, computed } });
+        await deps.client.command({ query: windowInsert(table, spans.length), query_params: { site: site.id, computed, ...windowParams(spans) }, ...inPlace });
+        for (const query of groupedWindowInserts(table)) await deps.client.command({ query, query_params: { site: site.id, computed }, ...inPlace });
         written.push(...spans.map((span) => ({ ...span, table: table.name, computed })));
       } catch (error) {
         deps.onError(error);
