@@ -1,5 +1,15 @@
 import { addDays, formatDate, type LocalDate } from '../../query/localTime.js';
-import { DAY_KEYS, ROLLUP_AGGREGATES, ROLLUP_TABLES, type RollupFamily, type RollupTable, rollupTableName, VISITOR_BOUND } from './dailyRollups.js';
+import {
+  DAY_KEYS,
+  ROLLUP_AGGREGATES,
+  ROLLUP_TABLES,
+  type RollupFamily,
+  type RollupTable,
+  rollupTableName,
+  rowDay,
+  SAME_WEEK,
+  VISITOR_BOUND,
+} from './dailyRollups.js';
 import type { TableDef } from './ddl.js';
 
 /**
@@ -95,7 +105,7 @@ function mergedAggregates(table: RollupTable): { inner: string[]; outer: string[
 }
 
 /**
- * Merges windows from the table's day rows, one statement for all of them. Parameters: `site`,
+ * Merges windows from the table's week and day rows, one statement for all of them. Parameters: `site`,
  * `computed`, and per window i `days<i>`, `slot<i>`, `first<i>`, `last<i>` (windowParams). Each
  * row's visitor bound is its own merged count, as a day row's is: a group's summed bounds then
  * stay at least its visitors, and close to them.
@@ -104,9 +114,14 @@ export function windowInsert(table: RollupTable, count: number): string {
   const keys = table.keys.map((k) => k.column);
   const { inner: merged, outer: aggregates } = mergedAggregates(table);
   const one = (i: number) => {
-    const holds = WINDOW_HOLDS[table.family](`{first${i}:Date}`, `{last${i}:Date}`);
-    // The day rows' columns are renamed inside, so no alias below shadows a column it reads.
-    const inner = `SELECT classification, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND days = 1 AND ${holds} GROUP BY ${['classification', ...keys].join(', ')}`;
+    const [first, last] = [`{first${i}:Date}`, `{last${i}:Date}`];
+    // The whole ISO weeks within the window are merged from their week rows, the other days from day rows.
+    const [monday, sunday] = [`toMonday(addDays(${first}, 6))`, `subtractDays(toMonday(addDays(${last}, 1)), 1)`];
+    const day = rowDay(table);
+    const weeks = `days = 7 AND ${day} >= ${monday} AND ${day} <= subtractDays(${sunday}, 6)`;
+    const days = `days = 1 AND ${WINDOW_HOLDS[table.family](first, last)} AND NOT (${SAME_WEEK[table.family]} AND ${day} >= ${monday} AND ${day} <= ${sunday})`;
+    // The rows' columns are renamed inside, so no alias below shadows a column it reads.
+    const inner = `SELECT classification, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND ((${weeks}) OR (${days})) GROUP BY ${['classification', ...keys].join(', ')}`;
     const outer = [
       '{site:UInt64} AS site_id',
       `{days${i}:UInt8} AS days`,
