@@ -60,6 +60,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     rollups = await openRollups({
       client: events.jobs,
       cluster: events.cluster,
+      memoryLimitBytes: config.query.memoryLimitBytes,
       flushWrites: () => ingestion.buffer.flush(),
       onError: (error) => log.error({ err: error }, 'rolling up failed; retrying next round'),
     });

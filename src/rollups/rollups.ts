@@ -2,14 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { addDays, dayNumber, endOfDay, formatDate, isoWeekday, type LocalDate, parseIsoDate, startOfDay, toLocal } from '../query/localTime.js';
 import { allColumns, ROLLUP_COVERAGE, ROLLUP_TABLES, rollupSelect, rollupTableName, rowDay, weekSelect } from '../stores/clickhouse/dailyRollups.js';
 import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
-import {
-  groupedWindowInserts,
-  LATEST_COMPUTATION_SQL,
-  type RollupWindow,
-  windowInsert,
-  windowParams,
-  windowsEnding,
-} from '../stores/clickhouse/rollupWindows.js';
+import { groupedWindowInserts, LATEST_COMPUTATION_SQL, type RollupWindow, windowInsert, windowsEnding } from '../stores/clickhouse/rollupWindows.js';
 import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
 
 /**
@@ -60,6 +53,11 @@ export interface Rollups {
 export interface RollupDeps {
   client: ClickHouseClient;
   cluster: string | null;
+  /**
+   * The memory one statement merging windows may use (a query's, QUERY_MEMORY_LIMIT_MB): past half
+   * of it the merge spills to disk, so it neither fails nor takes the memory queries need.
+   */
+  memoryLimitBytes: number;
   /** Writes what ingestion holds, so a round reads every row noted before it began. */
   flushWrites(): Promise<void>;
   onError(error: unknown): void;
@@ -104,7 +102,18 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
   /** Deletes a site's roll-ups from `from` on, with the week holding it (all of them without `from`). */
   // On a cluster an insert into a Distributed table is forwarded in the background by default;
   // week and window rows are merged from rows just inserted, so those must be in place first.
-  const inPlace = deps.cluster === null ? {} : { clickhouse_settings: { insert_distributed_sync: 1 as const } };
+  const inPlace = deps.cluster === null ? {} : { insert_distributed_sync: 1 as const };
+  const merging = {
+    clickhouse_settings: {
+      ...inPlace,
+      max_memory_usage: String(deps.memoryLimitBytes),
+      max_bytes_before_external_group_by: String(Math.floor(deps.memoryLimitBytes / 4)),
+      // Blocks of visitor sets of up to 256 KiB each: fewer rows per block, and one thread reading
+      // them, keep what a merge holds at once small. It runs in the background; time is cheap there.
+      max_block_size: '1024',
+      max_threads: 1,
+    },
+  };
 
   const deleteDays = async (siteId: number, from: string | null) => {
     windows.delete(siteId);
@@ -124,10 +133,10 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     const weeks = wholeWeeksEnding(first, last);
     for (const table of ROLLUP_TABLES) {
       const into = `INSERT INTO ${rollupTableName(table)} (${allColumns(table).join(', ')})`;
-      await deps.client.command({ query: `${into} ${rollupSelect(table, where, '{tz:String}', true)}`, query_params: params, ...inPlace });
+      await deps.client.command({ query: `${into} ${rollupSelect(table, where, '{tz:String}', true)}`, query_params: params, clickhouse_settings: inPlace });
       if (weeks) {
         const days = `site_id = {site:UInt64} AND ${rowDay(table)} >= {monday:Date} AND ${rowDay(table)} <= {sunday:Date}`;
-        await deps.client.command({ query: `${into} ${weekSelect(table, days)}`, query_params: { site: site.id, ...weeks }, ...inPlace });
+        await deps.client.command({ query: `${into} ${weekSelect(table, days)}`, query_params: { site: site.id, ...weeks }, clickhouse_settings: inPlace });
       }
     }
   };
@@ -200,8 +209,9 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     const written: RollupWindow[] = [];
     for (const table of ROLLUP_TABLES) {
       try {
-        await deps.client.command({ query: windowInsert(table, spans.length), query_params: { site: site.id, computed, ...windowParams(spans) }, ...inPlace });
-        for (const query of groupedWindowInserts(table)) await deps.client.command({ query, query_params: { site: site.id, computed }, ...inPlace });
+        // One window per statement: reading a busy site's sets for six at once needed more than a query's memory.
+        for (const span of spans) await deps.client.command({ query: windowInsert(table), query_params: { site: site.id, computed, ...span }, ...merging });
+        for (const query of groupedWindowInserts(table)) await deps.client.command({ query, query_params: { site: site.id, computed }, ...merging });
         written.push(...spans.map((span) => ({ ...span, table: table.name, computed })));
       } catch (error) {
         deps.onError(error);

@@ -105,38 +105,33 @@ function mergedAggregates(table: RollupTable): { inner: string[]; outer: string[
 }
 
 /**
- * Merges windows from the table's week and day rows, one statement for all of them. Parameters: `site`,
- * `computed`, and per window i `days<i>`, `slot<i>`, `first<i>`, `last<i>` (windowParams). Each
- * row's visitor bound is its own merged count, as a day row's is: a group's summed bounds then
- * stay at least its visitors, and close to them.
+ * Merges one window from the table's week and day rows. Parameters: `site`, `computed`, and the
+ * window's `days`, `slot`, `first` and `last` (a WindowSpan). Each row's visitor bound is its own
+ * merged count, as a day row's is: a group's summed bounds then stay at least its visitors, and
+ * close to them.
  */
-export function windowInsert(table: RollupTable, count: number): string {
+export function windowInsert(table: RollupTable): string {
   const keys = table.keys.map((k) => k.column);
   const { inner: merged, outer: aggregates } = mergedAggregates(table);
-  const one = (i: number) => {
-    const [first, last] = [`{first${i}:Date}`, `{last${i}:Date}`];
-    // The whole ISO weeks within the window are merged from their week rows, the other days from day rows.
-    const [monday, sunday] = [`toMonday(addDays(${first}, 6))`, `subtractDays(toMonday(addDays(${last}, 1)), 1)`];
-    const day = rowDay(table);
-    const weeks = `days = 7 AND ${day} >= ${monday} AND ${day} <= subtractDays(${sunday}, 6)`;
-    const days = `days = 1 AND ${WINDOW_HOLDS[table.family](first, last)} AND NOT (${SAME_WEEK[table.family]} AND ${day} >= ${monday} AND ${day} <= ${sunday})`;
-    // The rows' columns are renamed inside, so no alias below shadows a column it reads.
-    const inner = `SELECT classification, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND ((${weeks}) OR (${days})) GROUP BY ${['classification', ...keys].join(', ')}`;
-    const outer = [
-      '{site:UInt64} AS site_id',
-      `{days${i}:UInt8} AS days`,
-      `{slot${i}:UInt8} AS slot`,
-      `'${FULL}' AS grouping`,
-      ...DAY_KEYS[table.family].map((d) => `{first${i}:Date} AS ${d.column}`),
-      'classification',
-      ...keys,
-      ...aggregates,
-      '{computed:UInt64} AS computed',
-    ];
-    return `SELECT ${outer.join(', ')} FROM (${inner})`;
-  };
-  const selects = Array.from({ length: count }, (_, i) => one(i));
-  return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) ${selects.join(' UNION ALL ')}`;
+  // The whole ISO weeks within the window are merged from their week rows, the other days from day rows.
+  const [monday, sunday] = ['toMonday(addDays({first:Date}, 6))', 'subtractDays(toMonday(addDays({last:Date}, 1)), 1)'];
+  const day = rowDay(table);
+  const weeks = `days = 7 AND ${day} >= ${monday} AND ${day} <= subtractDays(${sunday}, 6)`;
+  const days = `days = 1 AND ${WINDOW_HOLDS[table.family]('{first:Date}', '{last:Date}')} AND NOT (${SAME_WEEK[table.family]} AND ${day} >= ${monday} AND ${day} <= ${sunday})`;
+  // The rows' columns are renamed inside, so no alias below shadows a column it reads.
+  const inner = `SELECT classification, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND ((${weeks}) OR (${days})) GROUP BY ${['classification', ...keys].join(', ')}`;
+  const outer = [
+    '{site:UInt64} AS site_id',
+    '{days:UInt8} AS days',
+    '{slot:UInt8} AS slot',
+    `'${FULL}' AS grouping`,
+    ...DAY_KEYS[table.family].map((d) => `{first:Date} AS ${d.column}`),
+    'classification',
+    ...keys,
+    ...aggregates,
+    '{computed:UInt64} AS computed',
+  ];
+  return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) SELECT ${outer.join(', ')} FROM (${inner})`;
 }
 
 /**
@@ -155,19 +150,6 @@ export function groupedWindowInserts(table: RollupTable): string[] {
   };
   return [null, ...table.keys.map((k) => k.column)].map(one);
 }
-
-/** windowInsert's parameters for these windows. */
-export function windowParams(spans: readonly WindowSpan[]): Record<string, string | number> {
-  return Object.fromEntries(
-    spans.flatMap((span, i) => [
-      [`days${i}`, span.days],
-      [`slot${i}`, span.slot],
-      [`first${i}`, span.first],
-      [`last${i}`, span.last],
-    ]),
-  );
-}
-
 /**
  * A published window's rows meeting `rows` in a daily table's columns, `days` set to 0 so that a range reading
  * them beside day and week rows (src/query/rollupSource.ts) tells them apart.
