@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { addDays, dayNumber, endOfDay, formatDate, isoWeekday, type LocalDate, parseIsoDate, startOfDay, toLocal } from '../query/localTime.js';
 import { allColumns, ROLLUP_COVERAGE, ROLLUP_TABLES, rollupSelect, rollupTableName, rowDay, weekSelect } from '../stores/clickhouse/dailyRollups.js';
 import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
-import { groupedWindowInserts, LATEST_COMPUTATION_SQL, type RollupWindow, windowInsert, windowsEnding } from '../stores/clickhouse/rollupWindows.js';
+import { groupedWindowInsert, LATEST_COMPUTATION_SQL, type RollupWindow, windowInsert, windowsEnding } from '../stores/clickhouse/rollupWindows.js';
 import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
 
 /**
@@ -211,7 +211,7 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
       try {
         // One window per statement: reading a busy site's sets for six at once needed more than a query's memory.
         for (const span of spans) await deps.client.command({ query: windowInsert(table), query_params: { site: site.id, computed, ...span }, ...merging });
-        for (const query of groupedWindowInserts(table)) await deps.client.command({ query, query_params: { site: site.id, computed }, ...merging });
+        await deps.client.command({ query: groupedWindowInsert(table), query_params: { site: site.id, computed }, ...merging });
         written.push(...spans.map((span) => ({ ...span, table: table.name, computed })));
       } catch (error) {
         deps.onError(error);

@@ -136,20 +136,31 @@ export function windowInsert(table: RollupTable): string {
 
 /**
  * The full rows of computation `computed` (parameters `site`, `computed`) merged again by each key
- * column alone and by none; the other keys take their empty defaults.
+ * column alone and by none, in one statement; the other keys take their empty defaults.
  */
-export function groupedWindowInserts(table: RollupTable): string[] {
+export function groupedWindowInsert(table: RollupTable): string {
   const { inner: merged, outer: aggregates } = mergedAggregates(table);
-  const dayKeys = DAY_KEYS[table.family].map((d) => d.column);
+  const spans = ['days', 'slot', ...DAY_KEYS[table.family].map((d) => d.column), 'classification'];
   const one = (column: string | null) => {
-    const by = ['days', 'slot', ...dayKeys, 'classification', ...(column ? [column] : [])];
+    const by = [...spans, ...(column ? [column] : [])];
     const inner = `SELECT ${[...by, ...merged].join(', ')} FROM ${windowTableName(table)} WHERE site_id = {site:UInt64} AND computed = {computed:UInt64} AND grouping = '${FULL}' GROUP BY ${by.join(', ')}`;
-    const columns = ['site_id', 'grouping', ...by, ...ROLLUP_AGGREGATES[table.family].map((a) => a.name), 'computed'];
-    const outer = ['{site:UInt64} AS site_id', `'${column ?? WHOLE}' AS grouping`, ...by, ...aggregates, '{computed:UInt64} AS computed'];
-    return `INSERT INTO ${windowTableName(table)} (${columns.join(', ')}) SELECT ${outer.join(', ')} FROM (${inner})`;
+    const keys = table.keys.map((k) => (k.column === column ? k.column : `defaultValueOfTypeName('${k.type}') AS ${k.column}`));
+    const outer = [
+      '{site:UInt64} AS site_id',
+      'days',
+      'slot',
+      `'${column ?? WHOLE}' AS grouping`,
+      ...spans.slice(2),
+      ...keys,
+      ...aggregates,
+      '{computed:UInt64} AS computed',
+    ];
+    return `SELECT ${outer.join(', ')} FROM (${inner})`;
   };
-  return [null, ...table.keys.map((k) => k.column)].map(one);
+  const selects = [null, ...table.keys.map((k) => k.column)].map(one);
+  return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) ${selects.join(' UNION ALL ')}`;
 }
+
 /**
  * A published window's rows meeting `rows` in a daily table's columns, `days` set to 0 so that a range reading
  * them beside day and week rows (src/query/rollupSource.ts) tells them apart.
