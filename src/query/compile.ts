@@ -11,7 +11,7 @@ import { type MetricSpec, metricFacts, metricOf } from './metrics.js';
 import type { FilterTree } from './request.js';
 import { filterLeaves, isSessionDimension, metricTable, type ResolvedQuery } from './resolve.js';
 import { planRevenue, type RevenuePlan } from './revenue.js';
-import { boundsSql, boundsTight, GOAL_COLUMNS, rollupSideSql, rollupTableFor, SESSION_DIMENSION_SUBSTITUTES, stitched, windowReading } from './rollupSource.js';
+import { boundsSql, GOAL_COLUMNS, groupRanking, rollupSideSql, rollupTableFor, SESSION_DIMENSION_SUBSTITUTES, stitched } from './rollupSource.js';
 import { and, type CompileContext, eventsBase, fromTable, sessionsBase } from './tables.js';
 
 /**
@@ -180,8 +180,14 @@ export function compileQuery(
   const sources: CompiledQuery['sources'] = fromRollups ? (stitched(ctx, coverage) ? ['rollup', 'raw'] : ['rollup']) : ['raw'];
   if (options.bounds !== undefined && fromRollups) {
     const table = tables[0]!;
-    const ranking = windowReading(main, ctx, table, coverage)?.noSets ? 'needless' : boundsTight(main, ctx, table, coverage) ? 'tight' : 'loose';
-    return { sql: boundsSql(main, ctx, table, coverage, options.bounds), params: params.values, plan, revenue, sources, ranking };
+    return {
+      sql: boundsSql(main, ctx, table, coverage, options.bounds),
+      params: params.values,
+      plan,
+      revenue,
+      sources,
+      ranking: groupRanking(main, ctx, table, coverage),
+    };
   }
   const from = sides
     .map((side, index) => {

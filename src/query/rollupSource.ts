@@ -107,19 +107,18 @@ export function rollupSideSql(side: Side, index: number, ctx: CompileContext, ta
     return storedKey(side, dimension, kind.kind === 'column' ? kind.def.column : '');
   };
   const dims = side.dims.map((i) => `${key(i)} AS k${i}`);
-  const window = windowFor(side, ctx, table, coverage);
   const reading = windowReading(side, ctx, table, coverage);
   // Over one row per group, a column's own form where it has one; a visitor set read once otherwise.
   const columns = [...side.columns].map(([name, column]) => `${(reading?.oneRowEach && oneRowForm(column.rollup)) || column.rollup} AS c${index}_${name}`);
   const where = and([
     `site_id = ${site}`,
-    ...(reading === null ? [rangeRows(side, ctx, table, coverage, window)] : []),
+    ...(reading === null ? [rangeRows(side, ctx, table, coverage)] : []),
     classificationCondition(ctx),
     ...filtersCondition(side.filters, side.table, ctx),
     ...side.extra.map((e) => e.sql),
     ...(among && side.dims.includes(among.dimension) ? [`toString(${key(among.dimension)}) IN ${params.strings(among.values)}`] : []),
   ]);
-  const rows = reading === null ? rollupRows(ctx, table, coverage, site, tz, window) : `(${windowRows(ctx, table, site, window!, reading.rows)})`;
+  const rows = reading === null ? rollupRows(side, ctx, table, coverage, site, tz) : `(${windowRows(ctx, table, site, reading.window, reading.rows)})`;
   const group = side.dims.map((i) => `k${i}`);
   return `SELECT ${[...dims, ...columns].join(', ')} FROM ${rows} WHERE ${where}${group.length ? ` GROUP BY ${group.join(', ')}` : ''}`;
 }
@@ -148,8 +147,9 @@ export function windowReading(
   ctx: CompileContext,
   table: RollupTable,
   coverage: Coverage,
-): { rows: string; oneRowEach: boolean; noSets: boolean } | null {
-  if (wholeWindow(side, ctx, table, coverage) === null || stitched(ctx, coverage)) return null;
+): { window: RollupWindow; rows: string; oneRowEach: boolean; noSets: boolean } | null {
+  const window = wholeWindow(side, ctx, table, coverage);
+  if (window === null || stitched(ctx, coverage)) return null;
   // Shown classes (src/query/tables.ts) add their own rows to a group; filters need the keys they read.
   if (ctx.q.classifications.length > 0 || side.filters.length > 0 || side.dims.length > 1) return null;
   const { params } = ctx;
@@ -158,6 +158,7 @@ export function windowReading(
     const byName = table.keys.some((k) => k.column === 'name');
     if (!byName || side.extra.some((e) => e.columns === null || e.columns.some((c) => !GOAL_COLUMNS.includes(c)))) return null;
     return {
+      window,
       rows: `((grouping = ${params.string('name')} AND name != 'pageview') OR (grouping = ${params.string(FULL)} AND name = 'pageview'))`,
       oneRowEach: false,
       noSets: false,
@@ -165,10 +166,10 @@ export function windowReading(
   }
   if (side.extra.length > 0) return null;
   const noSets = [...side.columns.values()].every((column) => oneRowForm(column.rollup) !== null);
-  if (kind === null) return { rows: `grouping = ${params.string(WHOLE)}`, oneRowEach: true, noSets };
+  if (kind === null) return { window, rows: `grouping = ${params.string(WHOLE)}`, oneRowEach: true, noSets };
   if (kind?.kind !== 'column') return null;
   const column = storedColumn(storedKey(side, ctx.q.dimensions[side.dims[0]!]!, kind.def.column));
-  return table.keys.some((k) => k.column === column) ? { rows: `grouping = ${params.string(column)}`, oneRowEach: true, noSets } : null;
+  return table.keys.some((k) => k.column === column) ? { window, rows: `grouping = ${params.string(column)}`, oneRowEach: true, noSets } : null;
 }
 
 /** The stored column a side groups a column dimension by (a visit's page is its entry page…). */
@@ -208,10 +209,15 @@ function windowFor(side: Side, ctx: CompileContext, table: RollupTable, coverage
 }
 
 /**
- * Whether a side's groups are ranked by about their own visitors: the range's rolled-up days are
- * one window, whose rows each count their visitors once (days read raw after it add a day each).
+ * How ranking a side's groups by their summed visitor counts (src/query/leadingGroups.ts) would
+ * serve: `needless` when the side reads each group's own count from one row and no visitor set;
+ * `tight` when the range's rolled-up days are one window, whose rows each count their visitors
+ * once (days read raw after it add a day each); `loose` otherwise.
  */
-export const boundsTight = (side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage) => wholeWindow(side, ctx, table, coverage) !== null;
+export function groupRanking(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): 'needless' | 'tight' | 'loose' {
+  if (windowReading(side, ctx, table, coverage)?.noSets) return 'needless';
+  return wholeWindow(side, ctx, table, coverage) !== null ? 'tight' : 'loose';
+}
 
 /** The window that is all of the range's rolled-up days, if one is. */
 function wholeWindow(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): RollupWindow | null {
@@ -232,8 +238,9 @@ interface Merged {
  * read as its window rows, the whole weeks outside it as week rows, and the day rows they hold
  * are left out; day and month buckets read day rows throughout (a week may straddle two months).
  */
-function rangeRows(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage, window: RollupWindow | null): string {
+function rangeRows(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): string {
   const { params, q, range } = ctx;
+  const window = windowFor(side, ctx, table, coverage);
   const date = (day: LocalDate) => params.add(formatDate(day), 'Date');
   const first = toLocal(range.first, q.tz);
   const last = toLocal(range.last, q.tz);
@@ -278,8 +285,9 @@ export const stitched = (ctx: CompileContext, coverage: Coverage) => ctx.range.l
  * The table's rows for the range: the roll-up alone, or with the rows of a window, and with the
  * grouped raw rows of the days after it.
  */
-function rollupRows(ctx: CompileContext, table: RollupTable, coverage: Coverage, site: string, tz: string, window: RollupWindow | null): string {
+function rollupRows(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage, site: string, tz: string): string {
   const name = rollupTableName(table);
+  const window = windowFor(side, ctx, table, coverage);
   const later = stitched(ctx, coverage);
   if (!later && !window) return name;
   const { params, range } = ctx;

@@ -54,8 +54,8 @@ export interface RollupDeps {
   client: ClickHouseClient;
   cluster: string | null;
   /**
-   * The memory one statement merging windows may use (a query's, QUERY_MEMORY_LIMIT_MB): past half
-   * of it the merge spills to disk, so it neither fails nor takes the memory queries need.
+   * The memory one statement merging windows may use (a query's, QUERY_MEMORY_LIMIT_MB): past a
+   * quarter of it the merge spills to disk, so it does not take the memory queries need.
    */
   memoryLimitBytes: number;
   /** Writes what ingestion holds, so a round reads every row noted before it began. */
@@ -99,7 +99,6 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     await persist(siteId, coverage);
   };
 
-  /** Deletes a site's roll-ups from `from` on, with the week holding it (all of them without `from`). */
   // On a cluster an insert into a Distributed table is forwarded in the background by default;
   // week and window rows are merged from rows just inserted, so those must be in place first.
   const inPlace = deps.cluster === null ? {} : { insert_distributed_sync: 1 as const };
@@ -115,6 +114,7 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     },
   };
 
+  /** Deletes a site's roll-ups from `from` on, with the week holding it (all of them without `from`). */
   const deleteDays = async (siteId: number, from: string | null) => {
     windows.delete(siteId);
     for (const table of ROLLUP_TABLES) {
@@ -193,9 +193,9 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
 
   /**
    * Merges the site's windows again when the days they end on moved (a new day rolled up, days
-   * recomputed). Each table's windows are published once written, unless rows were noted into
-   * the site's days meanwhile; a table whose merge fails (over the memory of one statement) is
-   * left without windows, its ranges read from day and week rows.
+   * recomputed). The windows written are published together once every table is done, unless
+   * rows were noted into the site's days meanwhile; a table whose merge fails (over the memory of
+   * one statement) is left out, its ranges read from day and week rows.
    */
   const refreshWindows = async (site: RollupSite) => {
     const coverage = covered.get(site.id);

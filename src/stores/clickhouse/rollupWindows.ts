@@ -14,7 +14,8 @@ import type { TableDef } from './ddl.js';
 
 /**
  * Window roll-ups: each daily roll-up (dailyRollups.ts) merged once over the dashboard's preset
- * ranges, so that a 91-day report merges one visitor set per group instead of thirteen weekly ones.
+ * ranges, so that a 91-day report reads one row per group instead of merging thirteen weekly
+ * visitor sets (and, grouped as it asks, no set at all: see FULL and WHOLE below).
  *
  * Merging `uniq` visitor sets is what a long range costs from roll-ups, in proportion to the sets
  * merged, and the busiest groups hold up to 65,536 hashes every week (docs/rollups.md). A range
