@@ -1,5 +1,5 @@
 import type { Coverage } from '../rollups/rollups.js';
-import { allColumns, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName, rowDay, SAME_WEEK } from '../stores/clickhouse/dailyRollups.js';
+import { allColumns, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName, rowDay, weekRows } from '../stores/clickhouse/dailyRollups.js';
 import { FULL, type RollupWindow, WHOLE, WINDOW_HOLDS, windowRowsSql } from '../stores/clickhouse/rollupWindows.js';
 import { dimensionKind } from './catalog.js';
 import type { Side } from './compile.js';
@@ -8,7 +8,7 @@ import { dayBucket, goalDimensionGoals, goalKey } from './dimensionSql.js';
 import { filtersCondition } from './filters.js';
 import { isScrollGoal, selectGoals } from './goals.js';
 import type { GroupSet } from './leadingGroups.js';
-import { addDays, dayNumber, formatDate, isoWeekday, type LocalDate, parseIsoDate, toLocal } from './localTime.js';
+import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, toLocal, wholeWeeks } from './localTime.js';
 import { ROLLUP_VISITORS } from './metrics.js';
 import type { FilterTree } from './request.js';
 import { and, type CompileContext, classificationCondition, WEEK_MS } from './tables.js';
@@ -227,10 +227,7 @@ function wholeWindow(side: Side, ctx: CompileContext, table: RollupTable, covera
 }
 
 /** Rows of a range that one stored row holds merged: `rows` picks the stored rows, `holds` the day rows they stand for. */
-interface Merged {
-  rows: string;
-  holds: string;
-}
+type Merged = ReturnType<typeof weekRows>;
 
 /**
  * The rows of the range: events of its days; visits last active on or after its first day and
@@ -259,23 +256,11 @@ function rangeRows(side: Side, ctx: CompileContext, table: RollupTable, coverage
     ];
   }
   for (const [from, to] of spans) {
-    const weeks = weekRows(table, from, to, date);
-    if (weeks) merged.push(weeks);
+    const weeks = wholeWeeks(from, to);
+    if (weeks) merged.push(weekRows(table, date(weeks.monday), date(weeks.sunday)));
   }
   if (merged.length === 0) return daysOnly;
   return [...merged.map((m) => `(${m.rows})`), `(${daysOnly} AND NOT (${merged.map((m) => m.holds).join(' OR ')}))`].join(' OR ');
-}
-
-/** The week rows of the whole ISO weeks from `from` to `to`; null when no whole week fits. */
-function weekRows(table: RollupTable, from: LocalDate, to: LocalDate, date: (day: LocalDate) => string): Merged | null {
-  const day = rowDay(table);
-  const monday = addDays(from, (8 - isoWeekday(from)) % 7);
-  const sunday = addDays(to, -(isoWeekday(to) % 7));
-  if (dayNumber(sunday) - dayNumber(monday) < 6) return null;
-  return {
-    rows: `days = 7 AND ${day} >= ${date(monday)} AND ${day} <= ${date(addDays(sunday, -6))}`,
-    holds: `${SAME_WEEK[table.family]} AND ${day} >= ${date(monday)} AND ${day} <= ${date(sunday)}`,
-  };
 }
 
 /** Whether a range reaches past the roll-ups, so its later days are read raw. */

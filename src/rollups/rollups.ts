@@ -1,8 +1,18 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { addDays, dayNumber, endOfDay, formatDate, isoWeekday, type LocalDate, parseIsoDate, startOfDay, toLocal } from '../query/localTime.js';
+import { addDays, dayNumber, endOfDay, formatDate, type LocalDate, parseIsoDate, startOfDay, toLocal, wholeWeeks } from '../query/localTime.js';
 import { allColumns, ROLLUP_COVERAGE, ROLLUP_TABLES, rollupSelect, rollupTableName, rowDay, weekSelect } from '../stores/clickhouse/dailyRollups.js';
 import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
-import { groupedWindowInsert, LATEST_COMPUTATION_SQL, type RollupWindow, windowInsert, windowsEnding } from '../stores/clickhouse/rollupWindows.js';
+import {
+  groupedWindowInsert,
+  groupedWindowSizeSql,
+  LATEST_COMPUTATION_SQL,
+  type RollupWindow,
+  sliceCount,
+  spanParameters,
+  windowInsert,
+  windowSizesSql,
+  windowsEnding,
+} from '../stores/clickhouse/rollupWindows.js';
 import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
 
 /**
@@ -58,6 +68,11 @@ export interface RollupDeps {
    * quarter of it the merge spills to disk, so it does not take the memory queries need.
    */
   memoryLimitBytes: number;
+  /**
+   * The bytes of visitor sets one statement merging windows is cut to hold, by estimate
+   * (src/stores/clickhouse/rollupWindows.ts sliceCount): a quarter of memoryLimitBytes unless given.
+   */
+  windowSliceBytes?: number;
   /** Writes what ingestion holds, so a round reads every row noted before it began. */
   flushWrites(): Promise<void>;
   onError(error: unknown): void;
@@ -114,6 +129,8 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     },
   };
 
+  const sliceBytes = deps.windowSliceBytes ?? deps.memoryLimitBytes / 4;
+
   /** Deletes a site's roll-ups from `from` on, with the week holding it (all of them without `from`). */
   const deleteDays = async (siteId: number, from: string | null) => {
     windows.delete(siteId);
@@ -130,7 +147,8 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     const seconds = (ms: number) => Math.floor(ms / 1000);
     const params = { site: site.id, first: seconds(startOfDay(first, site.timezone)), last: seconds(endOfDay(last, site.timezone)), tz: site.timezone };
     // The weeks that end within these days: every one of their days is rolled up now.
-    const weeks = wholeWeeksEnding(first, last);
+    const ending = wholeWeeks(addDays(first, -6), last);
+    const weeks = ending && { monday: formatDate(ending.monday), sunday: formatDate(ending.sunday) };
     for (const table of ROLLUP_TABLES) {
       const into = `INSERT INTO ${rollupTableName(table)} (${allColumns(table).join(', ')})`;
       await deps.client.command({ query: `${into} ${rollupSelect(table, where, '{tz:String}', true)}`, query_params: params, clickhouse_settings: inPlace });
@@ -207,11 +225,26 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     version = Math.max(version + 1, Date.now());
     const computed = version;
     const written: RollupWindow[] = [];
+    const sliced = async (query: string, params: Record<string, unknown>, slices: number) => {
+      for (let slice = 0; slice < slices; slice++) await deps.client.command({ query, query_params: { ...params, slices, slice }, ...merging });
+    };
+    const computation = { site: site.id, computed };
     for (const table of ROLLUP_TABLES) {
       try {
-        // One window per statement: reading a busy site's sets for six at once needed more than a query's memory.
-        for (const span of spans) await deps.client.command({ query: windowInsert(table), query_params: { site: site.id, computed, ...span }, ...merging });
-        await deps.client.command({ query: groupedWindowInsert(table), query_params: { site: site.id, computed }, ...merging });
+        // One window per statement, each cut into the slices its visitor sets need (rollupWindows.ts sliceCount).
+        const spanParams = spans.map((span, i) => spanParameters(span, `_${i}`).params);
+        const sizes = await select<{ span: number; hashes: string }>(
+          deps.client,
+          windowSizesSql(table, spans),
+          Object.assign({ site: site.id }, ...spanParams),
+        );
+        for (const [i, span] of spans.entries()) {
+          const { weeks, params } = spanParameters(span);
+          const hashes = Number(sizes.find((size) => Number(size.span) === i)?.hashes ?? 0);
+          await sliced(windowInsert(table, weeks), { ...computation, ...params }, sliceCount(table, hashes, sliceBytes));
+        }
+        const [grouped] = await select<{ hashes: string }>(deps.client, groupedWindowSizeSql(table), computation);
+        await sliced(groupedWindowInsert(table), computation, sliceCount(table, Number(grouped?.hashes ?? 0), sliceBytes));
         written.push(...spans.map((span) => ({ ...span, table: table.name, computed })));
       } catch (error) {
         deps.onError(error);
@@ -265,14 +298,6 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
 }
 
 const minDay = (a: LocalDate, b: LocalDate) => (formatDate(a) <= formatDate(b) ? a : b);
-
-/** The Monday of the first and the Sunday of the last ISO week whose Sunday falls in [first, last]; null when none does. */
-function wholeWeeksEnding(first: LocalDate, last: LocalDate): { monday: string; sunday: string } | null {
-  const firstSunday = addDays(first, (7 - isoWeekday(first)) % 7);
-  const lastSunday = addDays(last, -(isoWeekday(last) % 7));
-  if (dayNumber(firstSunday) > dayNumber(lastSunday)) return null;
-  return { monday: formatDate(addDays(firstSunday, -6)), sunday: formatDate(lastSunday) };
-}
 
 async function select<T>(client: ClickHouseClient, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
   const result = await client.query({ query, query_params: params, format: 'JSONEachRow' });

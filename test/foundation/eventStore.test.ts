@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_COLUMNS, SESSION_COLUMNS } from '../../src/ingest/rows.js';
 import { DAILY_ROLLUPS } from '../../src/stores/clickhouse/dailyRollups.js';
-import { addColumnStatements, createTableStatements, modifyColumnStatements } from '../../src/stores/clickhouse/ddl.js';
+import { addColumnStatements, createTableStatements, modifyColumnStatements, modifySettingStatements } from '../../src/stores/clickhouse/ddl.js';
 import { EVENT_MIGRATIONS, migrateEvents } from '../../src/stores/clickhouse/migrations.js';
 import { WINDOW_ROLLUPS } from '../../src/stores/clickhouse/rollupWindows.js';
 import { EVENTS, LOW_CARDINALITY_COLUMNS, ROLLUPS, SESSIONS } from '../../src/stores/clickhouse/schema.js';
@@ -39,6 +39,9 @@ describe('the embedded event store', () => {
     expect(await migrateEvents(t.app.events.jobs, { cluster: null }, Date.now())).toEqual([]);
     const ledger = await rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     expect(ledger.map((r) => Number(r.version))).toEqual(EVENT_MIGRATIONS.map((m) => m.version));
+    // Window rows hold sets of up to half a megabyte each: ClickHouse merges them a few at a time (migration 7).
+    const created = await rows<{ create_table_query: string }>("SELECT create_table_query FROM system.tables WHERE name = 'window_pages'");
+    expect(created[0]!.create_table_query).toMatch(/merge_max_block_size = 16, max_parts_to_merge_at_once = 16/);
   });
 
   it('runs a query on more than one core under a small memory limit', async () => {
@@ -163,6 +166,15 @@ describe('DDL for a cluster', () => {
     expect(modifyColumnStatements('events', 'pathname LowCardinality(String)', { cluster: 'analytics' })).toEqual([
       'ALTER TABLE events_local ON CLUSTER analytics MODIFY COLUMN pathname LowCardinality(String) SETTINGS mutations_sync = 2',
       'ALTER TABLE events ON CLUSTER analytics MODIFY COLUMN pathname LowCardinality(String) SETTINGS mutations_sync = 2',
+    ]);
+  });
+
+  it('changes MergeTree settings on the local tables only: a Distributed table has none', () => {
+    expect(modifySettingStatements('window_pages', 'merge_max_block_size = 16', { cluster: 'analytics' })).toEqual([
+      'ALTER TABLE window_pages_local ON CLUSTER analytics MODIFY SETTING merge_max_block_size = 16',
+    ]);
+    expect(modifySettingStatements('window_pages', 'merge_max_block_size = 16', { cluster: null })).toEqual([
+      'ALTER TABLE window_pages MODIFY SETTING merge_max_block_size = 16',
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { comparisonRange, impliedInterval, resolveDateRange } from '../../src/query/dateRange.js';
-import { isoWithOffset } from '../../src/query/localTime.js';
+import { formatDate, isoWithOffset, parseIsoDate, wholeWeeks } from '../../src/query/localTime.js';
 import { timeLabels } from '../../src/query/timeLabels.js';
 
 // Wednesday 10 January 2024, 14:30:15 in Berlin (UTC+1).
@@ -107,5 +107,22 @@ describe('timeLabels', () => {
     const labels = timeLabels(range, 'hour', 'Asia/Kathmandu');
     expect(labels).toHaveLength(24);
     expect(labels[0]).toBe('2024-01-10 00:00:00');
+  });
+});
+
+describe('wholeWeeks', () => {
+  const weeks = (from: string, to: string) => {
+    const found = wholeWeeks(parseIsoDate(from)!, parseIsoDate(to)!);
+    return found && [formatDate(found.monday), formatDate(found.sunday)];
+  };
+  it('finds the ISO weeks, Monday to Sunday, that lie wholly within the days', () => {
+    // 2024-01-01 is a Monday.
+    expect(weeks('2024-01-01', '2024-01-07')).toEqual(['2024-01-01', '2024-01-07']);
+    expect(weeks('2023-12-28', '2024-01-17')).toEqual(['2024-01-01', '2024-01-14']);
+    expect(weeks('2024-01-02', '2024-01-14')).toEqual(['2024-01-08', '2024-01-14']);
+  });
+  it('finds none in fewer than seven days, or seven that straddle two weeks', () => {
+    expect(weeks('2024-01-01', '2024-01-06')).toBeNull();
+    expect(weeks('2024-01-03', '2024-01-09')).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryEngineDeps } from '../../src/api/routes/query.js';
 import { ManualClock } from '../../src/clock.js';
 import { runQuery } from '../../src/query/engine.js';
+import { openRollups } from '../../src/rollups/rollups.js';
 import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
 import { updateSite } from '../../src/stores/meta/sites.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
@@ -18,6 +19,8 @@ let clock: ManualClock;
 beforeAll(async () => {
   clock = new ManualClock(SMALL_SITE_NOW);
   t = await startTestApp({ clock });
+  // Rounds run when a test asks, not on the app's timer halfway through one.
+  await t.app.jobs.stop();
 });
 afterAll(() => t?.close());
 
@@ -421,6 +424,74 @@ describe('window rows', () => {
     statements.length = 0;
     expect((await runQuery(watched, account.teamId, late)).results).toEqual(before);
     expect(statements.join()).toMatch(/FROM window_pages/);
+  });
+});
+
+describe('window rows too large for one statement', () => {
+  it('are merged in slices of their groups, to the same answers', async () => {
+    // A job of its own over the test app's store (one engine per process), rolling up this site alone.
+    const account = await createAccount(t.app);
+    const pages = ['/', '/a', '/b', '/c', '/d'];
+    await insertEvents(
+      t.app,
+      account.siteId,
+      Array.from({ length: 40 }, (_, i) => ({
+        visitor: `v${i % 13}`,
+        at: `2024-01-0${1 + (i % 9)} 1${i % 10}:00:00`,
+        page: pages[i % pages.length]!,
+        ...(i % 7 === 0 && { name: 'Signup' }),
+        ...(i % 3 === 0 && { source: 'Google' }),
+      })),
+    );
+    await addGoal(t.app, account.siteId, { eventName: 'Signup' });
+    const questions = [
+      { metrics: ['visitors', 'events', 'conversion_rate'], dimensions: ['event:goal'] },
+      { metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate'] },
+      { metrics: ['visitors', 'visits', 'pageviews'], dimensions: ['event:page'] },
+      { metrics: ['visitors', 'bounce_rate'], dimensions: ['visit:entry_page'] },
+      { metrics: ['visitors'], dimensions: ['visit:source'] },
+    ];
+    const bodies = ['7d', ['2024-01-01', '2024-01-09']].flatMap((date_range) => questions.map((q) => ({ site_id: account.domain, date_range, ...q })));
+    const deps = queryEngineDeps(t.app);
+    const raw = [];
+    for (const body of bodies) raw.push((await runQuery(deps, account.teamId, body)).results);
+
+    // A job allowed a kilobyte of sets per statement: 32 visitors' sets of events (visitors and visits).
+    const slices = { full: [] as number[], regrouped: [] as number[] };
+    const client = new Proxy(t.app.events.jobs, {
+      get: (target, name) =>
+        name === 'command'
+          ? (params: Parameters<typeof target.command>[0]) => {
+              if (params.query.includes('INTO window_pages'))
+                slices[params.query.includes('UNION ALL') ? 'regrouped' : 'full'].push(Number(params.query_params?.slices));
+              return target.command(params);
+            }
+          : Reflect.get(target, name),
+    });
+    const errors: unknown[] = [];
+    const rollups = await openRollups({
+      client,
+      cluster: null,
+      memoryLimitBytes: t.app.config.query.memoryLimitBytes,
+      windowSliceBytes: 1024,
+      flushWrites: async () => {},
+      onError: (error) => errors.push(error),
+    });
+    await rollups.runOnce([{ id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null }], SMALL_SITE_NOW);
+    expect(errors).toEqual([]);
+    expect(rollups.coverage(account.siteId)!.windows).toHaveLength(6 * 10);
+    // The 91-day window's pages and all six windows merged again by column take more than one slice each.
+    expect(Math.max(...slices.full)).toBeGreaterThan(1);
+    expect(slices.regrouped.length).toBeGreaterThan(1);
+    expect(slices.regrouped.every((count) => count === slices.regrouped.length)).toBe(true);
+
+    const { deps: watched, statements } = watchingStatements({ ...deps, rollups });
+    for (const [i, body] of bodies.entries()) {
+      statements.length = 0;
+      const answer = await runQuery(watched, account.teamId, body);
+      expect(statements.join(), JSON.stringify(body)).toMatch(/FROM window_/);
+      expect(answer.results, JSON.stringify(body)).toEqual(raw[i]);
+    }
   });
 });
 

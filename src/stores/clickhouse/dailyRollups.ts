@@ -154,6 +154,18 @@ export const rowDay = (table: RollupTable) => DAY_KEYS[table.family][0]!.column;
 export const SAME_WEEK: Record<RollupFamily, string> = { events: '1', sessions: 'toMonday(first_day) = toMonday(last_day)' };
 
 /**
+ * The week rows of the whole weeks from `monday` to `sunday` (SQL dates: src/query/localTime.ts
+ * wholeWeeks), and the day rows they hold, which a range reading them leaves out.
+ */
+export function weekRows(table: RollupTable, monday: string, sunday: string): { rows: string; holds: string } {
+  const day = rowDay(table);
+  return {
+    rows: `days = 7 AND ${day} >= ${monday} AND ${day} <= subtractDays(${sunday}, 6)`,
+    holds: `${SAME_WEEK[table.family]} AND ${day} >= ${monday} AND ${day} <= ${sunday}`,
+  };
+}
+
+/**
  * The whole weeks of a table (Monday to Sunday, all seven days rolled up already) merged from its
  * day rows; `where` picks the day rows (conditions on `site_id` and the row day between a Monday
  * and a Sunday).

@@ -50,6 +50,12 @@ export const addColumnStatements = (table: string, column: string, target: DdlTa
 export const modifyColumnStatements = (table: string, column: string, target: DdlTarget) =>
   alterStatements(table, `MODIFY COLUMN ${column}`, target).map((statement) => `${statement} SETTINGS mutations_sync = 2`);
 
+/** Changes a table's MergeTree settings: on a cluster those of the Replicated `_local` tables (a Distributed table has none). */
+export function modifySettingStatements(table: string, settings: string, target: DdlTarget): string[] {
+  const local = target.cluster === null ? table : `${table}_local ON CLUSTER ${target.cluster}`;
+  return [`ALTER TABLE ${local} MODIFY SETTING ${settings}`];
+}
+
 /**
  * Sets a column on every stored row (the Replicated `_local` tables on a cluster: a Distributed
  * table holds none), waiting for the rows to be rewritten.

@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { DAILY_ROLLUPS, ROLLUP_COVERAGE, VISITOR_BOUND_COLUMN } from './dailyRollups.js';
-import { addColumnStatements, createTableStatements, type DdlTarget, fillColumnStatements, modifyColumnStatements } from './ddl.js';
-import { WINDOW_ROLLUPS } from './rollupWindows.js';
+import { addColumnStatements, createTableStatements, type DdlTarget, fillColumnStatements, modifyColumnStatements, modifySettingStatements } from './ddl.js';
+import { WINDOW_MERGE_SETTINGS, WINDOW_ROLLUPS } from './rollupWindows.js';
 import { EVENTS, EVENTS_IDEMPOTENCY_KEY, INGEST_COUNTERS, LOW_CARDINALITY_COLUMNS, ROLLUPS, SESSIONS } from './schema.js';
 
 export interface EventMigration {
@@ -49,6 +49,11 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
     version: 6,
     name: 'window_rollups',
     statements: (target) => WINDOW_ROLLUPS.flatMap((def) => createTableStatements(def, target)),
+  },
+  {
+    version: 7,
+    name: 'window_rollups_merge_blocks',
+    statements: (target) => WINDOW_ROLLUPS.flatMap((def) => modifySettingStatements(def.name, WINDOW_MERGE_SETTINGS, target)),
   },
 ];
 

@@ -1,15 +1,5 @@
-import { addDays, formatDate, type LocalDate } from '../../query/localTime.js';
-import {
-  DAY_KEYS,
-  ROLLUP_AGGREGATES,
-  ROLLUP_TABLES,
-  type RollupFamily,
-  type RollupTable,
-  rollupTableName,
-  rowDay,
-  SAME_WEEK,
-  VISITOR_BOUND,
-} from './dailyRollups.js';
+import { addDays, formatDate, type LocalDate, parseIsoDate, wholeWeeks } from '../../query/localTime.js';
+import { DAY_KEYS, ROLLUP_AGGREGATES, ROLLUP_TABLES, type RollupFamily, type RollupTable, rollupTableName, VISITOR_BOUND, weekRows } from './dailyRollups.js';
 import type { TableDef } from './ddl.js';
 
 /**
@@ -106,21 +96,74 @@ function mergedAggregates(table: RollupTable): { inner: string[]; outer: string[
 }
 
 /**
- * Merges one window from the table's week and day rows. Parameters: `site`, `computed`, and the
- * window's `days`, `slot`, `first` and `last` (a WindowSpan). Each row's visitor bound is its own
+ * The parameters of a span for windowInsert and windowSizesSql (named with `suffix` there), with
+ * the `monday` and `sunday` of the whole weeks within it when it holds any (`weeks`): those are
+ * read from their week rows.
+ */
+export function spanParameters(span: WindowSpan, suffix = ''): { weeks: boolean; params: Record<string, string | number> } {
+  const weeks = wholeWeeks(parseIsoDate(span.first)!, parseIsoDate(span.last)!);
+  const params: Record<string, string | number> = { days: span.days, slot: span.slot, first: span.first, last: span.last };
+  if (weeks) Object.assign(params, { monday: formatDate(weeks.monday), sunday: formatDate(weeks.sunday) });
+  return { weeks: weeks !== null, params: Object.fromEntries(Object.entries(params).map(([name, value]) => [`${name}${suffix}`, value])) };
+}
+
+/** The daily table's rows a span is merged from (parameters of spanParameters, named with `suffix`). */
+function spanRows(table: RollupTable, weeks: boolean, suffix: string): string {
+  const days = `days = 1 AND ${WINDOW_HOLDS[table.family](`{first${suffix}:Date}`, `{last${suffix}:Date}`)}`;
+  if (!weeks) return days;
+  const held = weekRows(table, `{monday${suffix}:Date}`, `{sunday${suffix}:Date}`);
+  return `(${held.rows}) OR (${days} AND NOT (${held.holds}))`;
+}
+
+/**
+ * Merging a busy site's window at once can take more memory than a statement may use: at 100 M
+ * events, the 91-day pages window holds about 4,000 groups whose visitor and visit sets take over
+ * a gigabyte (docs/rollups.md). So each merge is cut into slices by a hash of the keys it groups
+ * by (`slices`, `slice`; 1 and 0 merge everything at once), as many as its estimated sets need
+ * to fit the bytes the job allows one statement (src/rollups/rollups.ts).
+ *
+ * The estimate counts the hashes a group's merged sets can hold: its summed visitor bounds, up to
+ * the most a `uniq` set keeps (ClickHouse's UniquesHashSet keeps 2^16), at 16 bytes each (a
+ * 4-byte cell in a table filled a quarter to a half) for each set a row holds.
+ */
+const SET_HASHES = 65_536;
+const BYTES_PER_HASH = 16;
+
+/** How many slices a merge whose groups' sets hold `hashes` (from windowSizesSql or groupedWindowSizeSql) is cut into. */
+export function sliceCount(table: RollupTable, hashes: number, sliceBytes: number): number {
+  const sets = ROLLUP_AGGREGATES[table.family].filter((a) => a.combine === 'uniqMergeState').length;
+  return Math.max(1, Math.ceil((hashes * BYTES_PER_HASH * sets) / sliceBytes));
+}
+
+const inSlice = (columns: readonly string[]) => `sipHash64(${columns.join(', ')}) % {slices:UInt32} = {slice:UInt32}`;
+const capped = (rows: string) => `SELECT sum(least(bound, ${SET_HASHES})) AS hashes FROM (${rows})`;
+
+/**
+ * The hashes each span's full rows would hold (`span`: its index in `spans`, `hashes`), from the
+ * daily rows windowInsert merges. Parameters: `site`, and each span's spanParameters named `_<index>`.
+ */
+export function windowSizesSql(table: RollupTable, spans: readonly WindowSpan[]): string {
+  const keys = ['classification', ...table.keys.map((k) => k.column)];
+  return spans
+    .map((span, i) => {
+      const rows = spanRows(table, spanParameters(span).weeks, `_${i}`);
+      const groups = `SELECT sum(visitor_bound) AS bound FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND (${rows}) GROUP BY ${keys.join(', ')}`;
+      return `SELECT ${i} AS span, hashes FROM (${capped(groups)})`;
+    })
+    .join(' UNION ALL ');
+}
+
+/**
+ * Merges one slice of a window from the table's week and day rows. Parameters: `site`,
+ * `computed`, `slices`, `slice` and the span's spanParameters. Each row's visitor bound is its own
  * merged count, as a day row's is: a group's summed bounds then stay at least its visitors, and
  * close to them.
  */
-export function windowInsert(table: RollupTable): string {
+export function windowInsert(table: RollupTable, weeks: boolean): string {
   const keys = table.keys.map((k) => k.column);
   const { inner: merged, outer: aggregates } = mergedAggregates(table);
-  // The whole ISO weeks within the window are merged from their week rows, the other days from day rows.
-  const [monday, sunday] = ['toMonday(addDays({first:Date}, 6))', 'subtractDays(toMonday(addDays({last:Date}, 1)), 1)'];
-  const day = rowDay(table);
-  const weeks = `days = 7 AND ${day} >= ${monday} AND ${day} <= subtractDays(${sunday}, 6)`;
-  const days = `days = 1 AND ${WINDOW_HOLDS[table.family]('{first:Date}', '{last:Date}')} AND NOT (${SAME_WEEK[table.family]} AND ${day} >= ${monday} AND ${day} <= ${sunday})`;
   // The rows' columns are renamed inside, so no alias below shadows a column it reads.
-  const inner = `SELECT classification, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND ((${weeks}) OR (${days})) GROUP BY ${['classification', ...keys].join(', ')}`;
+  const inner = `SELECT classification, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND ${inSlice(['classification', ...keys])} AND (${spanRows(table, weeks, '')}) GROUP BY ${['classification', ...keys].join(', ')}`;
   const outer = [
     '{site:UInt64} AS site_id',
     '{days:UInt8} AS days',
@@ -135,16 +178,33 @@ export function windowInsert(table: RollupTable): string {
   return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) SELECT ${outer.join(', ')} FROM (${inner})`;
 }
 
+/** The columns the full rows of every span are merged again by: each key column alone, and none (WHOLE). */
+const regroupings = (table: RollupTable) => [null, ...table.keys.map((k) => k.column)];
+const REGROUPED_SPANS = ['days', 'slot', 'classification'];
+
 /**
- * The full rows of computation `computed` (parameters `site`, `computed`) merged again by each key
- * column alone and by none, in one statement; the other keys take their empty defaults.
+ * The hashes the rows groupedWindowInsert writes would hold, summed over every grouping (one
+ * statement merges them all). Parameters: `site`, `computed`.
+ */
+export function groupedWindowSizeSql(table: RollupTable): string {
+  const sets = regroupings(table).map((column) => `(${[...REGROUPED_SPANS, ...(column ? [column] : [])].join(', ')})`);
+  return capped(
+    `SELECT sum(visitor_bound) AS bound FROM ${windowTableName(table)} WHERE site_id = {site:UInt64} AND computed = {computed:UInt64} AND grouping = '${FULL}' GROUP BY GROUPING SETS (${sets.join(', ')})`,
+  );
+}
+
+/**
+ * One slice of the full rows of computation `computed` merged again by each key column alone and
+ * by none, in one statement; the other keys take their empty defaults. Parameters: `site`,
+ * `computed`, `slices`, `slice` (the rows by none are merged in slice 0).
  */
 export function groupedWindowInsert(table: RollupTable): string {
   const { inner: merged, outer: aggregates } = mergedAggregates(table);
   const spans = ['days', 'slot', ...DAY_KEYS[table.family].map((d) => d.column), 'classification'];
   const one = (column: string | null) => {
     const by = [...spans, ...(column ? [column] : [])];
-    const inner = `SELECT ${[...by, ...merged].join(', ')} FROM ${windowTableName(table)} WHERE site_id = {site:UInt64} AND computed = {computed:UInt64} AND grouping = '${FULL}' GROUP BY ${by.join(', ')}`;
+    const slice = column ? inSlice([column]) : '{slice:UInt32} = 0';
+    const inner = `SELECT ${[...by, ...merged].join(', ')} FROM ${windowTableName(table)} WHERE site_id = {site:UInt64} AND computed = {computed:UInt64} AND grouping = '${FULL}' AND ${slice} GROUP BY ${by.join(', ')}`;
     const keys = table.keys.map((k) => (k.column === column ? k.column : `defaultValueOfTypeName('${k.type}') AS ${k.column}`));
     const outer = [
       '{site:UInt64} AS site_id',
@@ -158,8 +218,7 @@ export function groupedWindowInsert(table: RollupTable): string {
     ];
     return `SELECT ${outer.join(', ')} FROM (${inner})`;
   };
-  const selects = [null, ...table.keys.map((k) => k.column)].map(one);
-  return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) ${selects.join(' UNION ALL ')}`;
+  return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) ${regroupings(table).map(one).join(' UNION ALL ')}`;
 }
 
 /**
@@ -179,6 +238,14 @@ export function windowRowsSql(
 
 /** The newest computation stored in any window table, so a restarted job numbers its next one above it. */
 export const LATEST_COMPUTATION_SQL = `SELECT max(computed) AS computed FROM (${ROLLUP_TABLES.map((table) => `SELECT max(computed) AS computed FROM ${windowTableName(table)}`).join(' UNION ALL ')})`;
+
+/**
+ * A background merge reads each part it merges in blocks of `merge_max_block_size` rows, 8,192 by
+ * default; a window row holds sets of up to half a megabyte each, so merging a busy site's pages
+ * windows took more than the embedded engine's 2 GiB and failed, again and again. Blocks of 16
+ * rows from at most 16 parts keep a merge within a quarter gigabyte. Set by migration 7.
+ */
+export const WINDOW_MERGE_SETTINGS = 'merge_max_block_size = 16, max_parts_to_merge_at_once = 16';
 
 export const WINDOW_ROLLUPS: TableDef[] = ROLLUP_TABLES.map((table) => ({
   name: windowTableName(table),
