@@ -94,17 +94,44 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
   const [latest] = await select<{ computed: string }>(deps.client, LATEST_COMPUTATION_SQL);
   let version = Math.max(Date.now(), Number(latest?.computed ?? 0) + 1);
 
-  const rows = await select<{ site_id: string; timezone: string; through: string }>(
+  // Each coverage row also names the windows published with it, so a restarted service reads them at once.
+  const rows = await select<{ site_id: string; timezone: string; through: string; computed: string; windows_through: string; tables: string[] }>(
     deps.client,
-    `SELECT site_id, argMax(timezone, version) AS timezone, toString(argMax(through, version)) AS through FROM ${ROLLUP_COVERAGE.name} GROUP BY site_id`,
+    `SELECT site_id, argMax(timezone, version) AS timezone, toString(argMax(through, version)) AS through, argMax(windows_computed, version) AS computed,
+            toString(argMax(windows_through, version)) AS windows_through, argMax(window_tables, version) AS tables
+     FROM ${ROLLUP_COVERAGE.name} GROUP BY site_id`,
   );
-  for (const row of rows) if (row.timezone !== '') covered.set(Number(row.site_id), coverageOf(row.timezone, day(row.through)));
+  for (const row of rows) {
+    if (row.timezone === '') continue;
+    const siteId = Number(row.site_id);
+    covered.set(siteId, coverageOf(row.timezone, day(row.through)));
+    // Windows recorded before the coverage moved end on another day: the job merges them again.
+    if (Number(row.computed) === 0 || row.windows_through !== row.through) continue;
+    const spans = windowsEnding(day(row.through));
+    windows.set(
+      siteId,
+      row.tables.flatMap((table) => spans.map((span) => ({ ...span, table, computed: Number(row.computed) }))),
+    );
+  }
 
   const persist = async (siteId: number, coverage: Covered | undefined) => {
     version = Math.max(version + 1, Date.now());
+    const published = windows.get(siteId) ?? [];
+    const recorded = published.find((w) => w.slot === 0);
     await deps.client.insert({
       table: ROLLUP_COVERAGE.name,
-      values: [{ site_id: siteId, timezone: coverage?.timezone ?? '', through: coverage?.through ?? '1970-01-01', version }],
+      values: [
+        {
+          site_id: siteId,
+          timezone: coverage?.timezone ?? '',
+          through: coverage?.through ?? '1970-01-01',
+          version,
+          windows_computed: recorded?.computed ?? 0,
+          // The day the windows end on: the coverage's last day when they were merged.
+          windows_through: recorded?.last ?? '1970-01-01',
+          window_tables: [...new Set(published.map((w) => w.table))],
+        },
+      ],
       format: 'JSONEachRow',
     });
   };
@@ -222,6 +249,9 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     const published = windows.get(site.id) ?? [];
     if (published.length > 0 && published.every((w) => spans.some((s) => s.slot === w.slot && s.days === w.days && s.last === w.last))) return;
     windows.delete(site.id);
+    // Recorded before any row of the new computation is written: its rows replace the old one's as
+    // the table merges, so a service restarted halfway must not read the old one.
+    await persist(site.id, coverage);
     version = Math.max(version + 1, Date.now());
     const computed = version;
     const written: RollupWindow[] = [];
@@ -252,6 +282,7 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
       if (stale.has(site.id)) return;
     }
     windows.set(site.id, written);
+    await persist(site.id, coverage);
   };
 
   let running: Promise<{ sites: number; days: number }> | null = null;

@@ -351,6 +351,18 @@ describe('week rows', () => {
   });
 });
 
+/** The roll-ups as a restarted service finds them: read from the store, before any round of its own. */
+const restarted = () =>
+  openRollups({
+    client: t.app.events.jobs,
+    cluster: null,
+    memoryLimitBytes: t.app.config.query.memoryLimitBytes,
+    flushWrites: async () => {},
+    onError: (error) => {
+      throw error;
+    },
+  });
+
 describe('window rows', () => {
   it('merge the ranges ending yesterday once, and a range holding one reads it in place of its days', async () => {
     const account = await createAccount(t.app);
@@ -392,6 +404,8 @@ describe('window rows', () => {
     await t.app.jobs.runOnce();
     const windows = t.app.rollups.coverage(account.siteId)!.windows;
     expect(windows).toHaveLength(6 * 10);
+    // A restarted service reads the published windows at once, from the coverage row that names them.
+    expect((await restarted()).coverage(account.siteId)!.windows).toEqual(windows);
     expect(windows.filter((w) => w.table === 'pages').map(({ days, slot, first, last }) => ({ days, slot, first, last }))).toEqual([
       { days: 7, slot: 0, first: '2024-01-03', last: '2024-01-09' },
       { days: 7, slot: 1, first: '2023-12-27', last: '2024-01-02' },
@@ -416,11 +430,13 @@ describe('window rows', () => {
     // A late row drops the windows at once; the next round merges them again, with it.
     await insertEvents(t.app, account.siteId, [{ visitor: 'e', at: '2024-01-05 12:00:00', page: '/late' }]);
     expect(t.app.rollups.coverage(account.siteId)!.windows).toEqual([]);
+    expect((await restarted()).coverage(account.siteId)?.windows ?? []).toEqual([]);
     const late = { site_id: account.domain, date_range: '7d', metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] };
     const before = (await runQuery(deps, account.teamId, late)).results;
     expect(before).toContainEqual({ dimensions: ['/late'], metrics: [1, 1] });
     await t.app.jobs.runOnce();
     expect(t.app.rollups.coverage(account.siteId)!.windows).toHaveLength(6 * 10);
+    expect((await restarted()).coverage(account.siteId)!.windows).toEqual(t.app.rollups.coverage(account.siteId)!.windows);
     statements.length = 0;
     expect((await runQuery(watched, account.teamId, late)).results).toEqual(before);
     expect(statements.join()).toMatch(/FROM window_pages/);

@@ -207,6 +207,12 @@ export const DAILY_ROLLUPS: TableDef[] = ROLLUP_TABLES.map((table) => ({
  * Per site, the last local day rolled up and the time zone the days were cut in. A newer row
  * (higher `version`) replaces an older one; a site with no row has nothing rolled up.
  */
+/**
+ * Added to the coverage by migration 8: the windows published with it (src/rollups/rollups.ts),
+ * their computation (0: none), the day they end on and the tables that have them.
+ */
+export const COVERAGE_WINDOW_COLUMNS = ['windows_computed UInt64', 'windows_through Date', 'window_tables Array(String)'];
+
 export const ROLLUP_COVERAGE: TableDef = {
   name: 'rollup_coverage',
   columns: ['site_id UInt64', 'timezone String', 'through Date', 'version UInt64'],

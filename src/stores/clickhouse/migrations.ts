@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { DAILY_ROLLUPS, ROLLUP_COVERAGE, VISITOR_BOUND_COLUMN } from './dailyRollups.js';
+import { COVERAGE_WINDOW_COLUMNS, DAILY_ROLLUPS, ROLLUP_COVERAGE, VISITOR_BOUND_COLUMN } from './dailyRollups.js';
 import { addColumnStatements, createTableStatements, type DdlTarget, fillColumnStatements, modifyColumnStatements, modifySettingStatements } from './ddl.js';
 import { WINDOW_MERGE_SETTINGS, WINDOW_ROLLUPS } from './rollupWindows.js';
 import { EVENTS, EVENTS_IDEMPOTENCY_KEY, INGEST_COUNTERS, LOW_CARDINALITY_COLUMNS, ROLLUPS, SESSIONS } from './schema.js';
@@ -54,6 +54,11 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
     version: 7,
     name: 'window_rollups_merge_blocks',
     statements: (target) => WINDOW_ROLLUPS.flatMap((def) => modifySettingStatements(def.name, WINDOW_MERGE_SETTINGS, target)),
+  },
+  {
+    version: 8,
+    name: 'rollup_coverage_windows',
+    statements: (target) => COVERAGE_WINDOW_COLUMNS.flatMap((column) => addColumnStatements(ROLLUP_COVERAGE.name, column, target)),
   },
 ];
 
