@@ -1,9 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createExportJobs, INTERRUPTED_EXPORT } from '../../src/export/exportJobs.js';
 import { exportRange } from '../../src/export/exportRequest.js';
 import { groupDays } from '../../src/export/siteExport.js';
+import { findLiveSiteByName } from '../../src/stores/meta/sites.js';
 import { lockTeam } from '../../src/stores/meta/teams.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { svc } from '../support/processes.js';
@@ -109,6 +111,37 @@ describe('site export', () => {
     const missing = await svc(['export', '--site', 'nowhere.example', '--out', out, '--url', t.url, '--json'], t.env);
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stderr).error).toBe('There is no site nowhere.example.');
+  });
+
+  it('keeps prepared exports across a restart; one being written then is shown as failed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-exports-'));
+    const site = (await findLiveSiteByName(t.app.meta.db, account.domain, Date.now()))!;
+    const deps = { db: t.app.meta.db, events: t.app.events, clock: t.app.clock, dataDir };
+    const range = { from: '2024-01-08', to: '2024-01-09' };
+    const first = createExportJobs(deps);
+    const ready = first.start(site, range);
+    for (let i = 0; i < 200 && first.list(site.id)[0]!.status === 'preparing'; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(first.list(site.id)[0]).toMatchObject({ id: ready.id, status: 'ready' });
+    const interrupted = first.start(site, range);
+    first.stop();
+
+    const second = createExportJobs(deps);
+    const listed = second.list(site.id).map(({ id, status, error }) => ({ id, status, error }));
+    expect(listed).toHaveLength(2);
+    expect(listed).toContainEqual({ id: interrupted.id, status: 'failed', error: INTERRUPTED_EXPORT });
+    expect(listed).toContainEqual({ id: ready.id, status: 'ready', error: null });
+    const kept = second.ready(site.id, ready.id)!;
+    expect([...(await readZip(readFileSync(kept.path))).keys()]).toEqual([...files.keys()]);
+    // A record that cannot be read is dropped, never listed.
+    writeFileSync(join(dataDir, 'exports', 'ffffffffffffffffffffffff.json'), '{"id":');
+    expect(second.remove(site.id, interrupted.id)).toBe(true);
+    second.stop();
+    expect(
+      createExportJobs(deps)
+        .list(site.id)
+        .map((job) => job.id),
+    ).toEqual([ready.id]);
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('refuses a bad range with a sentence', async () => {
