@@ -2,7 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { McpDeps } from './registry.js';
-import { misshapenRequest } from './requestShape.js';
+import { screenRequests } from './requestShape.js';
 import { createMcpServer } from './server.js';
 
 function webRequest(request: FastifyRequest): Request {
@@ -30,17 +30,24 @@ const stateless = () =>
  */
 export function mcpRoutes(app: FastifyInstance, deps: McpDeps): void {
   app.post('/mcp', async (request, reply) => {
-    const misshapen = misshapenRequest(request.body);
-    if (misshapen) return reply.send(misshapen);
+    const batch = Array.isArray(request.body);
+    const { answered, rest } = screenRequests(request.body);
+    if (rest === null) return reply.send(batch ? answered : answered[0]);
     const server = createMcpServer(deps, request.caller);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body });
+      const response = await transport.handleRequest(webRequest(request), { parsedBody: rest });
+      const text = await response.text();
+      // A batch whose other messages the SDK answered (or, all notifications, accepted): one array of answers.
+      if (answered.length > 0 && (response.status === 200 || response.status === 202)) {
+        const theirs: unknown = text === '' ? [] : JSON.parse(text);
+        return reply.send([...(Array.isArray(theirs) ? theirs : [theirs]), ...answered]);
+      }
       response.headers.forEach((value, name) => {
         reply.header(name, value);
       });
-      return reply.code(response.status).send(await response.text());
+      return reply.code(response.status).send(text);
     } finally {
       await server.close();
     }

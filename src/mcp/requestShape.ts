@@ -30,7 +30,7 @@ function sentence(method: string, request: unknown, issue: z.core.$ZodIssue | un
  * handlers and answers a mismatch as an internal error holding zod's issue list; checked here
  * first, the client reads which param is wrong, as an invalid-params error.
  */
-export function misshapenRequest(body: unknown): JSONRPCMessage | null {
+function misshapenRequest(body: unknown): JSONRPCMessage | null {
   if (!isJSONRPCRequest(body)) return null;
   const request = { method: body.method, params: body.params };
   const parsed = SCHEMAS.get(body.method)?.safeParse(request);
@@ -40,4 +40,20 @@ export function misshapenRequest(body: unknown): JSONRPCMessage | null {
   const uri = body.method === 'resources/read' ? body.params?.uri : undefined;
   if (typeof uri === 'string' && !URL.canParse(uri)) return refuse(`"${uri.slice(0, 200)}" is not a resource address; sites are read as site://<domain>.`);
   return null;
+}
+
+/**
+ * A message or a JSON-RPC batch screened: the misshapen requests answered here (`answered`), and
+ * what is left for the SDK, in the body's own shape (null when nothing is).
+ */
+export function screenRequests(body: unknown): { answered: JSONRPCMessage[]; rest: unknown } {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  const answered: JSONRPCMessage[] = [];
+  const rest: unknown[] = [];
+  for (const message of messages) {
+    const refusal = misshapenRequest(message);
+    if (refusal) answered.push(refusal);
+    else rest.push(message);
+  }
+  return { answered, rest: rest.length === 0 ? null : Array.isArray(body) ? rest : rest[0] };
 }

@@ -425,6 +425,22 @@ describe('the key', () => {
       message: "The prompts/get request's params.arguments.site_id must be a string.",
     });
     expect(await raw('tools/list', { cursor: 5 })).toEqual({ code: -32602, message: "The tools/list request's params.cursor must be a string." });
+    // In a batch too: the misshapen request's answer says which param, beside the others' answers.
+    const batch = await fetch(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { ...bearer(account.key), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_sites', arguments: 5 } },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ]),
+    });
+    expect(batch.status).toBe(200);
+    const answers = (await batch.json()) as { id: number }[];
+    expect(answers.sort((a, b) => a.id - b.id)).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: "The tools/call request's params.arguments must be an object." } },
+      { jsonrpc: '2.0', id: 2, result: {} },
+    ]);
     const get = await fetch(`${t.url}/mcp`, { headers: bearer(account.key) });
     expect(get.status).toBe(405);
     expect(((await get.json()) as { error: string }).error).toMatch(/^This MCP endpoint is stateless/);
