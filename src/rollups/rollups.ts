@@ -144,19 +144,20 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
   // On a cluster an insert into a Distributed table is forwarded in the background by default;
   // week and window rows are merged from rows just inserted, so those must be in place first.
   const inPlace = deps.cluster === null ? {} : { insert_distributed_sync: 1 as const };
+  // A quarter of a query's memory: where a window merge spills to disk, and what one slice's sets are cut to fit.
+  const quarter = Math.floor(deps.memoryLimitBytes / 4);
+  const sliceBytes = deps.windowSliceBytes ?? quarter;
   const merging = {
     clickhouse_settings: {
       ...inPlace,
       max_memory_usage: String(deps.memoryLimitBytes),
-      max_bytes_before_external_group_by: String(Math.floor(deps.memoryLimitBytes / 4)),
+      max_bytes_before_external_group_by: String(quarter),
       // Blocks of visitor sets of up to 256 KiB each: fewer rows per block, and one thread reading
       // them, keep what a merge holds at once small. It runs in the background; time is cheap there.
       max_block_size: '1024',
       max_threads: 1,
     },
   };
-
-  const sliceBytes = deps.windowSliceBytes ?? deps.memoryLimitBytes / 4;
 
   /** Deletes a site's roll-ups from `from` on, with the week holding it (all of them without `from`). */
   const deleteDays = async (siteId: number, from: string | null) => {
@@ -259,17 +260,14 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
       for (let slice = 0; slice < slices; slice++) await deps.client.command({ query, query_params: { ...params, slices, slice }, ...merging });
     };
     const computation = { site: site.id, computed };
+    const spanParts = spans.map((span) => spanParameters(span));
+    // Every span's parameters at once, named by index, for the statement estimating them all.
+    const sizeParams = Object.assign({ site: site.id }, ...spans.map((span, i) => spanParameters(span, `_${i}`).params));
     for (const table of ROLLUP_TABLES) {
       try {
         // One window per statement, each cut into the slices its visitor sets need (rollupWindows.ts sliceCount).
-        const spanParams = spans.map((span, i) => spanParameters(span, `_${i}`).params);
-        const sizes = await select<{ span: number; hashes: string }>(
-          deps.client,
-          windowSizesSql(table, spans),
-          Object.assign({ site: site.id }, ...spanParams),
-        );
-        for (const [i, span] of spans.entries()) {
-          const { weeks, params } = spanParameters(span);
+        const sizes = await select<{ span: number; hashes: string }>(deps.client, windowSizesSql(table, spans), sizeParams);
+        for (const [i, { weeks, params }] of spanParts.entries()) {
           const hashes = Number(sizes.find((size) => Number(size.span) === i)?.hashes ?? 0);
           await sliced(windowInsert(table, weeks), { ...computation, ...params }, sliceCount(table, hashes, sliceBytes));
         }
