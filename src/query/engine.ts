@@ -31,6 +31,8 @@ export interface QueryEngineDeps {
   /** Shares the query connections between teams; every statement goes through it. */
   scheduler: QueryScheduler<ClickHouseClient>;
   limits: QueryConfig;
+  /** The ClickHouse cluster the events are spread over (CLICKHOUSE_CLUSTER), or null on one node. */
+  cluster: string | null;
   rates: ExchangeRates;
   now(): number;
   /** Which days each site has rolled up (src/rollups/rollups.ts); without it every answer is read raw. */
@@ -88,7 +90,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     compileQuery({ q, params: new SqlParams(), range, sampleRate }, { rates: deps.rates, imported, rollups, ...options });
   // Roll-ups answer whole ranges exactly and fast, so a query they answer is never sampled.
   const fromRollups = rollups !== undefined && ranges.every((range) => compile(range, null, { paginate: false }).sources.includes('rollup'));
-  let sampleRate = q.exact || fromRollups ? null : await chooseSampleRate(sql, deps.limits, site, ranges);
+  let sampleRate = q.exact || fromRollups ? null : await chooseSampleRate(sql, deps.limits, site, ranges, deps.cluster);
   const sources = new Set<string>();
 
   type ReadOptions = { paginate: boolean; restrictTo?: string[][]; among?: GroupSet };
@@ -107,7 +109,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
       // rows of these ranges were deleted: the refusal is the answer then.
       if (!compiled.sources.includes('rollup') || !(error instanceof AppError) || error.code !== 'query_too_large' || !rawRowsCover(site, ranges)) throw error;
       rollups = undefined;
-      sampleRate = q.exact ? null : await chooseSampleRate(sql, deps.limits, site, ranges);
+      sampleRate = q.exact ? null : await chooseSampleRate(sql, deps.limits, site, ranges, deps.cluster);
       return run(range, options);
     }
   };

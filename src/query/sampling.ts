@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { QueryConfig } from '../config/config.js';
+import { stringLiteral } from '../stores/clickhouse/inlineParameters.js';
 import type { DateRange } from './dateRange.js';
 import { type Statements, toMetricValue } from './execute.js';
 import { isAdditive, type MetricSpec } from './metrics.js';
@@ -18,11 +19,26 @@ const MIN_RATE = 0.01;
 /** Below this many raw rows behind a sampled answer, the answer is called sparse. */
 export const SPARSE_ROWS = 100;
 
-export async function chooseSampleRate(sql: Statements, limits: QueryConfig, site: { id: number }, ranges: DateRange[]): Promise<number | null> {
+/**
+ * The stored events' row count, read from part metadata. On a cluster the rows sit in each
+ * shard's `events_local` (`events` is the Distributed table in front, with no parts of its own);
+ * `cluster()` reads one replica of each shard, so replicas are not counted twice.
+ */
+export function storedEventsStatement(cluster: string | null): string {
+  const parts = cluster === null ? 'system.parts' : `cluster(${stringLiteral(cluster)}, system.parts)`;
+  const table = cluster === null ? 'events' : 'events_local';
+  return `SELECT sum(rows) AS events FROM ${parts} WHERE active AND database = currentDatabase() AND table = '${table}'`;
+}
+
+export async function chooseSampleRate(
+  sql: Statements,
+  limits: QueryConfig,
+  site: { id: number },
+  ranges: DateRange[],
+  cluster: string | null,
+): Promise<number | null> {
   // The whole table's row count is metadata; below the threshold no site's range can exceed it.
-  const total = await cachedCount('table', () =>
-    sql("SELECT sum(rows) AS events FROM system.parts WHERE active AND database = currentDatabase() AND table = 'events'", {}),
-  );
+  const total = await cachedCount('table', () => sql(storedEventsStatement(cluster), {}));
   if (total <= limits.samplingThresholdEvents) return null;
   const first = Math.min(...ranges.map((r) => r.first));
   const last = Math.max(...ranges.map((r) => r.last));

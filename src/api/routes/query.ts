@@ -19,6 +19,7 @@ export function queryEngineDeps(deps: Pick<HttpDeps, 'config' | 'clock' | 'meta'
       now: () => performance.now(),
     }),
     limits: deps.config.query,
+    cluster: deps.events.cluster,
     rates: loadExchangeRates(deps.config.query.exchangeRatesFile),
     now: () => deps.clock.now(),
   };

@@ -43,6 +43,16 @@ const CLIENT_SETTINGS: ClickHouseSettings = {
 };
 
 /**
+ * On a cluster an insert into a Distributed table is acknowledged once it is queued on the node
+ * that took it and forwarded to the shards in the background; with this setting it is
+ * acknowledged only once written to them, so a flushed buffer's rows are stored, not queued.
+ * `insert_distributed_sync` is the name every supported server accepts: ClickHouse 23.10 renamed
+ * it `distributed_foreground_insert` and keeps the old name as its alias; older servers know only
+ * the old name.
+ */
+export const INSERT_INTO_SHARDS: ClickHouseSettings = { insert_distributed_sync: 1 };
+
+/**
  * Embedded only. Since ClickHouse 26 a query runs on fewer threads while the free part of the
  * server's memory limit is under 1 GiB per thread (`max_threads_min_free_memory_per_thread`,
  * ClickHouse pull request #100383); under the embedded default limit of 2 GiB that put every
@@ -102,7 +112,7 @@ function bindParametersLocally(client: ClickHouseClient): ClickHouseClient {
 }
 
 export async function openEventStore(config: Config['clickhouse'], now: number, queryConnections = 1): Promise<EventStore> {
-  const store = config.kind === 'embedded' ? openEmbedded(config, queryConnections) : openServer(config, queryConnections);
+  const store = config.kind === 'embedded' ? openEmbedded(config, queryConnections) : connectServer(config, queryConnections);
   try {
     await migrateEvents(store.jobs, { cluster: store.cluster }, now);
   } catch (error) {
@@ -148,21 +158,28 @@ function openEmbedded(config: Extract<Config['clickhouse'], { kind: 'embedded' }
   };
 }
 
-function openServer(config: Extract<Config['clickhouse'], { kind: 'server' }>, queryConnections: number): EventStore {
+/**
+ * A ClickHouse server or cluster over HTTP, without migrating (openEventStore does that). Ingestion
+ * has its own client so that, on a cluster, its inserts carry INSERT_INTO_SHARDS.
+ */
+export function connectServer(config: Extract<Config['clickhouse'], { kind: 'server' }>, queryConnections: number): EventStore {
   const url = new URL(config.url);
-  const client = createClient({
-    url: `${url.protocol}//${url.host}`,
-    username: decodeURIComponent(url.username) || 'default',
-    password: decodeURIComponent(url.password),
-    database: config.database,
-    clickhouse_settings: CLIENT_SETTINGS,
-    json: JSON_HANDLING,
-    request_timeout: 60_000,
-  });
+  const connect = (settings: ClickHouseSettings) =>
+    createClient({
+      url: `${url.protocol}//${url.host}`,
+      username: decodeURIComponent(url.username) || 'default',
+      password: decodeURIComponent(url.password),
+      database: config.database,
+      clickhouse_settings: settings,
+      json: JSON_HANDLING,
+      request_timeout: 60_000,
+    });
+  const client = connect(CLIENT_SETTINGS);
+  const ingest = config.cluster === null ? client : connect({ ...CLIENT_SETTINGS, ...INSERT_INTO_SHARDS });
   return {
     kind: 'server',
     cluster: config.cluster,
-    ingest: client,
+    ingest,
     query: client,
     // Over HTTP one client runs statements side by side; the scheduler's slots bound how many.
     queries: Array.from({ length: queryConnections }, () => client),
@@ -171,6 +188,8 @@ function openServer(config: Extract<Config['clickhouse'], { kind: 'server' }>, q
       const result = await client.ping();
       if (!result.success) throw result.error;
     },
-    close: () => client.close(),
+    close: async () => {
+      await Promise.all([...new Set([client, ingest])].map((each) => each.close()));
+    },
   };
 }
