@@ -1,5 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
+import { countingStateFallbacks } from '../state/fallbackCount.js';
+import { idempotencyFor, rateLimiterFor } from '../state/ingestionState.js';
+import type { SharedState } from '../state/redis.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { type ClassificationLists, describeClassificationLists, loadClassificationLists } from './classification/index.js';
@@ -46,6 +49,8 @@ export async function createIngestion(deps: {
   maxPendingEvents?: number;
   /** Told of every event about to be written (src/rollups/rollups.ts noteWrite). */
   noteWrite(siteId: number, at: number): void;
+  /** Per-event state shared with other nodes (STATE_URL); null or unset keeps it in this process. */
+  state?: SharedState | null;
 }): Promise<Ingestion> {
   const { config, clock, log } = deps;
   const [lists, geo]: [ClassificationLists, GeoDatabase] = await Promise.all([
@@ -81,8 +86,9 @@ export async function createIngestion(deps: {
     salts,
     sessions,
     orphans,
-    idempotency,
-    rateLimiter: new AddressRateLimiter(clock),
+    idempotency: idempotencyFor(deps.state ?? null, idempotency),
+    rateLimiter: rateLimiterFor(deps.state ?? null, new AddressRateLimiter(clock), clock),
+    noteWrite: countingStateFallbacks(deps.state ?? null, counters, deps.noteWrite),
   });
 
   const expireOrphans = (held: OrphanEngagements, at: number) => {

@@ -1,6 +1,7 @@
+import type { STATE_UNAVAILABLE } from '../state/fallbackCount.js';
 import type { PostResponseReason, PreResponseReason } from './pipeline.js';
 
-export type IngestOutcome = 'accepted' | PreResponseReason | PostResponseReason;
+export type IngestOutcome = 'accepted' | PreResponseReason | PostResponseReason | typeof STATE_UNAVAILABLE;
 
 export interface OutcomeGuide {
   /** A short name for charts and tables. */
@@ -104,6 +105,13 @@ export const OUTCOME_GUIDE: Record<IngestOutcome, OutcomeGuide> = {
     kind: 'dropped',
     meaning: 'The page’s hostname is not on the site’s hostname allow list.',
     action: 'Add the hostname under Shields › Hostnames, or remove the list to allow all.',
+  },
+  state_unavailable: {
+    label: 'Shared state unavailable',
+    kind: 'accepted',
+    meaning:
+      'Accepted (and counted under Accepted too) by a node that could not reach the shared state (STATE_URL): its rate limit and duplicate check saw only that node’s traffic.',
+    action: 'Nothing on your side: the operator’s Redis did not answer, and the node logs it.',
   },
   no_session_for_engagement: {
     label: 'Engagement without pageview',

@@ -4,7 +4,8 @@ import { loadSiteShields } from '../stores/meta/shields.js';
 import { DOMAIN_TRANSITION_MS } from '../stores/meta/sites.js';
 import { type CompiledShields, compileShields } from './shields.js';
 
-const TTL_MS = 30_000;
+/** How long a lookup is kept: the backstop for a change whose invalidation never arrived. */
+export const SITE_CACHE_TTL_MS = 30_000;
 
 export interface IngestSite {
   id: number;
@@ -18,11 +19,18 @@ export type SiteLookup = { kind: 'live'; site: IngestSite } | { kind: 'dormant';
 
 /**
  * Domain → site, with what ingestion needs of it, cached because every event asks. Changes made
- * in this process invalidate at once (siteChanged); changes from other processes (the CLI) are
- * seen within the TTL.
+ * in this process invalidate at once (siteChanged); with STATE_URL, changes made through another
+ * node arrive as a message that invalidates here too (src/state/invalidation.ts); changes from
+ * elsewhere (the CLI, a missed message) are seen within the TTL.
  */
 export class SiteDirectory {
   private cache = new Map<string, { lookup: SiteLookup; expires: number }>();
+  /**
+   * Moves on every invalidation. A lookup read before an invalidation is not cached after it: it
+   * may have read the site before the change was committed, and would hold the old answer (a
+   * deleted site accepted) for a whole TTL.
+   */
+  private generation = 0;
 
   constructor(
     private readonly db: MetaDb,
@@ -33,13 +41,16 @@ export class SiteDirectory {
     const now = this.clock.now();
     const hit = this.cache.get(domain);
     if (hit && hit.expires > now) return hit.lookup;
+    const generation = this.generation;
     const lookup = await this.load(domain, now);
+    if (generation !== this.generation) return lookup;
     if (this.cache.size > 100_000) this.cache.clear();
-    this.cache.set(domain, { lookup, expires: now + TTL_MS });
+    this.cache.set(domain, { lookup, expires: now + SITE_CACHE_TTL_MS });
     return lookup;
   }
 
   invalidate(siteId?: number): void {
+    this.generation += 1;
     if (siteId === undefined) {
       this.cache.clear();
       return;

@@ -1,0 +1,48 @@
+import { IDEMPOTENCY_WINDOW_MS } from '../ingest/idempotency.js';
+import { type SharedState, STATE_KEY_PREFIX } from './redis.js';
+
+/** What the ingestion pipeline asks of idempotency keys (src/ingest/pipeline.ts). */
+export interface IdempotencyClaims {
+  /**
+   * True when the key was already used for this site within 24 hours (a repeat). When `commit` is
+   * set and it was not a repeat, the key is remembered in the same step.
+   */
+  claim(siteId: number, key: string, at: number, commit: boolean): boolean | Promise<boolean>;
+}
+
+/**
+ * Idempotency keys held in Redis, so a retry sent to another node is still stored once: one
+ * `SET key 1 NX PX 86400000` both asks and remembers, and Redis runs it alone, so of two nodes
+ * claiming one key at once exactly one stores the event. Redis expires keys by its own clock (the
+ * window is for live traffic; a replayed history uses the in-process keys). While Redis does not
+ * answer the node's own keys decide; they also learn every key claimed here, so a retry reaching
+ * this node during an outage is still caught.
+ */
+export class SharedIdempotencyKeys implements IdempotencyClaims {
+  constructor(
+    private readonly state: SharedState,
+    private readonly local: { claim(siteId: number, key: string, at: number, commit: boolean): boolean },
+  ) {}
+
+  claim(siteId: number, key: string, at: number, commit: boolean): boolean | Promise<boolean> {
+    if (!this.state.usable) {
+      this.state.skipped();
+      return this.local.claim(siteId, key, at, commit);
+    }
+    return this.claimShared(siteId, key, at, commit);
+  }
+
+  private async claimShared(siteId: number, key: string, at: number, commit: boolean): Promise<boolean> {
+    const name = `${STATE_KEY_PREFIX}idem:${siteId}:${key}`;
+    if (!commit) {
+      // A debug request asks without remembering.
+      const exists = await this.state.call((client) => client.exists(name));
+      return exists === undefined ? this.local.claim(siteId, key, at, false) : exists === 1;
+    }
+    const set = await this.state.call((client) => client.set(name, '1', 'PX', IDEMPOTENCY_WINDOW_MS, 'NX'));
+    if (set === undefined) return this.local.claim(siteId, key, at, true);
+    // A key first claimed here while Redis was away is known only here.
+    const seenHere = this.local.claim(siteId, key, at, true);
+    return set === null || seenHere;
+  }
+}

@@ -1,0 +1,17 @@
+import type { Clock } from '../clock.js';
+import { type IdempotencyClaims, SharedIdempotencyKeys } from './idempotency.js';
+import { type RateLimiter, SharedRateLimiter } from './rateLimit.js';
+import type { SharedState } from './redis.js';
+
+type LocalRateLimiter = { take(address: string): boolean };
+type LocalIdempotency = { claim(siteId: number, key: string, at: number, commit: boolean): boolean };
+
+/** The per-address rate: shared across nodes with STATE_URL, else this process's own bucket (unchanged, synchronous). */
+export function rateLimiterFor(state: SharedState | null, local: LocalRateLimiter, clock: Clock): RateLimiter {
+  return state === null ? local : new SharedRateLimiter(state, local, clock);
+}
+
+/** Idempotency keys: shared across nodes with STATE_URL, else this process's own. */
+export function idempotencyFor(state: SharedState | null, local: LocalIdempotency): IdempotencyClaims {
+  return state === null ? local : new SharedIdempotencyKeys(state, local);
+}
