@@ -15,13 +15,26 @@ export interface CounterRow {
  */
 export class HealthCounters {
   private pending = new Map<string, CounterRow>();
+  /** Counts not yet in the journal, when the write buffer journals them (src/ingest/journal.ts). */
+  private delta: Map<string, CounterRow> | null = null;
 
   count(siteId: number, at: number, reason: string, value = 1): void {
     const hour = Math.floor(at / HOUR) * HOUR;
     const id = `${siteId}|${hour}|${reason}`;
-    const row = this.pending.get(id);
-    if (row) row.value += value;
-    else this.pending.set(id, { hour: clickhouseTime(hour), site_id: siteId, reason, value });
+    add(this.pending, id, siteId, hour, reason, value);
+    if (this.delta) add(this.delta, id, siteId, hour, reason, value);
+  }
+
+  /** From now on counts are also kept apart until `takeDelta` hands them to the journal. */
+  trackDelta(): void {
+    this.delta ??= new Map();
+  }
+
+  takeDelta(): CounterRow[] {
+    if (!this.delta || this.delta.size === 0) return [];
+    const rows = [...this.delta.values()];
+    this.delta.clear();
+    return rows;
   }
 
   drain(): CounterRow[] {
@@ -29,14 +42,10 @@ export class HealthCounters {
     this.pending.clear();
     return rows;
   }
+}
 
-  /** Puts rows back after a failed write; counts are sums, so merging is exact. */
-  restore(rows: CounterRow[]): void {
-    for (const row of rows) {
-      const id = `${row.site_id}|${row.hour}|${row.reason}`;
-      const existing = this.pending.get(id);
-      if (existing) existing.value += row.value;
-      else this.pending.set(id, { ...row });
-    }
-  }
+function add(rows: Map<string, CounterRow>, id: string, siteId: number, hour: number, reason: string, value: number): void {
+  const row = rows.get(id);
+  if (row) row.value += value;
+  else rows.set(id, { hour: clickhouseTime(hour), site_id: siteId, reason, value });
 }

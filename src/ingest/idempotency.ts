@@ -11,10 +11,12 @@ export const MAX_IDEMPOTENCY_KEYS = 500_000;
 export class IdempotencyKeys {
   private seen = new LRUCache<string, number>({ max: MAX_IDEMPOTENCY_KEYS });
 
-  /** True when the key was already used for this site within 24 hours of `at`. */
-  isRepeat(siteId: number, key: string, at: number): boolean {
+  /** True when the key was already used for this site within 24 hours of `at`; with `commit`, a first use is remembered. */
+  claim(siteId: number, key: string, at: number, commit: boolean): boolean {
     const first = this.seen.get(`${siteId}:${key}`);
-    return first !== undefined && at - first < IDEMPOTENCY_WINDOW_MS && at >= first;
+    if (first !== undefined && at - first < IDEMPOTENCY_WINDOW_MS && at >= first) return true;
+    if (commit) this.remember(siteId, key, at);
+    return false;
   }
 
   remember(siteId: number, key: string, at: number): void {

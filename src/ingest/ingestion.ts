@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { countingStateFallbacks } from '../state/fallbackCount.js';
@@ -11,8 +12,10 @@ import { type GeoDatabase, openGeoDatabase } from './derive/geo.js';
 import { HealthCounters } from './healthCounters.js';
 import { IdempotencyKeys } from './idempotency.js';
 import { restoreIdempotencyKeys } from './idempotencyRestore.js';
+import { heldLine, Journal } from './journal.js';
+import { replayJournals } from './journalReplay.js';
 import { OrphanEngagements } from './orphans.js';
-import { IngestionPipeline } from './pipeline.js';
+import { type EventSink, IngestionPipeline } from './pipeline.js';
 import { AddressRateLimiter } from './rateLimiter.js';
 import { EphemeralSalts, StoredSalts } from './salts.js';
 import { SessionTracker } from './sessions.js';
@@ -59,7 +62,16 @@ export async function createIngestion(deps: {
   ]);
   log.info(describeClassificationLists(lists), 'classification lists loaded');
   const counters = new HealthCounters();
-  const buffer = new WriteBuffer({ client: deps.events.ingest, clock, counters, log, maxPendingEvents: deps.maxPendingEvents });
+  const orphans = new OrphanEngagements();
+  // What a killed process accepted and the store never confirmed is written before anything else
+  // is read from the store (live visits, idempotency keys) or accepted.
+  const journalDir = join(config.dataDir, 'journal');
+  const replayed = await replayJournals(journalDir, deps.events.ingest);
+  for (const held of replayed.held) orphans.restore(held);
+  if (replayed.segments.length > 0) log.info({ rows: replayed.rows, held: replayed.held.length }, 'replayed the ingestion journal');
+  const journal = new Journal(journalDir, log, () => Array.from(orphans.records(), heldLine));
+  await journal.open(replayed.segments);
+  const buffer = new WriteBuffer({ client: deps.events.ingest, clock, counters, log, maxPendingEvents: deps.maxPendingEvents, journal });
   const sites = new SiteDirectory(deps.meta, clock);
   const salts = new StoredSalts(deps.meta);
   const trustedProxies = trustedProxyList(config.trustedProxies);
@@ -74,7 +86,6 @@ export async function createIngestion(deps: {
     noteWrite: deps.noteWrite,
     log,
   };
-  const orphans = new OrphanEngagements();
   const sessions = new SessionTracker();
   const restored = await restoreLiveVisits(deps.events.jobs, sessions, clock.now());
   if (restored > 0) log.info({ visits: restored }, 'restored live visits');
@@ -92,7 +103,20 @@ export async function createIngestion(deps: {
   });
 
   const expireOrphans = (held: OrphanEngagements, at: number) => {
-    for (const [siteId, n] of held.expire(at)) counters.count(siteId, at, 'no_session_for_engagement', n);
+    const gone = held.expire(at);
+    for (const engagement of gone) counters.count(engagement.siteId, at, 'no_session_for_engagement');
+    return gone;
+  };
+  // History is replayed from an upload that outlives a restart (historicalImport.ts), and
+  // its engagements are held only while it runs: lines wait for no fsync and holds are not journaled.
+  const historySink: EventSink = {
+    get hasRoom() {
+      return buffer.hasRoom;
+    },
+    add: (events, sessionRows) => buffer.add(events, sessionRows),
+    hold: () => {},
+    release: () => {},
+    durable: () => Promise.resolve(),
   };
 
   let timer: NodeJS.Timeout | undefined;
@@ -103,6 +127,7 @@ export async function createIngestion(deps: {
       const held = new OrphanEngagements();
       const pipeline = new IngestionPipeline({
         ...shared,
+        sink: historySink,
         salts: new EphemeralSalts(),
         sessions: new SessionTracker(),
         orphans: held,
@@ -110,7 +135,7 @@ export async function createIngestion(deps: {
         rateLimiter: null,
       });
       // Whatever is still held when history ends has had its whole half hour.
-      return { pipeline, finish: (at) => expireOrphans(held, at + 30 * 60_000) };
+      return { pipeline, finish: (at) => void expireOrphans(held, at + 30 * 60_000) };
     },
     buffer,
     counters,
@@ -119,7 +144,7 @@ export async function createIngestion(deps: {
       const now = clock.now();
       if (now - lastHousekeeping >= 10_000 || now < lastHousekeeping) {
         lastHousekeeping = now;
-        expireOrphans(orphans, now);
+        buffer.release(expireOrphans(orphans, now).map((held) => held.id));
         await salts.rotate(now).catch((error) => log.error({ err: error }, 'salt rotation failed'));
       }
       await buffer.tick();
@@ -133,6 +158,7 @@ export async function createIngestion(deps: {
     async close() {
       clearInterval(timer);
       await buffer.drain();
+      await journal.close();
       geo.close?.();
     },
   };

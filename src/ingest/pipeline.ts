@@ -9,15 +9,13 @@ import { languageFrom } from './derive/language.js';
 import { parsePageUrl } from './derive/pageUrl.js';
 import { screenSize } from './derive/screen.js';
 import type { HealthCounters } from './healthCounters.js';
-import type { IdempotencyKeys } from './idempotency.js';
 import { registrableDomain, type VisitorIds, visitorIds } from './identity.js';
 import type { Log } from './ingestion.js';
-import type { OrphanEngagements } from './orphans.js';
+import type { HeldEngagement, OrphanEngagements } from './orphans.js';
 import { checkExtras, type EventPayload, parsePayload, withPathProp } from './payload.js';
-import type { AddressRateLimiter } from './rateLimiter.js';
 import { clickhouseTime, type EventRow, eventRow, type SessionRow, type VisitAttributes } from './rows.js';
 import type { SaltSource } from './salts.js';
-import type { SessionTracker } from './sessions.js';
+import type { VisitEvent } from './sessions.js';
 import type { IngestSite, SiteDirectory } from './siteDirectory.js';
 import { type ParsedUserAgent, parseUserAgent } from './userAgent.js';
 
@@ -79,17 +77,48 @@ export interface DebugReport {
   written: false;
 }
 
+/**
+ * State kept per event, in this process or shared between nodes (src/state/). Each answer may
+ * come at once or from a round trip, so the pipeline awaits them all the same.
+ */
+export interface LiveVisits {
+  /** The live visit of any of these visitor ids; an engagement keeps it alive (`commit`) without changing it. */
+  touch(siteId: number, userIds: VisitorIds, at: number, commit: boolean): SessionRow | undefined | Promise<SessionRow | undefined>;
+  /** Starts or continues a visit, returning its state and the rows to write; `commit` false only previews. */
+  record(event: VisitEvent, userIds: VisitorIds, commit: boolean): VisitChange | Promise<VisitChange>;
+}
+export type VisitChange = { session: SessionRow; rows: SessionRow[] };
+
+export interface IdempotencyClaims {
+  /** True when the key was used for this site within 24 hours; with `commit`, a first use is remembered at once. */
+  claim(siteId: number, key: string, at: number, commit: boolean): boolean | Promise<boolean>;
+}
+
+export interface RateLimit {
+  /** Takes a token for the address; false when its bucket is empty. */
+  take(address: string): boolean | Promise<boolean>;
+}
+
+/** Where accepted rows go: the write buffer, whose journal makes them durable (src/ingest/writeBuffer.ts). */
+export interface EventSink {
+  readonly hasRoom: boolean;
+  add(events: EventRow[], sessions: SessionRow[]): void;
+  hold(held: HeldEngagement): void;
+  release(ids: Iterable<number>): void;
+  durable(): Promise<void>;
+}
+
 export interface PipelineDeps {
   sites: SiteDirectory;
   salts: SaltSource;
-  sessions: SessionTracker;
+  sessions: LiveVisits;
   orphans: OrphanEngagements;
-  idempotency: IdempotencyKeys;
+  idempotency: IdempotencyClaims;
   lists: ClassificationLists;
   geo: GeoDatabase;
   /** Null for the import, which replays history rather than taking live traffic. */
-  rateLimiter: AddressRateLimiter | null;
-  sink: { add(events: EventRow[], sessions: SessionRow[]): void; readonly hasRoom: boolean };
+  rateLimiter: RateLimit | null;
+  sink: EventSink;
   /** Told of every event about to be written, so roll-ups of a day it falls in are recomputed (src/rollups/rollups.ts). */
   noteWrite(siteId: number, at: number): void;
   counters: HealthCounters;
@@ -159,7 +188,7 @@ export class IngestionPipeline {
     }
 
     const sites = await this.resolveSites(payload.domains);
-    if (!request.debug && deps.rateLimiter && !deps.rateLimiter.take(address.address)) {
+    if (!request.debug && deps.rateLimiter && !(await deps.rateLimiter.take(address.address))) {
       for (const site of sites) if (site.lookup?.kind === 'live') deps.counters.count(site.lookup.site.id, request.at, 'rate_limited');
       return { status: 202, dropped: 'rate_limited', outcomes: sites.map((s) => ({ domain: s.domain, outcome: 'dropped', reason: 'rate_limited' })) };
     }
@@ -215,7 +244,7 @@ export class IngestionPipeline {
       const site = lookup.site;
       const userIds = visitorIds(salts, { userAgent, address: address.address, domain: site.domain, rootDomain });
       try {
-        const outcome = this.forSite(request, payload, site, {
+        const outcome = await this.forSite(request, payload, site, {
           userIds,
           extras,
           classification,
@@ -235,6 +264,9 @@ export class IngestionPipeline {
     }
 
     const dropped = (outcomes.find((o) => o.reason !== null && PRE_RESPONSE_REASONS.has(o.reason))?.reason ?? null) as PreResponseReason | null;
+    // Accepted means stored: the rows and holds of this request are in the journal, on disk,
+    // before it is answered (docs/collecting-events.md).
+    if (!request.debug && outcomes.some((o) => o.outcome === 'stored' || o.outcome === 'held')) await deps.sink.durable();
     if (request.debug) {
       return {
         status: 200,
@@ -260,7 +292,7 @@ export class IngestionPipeline {
     return Promise.all(unique.map(async (domain) => ({ domain, lookup: siteDomain(domain).valid ? await this.deps.sites.lookup(domain) : undefined })));
   }
 
-  private forSite(
+  private async forSite(
     request: IngestRequest,
     payload: EventPayload,
     site: IngestSite,
@@ -273,7 +305,7 @@ export class IngestionPipeline {
       pathname: string;
       ip: string;
     },
-  ): Omit<SiteOutcome, 'domain'> {
+  ): Promise<Omit<SiteOutcome, 'domain'>> {
     const { deps } = this;
     const at = request.at;
     const commit = !request.debug;
@@ -287,14 +319,15 @@ export class IngestionPipeline {
 
     if (site.shields.blocksAddress(event.ip)) return drop('shield_ip');
     if (!event.extras.ok) return drop('invalid_payload');
-    if (payload.idempotencyKey && deps.idempotency.isRepeat(site.id, payload.idempotencyKey, at)) {
-      count('duplicate');
-      return { outcome: 'duplicate', reason: null };
-    }
     if (commit && !deps.sink.hasRoom) return drop('internal_error');
     if (site.shields.blocksCountry(event.attributes.country_code)) return drop('shield_country');
     if (site.shields.blocksPage(event.pathname)) return drop('shield_page');
     if (!site.shields.allowsHostname(event.hostname)) return drop('hostname_not_allowed');
+    // Claimed last, once nothing else can drop the event: a key is remembered only with its event.
+    if (payload.idempotencyKey && (await deps.idempotency.claim(site.id, payload.idempotencyKey, at, commit))) {
+      count('duplicate');
+      return { outcome: 'duplicate', reason: null };
+    }
 
     const isEngagement = payload.name === 'engagement';
     const props = withPathProp(payload.name, event.extras.props, event.pathname);
@@ -320,23 +353,27 @@ export class IngestionPipeline {
       },
       event.attributes,
     );
-    if (commit && payload.idempotencyKey) deps.idempotency.remember(site.id, payload.idempotencyKey, at);
     const truncations = Object.values(payload.truncated).reduce((sum, n) => sum + n, 0);
     if (truncations > 0) count('truncated', truncations);
 
     let written: EventRow[];
     let sessionRows: SessionRow[] = [];
     let session: SessionRow | null;
+    let adopted: HeldEngagement[] = [];
     if (isEngagement) {
-      const live = deps.sessions.touch(site.id, event.userIds, at, commit);
+      const live = await deps.sessions.touch(site.id, event.userIds, at, commit);
       if (!live) {
-        if (commit && !deps.orphans.hold(site.id, event.userIds.current, row, at)) return drop('no_session_for_engagement');
+        if (commit) {
+          const held = deps.orphans.hold(site.id, event.userIds.current, row, at);
+          if (!held) return drop('no_session_for_engagement');
+          deps.sink.hold(held);
+        }
         return { outcome: 'held', reason: null, event: row, session: null };
       }
       session = live;
       written = [withVisit(row, live)];
     } else {
-      const recorded = deps.sessions.record(
+      const recorded = await deps.sessions.record(
         {
           siteId: site.id,
           userId: event.userIds.current,
@@ -354,13 +391,14 @@ export class IngestionPipeline {
       );
       session = recorded.session;
       sessionRows = recorded.rows;
-      const adopted = commit ? deps.orphans.adopt(site.id, event.userIds, at) : [];
-      written = [withVisit(row, session), ...adopted.map((held) => withVisit(held, recorded.session))];
+      adopted = commit ? deps.orphans.adopt(site.id, event.userIds, at) : [];
+      written = [withVisit(row, session), ...adopted.map((held) => withVisit(held.row, recorded.session))];
     }
     const stored = written[0]!;
     if (commit) {
       deps.noteWrite(site.id, at);
       deps.sink.add(written, sessionRows);
+      deps.sink.release(adopted.map((held) => held.id));
       count('accepted', written.length);
       for (const w of written) if (w.classification) count(w.classification);
     }

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Clock } from '../clock.js';
-import type { HealthCounters } from './healthCounters.js';
+import type { CounterRow, HealthCounters } from './healthCounters.js';
+import { type HeldRecord, insertToken, type Journal, type JournalTable } from './journal.js';
 import { EVENT_COLUMNS, type EventRow, encodeRow, SESSION_COLUMNS, type SessionRow } from './rows.js';
 
 export interface WriteBufferOptions {
@@ -12,6 +14,11 @@ export interface WriteBufferOptions {
   flushAtEvents?: number;
   /** Beyond this many waiting events (the store is down), new events are refused. */
   maxPendingEvents?: number;
+  /**
+   * Where accepted rows are made durable before their 202 (src/ingest/journal.ts). Without one
+   * (unit tests of flush timing) rows live only in memory until written.
+   */
+  journal?: Journal;
 }
 
 const INSERT_CHUNK = 10_000;
@@ -20,13 +27,24 @@ const MAX_BACKOFF_MS = 30_000;
 /** Encoded rows of one table waiting for their insert. */
 class Queue {
   rows: string[] = [];
+  /** The journal seq of `rows[0]`. */
+  headSeq = 0;
+  /** A batch sent and not confirmed: it is retried exactly, under the same token, so the store can drop a repeat. */
+  unconfirmed: number | null = null;
   failures = 0;
   retryAt = 0;
 
   constructor(
-    readonly table: string,
+    readonly table: JournalTable,
     readonly columns: readonly string[],
   ) {}
+}
+
+/** Health counts sent and not confirmed, retried exactly like a queue's batch. */
+interface CounterBatch {
+  rows: CounterRow[];
+  seq: number;
+  count: number;
 }
 
 /**
@@ -35,7 +53,9 @@ class Queue {
  * each insert is a new part in the store, and tying them to the size trigger as well tripled
  * the parts written under load (see the README's ingestion figures). A failed insert keeps its
  * rows at the head of the queue and is retried with back-off, so an accepted event is never
- * dropped silently; only a crash inside the window can lose rows. Events, session rows and health
+ * dropped silently. Every row is also in the journal before its request is answered, and every
+ * insert carries a deduplication token naming its journal rows, so a crash loses nothing and a
+ * replay stores nothing twice (docs/collecting-events.md). Events, session rows and health
  * counters flush independently, so one failing cannot duplicate another on retry.
  */
 export class WriteBuffer {
@@ -43,6 +63,12 @@ export class WriteBuffer {
   private sessions = new Queue('sessions', SESSION_COLUMNS);
   private counterFailures = 0;
   private counterRetryAt = 0;
+  private counterBatch: CounterBatch | null = null;
+  /** Seq of the next health-count line, as the journal numbers them. */
+  private counterSeq = 0;
+  /** Seq of the first health-count line not yet confirmed by the store. */
+  private counterHead = 0;
+  private readonly tokenId: string;
   private lastFlush: number;
   private flushing: Promise<void> | null = null;
   /** A full flush was asked for while an events-only one was under way: it runs right after. */
@@ -56,6 +82,11 @@ export class WriteBuffer {
     this.flushAt = options.flushAtEvents ?? 250;
     this.maxPending = options.maxPendingEvents ?? 200_000;
     this.lastFlush = options.clock.now();
+    this.tokenId = options.journal?.id ?? randomBytes(6).toString('hex');
+    if (options.journal) {
+      options.counters.trackDelta();
+      options.journal.beforeGroup = () => this.journalCounts();
+    }
   }
 
   get pendingEvents(): number {
@@ -68,9 +99,42 @@ export class WriteBuffer {
   }
 
   add(events: EventRow[], sessions: SessionRow[]): void {
-    for (const row of events) this.events.rows.push(encodeRow(row, EVENT_COLUMNS));
-    for (const row of sessions) this.sessions.rows.push(encodeRow(row, SESSION_COLUMNS));
+    const journal = this.options.journal;
+    for (const row of events) {
+      const line = encodeRow(row, EVENT_COLUMNS);
+      this.events.rows.push(line);
+      journal?.row('events', line);
+    }
+    for (const row of sessions) {
+      const line = encodeRow(row, SESSION_COLUMNS);
+      this.sessions.rows.push(line);
+      journal?.row('sessions', line);
+    }
     if (this.events.rows.length >= this.flushAt && this.events.failures === 0) void this.run(false);
+  }
+
+  /** An engagement now waits for its visit; it outlives a crash through the journal. */
+  hold(record: HeldRecord): void {
+    this.options.journal?.held(record);
+  }
+
+  /** Held engagements that were adopted into a visit (their rows were just added) or expired. */
+  release(ids: Iterable<number>): void {
+    const journal = this.options.journal;
+    if (journal) for (const id of ids) journal.released(id);
+  }
+
+  /** Resolves once every row and hold taken so far would survive a crash of the process. */
+  durable(): Promise<void> {
+    return this.options.journal?.durable() ?? Promise.resolve();
+  }
+
+  /** Health counts since the last group go into the journal with it. */
+  private journalCounts(): void {
+    const rows = this.options.counters.takeDelta();
+    if (rows.length === 0) return;
+    this.counterSeq += 1;
+    this.options.journal?.row('ingest_counters', JSON.stringify(rows));
   }
 
   /** Called often by a timer: flushes everything when the interval has passed on the clock. */
@@ -127,42 +191,81 @@ export class WriteBuffer {
     if (!everything) return;
     this.lastFlush = now;
     await this.writeQueue(this.sessions, dueSessions, now);
-    if (now >= this.counterRetryAt) {
+    if (now >= this.counterRetryAt) await this.writeCounters(now);
+  }
+
+  /**
+   * Health counts, drained once per full flush. Their journal lines up to now are the batch: the
+   * counts not yet journaled are journaled first, so the batch and its lines hold the same sums.
+   */
+  private async writeCounters(now: number): Promise<void> {
+    if (this.counterBatch === null) {
+      this.journalCounts();
       const rows = this.options.counters.drain();
-      if (rows.length > 0) {
-        try {
-          await this.options.client.insert({ table: 'ingest_counters', values: rows, format: 'JSONEachRow' });
-          this.counterFailures = 0;
-        } catch (error) {
-          this.options.counters.restore(rows);
-          this.counterFailures += 1;
-          this.counterRetryAt = now + backoff(this.counterFailures);
-          this.options.log.warn({ err: error }, 'writing ingestion counters failed; will retry');
-        }
-      }
+      if (rows.length === 0) return;
+      // Without a journal no lines number the counts: each drained batch counts as one.
+      if (!this.options.journal) this.counterSeq += 1;
+      this.counterBatch = { rows, seq: this.counterHead, count: this.counterSeq - this.counterHead };
     }
+    const batch = this.counterBatch;
+    try {
+      await this.send('ingest_counters', batch.seq, batch.count, () =>
+        this.options.client.insert({
+          table: 'ingest_counters',
+          values: batch.rows,
+          format: 'JSONEachRow',
+          clickhouse_settings: { insert_deduplication_token: insertToken(this.tokenId, 'ingest_counters', batch.seq, batch.count) },
+        }),
+      );
+      this.counterHead = batch.seq + batch.count;
+      this.counterBatch = null;
+      this.counterFailures = 0;
+    } catch (error) {
+      this.counterFailures += 1;
+      this.counterRetryAt = now + backoff(this.counterFailures);
+      this.options.log.warn({ err: error }, 'writing ingestion counters failed; will retry');
+    }
+  }
+
+  /** Marks the batch begun in the journal (durably), sends it, then marks it done. */
+  private async send(table: JournalTable, seq: number, count: number, insert: () => Promise<unknown>): Promise<void> {
+    const journal = this.options.journal;
+    if (journal) {
+      journal.begin(table, seq, count);
+      await journal.durable();
+    }
+    await insert();
+    journal?.done(table, seq, count);
   }
 
   private async writeQueue(queue: Queue, due: number, now: number): Promise<void> {
     if (now < queue.retryAt) return;
-    while (due > 0) {
-      const batch = queue.rows.slice(0, Math.min(INSERT_CHUNK, due));
+    while (due > 0 || queue.unconfirmed !== null) {
+      const count = queue.unconfirmed ?? Math.min(INSERT_CHUNK, due);
+      const batch = queue.rows.slice(0, count);
+      const seq = queue.headSeq;
+      queue.unconfirmed = count;
       try {
         // The lines are already JSON; the ingest client passes strings through unchanged.
-        await this.options.client.insert({
-          table: queue.table,
-          values: batch,
-          format: 'JSONCompactEachRow',
-          columns: [...queue.columns] as [string, ...string[]],
-        });
+        await this.send(queue.table, seq, count, () =>
+          this.options.client.insert({
+            table: queue.table,
+            values: batch,
+            format: 'JSONCompactEachRow',
+            columns: [...queue.columns] as [string, ...string[]],
+            clickhouse_settings: { insert_deduplication_token: insertToken(this.tokenId, queue.table, seq, count) },
+          }),
+        );
       } catch (error) {
         queue.failures += 1;
         queue.retryAt = now + backoff(queue.failures);
         this.options.log.error({ err: error, rows: queue.rows.length, attempt: queue.failures }, `writing ${queue.table} failed; kept for retry`);
         return;
       }
-      queue.rows.splice(0, batch.length);
-      due -= batch.length;
+      queue.rows.splice(0, count);
+      queue.headSeq += count;
+      queue.unconfirmed = null;
+      due = Math.max(0, due - count);
       queue.failures = 0;
       queue.retryAt = 0;
     }

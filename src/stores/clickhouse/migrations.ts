@@ -68,22 +68,41 @@ function ledgerStatement(target: DdlTarget): string {
   return `CREATE TABLE IF NOT EXISTS schema_migrations${onCluster} (version UInt32, name String, applied_at DateTime('UTC')) ENGINE = ${engine} ORDER BY version`;
 }
 
-/** Applies every migration newer than the ledger's last entry; returns the versions applied. */
-export async function migrateEvents(client: ClickHouseClient, target: DdlTarget, now: number): Promise<number[]> {
-  await client.command({ query: ledgerStatement(target) });
+/**
+ * Runs the migrations a caller leased (src/stores/meta/leases.ts `clickhouse-migrations`), so two
+ * nodes starting together never both apply them: the lease holder runs `work`, the others wait.
+ */
+export type MigrationGuard = <T>(work: () => Promise<T>) => Promise<T>;
+
+async function ledgerVersion(client: ClickHouseClient): Promise<number> {
   const result = await client.query({ query: 'SELECT max(version) AS v FROM schema_migrations', format: 'JSONEachRow' });
   const [row] = await result.json<{ v: number | string }>();
-  const current = Number(row?.v ?? 0);
-  const applied: number[] = [];
-  for (const migration of EVENT_MIGRATIONS) {
-    if (migration.version <= current) continue;
-    for (const statement of migration.statements(target)) await client.command({ query: statement });
-    await client.insert({
-      table: 'schema_migrations',
-      values: [{ version: migration.version, name: migration.name, applied_at: Math.floor(now / 1000) }],
-      format: 'JSONEachRow',
-    });
-    applied.push(migration.version);
-  }
-  return applied;
+  return Number(row?.v ?? 0);
+}
+
+/**
+ * Applies every migration newer than the ledger's last entry; returns the versions applied. With
+ * a guard, a store already up to date is left at once, and pending migrations run inside the
+ * guard, which reads the ledger again: a node that waited for another's migrations applies none.
+ */
+export async function migrateEvents(client: ClickHouseClient, target: DdlTarget, now: number, guard?: MigrationGuard): Promise<number[]> {
+  await client.command({ query: ledgerStatement(target) });
+  const latest = EVENT_MIGRATIONS.at(-1)?.version ?? 0;
+  if (guard && (await ledgerVersion(client)) >= latest) return [];
+  const apply = async () => {
+    const current = await ledgerVersion(client);
+    const applied: number[] = [];
+    for (const migration of EVENT_MIGRATIONS) {
+      if (migration.version <= current) continue;
+      for (const statement of migration.statements(target)) await client.command({ query: statement });
+      await client.insert({
+        table: 'schema_migrations',
+        values: [{ version: migration.version, name: migration.name, applied_at: Math.floor(now / 1000) }],
+        format: 'JSONEachRow',
+      });
+      applied.push(migration.version);
+    }
+    return applied;
+  };
+  return guard ? guard(apply) : apply();
 }

@@ -112,6 +112,13 @@ export const SESSIONS: TableDef = {
   shardingKey: 'user_id',
 };
 
+/**
+ * The tables the ingestion journal writes (src/ingest/journal.ts) remember the tokens of their
+ * last 1,000 inserts, so a batch resent after a crash is stored once. Replicated tables on a
+ * cluster deduplicate by their own `replicated_deduplication_window`.
+ */
+export const JOURNAL_DEDUPLICATION_SETTINGS = 'non_replicated_deduplication_window = 1000';
+
 /** Per site, hour and outcome: accepted, each drop reason, each classification, truncations. */
 export const INGEST_COUNTERS: TableDef = {
   name: 'ingest_counters',

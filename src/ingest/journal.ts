@@ -1,0 +1,317 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+
+/**
+ * The ingestion journal: every row the write buffer takes (events, visit rows, health counts) and
+ * every engagement held for a visit is appended here and fsynced, in groups, before the request
+ * that brought it is answered 202. A process killed at any moment replays what the store had not
+ * yet confirmed (docs/collecting-events.md, "What accepted guarantees").
+ *
+ * Lines, one record each (the type letter, a space, the payload):
+ *   J <journal id> <next events seq> <next sessions seq> <next counters seq>   first line of a segment
+ *   E <row>  S <row>      an `events` / `sessions` row, JSONCompactEachRow as the buffer inserts it
+ *   C <json rows>         health counts taken since the previous C line
+ *   H <json held>         an engagement held for a visit that has not begun; A <id> once it is gone
+ *   B <table> <seq> <n>   an insert of rows seq…seq+n−1 is about to be sent; D <table> <seq> <n> once confirmed
+ *
+ * An insert is sent with the token `<journal id>:<table>:<seq>:<n>`, so a replay that resends a
+ * batch the store had already written is deduplicated by ClickHouse rather than counted twice.
+ */
+
+export const JOURNAL_TABLES = ['events', 'sessions', 'ingest_counters'] as const;
+export type JournalTable = (typeof JOURNAL_TABLES)[number];
+
+/** An engagement waiting for its visit, as the journal keeps it. */
+export interface HeldRecord {
+  id: number;
+  siteId: number;
+  userId: string;
+  /** The encoded-as-object event row (EventRow); kept as the pipeline built it. */
+  row: unknown;
+  expiresAt: number;
+}
+
+/** A segment grows to about this before the next one starts; confirmed segments are deleted. */
+const SEGMENT_BYTES = 8 * 2 ** 20;
+
+const TABLE_LETTER: Record<JournalTable, string> = { events: 'E', sessions: 'S', ingest_counters: 'C' };
+
+type Seqs = Record<JournalTable, number>;
+const zeroSeqs = (): Seqs => ({ events: 0, sessions: 0, ingest_counters: 0 });
+
+export function insertToken(journalId: string, table: JournalTable, seq: number, count: number): string {
+  return `${journalId}:${table}:${seq}:${count}`;
+}
+
+/** What a previous process left unconfirmed, to be written before taking new traffic. */
+export interface JournalReplay {
+  journalId: string;
+  /** Per table, the rows not confirmed, from `firstSeq` on; `begun` is a batch that may have reached the store. */
+  tables: Record<JournalTable, { firstSeq: number; lines: string[]; begun: { seq: number; count: number } | null }>;
+  held: HeldRecord[];
+  segments: string[];
+}
+
+interface SegmentInfo {
+  path: string;
+  /** The next seq of each table after this segment's last row. */
+  end: Seqs;
+}
+
+/** Reads every segment in `dir` (oldest first) into what each earlier journal left to write. */
+export function readJournals(dir: string): JournalReplay[] {
+  const replays: JournalReplay[] = [];
+  let current: ReplayBuilder | null = null;
+  for (const path of listSegments(dir)) {
+    const text = readFileSync(path, 'utf8');
+    // A line cut short by the crash was never acknowledged: only whole lines count.
+    const whole = text.endsWith('\n') ? text : text.slice(0, text.lastIndexOf('\n') + 1);
+    const lines = whole.split('\n');
+    const header = (lines[0] ?? '').split(' ');
+    if (header[0] !== 'J') continue;
+    if (current === null || current.journalId !== header[1]) {
+      if (current) replays.push(current.finish());
+      current = new ReplayBuilder(header[1] ?? '', [Number(header[2]), Number(header[3]), Number(header[4])]);
+    }
+    current.segments.push(path);
+    for (const line of lines.slice(1)) if (line.length >= 2) current.read(line);
+  }
+  if (current) replays.push(current.finish());
+  return replays;
+}
+
+class ReplayBuilder {
+  readonly segments: string[] = [];
+  private readonly next: Seqs;
+  private readonly confirmed: Seqs;
+  private readonly begun: Record<JournalTable, { seq: number; count: number } | null> = { events: null, sessions: null, ingest_counters: null };
+  private readonly rows: Record<JournalTable, { seq: number; line: string }[]> = { events: [], sessions: [], ingest_counters: [] };
+  private readonly held = new Map<number, HeldRecord>();
+
+  constructor(
+    readonly journalId: string,
+    [events = 0, sessions = 0, counters = 0]: number[],
+  ) {
+    this.next = { events, sessions, ingest_counters: counters };
+    this.confirmed = { ...this.next };
+  }
+
+  read(line: string): void {
+    const body = line.slice(2);
+    const letter = line[0];
+    const table = JOURNAL_TABLES.find((t) => TABLE_LETTER[t] === letter);
+    if (table) {
+      this.rows[table].push({ seq: this.next[table]++, line: body });
+      return;
+    }
+    if (letter === 'H') {
+      const record = JSON.parse(body) as HeldRecord;
+      this.held.set(record.id, record);
+    } else if (letter === 'A') {
+      this.held.delete(Number(body));
+    } else if (letter === 'B' || letter === 'D') {
+      const [name, seqText, countText] = body.split(' ');
+      const batchTable = JOURNAL_TABLES.find((t) => t === name);
+      if (!batchTable) return;
+      const seq = Number(seqText);
+      const count = Number(countText);
+      if (letter === 'B') this.begun[batchTable] = { seq, count };
+      else {
+        this.confirmed[batchTable] = Math.max(this.confirmed[batchTable], seq + count);
+        if (this.begun[batchTable]?.seq === seq) this.begun[batchTable] = null;
+      }
+    }
+  }
+
+  finish(): JournalReplay {
+    const tables = {} as JournalReplay['tables'];
+    for (const table of JOURNAL_TABLES) {
+      const from = this.confirmed[table];
+      const begun = this.begun[table];
+      tables[table] = {
+        firstSeq: from,
+        lines: this.rows[table].filter((row) => row.seq >= from).map((row) => row.line),
+        begun: begun && begun.seq >= from ? begun : null,
+      };
+    }
+    return { journalId: this.journalId, tables, held: [...this.held.values()], segments: this.segments };
+  }
+}
+
+function listSegments(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => SEGMENT_NAME.test(name))
+    .sort((a, b) => segmentNumber(a) - segmentNumber(b))
+    .map((name) => join(dir, name));
+}
+
+const SEGMENT_NAME = /^segment-(\d+)\.log$/;
+const segmentNumber = (path: string) => Number(SEGMENT_NAME.exec(basename(path))?.[1] ?? 0);
+
+export interface JournalLog {
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * Appends records and makes them durable in groups: `durable()` resolves once everything appended
+ * before it is on disk (one write and one fdatasync for all the requests waiting at that moment).
+ */
+export class Journal {
+  readonly id = randomBytes(6).toString('hex');
+  private handle: FileHandle | null = null;
+  private segmentNumber: number;
+  private segmentBytes = 0;
+  private pending: string[] = [];
+  private waiters: Array<() => void> = [];
+  private writing: Promise<void> | null = null;
+  /** Seqs handed out to rows appended (in memory). */
+  private readonly next = zeroSeqs();
+  /** Seqs of the rows already in the file: a new segment's header starts from these. */
+  private readonly filed = zeroSeqs();
+  private readonly confirmed = zeroSeqs();
+  private readonly closedSegments: SegmentInfo[] = [];
+  private currentPath = '';
+  private failedAt = 0;
+  /** Called as each group is taken, so the write buffer can add the health counts of the moment. */
+  beforeGroup: () => void = () => {};
+
+  constructor(
+    private readonly dir: string,
+    private readonly log: JournalLog,
+    /** Records a new segment starts with (engagements still held), so older segments can be deleted. */
+    private readonly carryOver: () => string[],
+  ) {
+    mkdirSync(dir, { recursive: true });
+    const existing = listSegments(dir);
+    this.segmentNumber = existing.length === 0 ? 1 : segmentNumber(existing[existing.length - 1] ?? '') + 1;
+  }
+
+  /**
+   * Starts this journal's first segment and, once it is on disk, deletes the segments of earlier
+   * journals, which the caller has written to the store by then (their held engagements are in
+   * the carry-over).
+   */
+  async open(replayed: string[]): Promise<void> {
+    await this.startSegment();
+    await this.handle?.datasync();
+    for (const path of replayed) rmSync(path, { force: true });
+  }
+
+  /** The seq the next row of `table` will get. */
+  nextSeq(table: JournalTable): number {
+    return this.next[table];
+  }
+
+  row(table: JournalTable, encoded: string): void {
+    this.next[table] += 1;
+    this.pending.push(`${TABLE_LETTER[table]} ${encoded}`);
+  }
+
+  held(record: HeldRecord): void {
+    this.pending.push(heldLine(record));
+  }
+
+  released(id: number): void {
+    this.pending.push(`A ${id}`);
+  }
+
+  begin(table: JournalTable, seq: number, count: number): void {
+    this.pending.push(`B ${table} ${seq} ${count}`);
+  }
+
+  /** The store confirmed rows seq…seq+count−1; segments whose rows are all confirmed are deleted. */
+  done(table: JournalTable, seq: number, count: number): void {
+    this.pending.push(`D ${table} ${seq} ${count}`);
+    this.confirmed[table] = Math.max(this.confirmed[table], seq + count);
+    while (this.closedSegments.length > 0) {
+      const oldest = this.closedSegments[0] as SegmentInfo;
+      if (JOURNAL_TABLES.some((t) => this.confirmed[t] < oldest.end[t])) break;
+      this.closedSegments.shift();
+      rmSync(oldest.path, { force: true });
+    }
+  }
+
+  /** Resolves once every record appended so far is on disk. Never rejects: a failing disk is logged. */
+  durable(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      this.writing ??= this.writeGroups().finally(() => {
+        this.writing = null;
+      });
+    });
+  }
+
+  private async writeGroups(): Promise<void> {
+    while (this.pending.length > 0 || this.waiters.length > 0) {
+      this.beforeGroup();
+      const lines = this.pending;
+      const waiters = this.waiters;
+      this.pending = [];
+      this.waiters = [];
+      if (lines.length > 0) {
+        try {
+          await this.append(lines);
+        } catch (error) {
+          // The rows are still in the write buffer and will be written; only a crash before then loses them.
+          if (Date.now() - this.failedAt > 60_000)
+            this.log.error({ err: error }, 'writing the ingestion journal failed; accepted events are kept in memory only');
+          this.failedAt = Date.now();
+          await this.handle?.close().catch(() => {});
+          this.handle = null;
+        }
+      }
+      for (const resolve of waiters) resolve();
+    }
+  }
+
+  private async append(lines: string[]): Promise<void> {
+    if (this.handle === null || this.segmentBytes >= SEGMENT_BYTES) await this.startSegment();
+    const handle = this.handle as FileHandle | null;
+    if (handle === null) return;
+    const text = `${lines.join('\n')}\n`;
+    // Counted before the write: should it fail part-way, the next segment's header must still
+    // number its rows after every row this one may hold.
+    for (const line of lines) {
+      const table = LETTER_TABLE[line[0] ?? ''];
+      if (table) this.filed[table] += 1;
+    }
+    await handle.write(text);
+    await handle.datasync();
+    this.segmentBytes += text.length;
+  }
+
+  private async startSegment(): Promise<void> {
+    if (this.handle !== null) {
+      await this.handle.close();
+      this.closedSegments.push({ path: this.currentPath, end: { ...this.filed } });
+      this.handle = null;
+    }
+    const path = join(this.dir, `segment-${this.segmentNumber++}.log`);
+    // Never appends to a file that exists: each segment holds one journal's records only.
+    const handle = await open(path, 'wx');
+    const header = [`J ${this.id} ${this.filed.events} ${this.filed.sessions} ${this.filed.ingest_counters}`, ...this.carryOver()];
+    const text = `${header.join('\n')}\n`;
+    await handle.write(text);
+    this.handle = handle;
+    this.currentPath = path;
+    this.segmentBytes = text.length;
+  }
+
+  async close(): Promise<void> {
+    await this.durable();
+    await this.handle?.close();
+    this.handle = null;
+  }
+}
+
+export const heldLine = (record: HeldRecord) => `H ${JSON.stringify(record)}`;
+
+const LETTER_TABLE: Record<string, JournalTable> = Object.fromEntries(JOURNAL_TABLES.map((t) => [TABLE_LETTER[t], t]));
