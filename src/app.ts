@@ -6,9 +6,10 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config/config.js';
 import { createImportRunner, type ImportRunner } from './imports/importRunner.js';
 import { createIngestion, type Ingestion } from './ingest/ingestion.js';
-import { openRollups, type Rollups } from './rollups/rollups.js';
+import { COVERAGE_RELOAD_MS, openRollups, type Rollups } from './rollups/rollups.js';
 import { type EventStore, openEventStore } from './stores/clickhouse/eventStore.js';
 import { type MetaStore, openMetaStore } from './stores/meta/database.js';
+import { createLeases } from './stores/meta/leases.js';
 import { type SecretBox, secretBoxFrom } from './webhooks/secretBox.js';
 import { createSmtpMailer } from './webhooks/smtp.js';
 import { createWebhookWorker, type WebhookWorker } from './webhooks/worker.js';
@@ -47,9 +48,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const clock = options.clock ?? systemClock;
   const log = pino({ level: config.logLevel });
   const meta = await openMetaStore(config.metadata);
+  // Work that must run on one node at a time (docs/scaling.md, Leases), starting with the event store's migrations.
+  const leases = createLeases({ db: meta.db, clock, onError: (error) => log.warn({ err: error }, 'could not renew a lease') });
   let events: EventStore;
   try {
-    events = await openEventStore(config.clickhouse, clock.now(), config.query.connections);
+    events = await openEventStore(config.clickhouse, clock.now(), config.query.connections, {
+      migrationGuard: (work) => leases.runWhenFree('clickhouse-migrations', () => work()),
+    });
   } catch (error) {
     await meta.close();
     throw error;
@@ -63,6 +68,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       memoryLimitBytes: config.query.memoryLimitBytes,
       flushWrites: () => ingestion.buffer.flush(),
       onError: (error) => log.error({ err: error }, 'rolling up failed; retrying next round'),
+      // A server may have other nodes beside this one: what they record is read again every few seconds.
+      reloadEveryMs: events.kind === 'server' ? COVERAGE_RELOAD_MS : undefined,
     });
     ingestion = await createIngestion({ config, clock, meta: meta.db, events, log, noteWrite: rollups.noteWrite, ...options.ingestion });
   } catch (error) {
@@ -71,7 +78,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     throw error;
   }
   const webhookSecrets = secretBoxFrom(config.secretKeyBase);
-  const imports = createImportRunner({ db: meta.db, events, ingestion, clock, log, dataDir: config.dataDir });
+  const imports = createImportRunner({ db: meta.db, events, ingestion, clock, log, dataDir: config.dataDir, leases });
   const http = buildHttpServer({
     config,
     clock,
@@ -85,7 +92,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     siteChanged: (siteId) => ingestion.sites.invalidate(siteId),
   });
   ingestion.start();
-  const jobs = startBackgroundJobs({ meta: meta.db, events, rollups, clock, log });
+  const jobs = startBackgroundJobs({ meta: meta.db, events, rollups, clock, log, leases });
   const mailer = config.smtpUrl === null ? undefined : createSmtpMailer(config.smtpUrl);
   const webhooks = createWebhookWorker({
     db: meta.db,
@@ -124,6 +131,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         await jobs.stop();
         await imports.stop();
         await ingestion.close();
+        rollups.stop();
         await events.close();
         await meta.close();
       })();

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import type { FastifyBaseLogger } from 'fastify';
@@ -11,6 +11,7 @@ import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { getImport, overlappingImports, type SiteImport, unfinishedImports, updateImport } from '../stores/meta/imports.js';
+import { createLeases, type HeldLease, type Leases } from '../stores/meta/leases.js';
 import { getSite, type Site } from '../stores/meta/sites.js';
 import { publishEvent } from '../webhooks/outbox.js';
 import { convertRecord, IMPORT_TABLES, ImportRowError, type ImportTable, parseImportFileName } from './importFiles.js';
@@ -18,14 +19,34 @@ import { UploadError, uploadEntries } from './uploadEntries.js';
 
 const ROWS_PER_INSERT = 10_000;
 
-/** Where an upload waits for its import (removed when the import ends, either way). */
-export function uploadPath(dataDir: string, importId: number): string {
-  const dir = join(dataDir, 'imports');
+/**
+ * Where an upload waits for its import (removed when the import ends, either way): `imports/` in
+ * FILES_DIR (DATA_DIR unless set), which several nodes share, so any worker can run or restart it.
+ */
+export function uploadPath(filesDir: string, importId: number): string {
+  const dir = join(filesDir, 'imports');
   mkdirSync(dir, { recursive: true });
   return join(dir, `${importId}.upload`);
 }
 
+/** Deletes an import's rows from the daily tables (any node may: it is one statement per table). */
+export async function deleteImportRows(events: EventStore, siteId: number, importId: number, range?: { from: string; to: string }): Promise<void> {
+  const condition = `site_id = {site:UInt64} AND import_id = {import:UInt64}${range ? ' AND date BETWEEN {from:Date} AND {to:Date}' : ''}`;
+  for (const table of IMPORT_TABLES) {
+    await events.jobs.command({
+      query: deleteStatement(table.table, events.cluster, condition),
+      query_params: { site: siteId, import: importId, ...range },
+    });
+  }
+}
+
 type Publish = (type: 'import.completed' | 'import.failed', data: Record<string, unknown>) => Promise<void>;
+
+/** Another node took the import's lease over (this one stopped renewing it in time): it restarts it there. */
+class LeaseLost extends Error {}
+
+/** How often a runner looks for imports whose holder died, and for those it waits on elsewhere to finish. */
+const SWEEP_MS = 5_000;
 
 class ImportFailure extends Error {
   constructor(
@@ -52,6 +73,11 @@ export interface ImportRunner {
  * disk, the route answers at once, and the import's record tells its progress and outcome. A
  * failed import leaves no row behind; a completed one replaces the days it covers in any earlier
  * import of the site, so importing the same range twice never doubles it.
+ *
+ * Each import runs under the lease `import:<id>` (src/stores/meta/leases.ts), so of several
+ * workers exactly one runs it. A runner that finds an import held elsewhere waits for it to
+ * finish; one whose holder died (its lease expired: within one lease period) is taken over and
+ * restarted from its saved upload, as a restart of the single process does.
  */
 export function createImportRunner(deps: {
   db: MetaDb;
@@ -59,24 +85,25 @@ export function createImportRunner(deps: {
   ingestion: Ingestion;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** The folder holding `imports/` (FILES_DIR). */
   dataDir: string;
-}): ImportRunner {
+  /** This node's leases; one over `db` and `clock` unless given (tests play several nodes). */
+  leases?: Leases;
+  /** Real time between looks for imports to take over or finished elsewhere. */
+  sweepMs?: number;
+}): ImportRunner & { sweep(): Promise<void> } {
+  const leases = deps.leases ?? createLeases({ db: deps.db, clock: deps.clock, onError: (error) => deps.log.warn({ err: error }, 'could not renew a lease') });
+  /** Imports held by another node that someone here waits on: woken once they finish. */
+  const followed = new Set<number>();
   const queue: number[] = [];
   const waiters = new Map<number, (() => void)[]>();
   let running: Promise<void> | null = null;
   let stopped = false;
 
-  const deleteRows = async (siteId: number, importId: number, range?: { from: string; to: string }) => {
-    const condition = `site_id = {site:UInt64} AND import_id = {import:UInt64}${range ? ' AND date BETWEEN {from:Date} AND {to:Date}' : ''}`;
-    for (const table of IMPORT_TABLES) {
-      await deps.events.jobs.command({
-        query: deleteStatement(table.table, deps.events.cluster, condition),
-        query_params: { site: siteId, import: importId, ...range },
-      });
-    }
-  };
+  const deleteRows = (siteId: number, importId: number, range?: { from: string; to: string }) => deleteImportRows(deps.events, siteId, importId, range);
 
   async function importFile(
+    lease: HeldLease,
     siteId: number,
     importId: number,
     table: ImportTable,
@@ -88,6 +115,7 @@ export function createImportRunner(deps: {
     let batch: Record<string, string | number>[] = [];
     let rows = 0;
     const flush = async () => {
+      if (lease.lost()) throw new LeaseLost();
       if (batch.length === 0) return;
       await deps.events.jobs.insert({ table: table.table, values: batch, format: 'JSONEachRow' });
       rows += batch.length;
@@ -111,7 +139,7 @@ export function createImportRunner(deps: {
         if (batch.length >= ROWS_PER_INSERT) await flush();
       }
     } catch (error) {
-      if (error instanceof ImportFailure) throw error;
+      if (error instanceof ImportFailure || error instanceof LeaseLost) throw error;
       const line = (error as { lines?: number }).lines ?? null;
       throw new ImportFailure(`${name}${line ? `, line ${line}` : ''}: not valid CSV (${error instanceof Error ? error.message : String(error)}).`, name, line);
     }
@@ -119,7 +147,13 @@ export function createImportRunner(deps: {
     return rows;
   }
 
-  async function run(importId: number): Promise<void> {
+  /** Runs the import if this node gets its lease; false when another node holds it. */
+  async function run(importId: number): Promise<boolean> {
+    const claimed = await leases.run(`import:${importId}`, (lease) => runHeld(importId, lease));
+    return claimed.ran;
+  }
+
+  async function runHeld(importId: number, lease: HeldLease): Promise<void> {
     const record = await getImport(deps.db, importId);
     if (!record || (record.status !== 'pending' && record.status !== 'running')) return;
     const site = await getSite(deps.db, record.siteId);
@@ -133,10 +167,11 @@ export function createImportRunner(deps: {
         );
     };
     if (record.kind === 'events') return runEvents(record, site, path, publish);
-    // A run cut off midway (a crash) left some rows: start again from none.
+    // A run cut off midway (a crash, here or on the node that held it) left some rows: start again from none.
     if (record.status === 'running') await deleteRows(record.siteId, importId);
     await updateImport(deps.db, importId, { status: 'running' });
     let upload: Awaited<ReturnType<typeof uploadEntries>> | undefined;
+    let handedOver = false;
     try {
       if (!site || site.deletedAt !== null) throw new ImportFailure('The site was deleted.', null, null);
       upload = await uploadEntries(path, record.fileName);
@@ -158,13 +193,20 @@ export function createImportRunner(deps: {
       await updateImport(deps.db, importId, { fromDate: range.from, toDate: range.to, filesTotal: files.length, filesDone: 0 });
       let rows = 0;
       for (const [index, file] of files.entries()) {
-        rows += await importFile(site.id, importId, file.table, file.name, { from: file.from, to: file.to }, await file.open());
+        rows += await importFile(lease, site.id, importId, file.table, file.name, { from: file.from, to: file.to }, await file.open());
         await updateImport(deps.db, importId, { filesDone: index + 1, rows });
       }
       for (const older of await overlappingImports(deps.db, site.id, range, importId)) await deleteRows(site.id, older.id, range);
       await updateImport(deps.db, importId, { status: 'completed', rows, finishedAt: deps.clock.now() });
       await publish('import.completed', { from: range.from, to: range.to, rows });
+      if (lease.lost()) throw new LeaseLost();
     } catch (error) {
+      // The node that took the lease over restarts the import from the upload: nothing is undone here.
+      if (error instanceof LeaseLost) {
+        handedOver = true;
+        deps.log.warn({ importId }, 'import taken over by another node');
+        return;
+      }
       const failure =
         error instanceof ImportFailure
           ? error
@@ -183,7 +225,7 @@ export function createImportRunner(deps: {
       await publish('import.failed', { error: failure.message, file: failure.file, line: failure.line });
     } finally {
       upload?.close();
-      rmSync(path, { force: true });
+      if (!handedOver) rmSync(path, { force: true });
     }
   }
 
@@ -225,9 +267,16 @@ export function createImportRunner(deps: {
     running ??= (async () => {
       while (queue.length > 0 && !stopped) {
         const next = queue.shift() as number;
-        await run(next).catch((error) => deps.log.error({ err: error, importId: next }, 'import runner failed'));
-        for (const wake of waiters.get(next) ?? []) wake();
-        waiters.delete(next);
+        const ran = await run(next).catch((error) => {
+          deps.log.error({ err: error, importId: next }, 'import runner failed');
+          return true;
+        });
+        // Held by another node: whoever waits here is woken when it finishes there (sweep).
+        if (!ran && waiters.has(next)) {
+          followed.add(next);
+          continue;
+        }
+        wake(next);
       }
     })().finally(() => {
       running = null;
@@ -236,13 +285,56 @@ export function createImportRunner(deps: {
     return running;
   };
 
-  // Imports cut off by a stop or a crash run again from their saved upload.
-  void unfinishedImports(deps.db)
-    .then((list) => {
-      for (const item of list) queue.push(item.id);
-      void drain();
-    })
-    .catch((error) => deps.log.error({ err: error }, 'could not resume imports'));
+  const wake = (importId: number) => {
+    followed.delete(importId);
+    for (const resolve of waiters.get(importId) ?? []) resolve();
+    waiters.delete(importId);
+  };
+
+  /**
+   * Imports cut off by a stop or a crash, here or on a node that died, run again from their saved
+   * upload: every unfinished import whose lease nobody holds is queued (the claim decides who runs
+   * it). Waiters on imports another node ran are woken once those finished.
+   */
+  let sweeping: Promise<void> | null = null;
+  /**
+   * A pending import nobody holds may still be receiving its upload (the route enqueues it once
+   * whole): it is taken only once its upload has not changed for a lease period, seen over sweeps
+   * on the monotonic clock. A running one without a live lease lost its holder and is taken at once.
+   */
+  const still = new Map<number, { size: number; since: number }>();
+  const uploadSettled = (importId: number) => {
+    const size = statSync(uploadPath(deps.dataDir, importId), { throwIfNoEntry: false })?.size ?? -1;
+    const seen = still.get(importId);
+    if (!seen || seen.size !== size) {
+      still.set(importId, { size, since: performance.now() });
+      return false;
+    }
+    return performance.now() - seen.since >= leases.periodMs;
+  };
+  const sweep = () => {
+    sweeping ??= (async () => {
+      const unfinished = await unfinishedImports(deps.db);
+      const open = new Set(unfinished.map((item) => item.id));
+      for (const id of [...followed]) if (!open.has(id)) wake(id);
+      for (const id of [...still.keys()]) if (!open.has(id)) still.delete(id);
+      for (const item of unfinished) {
+        if (stopped || queue.includes(item.id) || (await leases.held(`import:${item.id}`))) continue;
+        if (item.status === 'pending' && !uploadSettled(item.id)) continue;
+        followed.delete(item.id);
+        queue.push(item.id);
+      }
+      if (queue.length > 0) void drain();
+    })()
+      .catch((error) => deps.log.error({ err: error }, 'could not look for imports to resume'))
+      .finally(() => {
+        sweeping = null;
+      });
+    return sweeping;
+  };
+  void sweep();
+  const timer = setInterval(() => void sweep(), deps.sweepMs ?? SWEEP_MS);
+  timer.unref();
 
   return {
     enqueue(importId) {
@@ -255,8 +347,11 @@ export function createImportRunner(deps: {
     async idle() {
       while (running) await running;
     },
+    sweep,
     async stop() {
       stopped = true;
+      clearInterval(timer);
+      await sweeping;
       await running;
       // Whoever waits on an import that will now run only after a restart learns it has not run.
       for (const wakes of waiters.values()) for (const wake of wakes) wake();

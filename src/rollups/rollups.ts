@@ -28,11 +28,22 @@ import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpa
  * at once, before the rows are buffered, so no query reads a stale roll-up; the next round
  * deletes the affected days' roll-ups and computes them again. A time-zone change cuts days
  * differently: the site's roll-ups are rebuilt from its first event.
+ *
+ * Several nodes (docs/scaling.md, Leases): coverage lives in the store (`rollup_coverage`), and the
+ * copy each node keeps is read again every COVERAGE_RELOAD_MS, on `reload()` and at the start of
+ * every round. A late row pulls the coverage back in the store too, so query nodes stop reading
+ * those days' roll-ups at their next reload, and the node rolling up (the lease holder) recomputes
+ * them. Before rolling days up the holder deletes any roll-up rows already there past the
+ * coverage (a holder that died between writing rows and recording coverage, a coverage pulled
+ * back by another node), so a day's sums are never added twice.
  */
 export const ROLLUP_GRACE_MS = 2 * 3_600_000;
 
 /** Days per INSERT … SELECT when catching up, so one statement's memory stays bounded. */
 const CHUNK_DAYS = 31;
+
+/** How often a node with other nodes beside it reads every site's coverage again (app.ts sets it for a server event store). */
+export const COVERAGE_RELOAD_MS = 10_000;
 
 export interface Coverage {
   timezone: string;
@@ -58,6 +69,14 @@ export interface Rollups {
   noteWrite(siteId: number, at: number): void;
   /** Recompute what was invalidated and roll up every closed day of the given sites. */
   runOnce(sites: RollupSite[], now: number): Promise<{ sites: number; days: number }>;
+  /**
+   * Reads every site's coverage from the store again, taking what other nodes recorded since this
+   * one last read or wrote it; a coverage pulled back there marks those days for recomputation.
+   * For invalidation messages between nodes; the periodic re-read calls it too.
+   */
+  reload(): Promise<void>;
+  /** Stops the periodic re-read. */
+  stop(): void;
 }
 
 export interface RollupDeps {
@@ -76,7 +95,26 @@ export interface RollupDeps {
   /** Writes what ingestion holds, so a round reads every row noted before it began. */
   flushWrites(): Promise<void>;
   onError(error: unknown): void;
+  /** Re-read coverage this often (COVERAGE_RELOAD_MS with several nodes); unset: only at rounds and on reload(). */
+  reloadEveryMs?: number;
 }
+
+interface CoverageRow {
+  site_id: string;
+  latest: string;
+  timezone: string;
+  through: string;
+  computed: string;
+  windows_through: string;
+  tables: string[];
+}
+
+/** Each site's latest coverage row, the windows published with it and its version. */
+const coverageSql = (where: string) =>
+  `SELECT site_id, max(version) AS latest, argMax(timezone, version) AS timezone, toString(argMax(through, version)) AS through,
+          argMax(windows_computed, version) AS computed, toString(argMax(windows_through, version)) AS windows_through,
+          argMax(window_tables, version) AS tables
+   FROM ${ROLLUP_COVERAGE.name} ${where} GROUP BY site_id`;
 
 const day = (text: string): LocalDate => parseIsoDate(text)!;
 type Covered = Omit<Coverage, 'windows'>;
@@ -94,28 +132,52 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
   const [latest] = await select<{ computed: string }>(deps.client, LATEST_COMPUTATION_SQL);
   let version = Math.max(Date.now(), Number(latest?.computed ?? 0) + 1);
 
-  // Each coverage row also names the windows published with it, so a restarted service reads them at once.
-  const rows = await select<{ site_id: string; timezone: string; through: string; computed: string; windows_through: string; tables: string[] }>(
-    deps.client,
-    `SELECT site_id, argMax(timezone, version) AS timezone, toString(argMax(through, version)) AS through, argMax(windows_computed, version) AS computed,
-            toString(argMax(windows_through, version)) AS windows_through, argMax(window_tables, version) AS tables
-     FROM ${ROLLUP_COVERAGE.name} GROUP BY site_id`,
-  );
-  for (const row of rows) {
-    if (row.timezone === '') continue;
+  /** Per site, the version of the coverage row this node last wrote or read: a higher one in the store is another node's. */
+  const known = new Map<number, number>();
+
+  /** Takes a coverage row newer than what this node knows of the site; true when it was. */
+  const adopt = (row: CoverageRow): boolean => {
     const siteId = Number(row.site_id);
+    const rowVersion = Number(row.latest);
+    if (known.has(siteId) && rowVersion <= (known.get(siteId) as number)) return false;
+    known.set(siteId, rowVersion);
+    version = Math.max(version, rowVersion);
+    const before = covered.get(siteId);
+    windows.delete(siteId);
+    if (row.timezone === '') {
+      covered.delete(siteId);
+      return true;
+    }
     covered.set(siteId, coverageOf(row.timezone, day(row.through)));
+    // Pulled back by another node (a late row there): the days after it are recomputed by the holder of the round.
+    if (before && before.timezone === row.timezone && row.through < before.through) {
+      const from = formatDate(addDays(day(row.through), 1));
+      const earlier = stale.get(siteId);
+      if (earlier === undefined || from < earlier) stale.set(siteId, from);
+    }
     // Windows recorded before the coverage moved end on another day: the job merges them again.
-    if (Number(row.computed) === 0 || row.windows_through !== row.through) continue;
+    if (Number(row.computed) === 0 || row.windows_through !== row.through) return true;
     const spans = windowsEnding(day(row.through));
     windows.set(
       siteId,
       row.tables.flatMap((table) => spans.map((span) => ({ ...span, table, computed: Number(row.computed) }))),
     );
-  }
+    return true;
+  };
+  const reload = async () => {
+    for (const row of await select<CoverageRow>(deps.client, coverageSql(''))) adopt(row);
+  };
+  /** One site's row, read again just before this node records its coverage over what another may have written. */
+  const reloadSite = async (siteId: number) => {
+    for (const row of await select<CoverageRow>(deps.client, coverageSql('WHERE site_id = {site:UInt64}'), { site: siteId })) adopt(row);
+  };
+
+  // Each coverage row also names the windows published with it, so a restarted service reads them at once.
+  await reload();
 
   const persist = async (siteId: number, coverage: Covered | undefined) => {
     version = Math.max(version + 1, Date.now());
+    known.set(siteId, version);
     const published = windows.get(siteId) ?? [];
     const recorded = published.find((w) => w.slot === 0);
     await deps.client.insert({
@@ -170,6 +232,16 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     }
   };
 
+  /** Whether a site has roll-up rows from `from` on (days past its coverage: a holder cut off, or coverage pulled back elsewhere). */
+  const rowsFrom = async (siteId: number, from: string) => {
+    const probes = ROLLUP_TABLES.map((table) => {
+      const day = rowDay(table);
+      return `SELECT 1 FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND ((days = 1 AND ${day} >= {from:Date}) OR (days = 7 AND ${day} >= toMonday({from:Date}))) LIMIT 1`;
+    });
+    const [found] = await select<{ n: string }>(deps.client, `SELECT count() AS n FROM (${probes.join(' UNION ALL ')})`, { site: siteId, from });
+    return Number(found?.n ?? 0) > 0;
+  };
+
   const rollDays = async (site: RollupSite, first: LocalDate, last: LocalDate) => {
     const where = "site_id = {site:UInt64} AND timestamp >= toDateTime({first:UInt32}, 'UTC') AND timestamp <= toDateTime({last:UInt32}, 'UTC')";
     const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -222,9 +294,13 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
       if (formatDate(next) > formatDate(target)) await setCoverage(site.id, coverageOf(site.timezone, target));
     }
     let days = 0;
+    // Rows already there past the coverage would be added to: they go first.
+    if (formatDate(next) <= formatDate(target) && (await rowsFrom(site.id, formatDate(next)))) await deleteDays(site.id, formatDate(next));
     while (formatDate(next) <= formatDate(target)) {
       const chunkEnd = minDay(addDays(next, CHUNK_DAYS - 1), target);
       await rollDays(site, next, chunkEnd);
+      // Another node may have pulled the coverage back meanwhile (a late row): that is noted like a write here.
+      await reloadSite(site.id);
       // A write noted meanwhile into these days leaves them for the next round.
       const noted = stale.get(site.id);
       const through = noted !== undefined && noted <= formatDate(chunkEnd) ? addDays(day(noted), -1) : chunkEnd;
@@ -244,6 +320,7 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
    * one statement) is left out, its ranges read from day and week rows.
    */
   const refreshWindows = async (site: RollupSite) => {
+    await reloadSite(site.id);
     const coverage = covered.get(site.id);
     if (!coverage || stale.has(site.id)) return;
     const spans = windowsEnding(day(coverage.through));
@@ -279,11 +356,22 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
       }
       if (stale.has(site.id)) return;
     }
+    await reloadSite(site.id);
+    if (stale.has(site.id) || covered.get(site.id) !== coverage) return;
     windows.set(site.id, written);
     await persist(site.id, coverage);
   };
 
   let running: Promise<{ sites: number; days: number }> | null = null;
+  let reloading: Promise<void> | null = null;
+  const reloadOnce = () => {
+    reloading ??= reload().finally(() => {
+      reloading = null;
+    });
+    return reloading;
+  };
+  const timer = deps.reloadEveryMs === undefined ? undefined : setInterval(() => void reloadOnce().catch(deps.onError), deps.reloadEveryMs);
+  timer?.unref();
   return {
     coverage(siteId) {
       const coverage = covered.get(siteId);
@@ -307,6 +395,8 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     runOnce(sites, now) {
       running ??= (async () => {
         await deps.flushWrites();
+        // What other nodes recorded since (a previous holder's days, coverage pulled back by a late row).
+        await reloadOnce();
         let days = 0;
         for (const site of sites) {
           try {
@@ -322,6 +412,10 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
         running = null;
       });
       return running;
+    },
+    reload: reloadOnce,
+    stop() {
+      if (timer) clearInterval(timer);
     },
   };
 }

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { type ClickHouseClient, type ClickHouseSettings, createClient } from '@clickhouse/client';
 import type { Config } from '../../config/config.js';
 import { inlineParameters } from './inlineParameters.js';
-import { migrateEvents } from './migrations.js';
+import { type MigrationGuard, migrateEvents } from './migrations.js';
 
 const require = createRequire(import.meta.url);
 
@@ -111,10 +111,16 @@ function bindParametersLocally(client: ClickHouseClient): ClickHouseClient {
   return client;
 }
 
-export async function openEventStore(config: Config['clickhouse'], now: number, queryConnections = 1): Promise<EventStore> {
+/** `migrationGuard`: runs pending migrations under a lease, so nodes starting together apply them once. */
+export async function openEventStore(
+  config: Config['clickhouse'],
+  now: number,
+  queryConnections = 1,
+  options: { migrationGuard?: MigrationGuard } = {},
+): Promise<EventStore> {
   const store = config.kind === 'embedded' ? openEmbedded(config, queryConnections) : connectServer(config, queryConnections);
   try {
-    await migrateEvents(store.jobs, { cluster: store.cluster }, now);
+    await migrateEvents(store.jobs, { cluster: store.cluster }, now, options.migrationGuard);
   } catch (error) {
     await store.close();
     throw error;

@@ -29,6 +29,7 @@ export interface MetaSchema {
   notices: NoticesTable;
   web_sessions: WebSessionsTable;
   imports: ImportsTable;
+  leases: LeasesTable;
 }
 
 export interface UsersTable {
@@ -289,4 +290,16 @@ export interface ImportsTable {
   kind: Generated<string>;
   /** An events import's report (JSON): lines, outcomes, rejected lines. */
   report: string | null;
+}
+
+/** Work that runs on one node at a time (src/stores/meta/leases.ts). */
+export interface LeasesTable {
+  /** `rollups`, `retention`, `purge`, `clickhouse-migrations`, `import:<id>`, `export:<id>`. */
+  name: string;
+  /** The node holding it (src/stores/meta/leases.ts NODE_ID). */
+  holder: string;
+  /** Epoch ms after which another node may take it. */
+  expires_at: number;
+  /** When this holder took it. */
+  claimed_at: number;
 }

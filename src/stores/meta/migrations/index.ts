@@ -9,6 +9,7 @@ import * as m0007 from './0007_web_sessions.js';
 import * as m0008 from './0008_imports.js';
 import * as m0009 from './0009_event_imports.js';
 import * as m0010 from './0010_raw_retention.js';
+import * as m0011 from './0011_leases.js';
 import type { MetaDialect } from './columns.js';
 
 export type { MetaDialect } from './columns.js';
@@ -27,6 +28,7 @@ const MIGRATIONS: Array<[string, Up]> = [
   ['0008_imports', m0008.up],
   ['0009_event_imports', m0009.up],
   ['0010_raw_retention', m0010.up],
+  ['0011_leases', m0011.up],
 ];
 
 export function metaMigrations(dialect: MetaDialect): MigrationProvider {
