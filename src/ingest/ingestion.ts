@@ -20,7 +20,7 @@ import { AddressRateLimiter } from './rateLimiter.js';
 import { EphemeralSalts, StoredSalts } from './salts.js';
 import { SessionTracker } from './sessions.js';
 import { SiteDirectory } from './siteDirectory.js';
-import { restoreLiveVisits } from './visitRestore.js';
+import { readBackVisits, restoreLiveVisits } from './visitRestore.js';
 import { WriteBuffer } from './writeBuffer.js';
 
 export interface Log {
@@ -86,7 +86,14 @@ export async function createIngestion(deps: {
     noteWrite: deps.noteWrite,
     log,
   };
-  const sessions = new SessionTracker();
+  // Visits past the cap leave memory and are read back through the ingestion connection, after a flush (src/ingest/liveVisits/tracker.ts).
+  const liveVisitOptions = {
+    max: config.liveVisitsMax,
+    flush: () => buffer.flush(),
+    readBack: (visitors: ReadonlyArray<{ siteId: number; userIds: string[] }>, since: number) => readBackVisits(deps.events.ingest, visitors, since),
+    log,
+  };
+  const sessions = new SessionTracker(liveVisitOptions);
   const restored = await restoreLiveVisits(deps.events.jobs, sessions, clock.now());
   if (restored > 0) log.info({ visits: restored }, 'restored live visits');
   const idempotency = new IdempotencyKeys();
@@ -129,7 +136,7 @@ export async function createIngestion(deps: {
         ...shared,
         sink: historySink,
         salts: new EphemeralSalts(),
-        sessions: new SessionTracker(),
+        sessions: new SessionTracker(liveVisitOptions),
         orphans: held,
         idempotency: new IdempotencyKeys(),
         rateLimiter: null,

@@ -1,0 +1,196 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { decodeLiveVisit, encodeLiveVisit, type LiveVisit, SessionTracker, startVisit, type VisitEvent } from '../../src/ingest/liveVisits/index.js';
+import { encodeRow, SESSION_COLUMNS, type SessionRow, type VisitAttributes } from '../../src/ingest/rows.js';
+import { collect, stored } from '../support/collect.js';
+import { bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
+
+const T0 = Date.parse('2026-06-02T09:00:00Z');
+
+/**
+ * Attributes with the variety of a real site: 120 countries, 4,000 places, 1,500 referrers, 102
+ * user agents (the perf mix's) on four screen sizes, 60 languages, 6,000 pages. As in real traffic,
+ * browser, system and device follow from the user agent, and region and city from the place.
+ */
+function attributes(i: number): VisitAttributes {
+  const place = (i * 7919) % 4000;
+  const agent = (i * 31) % 102;
+  const country = `C${place % 120}`;
+  const referred = i % 3 !== 0;
+  const tagged = i % 5 === 0;
+  return {
+    referrer: referred ? `https://ref-${i % 1500}.example/path/${i % 7}` : '',
+    referrer_source: referred ? `Source ${i % 300}` : '',
+    click_id_param: i % 50 === 0 ? 'gclid' : '',
+    utm_medium: tagged ? `medium-${i % 8}` : '',
+    utm_source: tagged ? `newsletter-${i % 40}` : '',
+    utm_campaign: tagged ? `campaign-${i % 90}` : '',
+    utm_content: i % 25 === 0 ? `content-${i % 30}` : '',
+    utm_term: '',
+    channel: tagged ? 'Email' : referred ? 'Referral' : 'Direct',
+    country_code: country,
+    subdivision1_code: `${country}-${place % 9}`,
+    subdivision2_code: place % 4 === 0 ? `${country}-${place % 9}-${place % 5}` : '',
+    city: `City ${place}`,
+    screen_size: ['Desktop', 'Mobile', 'Tablet', 'Laptop'][i % 4] ?? '',
+    device: ['Desktop', 'Mobile', 'Tablet'][agent % 3] ?? '',
+    operating_system: `OS ${agent % 12}`,
+    operating_system_version: `${agent % 12}.${agent % 17}`,
+    browser: `Browser ${agent % 25}`,
+    browser_version: `${100 + (agent % 40)}.0`,
+    language: `l${i % 60}`,
+  };
+}
+
+function pageview(i: number, at: number, page = `/section-${i % 50}/page-${i % 6000}`): VisitEvent {
+  return {
+    siteId: 1 + (i % 20),
+    userId: String((BigInt(i) * 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn),
+    timestamp: at,
+    name: 'pageview',
+    hostname: `www.site-${i % 20}.example`,
+    pathname: page,
+    interactive: true,
+    attributes: attributes(i),
+    props: i % 10 === 0 ? { plan: `plan-${i % 3}` } : {},
+    classification: '',
+  };
+}
+
+const encode = (row: SessionRow) => encodeRow(row, SESSION_COLUMNS);
+const sync = <T>(value: T | Promise<T>): T => {
+  if (value instanceof Promise) throw new Error('expected an answer from memory');
+  return value;
+};
+
+describe('live visits in memory', () => {
+  it('cost at most 200 bytes each (heap used after 100,000 visits minus before)', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const tracker = new SessionTracker();
+    const heap = () => {
+      for (let i = 0; i < 3; i += 1) gc();
+      return process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+    };
+    const before = heap();
+    const visits = 100_000;
+    for (let i = 0; i < visits; i += 1) {
+      sync(tracker.record(pageview(i, T0 + i * 10), [pageview(i, 0).userId]));
+      // A third of the visits go on to a second page, as a real site's do.
+      if (i % 3 === 1) sync(tracker.record(pageview(i, T0 + i * 10 + 5000, `/next/${i % 700}`), [pageview(i, 0).userId]));
+    }
+    const perVisit = (heap() - before) / visits;
+    expect(tracker.size).toBe(visits);
+    console.log(`live visit: ${perVisit.toFixed(1)} bytes each over ${visits} visits`);
+    expect(perVisit).toBeLessThanOrEqual(200);
+  });
+
+  it('cancel a visit with the exact bytes of its previous row', () => {
+    const tracker = new SessionTracker();
+    const first = sync(tracker.record(pageview(7, T0), [pageview(7, 0).userId]));
+    const second = sync(tracker.record({ ...pageview(7, T0 + 61_500, '/pricing'), attributes: attributes(8) }, [pageview(7, 0).userId]));
+    const third = sync(tracker.record({ ...pageview(7, T0 + 62_000, '/signup'), name: 'signup' }, [pageview(7, 0).userId]));
+    expect(second.rows.map(encode)).toEqual([encode({ ...first.session, sign: -1 }), encode(second.session)]);
+    expect(third.rows.map(encode)).toEqual([encode({ ...second.session, sign: -1 }), encode(third.session)]);
+    expect(second.session).toMatchObject({ pageviews: 2, events: 2, duration: 61, is_bounce: 0, entry_page: pageview(7, 0).pathname, exit_page: '/pricing' });
+    expect(first.session.entry_props).toEqual({});
+    // The attributes are the first event's; an engagement returns the state without changing it.
+    expect(encode(sync(tracker.touch(first.session.site_id, [pageview(7, 0).userId], T0 + 63_000)) ?? first.session)).toEqual(encode(third.session));
+  });
+
+  it('serialise to a short string and back unchanged (the form a shared store keeps)', () => {
+    const visit: LiveVisit = { ...startVisit({ ...pageview(10, T0), props: { plan: 'pro', 'quote"d': 'ü\n' } }, '18446744073709551615'), lastSeen: 1780391000 };
+    const text = encodeLiveVisit(visit);
+    expect(text.length).toBeLessThan(400);
+    expect(decodeLiveVisit(visit.siteId, visit.userId, text)).toEqual(visit);
+    expect(() => decodeLiveVisit(1, '1', '["1",2]')).toThrow();
+  });
+});
+
+describe('past LIVE_VISITS_MAX', () => {
+  const clock = new ManualClock(T0);
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ clock, env: { TRUSTED_PROXIES: '127.0.0.1', LIVE_VISITS_MAX: '1000' } });
+  });
+  afterAll(() => t?.close());
+
+  it('evicts the least recently seen visits and reads them back with the figures they would have had', async () => {
+    const account = await createAccount(t.app, { hourlyLimit: 100_000 });
+    const ip = (i: number) => `81.${2 + Math.floor(i / 60_000)}.${Math.floor(i / 250) % 240}.${1 + (i % 250)}`;
+    const send = (i: number, body: Record<string, unknown>) =>
+      collect(t, { d: account.domain, ...body, u: `https://${account.domain}${body.u ?? '/'}` }, { ip: ip(i) }).then((r) => expect(r.status).toBe(202));
+    const inBatches = async (ids: number[], each: (i: number) => Promise<void>) => {
+      for (let k = 0; k < ids.length; k += 50) await Promise.all(ids.slice(k, k + 50).map(each));
+    };
+    const visitors = 2_500;
+    const all = Array.from({ length: visitors }, (_, i) => i);
+    // Expected figures, by the visit rules alone (what an uncapped tracker gives).
+    const pages = new Map<number, number>();
+    const duration = new Map<number, number>();
+
+    // Every visitor lands, one second apart per batch: far more than the 1,000 kept in memory.
+    for (let k = 0; k < visitors; k += 50) {
+      await inBatches(all.slice(k, k + 50), (i) => send(i, { n: 'pageview', u: `/landing-${i % 40}`, r: `https://ref-${i % 30}.example/` }));
+      clock.advance(1000);
+    }
+    for (const i of all) pages.set(i, 1).set(i, 1) && duration.set(i, 0);
+    const landed = clock.now();
+
+    // The earliest visitors (long evicted) come back within the half hour; some only send an engagement first.
+    clock.set(T0 + 10 * 60_000);
+    const returning = all.filter((i) => i % 4 === 0);
+    await inBatches(returning, (i) => send(i, { n: i % 8 === 0 ? 'engagement' : 'pageview', u: '/pricing', e: 5000, sd: 40 }));
+    for (const i of returning) {
+      if (i % 8 === 0) continue;
+      pages.set(i, 2);
+      duration.set(i, Math.floor((clock.now() - (T0 + Math.floor(i / 50) * 1000)) / 1000));
+    }
+    // Those kept alive only by their engagement continue their visit 25 minutes later (past 30 since they landed).
+    clock.set(T0 + 35 * 60_000);
+    const engaged = all.filter((i) => i % 8 === 0);
+    await inBatches(engaged, (i) => send(i, { n: 'pageview', u: '/signup' }));
+    for (const i of engaged) {
+      pages.set(i, 2);
+      duration.set(i, Math.floor((clock.now() - (T0 + Math.floor(i / 50) * 1000)) / 1000));
+    }
+    expect(landed).toBeLessThan(T0 + 10 * 60_000);
+
+    await t.app.ingestion.buffer.flush();
+    const res = await fetch(
+      `${t.url}/api/v1/stats/aggregate?site_id=${account.domain}&period=day&date=2026-06-02&metrics=visitors,visits,pageviews,bounce_rate,visit_duration`,
+      { headers: bearer(account.key) },
+    );
+    expect(res.status).toBe(200);
+    const { results } = (await res.json()) as { results: Record<string, { value: number }> };
+    const totalPages = [...pages.values()].reduce((a, b) => a + b, 0);
+    const bounces = [...pages.values()].filter((n) => n === 1).length;
+    const totalDuration = [...duration.values()].reduce((a, b) => a + b, 0);
+    expect({
+      visitors: results.visitors?.value,
+      visits: results.visits?.value,
+      pageviews: results.pageviews?.value,
+      bounce_rate: results.bounce_rate?.value,
+      visit_duration: results.visit_duration?.value,
+    }).toEqual({
+      visitors,
+      visits: visitors,
+      pageviews: totalPages,
+      bounce_rate: Math.round((bounces / visitors) * 100),
+      visit_duration: Math.round(totalDuration / visitors),
+    });
+    // Each visit was continued, never begun twice, and its rows collapse to one state.
+    const [sessions] = await stored<{ visits: number; net: number }>(
+      t,
+      'SELECT uniqExact(session_id) AS visits, sum(sign) AS net FROM sessions WHERE site_id = {s:UInt64}',
+      { s: account.siteId },
+    );
+    expect({ visits: Number(sessions?.visits), net: Number(sessions?.net) }).toEqual({ visits: visitors, net: visitors });
+    const [orphans] = await stored<{ n: number }>(t, "SELECT count() AS n FROM events WHERE site_id = {s:UInt64} AND name = 'engagement' AND session_id = 0", {
+      s: account.siteId,
+    });
+    expect(Number(orphans?.n ?? 0)).toBe(0);
+  });
+});
