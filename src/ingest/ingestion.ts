@@ -114,7 +114,7 @@ export async function createIngestion(deps: {
     for (const engagement of gone) counters.count(engagement.siteId, at, 'no_session_for_engagement');
     return gone;
   };
-  // History is replayed from an upload that outlives a restart (historicalImport.ts), and
+  // History is replayed from an upload that outlives a restart (src/ingest/historicalImport.ts), and
   // its engagements are held only while it runs: lines wait for no fsync and holds are not journaled.
   const historySink: EventSink = {
     get hasRoom() {

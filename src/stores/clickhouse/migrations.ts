@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { COVERAGE_WINDOW_COLUMNS, DAILY_ROLLUPS, ROLLUP_COVERAGE, VISITOR_BOUND_COLUMN } from './dailyRollups.js';
 import { addColumnStatements, createTableStatements, type DdlTarget, fillColumnStatements, modifyColumnStatements, modifySettingStatements } from './ddl.js';
 import { WINDOW_MERGE_SETTINGS, WINDOW_ROLLUPS } from './rollupWindows.js';
-import { EVENTS, EVENTS_IDEMPOTENCY_KEY, INGEST_COUNTERS, LOW_CARDINALITY_COLUMNS, ROLLUPS, SESSIONS } from './schema.js';
+import { EVENTS, EVENTS_IDEMPOTENCY_KEY, INGEST_COUNTERS, JOURNAL_DEDUPLICATION_SETTINGS, LOW_CARDINALITY_COLUMNS, ROLLUPS, SESSIONS } from './schema.js';
 
 export interface EventMigration {
   version: number;
@@ -59,6 +59,13 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
     version: 8,
     name: 'rollup_coverage_windows',
     statements: (target) => COVERAGE_WINDOW_COLUMNS.flatMap((column) => addColumnStatements(ROLLUP_COVERAGE.name, column, target)),
+  },
+  {
+    version: 9,
+    name: 'ingestion_insert_deduplication',
+    // A replayed journal batch carries the token of the insert a crash interrupted
+    // (src/ingest/journal.ts); the last 1,000 inserts' tokens are remembered to drop a repeat.
+    statements: (target) => [EVENTS, SESSIONS, INGEST_COUNTERS].flatMap((def) => modifySettingStatements(def.name, JOURNAL_DEDUPLICATION_SETTINGS, target)),
   },
 ];
 
