@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { countingStateFallbacks } from '../state/fallbackCount.js';
+import { SharedHeldEngagements } from '../state/heldEngagements.js';
 import { idempotencyFor, rateLimiterFor } from '../state/ingestionState.js';
+import { SharedLiveVisits } from '../state/liveVisits.js';
 import type { SharedState } from '../state/redis.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaDb } from '../stores/meta/database.js';
@@ -14,7 +16,7 @@ import { IdempotencyKeys } from './idempotency.js';
 import { restoreIdempotencyKeys } from './idempotencyRestore.js';
 import { heldLine, Journal } from './journal.js';
 import { replayJournals } from './journalReplay.js';
-import { OrphanEngagements } from './orphans.js';
+import { type HeldEngagement, type HeldEngagements, OrphanEngagements } from './orphans.js';
 import { type EventSink, IngestionPipeline } from './pipeline.js';
 import { AddressRateLimiter } from './rateLimiter.js';
 import { EphemeralSalts, StoredSalts } from './salts.js';
@@ -63,11 +65,13 @@ export async function createIngestion(deps: {
   log.info(describeClassificationLists(lists), 'classification lists loaded');
   const counters = new HealthCounters();
   const orphans = new OrphanEngagements();
+  // With STATE_URL engagements wait in Redis for a visit begun on any node; this process's holder takes over while Redis does not answer.
+  const sharedHeld = deps.state ? new SharedHeldEngagements(deps.state, orphans) : null;
   // What a killed process accepted and the store never confirmed is written before anything else
   // is read from the store (live visits, idempotency keys) or accepted.
   const journalDir = join(config.dataDir, 'journal');
   const replayed = await replayJournals(journalDir, deps.events.ingest);
-  for (const held of replayed.held) orphans.restore(held);
+  for (const record of replayed.held) (sharedHeld ?? orphans).restore(record);
   if (replayed.segments.length > 0) log.info({ rows: replayed.rows, held: replayed.held.length }, 'replayed the ingestion journal');
   const journal = new Journal(journalDir, log, () => Array.from(orphans.records(), heldLine));
   await journal.open(replayed.segments);
@@ -93,8 +97,15 @@ export async function createIngestion(deps: {
     readBack: (visitors: ReadonlyArray<{ siteId: number; userIds: string[] }>, since: number) => readBackVisits(deps.events.ingest, visitors, since),
     log,
   };
-  const sessions = new SessionTracker(liveVisitOptions);
-  const restored = await restoreLiveVisits(deps.events.jobs, sessions, clock.now());
+  // With STATE_URL visits live in Redis, warmed from the store when Redis has none (src/state/liveVisits.ts).
+  const sessions =
+    deps.state && sharedHeld
+      ? new SharedLiveVisits(deps.state, () => new SessionTracker(liveVisitOptions), sharedHeld, {
+          warm: (into, now) => restoreLiveVisits(deps.events.jobs, into, now),
+          log,
+        })
+      : new SessionTracker(liveVisitOptions);
+  const restored = deps.state ? 0 : await restoreLiveVisits(deps.events.jobs, sessions, clock.now());
   if (restored > 0) log.info({ visits: restored }, 'restored live visits');
   const idempotency = new IdempotencyKeys();
   const keys = await restoreIdempotencyKeys(deps.events.jobs, idempotency, clock.now());
@@ -103,16 +114,20 @@ export async function createIngestion(deps: {
     ...shared,
     salts,
     sessions,
-    orphans,
+    orphans: sharedHeld ?? orphans,
     idempotency: idempotencyFor(deps.state ?? null, idempotency),
     rateLimiter: rateLimiterFor(deps.state ?? null, new AddressRateLimiter(clock), clock),
     noteWrite: countingStateFallbacks(deps.state ?? null, counters, deps.noteWrite),
   });
 
-  const expireOrphans = (held: OrphanEngagements, at: number) => {
-    const gone = held.expire(at);
-    for (const engagement of gone) counters.count(engagement.siteId, at, 'no_session_for_engagement');
-    return gone;
+  const expireOrphans = (holder: HeldEngagements, at: number) => {
+    const count = (gone: HeldEngagement[]) => {
+      for (const engagement of gone) counters.count(engagement.siteId, at, 'no_session_for_engagement');
+      return gone;
+    };
+    // This process's holder answers at once, so history's last holds are counted before its import ends.
+    const gone = holder.expire(at);
+    return gone instanceof Promise ? gone.then(count) : count(gone);
   };
   // History is replayed from an upload that outlives a restart (src/ingest/historicalImport.ts), and
   // its engagements are held only while it runs: lines wait for no fsync and holds are not journaled.
@@ -151,7 +166,7 @@ export async function createIngestion(deps: {
       const now = clock.now();
       if (now - lastHousekeeping >= 10_000 || now < lastHousekeeping) {
         lastHousekeeping = now;
-        buffer.release(expireOrphans(orphans, now).map((held) => held.id));
+        buffer.release((await expireOrphans(sharedHeld ?? orphans, now)).map((held) => held.id));
         await salts.rotate(now).catch((error) => log.error({ err: error }, 'salt rotation failed'));
       }
       await buffer.tick();

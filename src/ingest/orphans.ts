@@ -10,12 +10,24 @@ export interface HeldEngagement extends HeldRecord {
 }
 
 /**
+ * Where engagements wait for their visit: this process's holder below, or one shared by every
+ * node (src/state/heldEngagements.ts, `STATE_URL`), whose answers may come from a round trip.
+ */
+export interface HeldEngagements {
+  hold(siteId: number, userId: string, row: EventRow, at: number): HeldEngagement | null | Promise<HeldEngagement | null>;
+  adopt(siteId: number, userIds: Iterable<string>, at: number): HeldEngagement[] | Promise<HeldEngagement[]>;
+  expire(now: number): HeldEngagement[] | Promise<HeldEngagement[]>;
+  restore(held: HeldEngagement): void;
+  records(): Iterable<HeldEngagement>;
+}
+
+/**
  * Engagement measurements that arrived before any visit they could belong to. The browser may
  * send one before its pageview lands, so each is held until 30 minutes after it arrived; a visit
  * starting in that time adopts it, otherwise it expires as `no_session_for_engagement`. Each hold
  * has an id so the journal can say when it ended (src/ingest/journal.ts).
  */
-export class OrphanEngagements {
+export class OrphanEngagements implements HeldEngagements {
   private held = new Map<string, HeldEngagement[]>();
   private count = 0;
   private nextId = 1;

@@ -11,7 +11,7 @@ import { screenSize } from './derive/screen.js';
 import type { HealthCounters } from './healthCounters.js';
 import { registrableDomain, type VisitorIds, visitorIds } from './identity.js';
 import type { Log } from './ingestion.js';
-import type { HeldEngagement, OrphanEngagements } from './orphans.js';
+import type { HeldEngagement, HeldEngagements } from './orphans.js';
 import { checkExtras, type EventPayload, parsePayload, withPathProp } from './payload.js';
 import { clickhouseTime, type EventRow, eventRow, type SessionRow, type VisitAttributes } from './rows.js';
 import type { SaltSource } from './salts.js';
@@ -112,7 +112,7 @@ export interface PipelineDeps {
   sites: SiteDirectory;
   salts: SaltSource;
   sessions: LiveVisits;
-  orphans: OrphanEngagements;
+  orphans: HeldEngagements;
   idempotency: IdempotencyClaims;
   lists: ClassificationLists;
   geo: GeoDatabase;
@@ -364,7 +364,7 @@ export class IngestionPipeline {
       const live = await deps.sessions.touch(site.id, event.userIds, at, commit);
       if (!live) {
         if (commit) {
-          const held = deps.orphans.hold(site.id, event.userIds.current, row, at);
+          const held = await deps.orphans.hold(site.id, event.userIds.current, row, at);
           if (!held) return drop('no_session_for_engagement');
           deps.sink.hold(held);
         }
@@ -391,7 +391,7 @@ export class IngestionPipeline {
       );
       session = recorded.session;
       sessionRows = recorded.rows;
-      adopted = commit ? deps.orphans.adopt(site.id, event.userIds, at) : [];
+      adopted = commit ? await deps.orphans.adopt(site.id, event.userIds, at) : [];
       written = [withVisit(row, session), ...adopted.map((held) => withVisit(held.row, recorded.session))];
     }
     const stored = written[0]!;

@@ -15,7 +15,7 @@ const COLUMNS = SESSION_COLUMNS.join(', ');
  * Read oldest activity first: past the tracker's cap the oldest leave memory again as evicted
  * visits, to be read back (readBackVisits) if their visitor returns.
  */
-export async function restoreLiveVisits(client: ClickHouseClient, tracker: SessionTracker, now: number): Promise<number> {
+export async function restoreLiveVisits(client: ClickHouseClient, tracker: Pick<SessionTracker, 'restore'>, now: number): Promise<number> {
   let restored = 0;
   let after = { timestamp: 0, sessionId: '0' };
   for (;;) {
