@@ -85,6 +85,22 @@ describe('the ingestion journal', () => {
     await next.close();
   });
 
+  it('deduplicates an insert only by its own token, never by one an earlier insert set on the connection', async () => {
+    const insert = (pages: string[], token?: string) =>
+      store.ingest.insert({
+        table: 'events',
+        values: pages.map(eventLine),
+        format: 'JSONCompactEachRow',
+        columns: [...EVENT_COLUMNS] as [string, ...string[]],
+        ...(token ? { clickhouse_settings: { insert_deduplication_token: token } } : {}),
+      });
+    await insert(['/t1'], 'a-token');
+    // chDB keeps a statement's settings on its connection: these must not inherit the token.
+    await insert(['/t2']);
+    await insert(['/t2']);
+    expect((await pages(store)).filter((page) => page.startsWith('/t'))).toEqual(['/t1', '/t2', '/t2']);
+  });
+
   it('carries held engagements into each new segment and forgets those released', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-journal-'));
     const held = [

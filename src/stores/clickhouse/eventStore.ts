@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type ClickHouseClient, type ClickHouseSettings, createClient } from '@clickhouse/client';
@@ -111,6 +112,22 @@ function bindParametersLocally(client: ClickHouseClient): ClickHouseClient {
   return client;
 }
 
+/**
+ * Embedded only: chDB applies a statement's settings as SET on its connection, where they stay
+ * for the statements after it. An insert's deduplication token (src/ingest/journal.ts) would
+ * then make a later insert without one look like a repeat and be dropped; without a token, a
+ * block equal to a recent one would be dropped too (`insert_deduplicate = 0` does not stop that
+ * for tables that are not Replicated). So an insert without a token gets one of its own.
+ */
+function deduplicateOnlyByToken(client: ClickHouseClient): ClickHouseClient {
+  const insert = client.insert.bind(client);
+  client.insert = ((params: Parameters<typeof insert>[0]) => {
+    const token = params.clickhouse_settings?.insert_deduplication_token || `once:${randomUUID()}`;
+    return insert({ ...params, clickhouse_settings: { ...params.clickhouse_settings, insert_deduplication_token: token } });
+  }) as typeof client.insert;
+  return client;
+}
+
 /** `migrationGuard`: runs pending migrations under a lease, so nodes starting together apply them once. */
 export async function openEventStore(
   config: Config['clickhouse'],
@@ -137,12 +154,14 @@ function openEmbedded(config: Extract<Config['clickhouse'], { kind: 'embedded' }
   // chdb types its connection against its own copy of @clickhouse/client-common; the shapes match.
   type ClientConnection = NonNullable<Parameters<typeof createClient>[0]>['connection'];
   const connect = () =>
-    bindParametersLocally(
-      createClient({
-        connection: createChdbConnection({ path: config.path }) as unknown as ClientConnection,
-        clickhouse_settings: EMBEDDED_CLIENT_SETTINGS,
-        json: JSON_HANDLING,
-      }),
+    deduplicateOnlyByToken(
+      bindParametersLocally(
+        createClient({
+          connection: createChdbConnection({ path: config.path }) as unknown as ClientConnection,
+          clickhouse_settings: EMBEDDED_CLIENT_SETTINGS,
+          json: JSON_HANDLING,
+        }),
+      ),
     );
   const ingest = connect();
   const queries = Array.from({ length: queryConnections }, connect);
