@@ -1,9 +1,12 @@
+import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
+import { NODE_ROLES, type NodeRole } from '../config/roles.js';
 import type { ImportRunner } from '../imports/importRunner.js';
 import type { Ingestion } from '../ingest/ingestion.js';
 import { mcpRoutes } from '../mcp/httpRoute.js';
+import type { QueryEngineDeps } from '../query/engine.js';
 import type { Rollups } from '../rollups/rollups.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../stores/meta/database.js';
@@ -14,7 +17,7 @@ import { answerClientError, answerUnroutable, installErrorHandling } from './err
 import { collectRoutes } from './routes/collect.js';
 import { importRoutes } from './routes/eventImport.js';
 import { exportRoutes } from './routes/export.js';
-import { healthRoutes } from './routes/health.js';
+import { healthRoutes, type Probe } from './routes/health.js';
 import { importsRoutes } from './routes/imports.js';
 import { ingestionHealthRoutes } from './routes/ingestionHealth.js';
 import { acceptanceRoutes, managementRoutes } from './routes/management/index.js';
@@ -28,12 +31,17 @@ export interface HttpDeps {
   config: Config;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** The node's roles: only their routes are registered (src/config/roles.ts). */
+  roles: readonly NodeRole[];
   meta: MetaStore;
   events: EventStore;
-  ingestion: Ingestion;
+  /** Collection; every ingest node has it (a query or web node has none). */
+  ingestion: Ingestion | null;
   rollups: Rollups;
   imports: ImportRunner;
   webhookSecrets: SecretBox;
+  /** The STATE_URL store /api/health pings; null when STATE_URL is not set. */
+  state: Probe | null;
   /** Call after any change to a site or its settings, so cached lookups (ingestion) refresh. */
   siteChanged(siteId: number): void;
 }
@@ -50,7 +58,66 @@ function acceptEmptyJson(app: FastifyInstance): void {
   );
 }
 
-/** The one HTTP server: health, collection, the authenticated API under /api/v1 and /api/v2, and the web app. */
+/** What the routes of several roles share, built once per server and only when a role needs it. */
+interface Shared {
+  /** One engine for every statistics answer: v2, v1, the funnel report and the web app. */
+  engine(): QueryEngineDeps;
+}
+
+/**
+ * The routes of each role. A node registers those of its roles only, so a request for another
+ * role's route gets the usual 404 JSON. /api/health belongs to every node (buildHttpServer).
+ */
+const ROLE_ROUTES: Record<NodeRole, (app: FastifyInstance, deps: HttpDeps, shared: Shared) => void> = {
+  ingest(app, deps) {
+    const ingestion = deps.ingestion;
+    if (ingestion === null) throw new Error('An ingest node needs its ingestion.');
+    collectRoutes(app, { pipeline: ingestion.live, clock: deps.clock });
+    app.register(async (api) => {
+      requireApiKey(api, { db: deps.meta.db, clock: deps.clock });
+      api.addHook('preValidation', refuseNulCharacters);
+      importRoutes(api, { db: deps.meta.db, clock: deps.clock, ingestion, dataDir: deps.config.filesDir, imports: deps.imports });
+    });
+  },
+  query(app, deps, shared) {
+    const engine = shared.engine();
+    // The web app calls the API with its session cookie; a node with the web role parses cookies already.
+    if (!deps.roles.includes('web')) app.register(cookie);
+    // Invitation and transfer links are opened by people who may have no account, hence no key.
+    app.register(async (scope) => {
+      scope.addHook('preValidation', refuseNulCharacters);
+      acceptanceRoutes(scope, { db: deps.meta.db, clock: deps.clock });
+    });
+    app.register(async (api) => {
+      requireApiKey(api, { db: deps.meta.db, clock: deps.clock });
+      api.addHook('preValidation', refuseNulCharacters);
+      managementRoutes(api, {
+        db: deps.meta.db,
+        clock: deps.clock,
+        engine,
+        baseUrl: deps.config.baseUrl,
+        siteChanged: deps.siteChanged,
+      });
+      // Counts this node still holds belong in the answer; a node without collection holds none.
+      const flushWrites = () => deps.ingestion?.buffer.flush() ?? Promise.resolve();
+      ingestionHealthRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events, flushWrites });
+      importsRoutes(api, { db: deps.meta.db, clock: deps.clock, dataDir: deps.config.filesDir, imports: deps.imports });
+      exportRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events });
+      webhookRoutes(api, { db: deps.meta.db, clock: deps.clock, allowPrivate: deps.config.webhookAllowPrivate, secrets: deps.webhookSecrets });
+      queryRoutes(api, engine);
+      statsV1Routes(api, engine);
+      mcpRoutes(api, { db: deps.meta.db, clock: deps.clock, engine, log: deps.log, siteChanged: deps.siteChanged });
+    });
+  },
+  // The web app is registered first (its pages answer unknown GETs), in buildHttpServer.
+  web(app) {
+    trackerScriptRoutes(app);
+  },
+  // The worker serves nothing but /api/health: its work is in the background (src/app.ts).
+  worker() {},
+};
+
+/** The one HTTP server: health, then the routes of the node's roles (all of them by default). */
 export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.log,
@@ -63,51 +130,30 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     frameworkErrors: answerUnroutable,
     clientErrorHandler: answerClientError,
   });
-  // One engine for every statistics answer: v2, v1, the funnel report and the web app.
-  const engine = queryEngineDeps(deps);
-  const webApp = webAppRoutes(app, {
-    db: deps.meta.db,
-    clock: deps.clock,
-    secureCookies: deps.config.baseUrl.startsWith('https:'),
-    engine,
-    events: deps.events,
-    secret: deps.config.secretKeyBase,
-    dataDir: deps.config.dataDir,
-  });
+  let engine: QueryEngineDeps | undefined;
+  const shared: Shared = { engine: () => (engine ??= queryEngineDeps(deps)) };
+  const webApp = deps.roles.includes('web')
+    ? webAppRoutes(app, {
+        db: deps.meta.db,
+        clock: deps.clock,
+        secureCookies: deps.config.baseUrl.startsWith('https:'),
+        engine: shared.engine(),
+        events: deps.events,
+        secret: deps.config.secretKeyBase,
+        dataDir: deps.config.filesDir,
+      })
+    : undefined;
   installErrorHandling(app, webApp);
   acceptEmptyJson(app);
 
-  healthRoutes(app, [
-    { name: 'metadata store', ping: () => deps.meta.ping() },
-    { name: 'event store', ping: () => deps.events.ping() },
-  ]);
-
-  collectRoutes(app, { pipeline: deps.ingestion.live, clock: deps.clock });
-  trackerScriptRoutes(app);
-  // Invitation and transfer links are opened by people who may have no account, hence no key.
-  app.register(async (scope) => {
-    scope.addHook('preValidation', refuseNulCharacters);
-    acceptanceRoutes(scope, { db: deps.meta.db, clock: deps.clock });
+  healthRoutes(app, {
+    roles: deps.roles,
+    probes: [
+      { name: 'metadata store', ping: () => deps.meta.ping() },
+      { name: 'event store', ping: () => deps.events.ping() },
+    ],
+    state: deps.state,
   });
-
-  app.register(async (api) => {
-    requireApiKey(api, { db: deps.meta.db, clock: deps.clock });
-    api.addHook('preValidation', refuseNulCharacters);
-    managementRoutes(api, {
-      db: deps.meta.db,
-      clock: deps.clock,
-      engine,
-      baseUrl: deps.config.baseUrl,
-      siteChanged: deps.siteChanged,
-    });
-    importRoutes(api, { db: deps.meta.db, clock: deps.clock, ingestion: deps.ingestion, dataDir: deps.config.dataDir, imports: deps.imports });
-    ingestionHealthRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events, ingestion: deps.ingestion });
-    importsRoutes(api, { db: deps.meta.db, clock: deps.clock, dataDir: deps.config.dataDir, imports: deps.imports });
-    exportRoutes(api, { db: deps.meta.db, clock: deps.clock, events: deps.events });
-    webhookRoutes(api, { db: deps.meta.db, clock: deps.clock, allowPrivate: deps.config.webhookAllowPrivate, secrets: deps.webhookSecrets });
-    queryRoutes(api, engine);
-    statsV1Routes(api, engine);
-    mcpRoutes(api, { db: deps.meta.db, clock: deps.clock, engine, log: deps.log, siteChanged: deps.siteChanged });
-  });
+  for (const role of NODE_ROLES) if (deps.roles.includes(role)) ROLE_ROUTES[role](app, deps, shared);
   return app;
 }

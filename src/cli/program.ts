@@ -7,6 +7,7 @@ import { accountCommands } from './commands/accounts.js';
 import { eventCommands } from './commands/events.js';
 import { exportCommands } from './commands/export.js';
 import { mcpCommands } from './commands/mcp.js';
+import { serveCommands } from './commands/serve.js';
 import { createOutput, type Output } from './output.js';
 
 export interface CommandContext {
@@ -47,7 +48,7 @@ export function buildProgram(): Command {
       if (error instanceof Exit) throw error;
       if (error instanceof AppError) fail(json(), error.status < 500 ? 2 : 1, error.message, error.code);
       if (error instanceof Refusal) fail(json(), 2, error.message, error.code);
-      if (error instanceof ConfigError) fail(json(), 2, error.message, 'invalid_configuration');
+      if (error instanceof ConfigError) fail(json(), 2, error.message, error.code);
       fail(json(), 1, error instanceof Error ? error.message : String(error), 'failed');
     } finally {
       await meta?.close();
@@ -57,6 +58,13 @@ export function buildProgram(): Command {
   exportCommands(program, run);
   eventCommands(program, (action) => run(({ out }) => action(out), { meta: false }));
   mcpCommands(program, (action) => run(action, { meta: false }));
+  serveCommands(
+    program,
+    (action) => run(action, { meta: false }),
+    (code) => {
+      if (code !== 0) throw new Exit(code);
+    },
+  );
   program.commands.forEach(function inherit(command) {
     command
       .exitOverride()

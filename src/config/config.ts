@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 
 /** The whole service configuration, parsed once from the environment. */
 export interface Config {
@@ -15,11 +16,19 @@ export interface Config {
   trustedProxies: Cidr[];
   logLevel: LogLevel;
   secretKeyBase: string;
+  /** Whether SECRET_KEY_BASE came from the environment or was generated into DATA_DIR (one node's own; src/config/roles.ts). */
+  secretKeyBaseSource: 'environment' | 'generated';
   /** Webhook deliveries may reach private and loopback addresses (internal receivers). */
   webhookAllowPrivate: boolean;
   /** smtp:// or smtps:// server for owner notices; null sends no email. */
   smtpUrl: string | null;
   query: QueryConfig;
+  /** redis://… holding per-event state shared by several nodes (docs/scaling.md); null keeps it in this process. */
+  stateUrl: string | null;
+  /** Import uploads and prepared exports; several nodes share it as one volume. */
+  filesDir: string;
+  /** Live visits kept in this process; past it the least recently seen are read back from the store when their visitor returns. */
+  liveVisitsMax: number;
 }
 
 /** Guardrails and data of the query engine. */
@@ -52,6 +61,13 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** A configuration problem, phrased as a sentence that names the variable. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  /** The `code` of `svc … --json` errors. */
+  constructor(
+    message: string,
+    readonly code = 'invalid_configuration',
+  ) {
+    super(message);
+  }
 }
 
 /** Every variable the service reads, with its default and meaning; the README table mirrors this. */
@@ -64,6 +80,13 @@ export const CONFIG_VARIABLES = [
   ['CLICKHOUSE_CLUSTER', '(unset)', 'Cluster name: migrations run ON CLUSTER with Replicated and Distributed tables.'],
   ['CLICKHOUSE_MEMORY_LIMIT_MB', 'min(2048, 25% of RAM)', 'Memory cap of the embedded engine (whole engine, all queries).'],
   ['DATABASE_URL', '(unset: SQLite in DATA_DIR)', 'postgres://… to keep metadata in PostgreSQL.'],
+  ['STATE_URL', '(unset: in this process)', 'redis://host:6379 to share live visits, rate limits and idempotency keys between nodes (docs/scaling.md).'],
+  ['FILES_DIR', '$DATA_DIR', 'Where import uploads and prepared exports are kept; a volume every node mounts when there are several.'],
+  [
+    'LIVE_VISITS_MAX',
+    'what fits an eighth of the heap',
+    'Live visits held in memory; past it the least recently seen are read back from the visits table when their visitor returns.',
+  ],
   ['TRUSTED_PROXIES', '(none)', 'Comma-separated CIDRs whose forwarding headers (X-Forwarded-For, Forwarded, …) are believed.'],
   ['LOG_LEVEL', 'info', `One of ${LOG_LEVELS.join(', ')}.`],
   ['SECRET_KEY_BASE', '(generated into DATA_DIR)', 'Secret for signing; at least 32 characters.'],
@@ -95,10 +118,58 @@ export function loadConfig(env: Env = process.env): Config {
   const trustedProxies = parseTrustedProxies(env.TRUSTED_PROXIES);
   const logLevel = parseLogLevel(env.LOG_LEVEL);
   const secretKeyBase = parseSecretKeyBase(env.SECRET_KEY_BASE, dataDir);
+  const secretKeyBaseSource = nonEmpty(env.SECRET_KEY_BASE) === undefined ? 'generated' : 'environment';
   const webhookAllowPrivate = parseBoolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE);
   const smtpUrl = parseSmtpUrl(env.SMTP_URL);
   const query = parseQueryConfig(env);
-  return { port, host, baseUrl, dataDir, clickhouse, metadata, trustedProxies, logLevel, secretKeyBase, webhookAllowPrivate, smtpUrl, query };
+  const stateUrl = parseStateUrl(env.STATE_URL);
+  const filesDir = resolve(nonEmpty(env.FILES_DIR) ?? dataDir);
+  const liveVisitsMax = parseWholeNumber('LIVE_VISITS_MAX', env.LIVE_VISITS_MAX, defaultLiveVisitsMax(), 1000);
+  return {
+    port,
+    host,
+    baseUrl,
+    dataDir,
+    clickhouse,
+    metadata,
+    trustedProxies,
+    logLevel,
+    secretKeyBase,
+    secretKeyBaseSource,
+    webhookAllowPrivate,
+    smtpUrl,
+    query,
+    stateUrl,
+    filesDir,
+    liveVisitsMax,
+  };
+}
+
+/** Bytes one live visit may cost in this process (docs/collecting-events.md); the cap is sized from it. */
+export const LIVE_VISIT_BYTES = 200;
+
+/** An eighth of the heap the process was given, at LIVE_VISIT_BYTES each. */
+function defaultLiveVisitsMax(): number {
+  return Math.max(1000, Math.floor(heapLimitBytes() / 8 / LIVE_VISIT_BYTES));
+}
+
+function heapLimitBytes(): number {
+  return getHeapStatistics().heap_size_limit;
+}
+
+function parseStateUrl(raw: string | undefined): string | null {
+  const value = nonEmpty(raw);
+  if (value === undefined) return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
+    throw new ConfigError('STATE_URL must be a Redis URL such as redis://127.0.0.1:6379 (or rediss:// for TLS).');
+  }
+  return value;
 }
 
 function parseWholeNumber(name: string, raw: string | undefined, fallback: number, min: number): number {

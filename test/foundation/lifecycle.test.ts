@@ -11,7 +11,11 @@ describe('the service process', () => {
     const service = await startServiceProcess({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
     const health = await fetch(`${service.url}/api/health`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok', stores: { 'metadata store': 'ok', 'event store': 'ok' } });
+    expect(await health.json()).toEqual({
+      status: 'ok',
+      roles: ['ingest', 'query', 'web', 'worker'],
+      stores: { 'metadata store': 'ok', 'event store': 'ok', 'state store': 'not configured' },
+    });
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
   });
@@ -30,7 +34,8 @@ describe('the service process', () => {
       expect(await res.json()).toEqual({
         error: 'The metadata store is not answering.',
         code: 'store_unavailable',
-        stores: { 'metadata store': 'unavailable', 'event store': 'ok' },
+        roles: ['ingest', 'query', 'web', 'worker'],
+        stores: { 'metadata store': 'unavailable', 'event store': 'ok', 'state store': 'not configured' },
       });
     } finally {
       await t.app.http.close();

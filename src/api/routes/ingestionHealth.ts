@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../clock.js';
 import { badRequest, notFound } from '../../errors.js';
-import type { Ingestion } from '../../ingest/ingestion.js';
 import type { EventStore } from '../../stores/clickhouse/eventStore.js';
 import { hourlyOutcomes } from '../../stores/clickhouse/ingestCounters.js';
 import type { MetaDb } from '../../stores/meta/database.js';
@@ -12,7 +11,7 @@ const HOUR = 3_600_000;
 const MAX_HOURS = 24 * 90;
 
 /** `GET /api/v1/sites/{site_id}/ingestion?hours=N`: outcome counts per hour for the last N hours. */
-export function ingestionHealthRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: Clock; events: EventStore; ingestion: Ingestion }): void {
+export function ingestionHealthRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: Clock; events: EventStore; flushWrites(): Promise<void> }): void {
   app.get('/api/v1/sites/:site_id/ingestion', { config: { scope: 'sites:read' } }, async (request) => {
     const hoursText = singleValued(request.query).hours ?? '24';
     if (!/^\d+$/.test(hoursText) || Number(hoursText) < 1 || Number(hoursText) > MAX_HOURS) {
@@ -22,7 +21,7 @@ export function ingestionHealthRoutes(app: FastifyInstance, deps: { db: MetaDb; 
     const site = await findTeamSite(deps.db, request.caller.teamId, siteName);
     if (!site) throw notFound(`There is no site ${siteName} for this API key.`);
     // Counts still in memory belong in the answer.
-    await deps.ingestion.buffer.flush();
+    await deps.flushWrites();
     const to = Math.floor(deps.clock.now() / HOUR) * HOUR + HOUR;
     const from = to - Number(hoursText) * HOUR;
     const hours = new Map<number, Record<string, number>>();
