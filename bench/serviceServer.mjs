@@ -6,7 +6,10 @@ import { createSite } from '../dist/stores/meta/sites.js';
 import { createUserWithTeam } from '../dist/stores/meta/users.js';
 
 const dataDir = process.argv[2];
-const app = await createApp(loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', TRUSTED_PROXIES: '127.0.0.1' }));
+// STATE_URL, when the benchmark sets it, puts per-event state in Redis (bench/wrk.mjs).
+const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', TRUSTED_PROXIES: '127.0.0.1' };
+if (process.env.STATE_URL) env.STATE_URL = process.env.STATE_URL;
+const app = await createApp(loadConfig(env));
 const { userId, teamId } = await createUserWithTeam(app.meta.db, { email: 'bench@example.com', name: 'Bench' }, Date.now());
 const site = await createSite(app.meta.db, { teamId, domain: 'bench.example.com', timezone: 'Etc/UTC' }, Date.now());
 await createApiKey(app.meta.db, { teamId, userId, name: 'bench' }, Date.now());

@@ -125,8 +125,8 @@ async function soak() {
           res.on('end', () => {
             tally.sent += 1;
             const dropped = res.headers['x-svc-dropped'];
-          if (res.statusCode !== 202) tally.failed += 1;
-          else if (typeof dropped === 'string') tally.dropped[dropped] = (tally.dropped[dropped] ?? 0) + 1;
+            if (res.statusCode !== 202) tally.failed += 1;
+            else if (typeof dropped === 'string') tally.dropped[dropped] = (tally.dropped[dropped] ?? 0) + 1;
             resolve();
           });
         },
