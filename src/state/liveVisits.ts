@@ -148,6 +148,8 @@ export class SharedLiveVisits implements LiveVisits {
   private local: LiveVisits;
   private localInUse = false;
   private warming: Promise<void> | null = null;
+  /** The store's visits were read into Redis, but the marker saying so did not get there. */
+  private markerLost = false;
 
   constructor(
     private readonly state: SharedState,
@@ -268,12 +270,20 @@ export class SharedLiveVisits implements LiveVisits {
     this.local = this.localTracker();
   }
 
-  /** Reads the store's live visits into Redis once per empty Redis; concurrent events share the read. */
+  /**
+   * Reads the store's live visits into Redis once per empty Redis; concurrent events share the
+   * read. If the marker did not reach Redis (a timeout), the read is not repeated for the next
+   * new visitor: the marker alone is set again.
+   */
   private warm(now: number): Promise<void> {
-    this.warming ??= this.warmFromStore(now).finally(() => {
+    this.warming ??= (this.markerLost ? this.markWarm(now) : this.warmFromStore(now).then(() => this.markWarm(now))).finally(() => {
       this.warming = null;
     });
     return this.warming;
+  }
+
+  private async markWarm(now: number): Promise<void> {
+    this.markerLost = (await this.state.call((client) => client.set(VISITS_WARM_KEY, String(now)))) === undefined;
   }
 
   private async warmFromStore(now: number): Promise<void> {
@@ -310,7 +320,6 @@ export class SharedLiveVisits implements LiveVisits {
       // Marked warm all the same: retrying the read for every new visitor would stall ingestion.
       log.warn({ err: error }, 'reading live visits from the store into the shared state failed; visits in progress start again');
     }
-    await this.state.call((client) => client.set(VISITS_WARM_KEY, String(now)));
     log.info({ visits: restored }, 'shared state had no live visits; read them from the store');
   }
 }

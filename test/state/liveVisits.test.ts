@@ -46,8 +46,17 @@ interface Node {
   held: SharedHeldEngagements;
 }
 
+/**
+ * These tests are about visits, not the 100 ms command timeout (test/state/ingestionFallback.test.ts):
+ * on this machine's shared cores a command may wait longer, and a fall-back would split a visit.
+ */
+function patient(state: SharedState): SharedState {
+  state.client.options.commandTimeout = 5_000;
+  return state;
+}
+
 function node(url: string): Node {
-  const state = new SharedState(url, silent);
+  const state = patient(new SharedState(url, silent));
   const held = new SharedHeldEngagements(state, new OrphanEngagements());
   return { state, held, visits: new SharedLiveVisits(state, () => new SessionTracker(), held, { log: silent }) };
 }
@@ -320,6 +329,7 @@ describe('a whole app with STATE_URL', () => {
     appAdmin = new Redis(appRedis.url, { maxRetriesPerRequest: null });
     appAdmin.on('error', () => {});
     t = await startTestApp({ clock, env: { STATE_URL: appRedis.url, TRUSTED_PROXIES: '127.0.0.1' } });
+    if (t.app.state) patient(t.app.state);
   });
   afterAll(async () => {
     await t.close();
