@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { browsers, pages, referrers } from './traffic.mjs';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 35);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 32);
@@ -48,26 +49,13 @@ async function serve(dataDir) {
 
 async function soak() {
   // The perf mix: 50,000 addresses × 102 user agents, every pair equally likely.
+  // The ingestion bench's browser families, and Edge.
   const families = [
-    (v) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.${v * 7}.${v % 90} Safari/537.36`,
-    (v) => `Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_${v % 8}) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${15 + (v % 4)}.${v % 6} Safari/605.1.15`,
-    (v) =>
-      `Mozilla/5.0 (iPhone; CPU iPhone OS 17_${v % 7} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.${v % 7} Mobile/15E${v} Safari/604.1`,
-    (v) => `Mozilla/5.0 (X11; Linux x86_64; rv:${100 + (v % 40)}.0) Gecko/20100101 Firefox/${100 + (v % 40)}.0`,
-    (v) => `Mozilla/5.0 (Linux; Android ${10 + (v % 5)}; SM-G9${v % 100}B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.0.0 Mobile Safari/537.36`,
+    ...browsers,
     (v) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.0.0 Safari/537.36 Edg/${v}.0.0.0`,
   ];
   const agents = Array.from({ length: 102 }, (_, i) => families[i % families.length](90 + Math.floor(i / families.length)));
   const addresses = Array.from({ length: 50_000 }, (_, i) => `${81 + (i % 60)}.${(i >> 8) % 256}.${i % 256}.${((i * 7) % 250) + 1}`);
-  const pages = Array.from({ length: 800 }, (_, i) => `/blog/post-${i}${i % 5 === 0 ? '?utm_source=newsletter&utm_medium=email' : ''}`);
-  const referrers = [
-    null,
-    null,
-    null,
-    'https://www.google.com/',
-    'https://news.ycombinator.com/',
-    ...Array.from({ length: 300 }, (_, i) => `https://blog${i}.example.net/post`),
-  ];
   const pick = (list) => list[Math.floor(Math.random() * list.length)];
   const nextEvent = () => {
     const body = {

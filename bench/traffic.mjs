@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 // A realistic mix: thousands of distinct agents, addresses, pages and referrers, skewed.
 const rand = (n) => Math.floor(Math.random() ** 2 * n);
-const browsers = [
+export const browsers = [
   (v) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.${v * 7}.${v % 90} Safari/537.36`,
   (v) => `Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_${v % 8}) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${15 + (v % 4)}.${v % 6} Safari/605.1.15`,
   (v) =>
@@ -14,8 +14,8 @@ const browsers = [
 ];
 const agents = Array.from({ length: 3000 }, (_, i) => browsers[i % browsers.length](90 + (i % 45)) + (i > 2500 ? ` build/${i}` : ''));
 const addresses = Array.from({ length: 20000 }, (_, i) => `${81 + (i % 60)}.${(i >> 8) % 256}.${i % 256}.${((i * 7) % 250) + 1}`);
-const pages = Array.from({ length: 800 }, (_, i) => `/blog/post-${i}${i % 5 === 0 ? '?utm_source=newsletter&utm_medium=email' : ''}`);
-const referrers = [
+export const pages = Array.from({ length: 800 }, (_, i) => `/blog/post-${i}${i % 5 === 0 ? '?utm_source=newsletter&utm_medium=email' : ''}`);
+export const referrers = [
   null,
   null,
   null,

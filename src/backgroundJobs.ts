@@ -6,7 +6,7 @@ import type { Rollups } from './rollups/rollups.js';
 import type { EventStore } from './stores/clickhouse/eventStore.js';
 import { pruneApiUsage } from './stores/meta/apiKeys.js';
 import type { MetaDb } from './stores/meta/database.js';
-import { createLeases, type Leases, pruneLeases } from './stores/meta/leases.js';
+import { createLeases, LEASE_PERIOD_MS, type Leases, pruneLeases } from './stores/meta/leases.js';
 import { liveSites } from './stores/meta/sites.js';
 import { deleteExpiredWebSessions } from './stores/meta/webSessions.js';
 
@@ -43,6 +43,8 @@ export function startBackgroundJobs(deps: {
   const leases =
     deps.leases ?? createLeases({ db: deps.meta, clock: deps.clock, onError: (error) => deps.log.warn({ err: error }, 'could not renew a lease') });
   let running: Promise<void> | null = null;
+  let retry: NodeJS.Timeout | undefined;
+  const timers = deps.timers ?? true;
   const runOnce = () => {
     running ??= (async () => {
       const now = deps.clock.now();
@@ -55,7 +57,7 @@ export function startBackgroundJobs(deps: {
         await pruneApiUsage(deps.meta, now - 2 * 3_600_000);
         await deleteExpiredWebSessions(deps.meta, now);
         await pruneLeases(deps.meta, now);
-        await leases.run('rollups', async () => {
+        const rolled = await leases.run('rollups', async () => {
           const sites = await liveSites(deps.meta);
           const rolled = await deps.rollups.runOnce(sites, now);
           if (rolled.days > 0) deps.log.info(rolled, 'rolled up closed days');
@@ -68,6 +70,13 @@ export function startBackgroundJobs(deps: {
             if (cut.length > 0) deps.log.info({ sites: cut }, 'deleted raw events past their retention');
           });
         });
+        // Another node holds the roll-ups: if it has died, its lease lapses within one period, so
+        // look again then rather than a whole round later (docs/scaling.md, Leases).
+        if (!rolled.ran && timers) {
+          clearTimeout(retry);
+          retry = setTimeout(() => void runOnce(), LEASE_PERIOD_MS);
+          retry.unref();
+        }
       } catch (error) {
         deps.log.error({ err: error }, 'background job failed; retrying next round');
       }
@@ -76,7 +85,6 @@ export function startBackgroundJobs(deps: {
     });
     return running;
   };
-  const timers = deps.timers ?? true;
   const timer = timers ? setInterval(() => void runOnce(), EVERY_MS) : undefined;
   timer?.unref();
   // A first round soon after start: a restarted service rolls up the days it missed at once.
@@ -86,6 +94,7 @@ export function startBackgroundJobs(deps: {
     runOnce,
     async stop() {
       clearTimeout(first);
+      clearTimeout(retry);
       clearInterval(timer);
       await running;
     },

@@ -158,18 +158,7 @@ function heapLimitBytes(): number {
 }
 
 function parseStateUrl(raw: string | undefined): string | null {
-  const value = nonEmpty(raw);
-  if (value === undefined) return null;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
-    throw new ConfigError('STATE_URL must be a Redis URL such as redis://127.0.0.1:6379 (or rediss:// for TLS).');
-  }
-  return value;
+  return parseServiceUrl(raw, ['redis:', 'rediss:'], 'STATE_URL must be a Redis URL such as redis://127.0.0.1:6379 (or rediss:// for TLS).');
 }
 
 function parseWholeNumber(name: string, raw: string | undefined, fallback: number, min: number): number {
@@ -310,6 +299,11 @@ function parseBoolean(name: string, raw: string | undefined): boolean {
 }
 
 function parseSmtpUrl(raw: string | undefined): string | null {
+  return parseServiceUrl(raw, ['smtp:', 'smtps:'], 'SMTP_URL must be a URL such as smtp://user:pass@mail.example.com:587 or smtps://mail.example.com:465.');
+}
+
+/** An optional URL of a server this service talks to, with one of `protocols` and a host. */
+function parseServiceUrl(raw: string | undefined, protocols: string[], problem: string): string | null {
   const value = nonEmpty(raw);
   if (value === undefined) return null;
   let url: URL | undefined;
@@ -318,9 +312,7 @@ function parseSmtpUrl(raw: string | undefined): string | null {
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) {
-    throw new ConfigError('SMTP_URL must be a URL such as smtp://user:pass@mail.example.com:587 or smtps://mail.example.com:465.');
-  }
+  if (!url || !protocols.includes(url.protocol) || !url.hostname) throw new ConfigError(problem);
   return value;
 }
 

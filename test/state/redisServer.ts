@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, Socket } from 'node:net';
 
 /** A free loopback port, found by letting the kernel pick one and closing it again. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -14,7 +14,7 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-async function answersPing(port: number): Promise<boolean> {
+export async function answersPing(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new Socket();
     socket.setTimeout(500);

@@ -1,8 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ClickHouseClient, createClient } from '@clickhouse/client';
@@ -10,6 +8,7 @@ import { registerSite } from '../../src/management/sites.js';
 import { createApiKey } from '../../src/stores/meta/apiKeys.js';
 import { type MetaStore, openMetaStore } from '../../src/stores/meta/database.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
+import { answersPing, freePort } from '../state/redisServer.js';
 import { freshPostgresDatabase } from './postgres.js';
 import type { Account } from './testApp.js';
 
@@ -31,35 +30,6 @@ export const multiNodeSkip: string | null = process.env.TEST_DATABASE_URL ? null
 const TRUSTED_PROXIES = '127.0.0.1';
 /** Kept of each child's output for failure messages: the tail, as the head is start-up noise. */
 const OUTPUT_KEPT = 64 * 1024;
-
-/** A free loopback port, found by letting the kernel pick one and closing it again. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (!address || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
-
-function answersPing(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    socket.setTimeout(500);
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('data', (data) => {
-      socket.destroy();
-      resolve(data.toString().startsWith('+PONG'));
-    });
-    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
-  });
-}
 
 /** A child process whose output tail is kept, and whose exit is awaited on stop. */
 class Child {
