@@ -136,7 +136,7 @@ export async function createNode(config: Config, options: NodeOptions = {}): Pro
   const invalidation = state === null ? null : Invalidation.start(state, { sites: ingestion?.sites, rollups }, log);
   const webhookSecrets = secretBoxFrom(config.secretKeyBase);
   const worker = has('worker') && ingestion !== null ? startWorker({ config, clock, log, meta, events, rollups, ingestion, webhookSecrets, leases }) : null;
-  const imports = worker?.imports ?? createImportHandOff({ db: meta.db, events, log });
+  const imports = worker?.imports ?? createImportHandOff({ db: meta.db, events, log, filesDir: config.filesDir });
   const http = buildHttpServer({
     config,
     clock,

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { getImport } from '../stores/meta/imports.js';
-import { deleteImportRows, type ImportRunner } from './importRunner.js';
+import { deleteImportRows, type ImportRunner, markUploadWhole } from './importRunner.js';
 
 const POLL_MS = 1_000;
 
@@ -11,7 +11,7 @@ const POLL_MS = 1_000;
  * create stays pending in the metadata store for a worker to run, and `enqueue` resolves once the
  * worker has finished it (either way), read from its record, or when this node stops.
  */
-export function createImportHandOff(deps: { db: MetaDb; events: EventStore; log: FastifyBaseLogger; pollMs?: number }): ImportRunner {
+export function createImportHandOff(deps: { db: MetaDb; events: EventStore; log: FastifyBaseLogger; filesDir: string; pollMs?: number }): ImportRunner {
   const pollMs = deps.pollMs ?? POLL_MS;
   const waiting = new Set<() => void>();
   let stopped = false;
@@ -21,6 +21,8 @@ export function createImportHandOff(deps: { db: MetaDb; events: EventStore; log:
   };
   return {
     enqueue(importId) {
+      // The routes enqueue an import once its upload is whole: a worker may take it at once.
+      markUploadWhole(deps.filesDir, importId);
       return new Promise<void>((resolve) => {
         const done = () => {
           waiting.delete(done);

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import type { FastifyBaseLogger } from 'fastify';
@@ -27,6 +27,20 @@ export function uploadPath(filesDir: string, importId: number): string {
   const dir = join(filesDir, 'imports');
   mkdirSync(dir, { recursive: true });
   return join(dir, `${importId}.upload`);
+}
+
+/** Left beside an upload once it arrived whole, so a worker on another node runs it at once. */
+const wholeMarker = (filesDir: string, importId: number) => `${uploadPath(filesDir, importId)}.whole`;
+
+/** Marks an import's upload as whole (src/imports/importHandOff.ts, for a worker on another node). */
+export function markUploadWhole(filesDir: string, importId: number): void {
+  writeFileSync(wholeMarker(filesDir, importId), '');
+}
+
+/** Removes an upload and its mark once its import has finished either way. */
+function removeUpload(filesDir: string, importId: number): void {
+  rmSync(uploadPath(filesDir, importId), { force: true });
+  rmSync(wholeMarker(filesDir, importId), { force: true });
 }
 
 /** Deletes an import's rows from the daily tables (any node may: it is one statement per table). */
@@ -225,7 +239,7 @@ export function createImportRunner(deps: {
       await publish('import.failed', { error: failure.message, file: failure.file, line: failure.line });
     } finally {
       upload?.close();
-      if (!handedOver) rmSync(path, { force: true });
+      if (!handedOver) removeUpload(deps.dataDir, importId);
     }
   }
 
@@ -259,7 +273,7 @@ export function createImportRunner(deps: {
       await updateImport(deps.db, importId, { status: 'failed', error: message, finishedAt: deps.clock.now() });
       await publish('import.failed', { kind: 'events', error: message, file: null, line: null });
     } finally {
-      rmSync(path, { force: true });
+      removeUpload(deps.dataDir, importId);
     }
   }
 
@@ -299,11 +313,12 @@ export function createImportRunner(deps: {
   let sweeping: Promise<void> | null = null;
   /**
    * A pending import nobody holds may still be receiving its upload (the route enqueues it once
-   * whole): it is taken only once its upload has not changed for a lease period, seen over sweeps
-   * on the monotonic clock. A running one without a live lease lost its holder and is taken at once.
+   * whole): it is taken at once when the node that received it marked it whole, else only once
+   * its upload has not changed for a lease period, seen over sweeps on the monotonic clock. A running one without a live lease lost its holder and is taken at once.
    */
   const still = new Map<number, { size: number; since: number }>();
   const uploadSettled = (importId: number) => {
+    if (existsSync(wholeMarker(deps.dataDir, importId))) return true;
     const size = statSync(uploadPath(deps.dataDir, importId), { throwIfNoEntry: false })?.size ?? -1;
     const seen = still.get(importId);
     if (!seen || seen.size !== size) {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,8 +47,11 @@ describe('the ingestion journal', () => {
     journal.begin('events', 1, 2);
     await journal.durable();
     // A crash in the middle of a write leaves a line cut short: it was never acknowledged.
-    const [segment] = readdirSync(dir);
-    writeFileSync(join(dir, segment as string), `${readFileSync(join(dir, segment as string), 'utf8')}E ["2026-07-02 10:0`);
+    const segment = join(dir, readdirSync(dir)[0] as string);
+    const written = readFileSync(segment, 'utf8').indexOf('\0');
+    const file = openSync(segment, 'r+');
+    writeSync(file, 'E ["2026-07-02 10:0', written);
+    closeSync(file);
     const [replay] = readJournals(dir);
     expect(replay?.journalId).toBe(journal.id);
     expect(replay?.tables.events.firstSeq).toBe(1);
