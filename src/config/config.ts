@@ -84,7 +84,7 @@ export const CONFIG_VARIABLES = [
   ['FILES_DIR', '$DATA_DIR', 'Where import uploads and prepared exports are kept; a volume every node mounts when there are several.'],
   [
     'LIVE_VISITS_MAX',
-    'what fits an eighth of the heap',
+    'a sixteenth of the heap (at most 256 MiB) at 200 bytes a visit',
     'Live visits held in memory; past it the least recently seen are read back from the visits table when their visitor returns.',
   ],
   ['TRUSTED_PROXIES', '(none)', 'Comma-separated CIDRs whose forwarding headers (X-Forwarded-For, Forwarded, …) are believed.'],
@@ -148,9 +148,14 @@ export function loadConfig(env: Env = process.env): Config {
 /** Bytes one live visit may cost in this process (docs/collecting-events.md); the cap is sized from it. */
 export const LIVE_VISIT_BYTES = 200;
 
-/** An eighth of the heap the process was given, at LIVE_VISIT_BYTES each. */
+/**
+ * A sixteenth of the heap the process was given, at most 256 MiB, at LIVE_VISIT_BYTES each. The
+ * visits live in typed arrays beside the heap, which may double as they grow, and the embedded
+ * engine shares the process: at this size a flood of new visitors keeps the whole process under
+ * 1 GB (npm run bench:soak, docs/benchmarks.md).
+ */
 function defaultLiveVisitsMax(): number {
-  return Math.max(1000, Math.floor(heapLimitBytes() / 8 / LIVE_VISIT_BYTES));
+  return Math.max(1000, Math.floor(Math.min(heapLimitBytes() / 16, 256 * 2 ** 20) / LIVE_VISIT_BYTES));
 }
 
 function heapLimitBytes(): number {
