@@ -4,7 +4,7 @@
 // starts a visit. Prints the service's RSS and heap every minute; passes when RSS stays under
 // 1 GB throughout and flat (within 10 %) from minute 31 on, once the first visits have expired.
 //   SOAK_MINUTES, SOAK_CONCURRENCY (32), SOAK_HEAP_MB (--max-old-space-size of the service),
-//   LIVE_VISITS_MAX (passed to the service; unset = its default, an eighth of the heap).
+//   LIVE_VISITS_MAX and CLICKHOUSE_MEMORY_LIMIT_MB (passed to the service; unset = their defaults).
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -29,7 +29,8 @@ async function serve(dataDir) {
   const { createSite } = await import('../dist/stores/meta/sites.js');
   const { createUserWithTeam } = await import('../dist/stores/meta/users.js');
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', TRUSTED_PROXIES: '127.0.0.1' };
-  if (process.env.LIVE_VISITS_MAX) env.LIVE_VISITS_MAX = process.env.LIVE_VISITS_MAX;
+  // The process's memory is bounded by these two settings, not by traffic (issue 22, 3b).
+  for (const name of ['LIVE_VISITS_MAX', 'CLICKHOUSE_MEMORY_LIMIT_MB']) if (process.env[name]) env[name] = process.env[name];
   const config = loadConfig(env);
   const app = await createApp(config);
   const { teamId } = await createUserWithTeam(app.meta.db, { email: 'soak@example.com', name: 'Soak' }, Date.now());
@@ -88,7 +89,8 @@ async function soak() {
 
   console.log(
     `bench:soak — ${MINUTES} min, ${CONCURRENCY} keep-alive connections, 50,000 addresses × 102 user agents; LIVE_VISITS_MAX ${ready.liveVisitsMax}` +
-      (process.env.SOAK_HEAP_MB ? `, --max-old-space-size=${process.env.SOAK_HEAP_MB}` : ''),
+      (process.env.SOAK_HEAP_MB ? `, --max-old-space-size=${process.env.SOAK_HEAP_MB}` : '') +
+      (process.env.CLICKHOUSE_MEMORY_LIMIT_MB ? `, CLICKHOUSE_MEMORY_LIMIT_MB ${process.env.CLICKHOUSE_MEMORY_LIMIT_MB}` : ''),
   );
   const start = await memory();
   console.log(`minute  events/s      sent   non-202   RSS MB   heap used MB   heap total MB   array buffers MB`);
