@@ -94,6 +94,7 @@ export async function createIngestion(deps: {
   const liveVisitOptions = {
     max: config.liveVisitsMax,
     flush: () => buffer.flush(),
+    writtenThrough: () => buffer.writtenThrough,
     readBack: (visitors: ReadonlyArray<{ siteId: number; userIds: string[] }>, since: number) => readBackVisits(deps.events.ingest, visitors, since),
     log,
   };

@@ -70,6 +70,7 @@ export class WriteBuffer {
   private counterHead = 0;
   private readonly tokenId: string;
   private lastFlush: number;
+  private sessionsWrittenThrough = Number.NEGATIVE_INFINITY;
   private flushing: Promise<void> | null = null;
   /** A full flush was asked for while an events-only one was under way: it runs right after. */
   private fullWanted = false;
@@ -87,6 +88,11 @@ export class WriteBuffer {
       options.counters.trackDelta();
       options.journal.beforeGroup = () => this.journalCounts();
     }
+  }
+
+  /** Visit rows taken before this instant (on the clock) are in the store; read-backs of evicted visits rely on it. */
+  get writtenThrough(): number {
+    return this.sessionsWrittenThrough;
   }
 
   get pendingEvents(): number {
@@ -191,6 +197,8 @@ export class WriteBuffer {
     if (!everything) return;
     this.lastFlush = now;
     await this.writeQueue(this.sessions, dueSessions, now);
+    // Every visit row taken before this flush began is in the store unless a batch failed.
+    if (this.sessions.unconfirmed === null) this.sessionsWrittenThrough = now;
     if (now >= this.counterRetryAt) await this.writeCounters(now);
   }
 

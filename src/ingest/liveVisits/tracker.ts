@@ -29,6 +29,8 @@ export interface SessionTrackerOptions {
   max?: number;
   /** Writes every buffered row (src/ingest/writeBuffer.ts flush), so an evicted visit's last state is in the store. */
   flush?: () => Promise<void>;
+  /** Visit rows of activity before this instant are in the store (src/ingest/writeBuffer.ts writtenThrough). */
+  writtenThrough?: () => number;
   /** The stored visits of these visitors, each in its latest state (src/ingest/visitRestore.ts readBackVisits); `since` bounds their start. */
   readBack?: (visitors: ReadonlyArray<{ siteId: number; userIds: string[] }>, since: number) => Promise<LiveVisit[]>;
   log?: { warn(obj: object, msg: string): void };
@@ -64,7 +66,8 @@ export class SessionTracker implements LiveVisits {
   private readonly evicted = new EvictedVisitors();
   private readonly max: number;
   /** Evictions whose rows may still wait in the write buffer. */
-  private unflushedEvictions = false;
+  /** The latest activity of a visit sent out of memory: read-backs need the rows up to it written. */
+  private evictedThrough = Number.NEGATIVE_INFINITY;
   private evictionFlush: Promise<void> = Promise.resolve();
   /** Read-backs under way, by visitor: a second event of the visitor waits for the first. */
   private readonly readingBack = new Map<string, Promise<unknown>>();
@@ -198,8 +201,11 @@ export class SessionTracker implements LiveVisits {
         this.waiting = [];
         let visits: LiveVisit[] = [];
         try {
-          if (this.unflushedEvictions && flush) {
-            this.unflushedEvictions = false;
+          // The least recently seen visits leave first, so their rows were usually written long
+          // ago: a flush (a small part in the store) only when one was active since the last.
+          const written = this.options.writtenThrough?.() ?? Number.NEGATIVE_INFINITY;
+          if (flush && this.evictedThrough >= written) {
+            this.evictedThrough = Number.NEGATIVE_INFINITY;
             this.evictionFlush = flush();
           }
           await this.evictionFlush;
@@ -222,7 +228,8 @@ export class SessionTracker implements LiveVisits {
       if (isLive(this.slots.lastSeen(slot), at)) {
         const { siteId, userHigh, userLow } = this.slots.key(slot);
         this.evicted.add(siteId, userHigh, userLow, at);
-        this.unflushedEvictions = true;
+        // Seconds, as slots keep them; the end of that second, in milliseconds.
+        this.evictedThrough = Math.max(this.evictedThrough, (this.slots.lastSeen(slot) + 1) * 1000);
       }
       this.slots.remove(slot);
     }
