@@ -15,7 +15,7 @@ import type { HeldEngagement, HeldEngagements } from './orphans.js';
 import { checkExtras, type EventPayload, parsePayload, withPathProp } from './payload.js';
 import { clickhouseTime, type EventRow, eventRow, type SessionRow, type VisitAttributes } from './rows.js';
 import type { SaltSource } from './salts.js';
-import type { VisitEvent } from './sessions.js';
+import type { LiveVisits } from './sessions.js';
 import type { IngestSite, SiteDirectory } from './siteDirectory.js';
 import { type ParsedUserAgent, parseUserAgent } from './userAgent.js';
 
@@ -79,15 +79,9 @@ export interface DebugReport {
 
 /**
  * State kept per event, in this process or shared between nodes (src/state/). Each answer may
- * come at once or from a round trip, so the pipeline awaits them all the same.
+ * come at once or from a round trip, so the pipeline awaits them all the same; live visits are
+ * src/ingest/liveVisits/tracker.ts `LiveVisits`.
  */
-export interface LiveVisits {
-  /** The live visit of any of these visitor ids; an engagement keeps it alive (`commit`) without changing it. */
-  touch(siteId: number, userIds: VisitorIds, at: number, commit: boolean): SessionRow | undefined | Promise<SessionRow | undefined>;
-  /** Starts or continues a visit, returning its state and the rows to write; `commit` false only previews. */
-  record(event: VisitEvent, userIds: VisitorIds, commit: boolean): VisitChange | Promise<VisitChange>;
-}
-export type VisitChange = { session: SessionRow; rows: SessionRow[] };
 
 export interface IdempotencyClaims {
   /** True when the key was used for this site within 24 hours; with `commit`, a first use is remembered at once. */

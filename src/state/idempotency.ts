@@ -1,14 +1,6 @@
 import { IDEMPOTENCY_WINDOW_MS } from '../ingest/idempotency.js';
+import type { IdempotencyClaims } from '../ingest/pipeline.js';
 import { type SharedState, STATE_KEY_PREFIX } from './redis.js';
-
-/** What the ingestion pipeline asks of idempotency keys (src/ingest/pipeline.ts). */
-export interface IdempotencyClaims {
-  /**
-   * True when the key was already used for this site within 24 hours (a repeat). When `commit` is
-   * set and it was not a repeat, the key is remembered in the same step.
-   */
-  claim(siteId: number, key: string, at: number, commit: boolean): boolean | Promise<boolean>;
-}
 
 /**
  * Idempotency keys held in Redis, so a retry sent to another node is still stored once: one

@@ -1,13 +1,14 @@
 import type { Clock } from '../clock.js';
-import { type IdempotencyClaims, SharedIdempotencyKeys } from './idempotency.js';
-import { type RateLimiter, SharedRateLimiter } from './rateLimit.js';
+import type { IdempotencyClaims, RateLimit } from '../ingest/pipeline.js';
+import { SharedIdempotencyKeys } from './idempotency.js';
+import { SharedRateLimiter } from './rateLimit.js';
 import type { SharedState } from './redis.js';
 
 type LocalRateLimiter = { take(address: string): boolean };
 type LocalIdempotency = { claim(siteId: number, key: string, at: number, commit: boolean): boolean };
 
 /** The per-address rate: shared across nodes with STATE_URL, else this process's own bucket (unchanged, synchronous). */
-export function rateLimiterFor(state: SharedState | null, local: LocalRateLimiter, clock: Clock): RateLimiter {
+export function rateLimiterFor(state: SharedState | null, local: LocalRateLimiter, clock: Clock): RateLimit {
   return state === null ? local : new SharedRateLimiter(state, local, clock);
 }
 

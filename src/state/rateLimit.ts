@@ -1,10 +1,6 @@
 import type { Clock } from '../clock.js';
+import type { RateLimit } from '../ingest/pipeline.js';
 import { type SharedState, STATE_KEY_PREFIX, StateScript } from './redis.js';
-
-/** What the ingestion pipeline asks of a rate limiter (src/ingest/pipeline.ts). */
-export interface RateLimiter {
-  take(address: string): boolean | Promise<boolean>;
-}
 
 /**
  * The token bucket of src/ingest/rateLimiter.ts, kept in one Redis hash per address so every
@@ -59,7 +55,7 @@ const MAX_UNCONFIRMED = 8;
 const SWEEP_EVERY_MS = 10_000;
 
 /** The per-address ingestion rate (spec: 100 events per second, bursts of 500) counted once across all nodes. */
-export class SharedRateLimiter implements RateLimiter {
+export class SharedRateLimiter implements RateLimit {
   private mirrors = new Map<string, Mirror>();
   private lastSweep = 0;
 
