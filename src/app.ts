@@ -12,6 +12,7 @@ import { createIngestion, type Ingestion } from './ingest/ingestion.js';
 import { COVERAGE_RELOAD_MS, openRollups, type Rollups } from './rollups/rollups.js';
 import { Invalidation } from './state/invalidation.js';
 import { SharedState } from './state/redis.js';
+import { signInLimiterFor } from './state/signInLimiter.js';
 import { type EventStore, openEventStore } from './stores/clickhouse/eventStore.js';
 import { type MetaStore, openMetaStore } from './stores/meta/database.js';
 import { createLeases, type Leases } from './stores/meta/leases.js';
@@ -149,6 +150,7 @@ export async function createNode(config: Config, options: NodeOptions = {}): Pro
     imports,
     webhookSecrets,
     state: stateProbe(state),
+    signInLimiter: signInLimiterFor(state),
     siteChanged: (siteId) => {
       ingestion?.sites.invalidate(siteId);
       void invalidation?.siteChanged(siteId);

@@ -10,6 +10,7 @@ import type { QueryEngineDeps } from '../query/engine.js';
 import type { Rollups } from '../rollups/rollups.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../stores/meta/database.js';
+import type { SignInLimiter } from '../web/signInLimiter.js';
 import { webAppRoutes } from '../web/webApp.js';
 import type { SecretBox } from '../webhooks/secretBox.js';
 import { requireApiKey } from './authentication.js';
@@ -42,6 +43,8 @@ export interface HttpDeps {
   webhookSecrets: SecretBox;
   /** The STATE_URL store /api/health pings; null when STATE_URL is not set. */
   state: Probe | null;
+  /** The web app's sign-in limiter, shared by every node with STATE_URL (src/state/signInLimiter.ts). */
+  signInLimiter: SignInLimiter;
   /** Call after any change to a site or its settings, so cached lookups (ingestion) refresh. */
   siteChanged(siteId: number): void;
 }
@@ -137,6 +140,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
         db: deps.meta.db,
         clock: deps.clock,
         secureCookies: deps.config.baseUrl.startsWith('https:'),
+        signInLimiter: deps.signInLimiter,
         engine: shared.engine(),
         events: deps.events,
         secret: deps.config.secretKeyBase,

@@ -1,13 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { SIGN_IN_LIMIT, type SignInLimiter } from '../web/signInLimiter.js';
+import { createSignInLimiter, SIGN_IN_LIMIT, type SignInLimiter } from '../web/signInLimiter.js';
 import { type SharedState, STATE_KEY_PREFIX, StateScript } from './redis.js';
-
-/** The sign-in limiter's questions, answered by a limiter in this process or one shared by every node. */
-export interface SharedSignInLimiter {
-  retryAfter(keys: [string, number][], now: number): Promise<number>;
-  failed(keys: string[], now: number): Promise<void>;
-  succeeded(key: string): Promise<void>;
-}
 
 /**
  * For each key (ARGV: window, now, then the allowed failures per key): forget failures older than
@@ -34,7 +27,7 @@ return wait
  * loose with N nodes). While Redis does not answer, this node's own limiter decides; it also
  * counts every failure, so an outage starts from what this node saw.
  */
-export function sharedSignInLimiter(state: SharedState, local: SignInLimiter, limit: { windowMs: number } = SIGN_IN_LIMIT): SharedSignInLimiter {
+export function sharedSignInLimiter(state: SharedState, local: SignInLimiter, limit: { windowMs: number } = SIGN_IN_LIMIT): SignInLimiter {
   const name = (key: string) => `${STATE_KEY_PREFIX}signin:${key}`;
   return {
     async retryAfter(keys, now) {
@@ -49,7 +42,7 @@ export function sharedSignInLimiter(state: SharedState, local: SignInLimiter, li
       return typeof wait === 'number' ? wait : local.retryAfter(keys, now);
     },
     async failed(keys, now) {
-      local.failed(keys, now);
+      await local.failed(keys, now);
       await state.call((client) => {
         const batch = client.multi();
         // A member per failure: two failing at the same millisecond are two failures.
@@ -58,8 +51,13 @@ export function sharedSignInLimiter(state: SharedState, local: SignInLimiter, li
       });
     },
     async succeeded(key) {
-      local.succeeded(key);
+      await local.succeeded(key);
       await state.call((client) => client.del(name(key)));
     },
   };
+}
+
+/** The node's one sign-in limiter (src/app.ts): shared across nodes with STATE_URL, else this process's own (unchanged, synchronous). */
+export function signInLimiterFor(state: SharedState | null): SignInLimiter {
+  return state === null ? createSignInLimiter() : sharedSignInLimiter(state, createSignInLimiter());
 }

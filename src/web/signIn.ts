@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { findWebSession, WEB_SESSION_LIFETIME_MS, type WebSession } from '../stores/meta/webSessions.js';
+import type { SignInLimiter } from './signInLimiter.js';
 
 export const SESSION_COOKIE = 'svc_session';
 
@@ -25,6 +26,8 @@ export interface WebDeps {
   clock: Clock;
   /** Cookies are marked Secure when the service's public address is https. */
   secureCookies: boolean;
+  /** Failed sign-ins and shared-link passwords, counted across every node with STATE_URL (src/state/signInLimiter.ts signInLimiterFor). */
+  signInLimiter: SignInLimiter;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,19 +1,30 @@
 /**
  * Failed sign-ins counted per account address and per client address over a sliding window (a
- * client gets more, as several people may sign in from one office), kept in memory
- * (a restart forgets them, which costs an attacker at most one window; several processes each
- * count their own, so with N processes the limit is N times as loose). A success clears the
+ * client gets more, as several people may sign in from one office). A success clears the
  * address's count. Time comes from the injected clock.
  */
 export const SIGN_IN_LIMIT = { windowMs: 15 * 60_000, perAccount: 10, perClient: 50 };
 
+type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * What the sign-in routes (account sign-in, shared-link passwords) ask. Answered at once by this
+ * process's limiter, or after a round trip by the one every node shares (src/state/signInLimiter.ts,
+ * with STATE_URL), so the routes await them all the same (as the ingestion pipeline does its
+ * RateLimit, src/ingest/pipeline.ts).
+ */
 export interface SignInLimiter {
   /** Seconds until another attempt is allowed, or 0 when one is allowed now; keys with their own limits. */
-  retryAfter(keys: [string, number][], now: number): number;
-  failed(keys: string[], now: number): void;
-  succeeded(key: string): void;
+  retryAfter(keys: [string, number][], now: number): MaybePromise<number>;
+  failed(keys: string[], now: number): MaybePromise<void>;
+  succeeded(key: string): MaybePromise<void>;
 }
 
+/**
+ * This process's failures, in memory: a restart forgets them, which costs an attacker at most one
+ * window. Several processes without STATE_URL each count their own, so with N of them the limit is
+ * N times as loose.
+ */
 export function createSignInLimiter(limit: { windowMs: number } = SIGN_IN_LIMIT): SignInLimiter {
   const failures = new Map<string, number[]>();
   const recent = (key: string, now: number) => {

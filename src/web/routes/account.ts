@@ -6,7 +6,7 @@ import { parsePayload } from '../../management/payload.js';
 import { createUserWithTeam, findUserByEmail, hasNoUsers, passwordHashOf, setPasswordHash } from '../../stores/meta/users.js';
 import { createWebSession, deleteUserWebSessions, deleteWebSession } from '../../stores/meta/webSessions.js';
 import { clearSessionCookie, requireViewer, setSessionCookie, type WebDeps } from '../signIn.js';
-import { createSignInLimiter, SIGN_IN_LIMIT } from '../signInLimiter.js';
+import { SIGN_IN_LIMIT } from '../signInLimiter.js';
 
 const MIN_PASSWORD = 8;
 
@@ -23,7 +23,6 @@ const weakPassword = () => new AppError(400, 'weak_password', `The password must
  * password; failures are limited per address and per client address.
  */
 export function accountRoutes(scope: FastifyInstance, deps: WebDeps): void {
-  const limiter = createSignInLimiter();
   // Compared against when there is no account, so a miss costs what a wrong password costs.
   const decoy = hashPassword('not anyone’s password');
 
@@ -43,7 +42,7 @@ export function accountRoutes(scope: FastifyInstance, deps: WebDeps): void {
     const now = deps.clock.now();
     const account = `email:${body.email.trim().toLowerCase()}`;
     const client = `address:${request.ip}`;
-    const wait = limiter.retryAfter(
+    const wait = await deps.signInLimiter.retryAfter(
       [
         [account, SIGN_IN_LIMIT.perAccount],
         [client, SIGN_IN_LIMIT.perClient],
@@ -58,10 +57,10 @@ export function accountRoutes(scope: FastifyInstance, deps: WebDeps): void {
     const user = await findUserByEmail(deps.db, body.email);
     const matches = await verifyPassword(body.password, user?.password_hash ?? (await decoy));
     if (!user || user.password_hash === null || !matches) {
-      limiter.failed([account, client], now);
+      await deps.signInLimiter.failed([account, client], now);
       throw wrongCredentials();
     }
-    limiter.succeeded(account);
+    await deps.signInLimiter.succeeded(account);
     // A new session on every sign-in: a session id planted before sign-in is never promoted.
     if (request.viewer) await deleteWebSession(deps.db, request.viewer.token);
     const { token } = await createWebSession(deps.db, user.id, now);

@@ -9,7 +9,7 @@ import { runFunnel } from '../../query/funnel.js';
 import { findSharedLinkBySlug, type SharedLink } from '../../stores/meta/sharedLinks.js';
 import { getSite, type Site } from '../../stores/meta/sites.js';
 import type { WebDeps } from '../signIn.js';
-import { createSignInLimiter, SIGN_IN_LIMIT } from '../signInLimiter.js';
+import { SIGN_IN_LIMIT } from '../signInLimiter.js';
 import { refuseLockedTeam } from '../siteAccess.js';
 import { describeSite } from '../siteDescription.js';
 
@@ -30,7 +30,6 @@ const linkNotFound = () => notFound('This shared link does not exist (any more):
  * and per client.
  */
 export function sharedDashboardRoutes(scope: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps; secret: string }): void {
-  const limiter = createSignInLimiter();
   const sign = (link: SharedLink, until: number) => createHmac('sha256', deps.secret).update(`share:${link.id}:${link.slug}:${until}`).digest('base64url');
 
   const unlocked = (request: FastifyRequest, link: SharedLink) => {
@@ -67,7 +66,7 @@ export function sharedDashboardRoutes(scope: FastifyInstance, deps: WebDeps & { 
     const body = parsePayload(unlockBody, request.body);
     const now = deps.clock.now();
     const keys = [`share:${link.id}`, `share-client:${request.ip}`];
-    const wait = limiter.retryAfter(
+    const wait = await deps.signInLimiter.retryAfter(
       [
         [keys[0] as string, SIGN_IN_LIMIT.perAccount],
         [keys[1] as string, SIGN_IN_LIMIT.perClient],
@@ -79,7 +78,7 @@ export function sharedDashboardRoutes(scope: FastifyInstance, deps: WebDeps & { 
         'retry-after': String(wait),
       });
     if (link.passwordHash !== null && !(await verifyPassword(body.password, link.passwordHash))) {
-      limiter.failed(keys, now);
+      await deps.signInLimiter.failed(keys, now);
       throw new AppError(403, 'invalid_credentials', 'That is not the password of this shared dashboard.');
     }
     const until = now + UNLOCK_MS;
