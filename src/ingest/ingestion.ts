@@ -116,7 +116,7 @@ export async function createIngestion(deps: {
     salts,
     sessions,
     orphans: sharedHeld ?? orphans,
-    idempotency: idempotencyFor(deps.state ?? null, idempotency),
+    idempotency: idempotencyFor(deps.state ?? null, idempotency, sessions),
     rateLimiter: rateLimiterFor(deps.state ?? null, new AddressRateLimiter(clock), clock),
     noteWrite: countingStateFallbacks(deps.state ?? null, counters, deps.noteWrite),
   });

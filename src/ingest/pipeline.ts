@@ -15,7 +15,7 @@ import type { HeldEngagement, HeldEngagements } from './orphans.js';
 import { checkExtras, type EventPayload, parsePayload, withPathProp } from './payload.js';
 import { clickhouseTime, type EventRow, eventRow, type SessionRow, type VisitAttributes } from './rows.js';
 import type { SaltSource } from './salts.js';
-import type { LiveVisits } from './sessions.js';
+import type { LiveVisits, RecordedVisit, VisitEvent } from './sessions.js';
 import type { IngestSite, SiteDirectory } from './siteDirectory.js';
 import { type ParsedUserAgent, parseUserAgent } from './userAgent.js';
 
@@ -86,6 +86,22 @@ export interface DebugReport {
 export interface IdempotencyClaims {
   /** True when the key was used for this site within 24 hours; with `commit`, a first use is remembered at once. */
   claim(siteId: number, key: string, at: number, commit: boolean): boolean | Promise<boolean>;
+  /**
+   * Keys kept beside the live visits (Redis, src/state/idempotency.ts) are claimed by the event's
+   * visit step itself, in the same call, so a keyed event waits for one round trip, not two:
+   * the visits returned claim `key` for this one event. Undefined (or absent) when the key is to
+   * be claimed first with `claim`.
+   */
+  claimingVisits?(siteId: number, key: string, at: number): ClaimingVisits | undefined;
+}
+
+/** What a claiming visit step answers, having changed nothing, when the event's key was used already. */
+export const DUPLICATE = 'duplicate';
+
+/** The visit step of one committed event whose idempotency key is claimed in the same step (LiveVisits' touch and record otherwise). */
+export interface ClaimingVisits {
+  touch(siteId: number, userIds: Iterable<string>, at: number): Promise<SessionRow | undefined | typeof DUPLICATE>;
+  record(event: VisitEvent, userIds: Iterable<string>): Promise<RecordedVisit | typeof DUPLICATE>;
 }
 
 export interface RateLimit {
@@ -317,11 +333,15 @@ export class IngestionPipeline {
     if (site.shields.blocksCountry(event.attributes.country_code)) return drop('shield_country');
     if (site.shields.blocksPage(event.pathname)) return drop('shield_page');
     if (!site.shields.allowsHostname(event.hostname)) return drop('hostname_not_allowed');
-    // Claimed last, once nothing else can drop the event: a key is remembered only with its event.
-    if (payload.idempotencyKey && (await deps.idempotency.claim(site.id, payload.idempotencyKey, at, commit))) {
+    const duplicate = () => {
       count('duplicate');
-      return { outcome: 'duplicate', reason: null };
-    }
+      return { outcome: 'duplicate' as const, reason: null };
+    };
+    // Claimed last, once nothing else can drop the event: a key is remembered only with its event.
+    // Keys kept beside the visits are claimed by the visit step below, in the same round trip.
+    const key = payload.idempotencyKey;
+    const claiming = key && commit ? deps.idempotency.claimingVisits?.(site.id, key, at) : undefined;
+    if (key && !claiming && (await deps.idempotency.claim(site.id, key, at, commit))) return duplicate();
 
     const isEngagement = payload.name === 'engagement';
     const props = withPathProp(payload.name, event.extras.props, event.pathname);
@@ -348,14 +368,19 @@ export class IngestionPipeline {
       event.attributes,
     );
     const truncations = Object.values(payload.truncated).reduce((sum, n) => sum + n, 0);
-    if (truncations > 0) count('truncated', truncations);
+    // Counted once the event is known not to be a duplicate.
+    const countTruncations = () => {
+      if (truncations > 0) count('truncated', truncations);
+    };
 
     let written: EventRow[];
     let sessionRows: SessionRow[] = [];
     let session: SessionRow | null;
     let adopted: HeldEngagement[] = [];
     if (isEngagement) {
-      const live = await deps.sessions.touch(site.id, event.userIds, at, commit);
+      const live = claiming ? await claiming.touch(site.id, event.userIds, at) : await deps.sessions.touch(site.id, event.userIds, at, commit);
+      if (live === DUPLICATE) return duplicate();
+      countTruncations();
       if (!live) {
         if (commit) {
           const held = await deps.orphans.hold(site.id, event.userIds.current, row, at);
@@ -367,22 +392,21 @@ export class IngestionPipeline {
       session = live;
       written = [withVisit(row, live)];
     } else {
-      const recorded = await deps.sessions.record(
-        {
-          siteId: site.id,
-          userId: event.userIds.current,
-          timestamp: at,
-          name: payload.name,
-          hostname: event.hostname,
-          pathname: event.pathname,
-          interactive: payload.interactive,
-          attributes: event.attributes,
-          props,
-          classification: row.classification,
-        },
-        event.userIds,
-        commit,
-      );
+      const visitEvent: VisitEvent = {
+        siteId: site.id,
+        userId: event.userIds.current,
+        timestamp: at,
+        name: payload.name,
+        hostname: event.hostname,
+        pathname: event.pathname,
+        interactive: payload.interactive,
+        attributes: event.attributes,
+        props,
+        classification: row.classification,
+      };
+      const recorded = claiming ? await claiming.record(visitEvent, event.userIds) : await deps.sessions.record(visitEvent, event.userIds, commit);
+      if (recorded === DUPLICATE) return duplicate();
+      countTruncations();
       session = recorded.session;
       sessionRows = recorded.rows;
       adopted = commit ? await deps.orphans.adopt(site.id, event.userIds, at) : [];

@@ -1,6 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { IdempotencyClaims, RateLimit } from '../ingest/pipeline.js';
+import type { LiveVisits } from '../ingest/sessions.js';
 import { SharedIdempotencyKeys } from './idempotency.js';
+import { SharedLiveVisits } from './liveVisits.js';
 import { SharedRateLimiter } from './rateLimit.js';
 import type { SharedState } from './redis.js';
 
@@ -12,7 +14,7 @@ export function rateLimiterFor(state: SharedState | null, local: LocalRateLimite
   return state === null ? local : new SharedRateLimiter(state, local, clock);
 }
 
-/** Idempotency keys: shared across nodes with STATE_URL, else this process's own. */
-export function idempotencyFor(state: SharedState | null, local: LocalIdempotency): IdempotencyClaims {
-  return state === null ? local : new SharedIdempotencyKeys(state, local);
+/** Idempotency keys: shared across nodes with STATE_URL (claimed by the visits' own script), else this process's own. */
+export function idempotencyFor(state: SharedState | null, local: LocalIdempotency, visits: LiveVisits): IdempotencyClaims {
+  return state === null || !(visits instanceof SharedLiveVisits) ? local : new SharedIdempotencyKeys(state, local, visits);
 }

@@ -14,6 +14,7 @@ import {
   visitRow,
 } from '../ingest/liveVisits/index.js';
 import { seconds } from '../ingest/liveVisits/visit.js';
+import { DUPLICATE } from '../ingest/pipeline.js';
 import type { SessionRow } from '../ingest/rows.js';
 import { ADOPT, decodeHeld, HELD_DUE_KEY, HELD_KEEP_MS, heldKey, type SharedHeldEngagements } from './heldEngagements.js';
 import { type SharedState, STATE_KEY_PREFIX, type StateLog, StateScript } from './redis.js';
@@ -50,25 +51,39 @@ end
 `;
 
 /**
+ * The event's idempotency key (src/state/idempotency.ts), when the script was given one at KEYS[k]:
+ * claimed with SET NX before anything changes, so a key used already changes nothing (the event
+ * is a duplicate) and, Redis running the script alone, of two nodes claiming one key exactly one
+ * changes the visit. Claimed after the 'cold' answer, which is asked again once warmed.
+ */
+const CLAIM = `
+local function used(k, window_ms)
+  return #KEYS >= k and not redis.call('SET', KEYS[k], '1', 'PX', window_ms, 'NX')
+end
+`;
+
+/**
  * One event of a visit, as one script Redis runs alone: two nodes never both start a visit for
  * one visitor, and two events of one visit never lose an update.
- * KEYS: the visit keys of the visitor ids (n), their held lists (n), the due set, the warm marker.
+ * KEYS: the visit keys of the visitor ids (n), their held lists (n), the due set, the warm marker,
+ * then the event's idempotency key if it has one.
  * ARGV: n, at (s), at (ms), pageview (1/0), interactive (1/0), hostname, pathname, the new
- * visit's compact form (used when none is live), visit keep ms, held keep ms.
- * Returns {'cold'}, or {'new', adopted...}, or {'old', index, old form, new form, adopted...}.
+ * visit's compact form (used when none is live), visit keep ms, held keep ms, idempotency window ms.
+ * Returns {'cold'}, {'duplicate'}, or {'new', adopted...}, or {'old', index, old form, new form, adopted...}.
  * The rules are continueVisit's (src/ingest/liveVisits/visit.ts); test/state/liveVisits.test.ts
  * compares the two on random event sequences.
  */
-const RECORD = new StateScript(`${FIND}${ADOPT}
+const RECORD = new StateScript(`${FIND}${ADOPT}${CLAIM}
 local n = tonumber(ARGV[1])
 local at = tonumber(ARGV[2])
 local at_ms = tonumber(ARGV[3])
 local pageview = ARGV[4] == '1'
 local interactive = ARGV[5] == '1'
 local i, raw, v = find(n, at)
+if i == nil and redis.call('EXISTS', KEYS[2 * n + 2]) == 0 then return {'cold'} end
+if used(2 * n + 3, ARGV[11]) then return {'duplicate'} end
 local result
 if i == nil then
-  if redis.call('EXISTS', KEYS[2 * n + 2]) == 0 then return {'cold'} end
   redis.call('SET', KEYS[1], ARGV[8], 'PX', ARGV[9])
   result = {'new'}
 else
@@ -98,17 +113,17 @@ return result
 
 /**
  * An engagement: the live visit of any of the ids, kept alive (ARGV[3] = 1) without changing it.
- * KEYS: the visit keys (n), the warm marker. ARGV: n, at (s), commit, visit keep ms.
- * Returns {index of the id, the visit's compact form}, '' when none is live, or 'cold'.
+ * KEYS: the visit keys (n), the warm marker, then the event's idempotency key if it has one.
+ * ARGV: n, at (s), commit, visit keep ms, idempotency window ms.
+ * Returns {index of the id, the visit's compact form}, '' when none is live, 'cold' or 'duplicate'.
  */
-const TOUCH = new StateScript(`${FIND}
+const TOUCH = new StateScript(`${FIND}${CLAIM}
 local n = tonumber(ARGV[1])
 local at = tonumber(ARGV[2])
 local i, raw, v = find(n, at)
-if i == nil then
-  if redis.call('EXISTS', KEYS[n + 1]) == 0 then return 'cold' end
-  return ''
-end
+if i == nil and redis.call('EXISTS', KEYS[n + 1]) == 0 then return 'cold' end
+if used(n + 2, ARGV[5]) then return 'duplicate' end
+if i == nil then return '' end
 if ARGV[3] == '1' then
   if at > v[4] then
     v[4] = at
@@ -119,6 +134,17 @@ if ARGV[3] == '1' then
 end
 return {tostring(i), raw}
 `);
+
+/** An event's idempotency key, claimed by its visit script in the same call (src/state/idempotency.ts builds it). */
+export interface VisitClaim {
+  /** The key's name in Redis, set NX for `windowMs` before the script changes anything. */
+  name: string;
+  windowMs: number;
+  /** Redis answered, claimed or used: this node's own keys learn the key too. */
+  answered(): void;
+  /** Redis did not answer: this node's own keys decide (remembering a first use); true when the key was used. */
+  onLocal(): boolean;
+}
 
 export interface SharedLiveVisitsOptions {
   /** Reads the visits live at `now` from the store into `into` (src/ingest/visitRestore.ts restoreLiveVisits). */
@@ -132,8 +158,9 @@ const text = (value: unknown) => (typeof value === 'string' ? value : String(val
 /**
  * Live visits in Redis when STATE_URL is set (issue 22 §3): each visit's compact form
  * (src/ingest/liveVisits/codec.ts) under a key per (site, visitor id) that expires 30 minutes
- * after its last activity, changed by one script per event (one round trip; an engagement with
- * no visit to join costs a second, to hold it). The rows returned are the in-process tracker's:
+ * after its last activity, changed by one script per event (one round trip, which also claims the
+ * event's idempotency key, touchClaiming and recordClaiming; an engagement with no visit to join
+ * costs a second, to hold it). The rows returned are the in-process tracker's:
  * the previous state cancelled byte for byte, then the new one.
  *
  * Redis down: this node's own tracker answers (counted as state_unavailable by the pipeline's
@@ -171,35 +198,72 @@ export class SharedLiveVisits implements LiveVisits {
 
   touch(siteId: number, userIds: Iterable<string>, at: number, commit = true): SessionRow | undefined | Promise<SessionRow | undefined> {
     if (!this.state.usable) return this.fallBack().touch(siteId, userIds, at, commit);
-    return this.touchShared(siteId, [...userIds], at, commit, userIds);
+    return this.touchShared(siteId, [...userIds], at, commit, userIds, null);
   }
 
   record(event: VisitEvent, userIds: Iterable<string>, commit = true): RecordedVisit | Promise<RecordedVisit> {
     if (!this.state.usable) return this.fallBack().record(event, userIds, commit);
-    return commit ? this.recordShared(event, [...userIds], userIds) : this.preview(event, [...userIds], userIds);
+    return commit ? this.recordShared(event, [...userIds], userIds, null) : this.preview(event, [...userIds], userIds);
   }
 
-  private async touchShared(siteId: number, ids: string[], at: number, commit: boolean, userIds: Iterable<string>): Promise<SessionRow | undefined> {
-    const keys = [...ids.map((id) => visitKey(siteId, id)), VISITS_WARM_KEY];
-    const run = () => this.state.call((client) => this.state.script(client, TOUCH, keys, [ids.length, seconds(at), commit ? 1 : 0, VISIT_KEEP_MS]));
+  /** touch for a committed event whose idempotency key the same script claims (src/ingest/pipeline.ts ClaimingVisits). */
+  touchClaiming(siteId: number, userIds: Iterable<string>, at: number, claim: VisitClaim): Promise<SessionRow | undefined | typeof DUPLICATE> {
+    return this.touchShared(siteId, [...userIds], at, true, userIds, claim);
+  }
+
+  /** record for a committed event whose idempotency key the same script claims. */
+  recordClaiming(event: VisitEvent, userIds: Iterable<string>, claim: VisitClaim): Promise<RecordedVisit | typeof DUPLICATE> {
+    return this.recordShared(event, [...userIds], userIds, claim);
+  }
+
+  private touchShared(siteId: number, ids: string[], at: number, commit: boolean, userIds: Iterable<string>, claim: null): Promise<SessionRow | undefined>;
+  private touchShared(
+    siteId: number,
+    ids: string[],
+    at: number,
+    commit: boolean,
+    userIds: Iterable<string>,
+    claim: VisitClaim,
+  ): Promise<SessionRow | undefined | typeof DUPLICATE>;
+  private async touchShared(
+    siteId: number,
+    ids: string[],
+    at: number,
+    commit: boolean,
+    userIds: Iterable<string>,
+    claim: VisitClaim | null,
+  ): Promise<SessionRow | undefined | typeof DUPLICATE> {
+    const keys = [...ids.map((id) => visitKey(siteId, id)), VISITS_WARM_KEY, ...(claim ? [claim.name] : [])];
+    const args = [ids.length, seconds(at), commit ? 1 : 0, VISIT_KEEP_MS, ...(claim ? [claim.windowMs] : [])];
+    const run = () => this.state.call((client) => this.state.script(client, TOUCH, keys, args));
     let answer = await run();
     if (answer === 'cold') {
       await this.warm(at);
       answer = await run();
     }
-    if (answer === '') {
-      this.backOnShared();
-      return undefined;
+    if (answer !== DUPLICATE && answer !== '' && (!Array.isArray(answer) || answer.length !== 2)) {
+      if (claim?.onLocal()) return DUPLICATE;
+      return this.onLocal().touch(siteId, userIds, at, commit);
     }
-    if (!Array.isArray(answer) || answer.length !== 2) return this.onLocal().touch(siteId, userIds, at, commit);
+    claim?.answered();
     this.backOnShared();
+    if (answer === DUPLICATE) return DUPLICATE;
+    if (!Array.isArray(answer)) return undefined;
     const [index, raw] = answer.map(text);
     return visitRow(decodeLiveVisit(siteId, ids[Number(index) - 1] ?? '', raw ?? ''), 1);
   }
 
-  private async recordShared(event: VisitEvent, ids: string[], userIds: Iterable<string>): Promise<RecordedVisit> {
+  private recordShared(event: VisitEvent, ids: string[], userIds: Iterable<string>, claim: null): Promise<RecordedVisit>;
+  private recordShared(event: VisitEvent, ids: string[], userIds: Iterable<string>, claim: VisitClaim): Promise<RecordedVisit | typeof DUPLICATE>;
+  private async recordShared(event: VisitEvent, ids: string[], userIds: Iterable<string>, claim: VisitClaim | null): Promise<RecordedVisit | typeof DUPLICATE> {
     const started = startVisit(event, newSessionId());
-    const keys = [...ids.map((id) => visitKey(event.siteId, id)), ...ids.map((id) => heldKey(event.siteId, id)), HELD_DUE_KEY, VISITS_WARM_KEY];
+    const keys = [
+      ...ids.map((id) => visitKey(event.siteId, id)),
+      ...ids.map((id) => heldKey(event.siteId, id)),
+      HELD_DUE_KEY,
+      VISITS_WARM_KEY,
+      ...(claim ? [claim.name] : []),
+    ];
     const args = [
       ids.length,
       seconds(event.timestamp),
@@ -211,6 +275,7 @@ export class SharedLiveVisits implements LiveVisits {
       encodeLiveVisit(started),
       VISIT_KEEP_MS,
       HELD_KEEP_MS,
+      ...(claim ? [claim.windowMs] : []),
     ];
     const run = () => this.state.call((client) => this.state.script(client, RECORD, keys, args));
     let answer = await run();
@@ -218,8 +283,13 @@ export class SharedLiveVisits implements LiveVisits {
       await this.warm(event.timestamp);
       answer = await run();
     }
-    if (!Array.isArray(answer) || (answer[0] !== 'new' && answer[0] !== 'old')) return this.onLocal().record(event, userIds, true);
+    if (!Array.isArray(answer) || (answer[0] !== 'new' && answer[0] !== 'old' && answer[0] !== DUPLICATE)) {
+      if (claim?.onLocal()) return DUPLICATE;
+      return this.onLocal().record(event, userIds, true);
+    }
+    claim?.answered();
     this.backOnShared();
+    if (answer[0] === DUPLICATE) return DUPLICATE;
     const entries = answer.map(text);
     let recorded: RecordedVisit;
     let adopted: string[];

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { IdempotencyKeys } from '../../src/ingest/idempotency.js';
+import { OrphanEngagements } from '../../src/ingest/orphans.js';
 import { AddressRateLimiter } from '../../src/ingest/rateLimiter.js';
+import { SessionTracker } from '../../src/ingest/sessions.js';
+import { SharedHeldEngagements } from '../../src/state/heldEngagements.js';
 import { SharedIdempotencyKeys } from '../../src/state/idempotency.js';
+import { SharedLiveVisits } from '../../src/state/liveVisits.js';
 import { SharedRateLimiter } from '../../src/state/rateLimit.js';
 import { SharedState } from '../../src/state/redis.js';
 import { sharedSignInLimiter } from '../../src/state/signInLimiter.js';
@@ -22,6 +26,14 @@ describe('idempotency keys, sign-in limits and the fall-back to local state, sha
     return state;
   };
 
+  /** A node's keys, beside its live visits (whose script claims a committed event's key). */
+  const idempotencyKeys = (state: SharedState) =>
+    new SharedIdempotencyKeys(
+      state,
+      new IdempotencyKeys(),
+      new SharedLiveVisits(state, () => new SessionTracker(), new SharedHeldEngagements(state, new OrphanEngagements()), { log }),
+    );
+
   beforeAll(async () => {
     redis = await startTestRedis();
   });
@@ -31,8 +43,8 @@ describe('idempotency keys, sign-in limits and the fall-back to local state, sha
   });
 
   it('stores a key claimed at once through two nodes once', async () => {
-    const a = new SharedIdempotencyKeys(await open(), new IdempotencyKeys());
-    const b = new SharedIdempotencyKeys(await open(), new IdempotencyKeys());
+    const a = idempotencyKeys(await open());
+    const b = idempotencyKeys(await open());
     const at = Date.parse('2025-03-01T12:00:00Z');
     for (let round = 0; round < 50; round++) {
       const key = `3f1c9a52-7b0e-4c55-9f63-${String(round).padStart(12, '0')}`;
@@ -47,7 +59,7 @@ describe('idempotency keys, sign-in limits and the fall-back to local state, sha
   });
 
   it('asks without remembering for a debug request', async () => {
-    const a = new SharedIdempotencyKeys(await open(), new IdempotencyKeys());
+    const a = idempotencyKeys(await open());
     const key = '11111111-2222-4333-8444-555555555555';
     expect(await a.claim(3, key, 0, false)).toBe(false);
     expect(await a.claim(3, key, 0, false)).toBe(false);
@@ -84,7 +96,7 @@ describe('idempotency keys, sign-in limits and the fall-back to local state, sha
     const state = await open();
     const clock = new ManualClock(Date.parse('2025-03-01T12:00:00Z'));
     const limiter = new SharedRateLimiter(state, new AddressRateLimiter(clock), clock);
-    const keys = new SharedIdempotencyKeys(state, new IdempotencyKeys());
+    const keys = idempotencyKeys(state);
     expect(await limiter.take('192.0.2.9')).toBe(true);
     expect(state.degraded).toBe(false);
     const closed = next(state.client, 'close');
