@@ -26,7 +26,7 @@ export async function fanOutEvents(db: MetaDb, now: number): Promise<number> {
   for (;;) {
     const pending = await db
       .selectFrom('webhook_events')
-      .select(['id', 'team_id', 'type', 'created_at'])
+      .select(['id', 'team_id', 'type'])
       .where('dispatched_at', 'is', null)
       .orderBy('id')
       .limit(FAN_OUT_BATCH)
@@ -43,13 +43,15 @@ export async function fanOutEvents(db: MetaDb, now: number): Promise<number> {
         if (Number(taken.numUpdatedRows) === 0) return 0;
         const team = await trx.selectFrom('teams').select('locked_at').where('id', '=', event.team_id).executeTakeFirst();
         if (!team || team.locked_at !== null) return 0;
-        // An endpoint hears of what happens after it was registered, not before.
+        // An endpoint hears of what happens after it was registered, not before. Outbox order
+        // decides, not times: an event written just before the registration can carry the same
+        // time (one millisecond, an injected clock) or a later one (another node's clock).
         const hooks = await trx
           .selectFrom('webhooks')
           .select(['id', 'event_types'])
           .where('team_id', '=', event.team_id)
           .where('stopped_at', 'is', null)
-          .where('created_at', '<=', event.created_at)
+          .where('subscribed_after_event_row_id', '<', event.id)
           .execute();
         const subscribed = hooks.filter((hook) => subscribes(hook.event_types, event.type));
         if (subscribed.length === 0) return 0;

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { badRequest, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import type { WebhooksTable } from '../stores/meta/schema.js';
@@ -75,7 +76,7 @@ export async function createWebhook(
   const secret = generateWebhookSecret();
   const row = await db
     .insertInto('webhooks')
-    .values({
+    .values((eb) => ({
       team_id: input.teamId,
       url,
       event_types: eventTypes.join(' '),
@@ -83,9 +84,11 @@ export async function createWebhook(
       previous_secret: null,
       previous_secret_expires_at: null,
       stopped_at: null,
+      // Read in the insert itself: every event written before this statement is behind the mark.
+      subscribed_after_event_row_id: eb.selectFrom('webhook_events').select((sub) => sub.fn.coalesce(sub.fn.max('id'), sql.lit(0)).as('newest')),
       created_at: now,
       updated_at: now,
-    })
+    }))
     .returningAll()
     .executeTakeFirstOrThrow();
   return { webhook: toWebhook(row, now), secret };

@@ -353,10 +353,10 @@ describe('set-up', () => {
         await new Promise((resolve) => setTimeout(resolve, 200));
         ({ deliveries } = await ok(call, 'recent_deliveries', { webhook_id: id }));
       }
-      // The newest attempt is listed first. (Under heavy load a second attempt at the same instant
-      // has been seen here, not yet explained; test/webhooks covers how often deliveries are tried.)
-      expect(deliveries[0]).toEqual(expect.objectContaining({ event_type: 'site.created', status_code: 503, response_body: 'down for maintenance' }));
-      for (const attempt of deliveries) expect(attempt).toEqual(expect.objectContaining({ event_type: 'site.created', status_code: 503 }));
+      // One attempt: the retry is 30 s away on a clock that stands still, and the team's first
+      // site, published at the same instant before the webhook was registered, is not sent to it
+      // (it was, when the worker had not fanned it out yet; test/webhooks/delivery.test.ts).
+      expect(deliveries).toEqual([expect.objectContaining({ event_type: 'site.created', status_code: 503, response_body: 'down for maintenance' })]);
       expect(await refused(call, 'recent_deliveries', { webhook_id: id + 100 })).toBe(`This team has no webhook ${id + 100}.`);
       expect(await refused(call, 'recent_deliveries', { webhook_id: id, limit: 500 })).toBe('Field "limit" must be at most 100.');
     } finally {

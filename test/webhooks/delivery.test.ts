@@ -1,12 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
+import { registerSite } from '../../src/management/sites.js';
 import { lockTeam, unlockTeam } from '../../src/stores/meta/teams.js';
 import { listOpenNotices } from '../../src/webhooks/notices.js';
 import { ATTEMPT_TIMEOUT_MS } from '../../src/webhooks/policy.js';
 import { type Resolver, systemResolver } from '../../src/webhooks/sender.js';
 import { createSmtpMailer } from '../../src/webhooks/smtp.js';
 import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/worker.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { addSite, call, registerEndpoint } from './support/api.js';
 import { type IsolatedMetadata, isolatedMetadata } from './support/database.js';
 import { startMailServer } from './support/mailServer.js';
@@ -131,6 +132,18 @@ describe('signed delivery', () => {
     await addSite(t.app, clock, all.account.teamId);
     await main.tick();
     expect(r.requests.map((request) => request.path).sort()).toEqual(['/all', '/sites']);
+  });
+
+  it('sends an endpoint the events published after its registration, not one published before it at the same instant', async () => {
+    // The clock does not move: the team's first site is published, the endpoint registered and a
+    // second site published at one instant, before the worker has fanned out the first site.
+    const r = await receiver();
+    const account = await createAccount(t.app);
+    const hook = await call(t.url, account.key, 'POST', '/api/v1/webhooks', { url: `${r.url}/same-instant`, event_types: ['site.created'] });
+    expect(hook.status).toBe(201);
+    const after = await registerSite(t.app.meta.db, { teamId: account.teamId, domain: `after-${process.pid}.example.com`, timezone: 'Etc/UTC' }, clock.now());
+    await main.tick();
+    expect(r.requests.map((request) => JSON.parse(request.rawBody.toString('utf8')).site_id)).toEqual([after.id]);
   });
 
   it('signs with both secrets during the hour after a rotation, then only the new one', async () => {

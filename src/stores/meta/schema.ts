@@ -212,6 +212,8 @@ export interface WebhooksTable {
   consecutive_failures: Generated<number>;
   /** Set after too many consecutive failures; nothing is sent until re-enabled. */
   stopped_at: number | null;
+  /** The newest outbox row (`webhook_events.id`) at registration; the webhook hears the events after it. */
+  subscribed_after_event_row_id: number;
   created_at: number;
   updated_at: number;
 }
