@@ -9,6 +9,7 @@ import { allRoles, assertMayStart, hasAllRoles, type NodeRole } from './config/r
 import { createImportHandOff } from './imports/importHandOff.js';
 import { createImportRunner, type ImportRunner } from './imports/importRunner.js';
 import { createIngestion, type Ingestion } from './ingest/ingestion.js';
+import { createSmtpMailer } from './mail/smtpMailer.js';
 import { COVERAGE_RELOAD_MS, openRollups, type Rollups } from './rollups/rollups.js';
 import { Invalidation } from './state/invalidation.js';
 import { SharedState } from './state/redis.js';
@@ -17,7 +18,6 @@ import { type EventStore, openEventStore } from './stores/clickhouse/eventStore.
 import { type MetaStore, openMetaStore } from './stores/meta/database.js';
 import { createLeases, type Leases } from './stores/meta/leases.js';
 import { type SecretBox, secretBoxFrom } from './webhooks/secretBox.js';
-import { createSmtpMailer } from './webhooks/smtp.js';
 import { createWebhookWorker, type WebhookWorker } from './webhooks/worker.js';
 
 /** One process of the service with the given roles (src/config/roles.ts); parts of other roles are null. */

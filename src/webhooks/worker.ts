@@ -1,8 +1,8 @@
 import type { Clock } from '../clock.js';
+import type { Mailer } from '../mail/mailer.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import type { MetaDialect } from '../stores/meta/migrations/index.js';
 import { claimDueDeliveries, closeUnattempted, type DeliveryJob, fanOutEvents, loadDeliveryJob, recordAttempt } from './deliveries.js';
-import type { Mailer } from './mailer.js';
 import { type Notice, teamOwnerEmails } from './notices.js';
 import { deliveryBody, deliveryHeaders } from './payload.js';
 import { ATTEMPT_TIMEOUT_MS } from './policy.js';

@@ -1,16 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
+import { createSmtpMailer } from '../../src/mail/smtpMailer.js';
 import { registerSite } from '../../src/management/sites.js';
 import { lockTeam, unlockTeam } from '../../src/stores/meta/teams.js';
-import { listOpenNotices } from '../../src/webhooks/notices.js';
+import { listOpenNotices, webhookNoticeMessage } from '../../src/webhooks/notices.js';
 import { ATTEMPT_TIMEOUT_MS } from '../../src/webhooks/policy.js';
 import { type Resolver, systemResolver } from '../../src/webhooks/sender.js';
-import { createSmtpMailer } from '../../src/webhooks/smtp.js';
 import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/worker.js';
+import { startMailServer } from '../mail/mailServer.js';
 import { createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { addSite, call, registerEndpoint } from './support/api.js';
 import { type IsolatedMetadata, isolatedMetadata } from './support/database.js';
-import { startMailServer } from './support/mailServer.js';
 import { type Receiver, receiverCert, startReceiver, verifySignature } from './support/receiver.js';
 
 const clock = new ManualClock(Date.parse('2026-03-01T12:00:00Z'));
@@ -330,9 +330,10 @@ describe('owner email', () => {
       expect(mail.mails).toHaveLength(1);
       const [sent] = mail.mails;
       const owner = await t.app.meta.db.selectFrom('users').select('email').where('id', '=', endpoint.account.userId).executeTakeFirstOrThrow();
-      expect(sent).toMatchObject({ auth: '\u0000alerts\u0000s3cret', from: 'alerts@svc.example', to: [owner.email] });
-      expect(sent!.data).toContain('Subject: A webhook endpoint needs attention');
-      expect(sent!.data).toContain(`${r.url}/mailed looks broken`);
+      expect(sent).toMatchObject({ login: { username: 'alerts', password: 's3cret' }, from: 'alerts@svc.example', to: [owner.email], html: null });
+      expect(sent!.headers).toMatchObject({ from: 'alerts@svc.example', to: owner.email, subject: 'A webhook endpoint needs attention' });
+      expect(sent!.text).toBe(webhookNoticeMessage('webhook_failing', `${r.url}/mailed`));
+      expect(sent!.text).toContain(`${r.url}/mailed looks broken`);
     } finally {
       await mail.close();
     }

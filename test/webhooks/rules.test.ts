@@ -3,7 +3,6 @@ import { loadConfig } from '../../src/config/config.js';
 import { refusedAddress } from '../../src/webhooks/addresses.js';
 import { MAX_RETRY_DELAY_MS, nextRetryAt, retryDelayMs } from '../../src/webhooks/policy.js';
 import { signatureHeader } from '../../src/webhooks/signing.js';
-import { parseSmtpSettings } from '../../src/webhooks/smtp.js';
 import { parseWebhookUrl } from '../../src/webhooks/webhookUrl.js';
 
 const strict = { loopbackAllowed: false, privateAllowed: false };
@@ -92,17 +91,5 @@ describe('settings', () => {
     });
     expect(() => loadConfig({ ...base, WEBHOOK_ALLOW_PRIVATE: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
     expect(() => loadConfig({ ...base, SMTP_URL: 'mail.example.com' })).toThrow(/SMTP_URL/);
-  });
-
-  it('takes the SMTP sender from ?from=', () => {
-    expect(parseSmtpSettings('smtp://u%40x:p@mail.example.com?from=alerts@example.com')).toEqual({
-      host: 'mail.example.com',
-      port: 587,
-      implicitTls: false,
-      user: 'u@x',
-      password: 'p',
-      from: 'alerts@example.com',
-    });
-    expect(parseSmtpSettings('smtps://mail.example.com').port).toBe(465);
   });
 });

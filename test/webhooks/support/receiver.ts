@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 const fixtures = new URL('../fixtures/', import.meta.url);
 /** The self-signed certificate of the HTTPS receiver; the worker under test trusts it as a CA. */
 export const receiverCert = readFileSync(new URL('receiver-cert.pem', fixtures), 'utf8');
-const receiverKey = readFileSync(new URL('receiver-key.pem', fixtures), 'utf8');
+export const receiverKey = readFileSync(new URL('receiver-key.pem', fixtures), 'utf8');
 
 export interface ReceivedRequest {
   method: string;

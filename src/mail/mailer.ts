@@ -1,0 +1,12 @@
+/** One email: plain text, and an HTML alternative when given. */
+export interface Mail {
+  to: string[];
+  subject: string;
+  text: string;
+  html?: string | undefined;
+}
+
+/** Sends email; the service has one when SMTP_URL is set (src/mail/smtpMailer.ts). */
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+}
