@@ -96,7 +96,7 @@ export async function createNode(config: Config, options: NodeOptions = {}): Pro
   const log = pino({ level: config.logLevel });
   const meta = await openMetaStore(config.metadata);
   // Work that must run on one node at a time (docs/scaling.md, Leases), starting with the event store's migrations.
-  const leases = createLeases({ db: meta.db, clock, onError: (error) => log.warn({ err: error }, 'could not renew a lease') });
+  const leases = createLeases({ db: meta.db, clock, periodMs: config.leasePeriodMs, onError: (error) => log.warn({ err: error }, 'could not renew a lease') });
   let events: EventStore;
   try {
     events = await openEventStore(config.clickhouse, clock.now(), config.query.connections, {

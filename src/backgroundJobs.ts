@@ -6,7 +6,7 @@ import type { Rollups } from './rollups/rollups.js';
 import type { EventStore } from './stores/clickhouse/eventStore.js';
 import { pruneApiUsage } from './stores/meta/apiKeys.js';
 import type { MetaDb } from './stores/meta/database.js';
-import { createLeases, LEASE_PERIOD_MS, type Leases, pruneLeases } from './stores/meta/leases.js';
+import { createLeases, type Leases, pruneLeases } from './stores/meta/leases.js';
 import { liveSites } from './stores/meta/sites.js';
 import { deleteExpiredWebSessions } from './stores/meta/webSessions.js';
 
@@ -28,6 +28,11 @@ export interface BackgroundJobs {
  * Retention runs only within the roll-up lease, after that round's roll-ups, so it never deletes
  * the raw events of days another node is computing again. The roll-ups read every site's coverage
  * from the store before rolling, so days another node rolled up are not rolled twice.
+ *
+ * A holder releases the `rollups` lease when its round ends, so a row that outlives its expiry
+ * belongs to a holder that died mid-round. Every worker watches the row (`watchRollups`) and runs
+ * a round as soon as it expires: the dead holder's round is taken over within one lease period of
+ * its last renewal, rather than at this worker's next round (docs/scaling.md, Leases).
  */
 export function startBackgroundJobs(deps: {
   meta: MetaDb;
@@ -43,7 +48,7 @@ export function startBackgroundJobs(deps: {
   const leases =
     deps.leases ?? createLeases({ db: deps.meta, clock: deps.clock, onError: (error) => deps.log.warn({ err: error }, 'could not renew a lease') });
   let running: Promise<void> | null = null;
-  let retry: NodeJS.Timeout | undefined;
+  let stopped = false;
   const timers = deps.timers ?? true;
   const runOnce = () => {
     running ??= (async () => {
@@ -57,7 +62,7 @@ export function startBackgroundJobs(deps: {
         await pruneApiUsage(deps.meta, now - 2 * 3_600_000);
         await deleteExpiredWebSessions(deps.meta, now);
         await pruneLeases(deps.meta, now);
-        const rolled = await leases.run('rollups', async () => {
+        await leases.run('rollups', async () => {
           const sites = await liveSites(deps.meta);
           const rolled = await deps.rollups.runOnce(sites, now);
           if (rolled.days > 0) deps.log.info(rolled, 'rolled up closed days');
@@ -70,13 +75,6 @@ export function startBackgroundJobs(deps: {
             if (cut.length > 0) deps.log.info({ sites: cut }, 'deleted raw events past their retention');
           });
         });
-        // Another node holds the roll-ups: if it has died, its lease lapses within one period, so
-        // look again then rather than a whole round later (docs/scaling.md, Leases).
-        if (!rolled.ran && timers) {
-          clearTimeout(retry);
-          retry = setTimeout(() => void runOnce(), LEASE_PERIOD_MS);
-          retry.unref();
-        }
       } catch (error) {
         deps.log.error({ err: error }, 'background job failed; retrying next round');
       }
@@ -85,6 +83,26 @@ export function startBackgroundJobs(deps: {
     });
     return running;
   };
+  /**
+   * Reads the `rollups` lease at a third of a lease period, or at its expiry when that comes
+   * sooner; a row found expired is a dead holder's, and the round it left runs here at once.
+   */
+  let watch: NodeJS.Timeout | undefined;
+  const watchRollups = async () => {
+    let wait = Math.floor(leases.periodMs / 3);
+    try {
+      const lease = await leases.read('rollups');
+      const left = lease === undefined ? wait : lease.expiresAt - deps.clock.now();
+      if (left <= 0) await runOnce();
+      else wait = Math.min(wait, left);
+    } catch (error) {
+      deps.log.warn({ err: error }, 'could not read the roll-up lease');
+    }
+    if (stopped) return;
+    watch = setTimeout(() => void watchRollups(), wait);
+    watch.unref();
+  };
+  if (timers) void watchRollups();
   const timer = timers ? setInterval(() => void runOnce(), EVERY_MS) : undefined;
   timer?.unref();
   // A first round soon after start: a restarted service rolls up the days it missed at once.
@@ -93,8 +111,9 @@ export function startBackgroundJobs(deps: {
   return {
     runOnce,
     async stop() {
+      stopped = true;
       clearTimeout(first);
-      clearTimeout(retry);
+      clearTimeout(watch);
       clearInterval(timer);
       await running;
     },

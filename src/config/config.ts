@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
+import { LEASE_PERIOD_MS } from '../stores/meta/leases.js';
 
 /** The whole service configuration, parsed once from the environment. */
 export interface Config {
@@ -29,6 +30,8 @@ export interface Config {
   filesDir: string;
   /** Live visits kept in this process; past it the least recently seen are read back from the store when their visitor returns. */
   liveVisitsMax: number;
+  /** How long a lease lasts without renewal (src/stores/meta/leases.ts): a dead holder's work is taken over within it. */
+  leasePeriodMs: number;
 }
 
 /** Guardrails and data of the query engine. */
@@ -87,6 +90,11 @@ export const CONFIG_VARIABLES = [
     'a sixteenth of the heap (at most 256 MiB) at 200 bytes a visit',
     'Live visits held in memory; past it the least recently seen are read back from the visits table when their visitor returns.',
   ],
+  [
+    'LEASE_PERIOD_SECONDS',
+    '60',
+    "How long a node's lease on one-at-a-time work (roll-ups, an import, an export) lasts unrenewed: a dead holder's work is taken over within it (docs/scaling.md, Leases).",
+  ],
   ['TRUSTED_PROXIES', '(none)', 'Comma-separated CIDRs whose forwarding headers (X-Forwarded-For, Forwarded, …) are believed.'],
   ['LOG_LEVEL', 'info', `One of ${LOG_LEVELS.join(', ')}.`],
   ['SECRET_KEY_BASE', '(generated into DATA_DIR)', 'Secret for signing; at least 32 characters.'],
@@ -125,6 +133,7 @@ export function loadConfig(env: Env = process.env): Config {
   const stateUrl = parseStateUrl(env.STATE_URL);
   const filesDir = resolve(nonEmpty(env.FILES_DIR) ?? dataDir);
   const liveVisitsMax = parseWholeNumber('LIVE_VISITS_MAX', env.LIVE_VISITS_MAX, defaultLiveVisitsMax(), 1000);
+  const leasePeriodMs = parseWholeNumber('LEASE_PERIOD_SECONDS', env.LEASE_PERIOD_SECONDS, LEASE_PERIOD_MS / 1000, 1) * 1000;
   return {
     port,
     host,
@@ -142,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     stateUrl,
     filesDir,
     liveVisitsMax,
+    leasePeriodMs,
   };
 }
 

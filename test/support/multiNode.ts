@@ -77,8 +77,17 @@ class Child {
     });
   }
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    // A paused process would hold the signal until it is continued.
+    if (this.running) this.process.kill('SIGCONT');
     if (this.running) this.process.kill(signal);
     return this.exited;
+  }
+  /** SIGSTOP: the process runs no code (answers nothing, renews no lease) until `resume`. */
+  pause(): void {
+    if (this.running) this.process.kill('SIGSTOP');
+  }
+  resume(): void {
+    if (this.running) this.process.kill('SIGCONT');
   }
 }
 
@@ -166,6 +175,20 @@ export class ServiceNode {
     return this.child?.output ?? '';
   }
 
+  /** The process id, which its lease holder names start with (`hostname:pid:…`, src/stores/meta/leases.ts NODE_ID). */
+  get pid(): number | undefined {
+    return this.child?.process.pid;
+  }
+
+  /** SIGSTOP until `resume`: a node frozen mid-work, as a machine that stalls. */
+  pause(): void {
+    this.child?.pause();
+  }
+
+  resume(): void {
+    this.child?.resume();
+  }
+
   /** SIGKILL: nothing is drained, flushed or closed; resolves once the process is gone. */
   async kill(): Promise<void> {
     await this.child?.stop('SIGKILL');
@@ -188,6 +211,9 @@ export interface MultiNode {
   clickhouseUrl: string;
   /** The event store as the nodes see it, for reading what was stored. */
   clickhouse: ClickHouseClient;
+  /** SIGSTOP and SIGCONT of the ClickHouse stand-in: every node's event-store statement waits meanwhile. */
+  pauseClickhouse(): void;
+  resumeClickhouse(): void;
   filesDir: string;
   nodes: ServiceNode[];
   /**
@@ -262,6 +288,8 @@ export async function startMultiNode(): Promise<MultiNode> {
       databaseUrl: postgres.url,
       clickhouseUrl,
       clickhouse,
+      pauseClickhouse: () => standIn.child.pause(),
+      resumeClickhouse: () => standIn.child.resume(),
       filesDir,
       nodes,
       async startNode(name, roles, env = {}) {
