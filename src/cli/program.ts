@@ -1,20 +1,15 @@
 import { Command, CommanderError } from 'commander';
-import { type Clock, systemClock } from '../clock.js';
+import { systemClock } from '../clock.js';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { AppError, Refusal } from '../errors.js';
 import { type MetaStore, openMetaStore } from '../stores/meta/database.js';
+import type { CommandContext } from './commandContext.js';
 import { accountCommands } from './commands/accounts.js';
 import { eventCommands } from './commands/events.js';
 import { exportCommands } from './commands/export.js';
 import { mcpCommands } from './commands/mcp.js';
 import { serveCommands } from './commands/serve.js';
-import { createOutput, type Output } from './output.js';
-
-export interface CommandContext {
-  meta: MetaStore;
-  clock: Clock;
-  out: Output;
-}
+import { createOutput } from './output.js';
 
 /** Exit codes: 0 done, 2 a problem with what was asked (bad arguments, invalid values), 1 anything else. */
 class Exit extends Error {

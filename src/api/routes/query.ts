@@ -1,12 +1,25 @@
 import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import { type QueryEngineDeps, runQuery } from '../../query/engine.js';
-import { loadExchangeRates } from '../../query/exchangeRates.js';
-import { createQueryScheduler } from '../../query/queryScheduler.js';
-import type { HttpDeps } from '../httpServer.js';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config/config.js';
+import { type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
+import { loadExchangeRates } from '../../query/run/exchangeRates.js';
+import { createQueryScheduler } from '../../query/run/queryScheduler.js';
+import type { Rollups } from '../../rollups/rollups.js';
+import type { EventStore } from '../../stores/clickhouse/eventStore.js';
+import type { MetaStore } from '../../stores/meta/database.js';
+
+/** The parts of the server's dependencies (src/api/httpServer.ts HttpDeps) the engine is built from. */
+export interface QueryEngineSources {
+  config: Config;
+  clock: Clock;
+  meta: MetaStore;
+  events: EventStore;
+  rollups: Rollups;
+}
 
 /** The engine's dependencies from the server's: API-query ClickHouse connection, limits, rates, clock. */
-export function queryEngineDeps(deps: Pick<HttpDeps, 'config' | 'clock' | 'meta' | 'events' | 'rollups'>): QueryEngineDeps {
+export function queryEngineDeps(deps: QueryEngineSources): QueryEngineDeps {
   return {
     db: deps.meta.db,
     rollups: deps.rollups,

@@ -4,8 +4,8 @@ import { type ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from '../.
 import { lockTeam, setTeamCollection, type Team, unlockTeam } from '../../stores/meta/teams.js';
 import { createUserWithTeam } from '../../stores/meta/users.js';
 import { commaList, idArgument, positiveInteger } from '../arguments.js';
+import type { CommandContext } from '../commandContext.js';
 import { iso } from '../output.js';
-import type { CommandContext } from '../program.js';
 
 const keyJson = (record: ApiKeyRecord) => ({
   id: record.id,

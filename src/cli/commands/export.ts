@@ -8,7 +8,7 @@ import { AppError } from '../../errors.js';
 import { listTeamMembers } from '../../stores/meta/guests.js';
 import { findLiveSiteByName } from '../../stores/meta/sites.js';
 import { createWebSession, deleteWebSession } from '../../stores/meta/webSessions.js';
-import type { CommandContext } from '../program.js';
+import type { CommandContext } from '../commandContext.js';
 
 /** Long enough for a large export to start; the session is deleted as soon as the download ends. */
 const EXPORT_SESSION_MS = 10 * 60_000;

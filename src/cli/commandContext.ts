@@ -1,0 +1,10 @@
+import type { Clock } from '../clock.js';
+import type { MetaStore } from '../stores/meta/database.js';
+import type { Output } from './output.js';
+
+/** What a metadata command runs with: the program (src/cli/program.ts) opens the store and hands it over. */
+export interface CommandContext {
+  meta: MetaStore;
+  clock: Clock;
+  out: Output;
+}
