@@ -153,8 +153,8 @@ export async function importEventFile(
         at: item.at,
         debug: false,
       });
-      if (result.status === 400) reject(item.line, result.message);
-      else if (result.status === 202) for (const outcome of result.outcomes) tally(outcome.reason ?? outcome.outcome);
+      if (result.outcome === 'invalid') reject(item.line, result.message);
+      else if (result.outcome === 'accepted') for (const outcome of result.outcomes) tally(outcome.reason ?? outcome.outcome);
       if ((index + 1) % 10_000 === 0) await progress(index + 1);
     }
   } finally {

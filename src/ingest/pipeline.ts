@@ -10,7 +10,7 @@ import { parsePageUrl } from './derive/pageUrl.js';
 import { screenSize } from './derive/screen.js';
 import type { HealthCounters } from './healthCounters.js';
 import { registrableDomain, type VisitorIds, visitorIds } from './identity.js';
-import type { Log } from './ingestion.js';
+import type { Log } from './log.js';
 import type { HeldEngagement, HeldEngagements } from './orphans.js';
 import { checkExtras, type EventPayload, parsePayload, withPathProp } from './payload.js';
 import { clickhouseTime, type EventRow, eventRow, type SessionRow, type VisitAttributes } from './rows.js';
@@ -49,10 +49,15 @@ export interface IngestRequest {
   userAgent?: string;
 }
 
+/**
+ * What became of a request, in ingestion's words; the HTTP routes (src/api/routes/collect.ts) and
+ * the history import (src/ingest/historicalImport.ts) each decide what that means for them.
+ * `accepted` covers every drop too: a dropped event is still answered as taken (the spec's 202).
+ */
 export type IngestResult =
-  | { status: 400; message: string }
-  | { status: 202; dropped: PreResponseReason | null; outcomes: SiteOutcome[] }
-  | { status: 200; debug: DebugReport };
+  | { outcome: 'invalid'; message: string }
+  | { outcome: 'accepted'; dropped: PreResponseReason | null; outcomes: SiteOutcome[] }
+  | { outcome: 'previewed'; debug: DebugReport };
 
 export interface SiteOutcome {
   domain: string;
@@ -181,7 +186,7 @@ export class IngestionPipeline {
 
   async ingest(request: IngestRequest): Promise<IngestResult> {
     const parsed = parsePayload(request.body);
-    if (!parsed.ok) return { status: 400, message: parsed.message };
+    if (!parsed.ok) return { outcome: 'invalid', message: parsed.message };
     const payload = parsed.payload;
     const { deps } = this;
     const address = request.address ?? resolveClientAddress(request.socketAddress, request.headers, deps.trustedProxies);
@@ -191,7 +196,7 @@ export class IngestionPipeline {
     const forwarding = address.forwarded || FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined);
     if (!forwarding && userAgent.trim() === '' && isDatacenterAddress(deps.lists, address.address)) {
       return {
-        status: 400,
+        outcome: 'invalid',
         message:
           'This request comes straight from a data-center address with neither a user agent nor a forwarded client address; send events from the browser, or forward the client address and user agent.',
       };
@@ -200,7 +205,7 @@ export class IngestionPipeline {
     const sites = await this.resolveSites(payload.domains);
     if (!request.debug && deps.rateLimiter && !(await deps.rateLimiter.take(address.address))) {
       for (const site of sites) if (site.lookup?.kind === 'live') deps.counters.count(site.lookup.site.id, request.at, 'rate_limited');
-      return { status: 202, dropped: 'rate_limited', outcomes: sites.map((s) => ({ domain: s.domain, outcome: 'dropped', reason: 'rate_limited' })) };
+      return { outcome: 'accepted', dropped: 'rate_limited', outcomes: sites.map((s) => ({ domain: s.domain, outcome: 'dropped', reason: 'rate_limited' })) };
     }
 
     const ua = parseUserAgent(userAgent);
@@ -279,7 +284,7 @@ export class IngestionPipeline {
     if (!request.debug && outcomes.some((o) => o.outcome === 'stored' || o.outcome === 'held')) await deps.sink.durable();
     if (request.debug) {
       return {
-        status: 200,
+        outcome: 'previewed',
         debug: {
           address: { value: address.address, source: address.source, trusted_proxy_configured: deps.trustedProxiesConfigured },
           salt_day: salts.day,
@@ -294,7 +299,7 @@ export class IngestionPipeline {
         },
       };
     }
-    return { status: 202, dropped, outcomes: outcomes.map(({ domain, outcome, reason }) => ({ domain, outcome, reason })) };
+    return { outcome: 'accepted', dropped, outcomes: outcomes.map(({ domain, outcome, reason }) => ({ domain, outcome, reason })) };
   }
 
   private async resolveSites(domains: string[]) {

@@ -45,8 +45,8 @@ export function collectRoutes(app: FastifyInstance, deps: { pipeline: IngestionP
     });
 
     const send = (reply: FastifyReply, result: IngestResult) => {
-      if (result.status === 400) return reply.code(400).send({ error: result.message, code: 'invalid_event' });
-      if (result.status === 200) return reply.code(200).send(result.debug);
+      if (result.outcome === 'invalid') return reply.code(400).send({ error: result.message, code: 'invalid_event' });
+      if (result.outcome === 'previewed') return reply.code(200).send(result.debug);
       if (result.dropped) reply.header('x-svc-dropped', result.dropped);
       return reply.code(202).type('text/plain').send('ok');
     };
@@ -61,7 +61,7 @@ export function collectRoutes(app: FastifyInstance, deps: { pipeline: IngestionP
         return await deps.pipeline.ingest({ body, headers: request.headers, socketAddress: request.socket.remoteAddress ?? '', at: deps.clock.now(), debug });
       } catch (error) {
         request.log.error({ err: error }, 'ingestion failed');
-        return { status: 202, dropped: 'internal_error', outcomes: [] };
+        return { outcome: 'accepted', dropped: 'internal_error', outcomes: [] };
       }
     };
 
@@ -92,8 +92,8 @@ export function collectRoutes(app: FastifyInstance, deps: { pipeline: IngestionP
       const debug = request.headers['x-debug-request'] === 'true';
       const result = await ingest(request, body, debug);
       // A debug request answers with the derived event and writes nothing, as on POST /api/event.
-      if (result.status === 200) return send(reply, result);
-      const dropped = result.status === 400 ? 'invalid_payload' : result.dropped;
+      if (result.outcome === 'previewed') return send(reply, result);
+      const dropped = result.outcome === 'invalid' ? 'invalid_payload' : result.dropped;
       reply.headers({ 'cache-control': 'no-store, max-age=0', 'content-type': 'image/gif' });
       if (dropped) reply.header('x-svc-dropped', dropped);
       return reply.code(200).send(PIXEL);
