@@ -16,6 +16,7 @@ import { IdempotencyKeys } from './idempotency.js';
 import { restoreIdempotencyKeys } from './idempotencyRestore.js';
 import { heldLine, Journal } from './journal.js';
 import { replayJournals } from './journalReplay.js';
+import type { Log } from './log.js';
 import { type HeldEngagement, type HeldEngagements, OrphanEngagements } from './orphans.js';
 import { type EventSink, IngestionPipeline } from './pipeline.js';
 import { AddressRateLimiter } from './rateLimiter.js';
@@ -24,12 +25,6 @@ import { SessionTracker } from './sessions.js';
 import { SiteDirectory } from './siteDirectory.js';
 import { readBackVisits, restoreLiveVisits } from './visitRestore.js';
 import { WriteBuffer } from './writeBuffer.js';
-
-export interface Log {
-  error(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-}
 
 /** Everything collection needs, shared by live traffic and the historical import. */
 export interface Ingestion {
