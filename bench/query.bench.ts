@@ -242,7 +242,7 @@ async function sample(): Promise<{ aggregate: number[]; event: number[] }> {
 const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.99) - 1]!;
 await simpleAggregate();
 const idle = await sample();
-// The costliest accepted shape: a union of regexes at the size limit (src/query/regexCost.ts)
+// The costliest accepted shape: a union of regexes at the size limit (src/query/request/regexCost.ts)
 // over every page of the 91 days, grouped by page, as many at once as the team may queue.
 let loaded = true;
 const costly = async () => {

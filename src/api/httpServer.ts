@@ -6,7 +6,7 @@ import { NODE_ROLES, type NodeRole } from '../config/roles.js';
 import type { ImportRunner } from '../imports/importRunner.js';
 import type { Ingestion } from '../ingest/ingestion.js';
 import { mcpRoutes } from '../mcp/httpRoute.js';
-import type { QueryEngineDeps } from '../query/engine.js';
+import type { QueryEngineDeps } from '../query/run/engine.js';
 import type { Rollups } from '../rollups/rollups.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../stores/meta/database.js';

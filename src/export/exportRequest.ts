@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { badRequest } from '../errors.js';
-import { formatDate, parseIsoDate, toLocal } from '../query/localTime.js';
+import { formatDate, parseIsoDate, toLocal } from '../time/localTime.js';
 import type { ExportRange } from './siteExport.js';
 
 /** The query string of every export route: an optional range of site-local days. */

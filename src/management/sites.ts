@@ -1,6 +1,6 @@
-import { formatDate, toLocal } from '../query/localTime.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { createSite, type Site } from '../stores/meta/sites.js';
+import { formatDate, toLocal } from '../time/localTime.js';
 import { publishEvent } from '../webhooks/outbox.js';
 
 /** Registers a site and announces it to the team's webhooks (`site.created`) in one transaction. */

@@ -7,7 +7,7 @@ import { scopeRefusal } from '../api/authentication.js';
 import { asAppError } from '../api/errorHandling.js';
 import type { Clock } from '../clock.js';
 import { parsePayload } from '../management/payload.js';
-import type { QueryEngineDeps } from '../query/engine.js';
+import type { QueryEngineDeps } from '../query/run/engine.js';
 import type { ApiCaller } from '../stores/meta/apiKeys.js';
 import type { MetaDb } from '../stores/meta/database.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { change, emptyValue, type QueryResponse, type ResultRow } from '../query/engine.js';
+import { change, emptyValue, type QueryResponse, type ResultRow } from '../query/run/engine.js';
 
 /**
  * Query answers reshaped for an assistant: rows as objects keyed by dimension and metric, the
@@ -20,7 +20,7 @@ export function unitOf(metric: string, currency: string | undefined): string {
   return 'number';
 }
 
-/** How the engine's `change` reads (src/query/engine.ts): points for rates, otherwise percent. */
+/** How the engine's `change` reads (src/query/run/engine.ts): points for rates, otherwise percent. */
 export const changeUnitOf = (metric: string) => (POINT_CHANGES.has(metric) ? 'percentage points' : 'percent');
 
 // The engine's own echo and meta, read back with a schema rather than trusted by cast.
@@ -75,7 +75,7 @@ export function reportJson(response: QueryResponse, rows: ResultRow[] = response
         .filter((w) => w.code !== 'truncated_groups')
         .map((w) => w.warning),
       // Only a query imported data could not answer is worth a word: the engine also reports a
-      // short interval before it knows the site has imports at all (src/query/importedPlan.ts).
+      // short interval before it knows the site has imports at all (src/query/plan/importedPlan.ts).
       ...(meta.imports_skip_reason === 'unsupported_query' && meta.imports_warning ? [meta.imports_warning] : []),
     ]),
   ];

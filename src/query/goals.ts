@@ -1,7 +1,7 @@
 import { badRequest } from '../errors.js';
-import type { FilterTree } from './request.js';
-import type { Goal } from './siteContext.js';
-import type { SqlParams } from './sqlParams.js';
+import type { Goal } from './plan/siteContext.js';
+import type { FilterTree } from './request/v2.js';
+import type { SqlParams } from './sql/sqlParams.js';
 
 /**
  * Goals as conditions on event rows: an event goal matches its event name; a page goal a

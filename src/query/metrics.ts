@@ -1,22 +1,22 @@
-import type { Column, Side } from './compile.js';
-import { columnLeaf, conversionDenominatorFilters, withoutTopLevel } from './filters.js';
-import type { ImportedTotal } from './importedPlan.js';
-import type { FilterTree } from './request.js';
-import type { ResolvedQuery } from './resolve.js';
-import type { RevenuePlan } from './revenue.js';
-import type { CompileContext } from './tables.js';
+import type { ImportedTotal } from './plan/importedPlan.js';
+import type { ResolvedQuery } from './plan/resolve.js';
+import type { FilterTree } from './request/v2.js';
+import type { Column, Side } from './sql/compile.js';
+import { columnLeaf, conversionDenominatorFilters, withoutTopLevel } from './sql/filters.js';
+import type { RevenuePlan } from './sql/revenue.js';
+import type { CompileContext } from './sql/tables.js';
 
 /**
  * The metric registry: one entry per built-in metric holding every fact the engine knows of it,
  * its SQL included (raw and roll-up forms side by side). Lists of metrics (METRICS,
  * REVENUE_METRICS, the importable ones) are derived from it, never kept apart. The compiler
- * (src/query/compile.ts) owns the sides, joins and rendering; an entry only says what it reads
+ * (src/query/sql/compile.ts) owns the sides, joins and rendering; an entry only says what it reads
  * from which side. The shape follows Plausible's one clause per metric
  * (lib/plausible/stats/sql/expression.ex) and its table decider (table_decider.ex).
  */
 
 /**
- * How a metric is merged with imported data (src/query/importedPlan.ts decides when it can be).
+ * How a metric is merged with imported data (src/query/plan/importedPlan.ts decides when it can be).
  * Counts add up (`total`: the imported total added). Rates are re-weighted: their numerator and
  * denominator totals are added on both sides and divided after the merge (as the reference
  * weighs bounce rate, visit duration and views per visit by visits, time on page and scroll
@@ -65,8 +65,8 @@ export interface Rate {
  *   refusing a query (the reference's wording leads, clients match on it; our reason follows);
  * - `refusesEventMetrics`: it is read by a visit dimension of its own against events it reads
  *   itself, so event metrics beside it are refused in these words rather than by the rule that
- *   visit dimensions refuse event metrics and dimensions (src/query/resolve.ts);
- * - `v1`: how the v1 API (src/query/v1/request.ts, src/api/routes/statsV1.ts) treats it, where it
+ *   visit dimensions refuse event metrics and dimensions (src/query/plan/resolve.ts);
+ * - `v1`: how the v1 API (src/query/request/v1.ts, src/api/routes/statsV1.ts) treats it, where it
  *   differs from v2: `refuses` as above, in the reference's v1 words, on v1's one breakdown
  *   property and its filters; `visitMetric`: one of the reference's v1 session metrics, refused
  *   beside event-only filters and breakdowns; `visitCounts`: in breakdowns by entry or exit page,
@@ -119,7 +119,7 @@ export interface Metric extends MetricFacts {
 /**
  * What a metric's SQL is written with; the compiler makes one per metric of a query. An
  * aggregate has a raw form and a roll-up form (null: a roll-up cannot answer it, so its side is
- * read raw, src/query/rollupSource.ts).
+ * read raw, src/query/sql/rollupSource.ts).
  */
 export interface MetricSql {
   ctx: CompileContext;
@@ -129,7 +129,7 @@ export interface MetricSql {
   main: Side;
   events: Side;
   sessions: Side;
-  /** The result rows are visits (src/query/compile.ts planTables). */
+  /** The result rows are visits (src/query/sql/compile.ts planTables). */
   onSessions: boolean;
   /** Which read events rows count as visits and events: '1' for all, or a condition leaving out engagement rows read for another metric. */
   countable: string;
@@ -151,7 +151,7 @@ export interface MetricSql {
 /** A sum of visits: the denominator of every per-visit average. */
 const VISIT_SUM: Column = { raw: 'sum(sign)', rollup: 'sum(visits)' };
 
-/** Visitors from roll-ups: their visitor sets merged (src/query/rollupSource.ts reads one-row groups' counts instead). */
+/** Visitors from roll-ups: their visitor sets merged (src/query/sql/rollupSource.ts reads one-row groups' counts instead). */
 export const ROLLUP_VISITORS = 'uniqMerge(visitors)';
 
 const uniq = (b: MetricSql, column: string): string => (b.countable === '1' ? `uniq(${column})` : `uniqIf(${column}, ${b.countable})`);
@@ -168,7 +168,7 @@ function visitorsOf(b: MetricSql, side: Side): string {
 const rowVisitors = (b: MetricSql): string => visitorsOf(b, b.onSessions ? b.main : b.events);
 
 /**
- * A revenue figure from the revenue plan's converted amounts (src/query/revenue.ts); grouped by
+ * A revenue figure from the revenue plan's converted amounts (src/query/sql/revenue.ts); grouped by
  * goal, null for goals without revenue. Null throughout when no single currency applies.
  */
 function revenueFigure(b: MetricSql, name: string, value: (amount: string) => string): string {
@@ -182,7 +182,7 @@ const totalRevenue = (b: MetricSql): string => revenueFigure(b, 'total_revenue',
 /**
  * The visitors a conversion rate divides by: those without the query's goal and property
  * filters, all together or per group of its other dimensions than event:goal. The native side
- * (`conversionRate`) and the imported one (src/query/importedPlan.ts) read the same.
+ * (`conversionRate`) and the imported one (src/query/plan/importedPlan.ts) read the same.
  */
 const oneWhole = (q: ResolvedQuery): Whole => ({ dimensions: [], filters: conversionDenominatorFilters(q.filters) });
 const wholePerOtherGroup = (q: ResolvedQuery): Whole => ({

@@ -1,17 +1,17 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { OldestAccepted } from '../ingest/historicalImport.js';
-import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, startOfDay, toLocal } from '../query/localTime.js';
 import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
 import { EVENTS, SESSIONS } from '../stores/clickhouse/schema.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { setRawEventsFrom } from '../stores/meta/sites.js';
+import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, startOfDay, toLocal } from '../time/localTime.js';
 import type { Coverage, RollupSite, Rollups } from './rollups.js';
 
 /**
  * Optional raw-event retention (docs/rollups.md, Retention): a site that keeps raw events for N
  * days loses, after each roll-up round, the raw events and visits of the local days both older
  * than today − N and already rolled up. Its `raw_events_from` mark is moved first, so a query
- * needing the raw rows of those days is refused (src/query/rawHorizon.ts) before they go, never
+ * needing the raw rows of those days is refused (src/query/plan/rawHorizon.ts) before they go, never
  * answered from what is left of them.
  */
 

@@ -1,5 +1,4 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { addDays, dayNumber, endOfDay, formatDate, type LocalDate, parseIsoDate, startOfDay, toLocal, wholeWeeks } from '../query/localTime.js';
 import { allColumns, ROLLUP_COVERAGE, ROLLUP_TABLES, rollupSelect, rollupTableName, rowDay, weekSelect } from '../stores/clickhouse/dailyRollups.js';
 import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
 import {
@@ -14,6 +13,7 @@ import {
   windowsEnding,
 } from '../stores/clickhouse/rollupWindows.js';
 import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpan.js';
+import { addDays, dayNumber, endOfDay, formatDate, type LocalDate, parseIsoDate, startOfDay, toLocal, wholeWeeks } from '../time/localTime.js';
 
 /**
  * Keeps the daily roll-ups (src/stores/clickhouse/dailyRollups.ts) in step with raw events.
@@ -22,7 +22,7 @@ import { FIRST_EVENT_SQL, firstEventFromRow } from '../stores/clickhouse/siteSpa
  * move out of it (a visit ends after 30 minutes without an event) and the write buffer has long
  * written its rows. Its coverage — the last day rolled up, and the time zone days were cut in —
  * tells the query engine which days it may read from roll-ups; later days are read raw and
- * stitched on (src/query/rollupSource.ts).
+ * stitched on (src/query/sql/rollupSource.ts).
  *
  * Rows written into a covered day (a historical import, a clock set back) pull the coverage back
  * at once, before the rows are buffered, so no query reads a stale roll-up; the next round

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { refuseNulCharacters } from '../api/textInput.js';
-import type { QueryEngineDeps } from '../query/engine.js';
+import type { QueryEngineDeps } from '../query/run/engine.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import { appFileRoutes } from './appFiles.js';
 import { accountRoutes } from './routes/account.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { compileQuery, planTables } from '../../src/query/compile.js';
-import { loadExchangeRates } from '../../src/query/exchangeRates.js';
-import { parseRequest } from '../../src/query/request.js';
-import { resolveQuery } from '../../src/query/resolve.js';
-import type { SiteContext } from '../../src/query/siteContext.js';
-import { SqlParams } from '../../src/query/sqlParams.js';
+import { resolveQuery } from '../../src/query/plan/resolve.js';
+import type { SiteContext } from '../../src/query/plan/siteContext.js';
+import { parseRequest } from '../../src/query/request/v2.js';
+import { loadExchangeRates } from '../../src/query/run/exchangeRates.js';
+import { compileQuery, planTables } from '../../src/query/sql/compile.js';
+import { SqlParams } from '../../src/query/sql/sqlParams.js';
 
 const site: SiteContext = {
   id: 7,

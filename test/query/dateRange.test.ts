@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonRange, impliedInterval, resolveDateRange } from '../../src/query/dateRange.js';
-import { formatDate, isoWithOffset, parseIsoDate, wholeWeeks } from '../../src/query/localTime.js';
-import { timeLabels } from '../../src/query/timeLabels.js';
+import { comparisonRange, impliedInterval, resolveDateRange } from '../../src/query/plan/dateRange.js';
+import { timeLabels } from '../../src/query/plan/timeLabels.js';
+import { formatDate, isoWithOffset, parseIsoDate, wholeWeeks } from '../../src/time/localTime.js';
 
 // Wednesday 10 January 2024, 14:30:15 in Berlin (UTC+1).
 const NOW = Date.parse('2024-01-10T13:30:15Z');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMPORTED_TABLES } from '../../src/query/importedPlan.js';
-import { isSessionDimension } from '../../src/query/resolve.js';
+import { IMPORTED_TABLES } from '../../src/query/plan/importedPlan.js';
+import { isSessionDimension } from '../../src/query/plan/resolve.js';
 import { type Account, bearer, createAccount, type TestApp } from '../support/testApp.js';
 import { importPlausibleExport } from './plausibleExport.js';
 import { startSmallSite } from './smallSite.js';
@@ -252,7 +252,7 @@ describe('merged answers under random queries', () => {
   const VALUES = ['Google', 'Direct / None', 'Hacker News', '/', '/pricing', 'DE', 'FR', 'Signup', 'pageview', 'Desktop', 'Chrome', '(not set)'];
   const queries = fc.constantFrom(...IMPORTED_TABLES).chain((table) => {
     const dimensions = Object.keys(table.dimensions);
-    // Visit-only dimensions (entry and exit pages) go with visit counts only (src/query/resolve.ts).
+    // Visit-only dimensions (entry and exit pages) go with visit counts only (src/query/plan/resolve.ts).
     const counts = (['visitors', 'visits', 'pageviews', 'events'] as const).filter(
       (metric) => table.totals[metric] !== undefined && (metric === 'visitors' || metric === 'visits' || !dimensions.some(isSessionDimension)),
     );

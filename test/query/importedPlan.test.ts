@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { compileQuery } from '../../src/query/compile.js';
-import { loadExchangeRates } from '../../src/query/exchangeRates.js';
-import { type CompletedImport, decideImports, IMPORTED_TABLES, importsWarning } from '../../src/query/importedPlan.js';
-import { parseRequest } from '../../src/query/request.js';
-import { resolveQuery } from '../../src/query/resolve.js';
-import type { SiteContext } from '../../src/query/siteContext.js';
-import { SqlParams } from '../../src/query/sqlParams.js';
+import { type CompletedImport, decideImports, IMPORTED_TABLES, importsWarning } from '../../src/query/plan/importedPlan.js';
+import { resolveQuery } from '../../src/query/plan/resolve.js';
+import type { SiteContext } from '../../src/query/plan/siteContext.js';
+import { parseRequest } from '../../src/query/request/v2.js';
+import { loadExchangeRates } from '../../src/query/run/exchangeRates.js';
+import { compileQuery } from '../../src/query/sql/compile.js';
+import { SqlParams } from '../../src/query/sql/sqlParams.js';
 import { ROLLUPS } from '../../src/stores/clickhouse/schema.js';
 
 const site: SiteContext = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createQueryScheduler } from '../../src/query/queryScheduler.js';
+import { createQueryScheduler } from '../../src/query/run/queryScheduler.js';
 
 /** A statement that runs until the test lets it finish. */
 function gate() {

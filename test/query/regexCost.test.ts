@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandedRegexSize } from '../../src/query/regexCost.js';
+import { expandedRegexSize } from '../../src/query/request/regexCost.js';
 
 describe('expandedRegexSize', () => {
   it.each([

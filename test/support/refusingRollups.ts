@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { QueryEngineDeps } from '../../src/query/engine.js';
+import type { QueryEngineDeps } from '../../src/query/run/engine.js';
 
 /**
  * The engine's deps with every statement that reads a roll-up refused for memory (code 241, as a

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../errors.js';
 import type { Interval } from '../../query/catalog.js';
-import { emptyValue, type QueryEngineDeps, type QueryResponse, runQuery } from '../../query/engine.js';
-import { dayNumber, parseIsoDate } from '../../query/localTime.js';
 import { metricFacts } from '../../query/metrics.js';
-import { timeLabels } from '../../query/timeLabels.js';
-import { parseWholeNumber, translateCommon } from '../../query/v1/request.js';
+import { timeLabels } from '../../query/plan/timeLabels.js';
+import { parseWholeNumber, translateCommon } from '../../query/request/v1.js';
+import { emptyValue, type QueryEngineDeps, type QueryResponse, runQuery } from '../../query/run/engine.js';
+import { dayNumber, parseIsoDate } from '../../time/localTime.js';
 import { singleValued } from '../requestParts.js';
 
 /**

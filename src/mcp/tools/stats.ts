@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { type QueryEngineDeps, runQuery } from '../../query/engine.js';
-import { runFunnel } from '../../query/funnel.js';
-import { requestSchema } from '../../query/request.js';
+import { requestSchema } from '../../query/request/v2.js';
+import { type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
+import { runFunnel } from '../../query/run/funnel.js';
 import { rawTool, type Tool, type ToolContext, tool } from '../registry.js';
 import { comparedMetric, fillTimeline, readResponse, reportJson } from '../reports.js';
 import { siteField } from './sites.js';

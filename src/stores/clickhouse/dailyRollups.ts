@@ -7,10 +7,10 @@ import type { TableDef } from './ddl.js';
  * reference's plain-count shape in the `rollup_*` tables (schema.ts); these are ours alone.
  *
  * Each table reads one raw table, and keeps that table's column names for its dimensions, so a
- * filter or grouping compiled for raw rows reads the same on a roll-up (src/query/rollupSource.ts):
+ * filter or grouping compiled for raw rows reads the same on a roll-up (src/query/sql/rollupSource.ts):
  * - `events` tables: one row group per site-local day of the event, engagement rows left out;
  * - `sessions` tables: one row group per local day the visit was last active (`last_day`) and the
- *   day it began (`first_day`), so "visits active in the range" (src/query/tables.ts
+ *   day it began (`first_day`), so "visits active in the range" (src/query/sql/tables.ts
  *   sessionsBase) is `last_day >= first AND first_day <= last`, exactly as on raw visits.
  *
  * Every table also holds each whole ISO week (`days` = 7, its day keys the week's Monday) merged
@@ -44,7 +44,7 @@ const SIGNED = 'SimpleAggregateFunction(sum, Int64)';
 /**
  * Each row's own visitor count, summed when rows merge: never less than the visitors of the rows
  * it sums, so a breakdown can pick the groups that may lead before merging any visitor set
- * (src/query/leadingGroups.ts). Added by migration 5, which filled it for the rows it found.
+ * (src/query/plan/leadingGroups.ts). Added by migration 5, which filled it for the rows it found.
  */
 export const VISITOR_BOUND: AggregateColumn = { name: 'visitor_bound', type: COUNT, state: `CAST(uniq(user_id) AS ${COUNT})`, combine: 'sum' };
 export const VISITOR_BOUND_COLUMN = `${VISITOR_BOUND.name} ${VISITOR_BOUND.type}`;
@@ -74,7 +74,7 @@ const low = (column: string) => ({ column, type: 'LowCardinality(String)' });
 
 /**
  * Smallest first within a family: a query is answered by the first table holding every column it
- * groups or filters by (src/query/rollupSource.ts).
+ * groups or filters by (src/query/sql/rollupSource.ts).
  */
 export const ROLLUP_TABLES: RollupTable[] = [
   { name: 'custom_events', family: 'events', keys: [low('name')] },
@@ -154,7 +154,7 @@ export const rowDay = (table: RollupTable) => DAY_KEYS[table.family][0]!.column;
 export const SAME_WEEK: Record<RollupFamily, string> = { events: '1', sessions: 'toMonday(first_day) = toMonday(last_day)' };
 
 /**
- * The week rows of the whole weeks from `monday` to `sunday` (SQL dates: src/query/localTime.ts
+ * The week rows of the whole weeks from `monday` to `sunday` (SQL dates: src/time/localTime.ts
  * wholeWeeks), and the day rows they hold, which a range reading them leaves out.
  */
 export function weekRows(table: RollupTable, monday: string, sunday: string): { rows: string; holds: string } {

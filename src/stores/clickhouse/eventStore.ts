@@ -19,7 +19,7 @@ export interface EventStore {
   ingest: ClickHouseClient;
   /** For the service's own reads (health counters, tests); the first of `queries`. */
   query: ClickHouseClient;
-  /** The connections that answer statistics queries side by side (src/query/queryScheduler.ts shares them). */
+  /** The connections that answer statistics queries side by side (src/query/run/queryScheduler.ts shares them). */
   queries: ClickHouseClient[];
   jobs: ClickHouseClient;
   ping(): Promise<void>;

@@ -1,4 +1,4 @@
-import { addDays, formatDate, type LocalDate, parseIsoDate, wholeWeeks } from '../../query/localTime.js';
+import { addDays, formatDate, type LocalDate, parseIsoDate, wholeWeeks } from '../../time/localTime.js';
 import { DAY_KEYS, ROLLUP_AGGREGATES, ROLLUP_TABLES, type RollupFamily, type RollupTable, rollupTableName, VISITOR_BOUND, weekRows } from './dailyRollups.js';
 import type { TableDef } from './ddl.js';
 
@@ -20,7 +20,7 @@ import type { TableDef } from './ddl.js';
  * half-written or superseded window.
  */
 
-/** The lengths merged: the dashboard's presets that end yesterday (src/query/dateRange.ts). */
+/** The lengths merged: the dashboard's presets that end yesterday (src/query/plan/dateRange.ts). */
 export const WINDOW_DAYS = [7, 28, 91] as const;
 
 /** A run of days merged into window rows: `days` long, ending on `last` (`YYYY-MM-DD`). */
@@ -52,7 +52,7 @@ export const windowTableName = (table: RollupTable) => `window_${table.name}`;
 
 /**
  * The day rows a window holds: the events of its days; the visits active in them (last active on
- * or after the first, begun by the last: src/query/tables.ts sessionsBase), which are active in
+ * or after the first, begun by the last: src/query/sql/tables.ts sessionsBase), which are active in
  * any range holding the window too. So a range that is exactly a window's days is its rows alone.
  */
 export const WINDOW_HOLDS: Record<RollupFamily, (first: string, last: string) => string> = {
@@ -64,7 +64,7 @@ export const WINDOW_HOLDS: Record<RollupFamily, (first: string, last: string) =>
  * What a window row is grouped by: FULL rows keep every key of the daily table; the others are
  * the full rows merged again by one key column (named) or by none (WHOLE), the other keys left
  * empty. A report by one column over exactly a window then reads one row per group and takes its
- * visitors from the row's own count, without reading a visitor set (src/query/rollupSource.ts).
+ * visitors from the row's own count, without reading a visitor set (src/query/sql/rollupSource.ts).
  */
 export const FULL = '';
 export const WHOLE = '*';
@@ -223,7 +223,7 @@ export function groupedWindowInsert(table: RollupTable): string {
 
 /**
  * A published window's rows meeting `rows` in a daily table's columns, `days` set to 0 so that a range reading
- * them beside day and week rows (src/query/rollupSource.ts) tells them apart.
+ * them beside day and week rows (src/query/sql/rollupSource.ts) tells them apart.
  */
 export function windowRowsSql(
   table: RollupTable,

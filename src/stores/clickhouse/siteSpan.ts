@@ -1,4 +1,4 @@
-import { startOfDay, toLocal } from '../../query/localTime.js';
+import { startOfDay, toLocal } from '../../time/localTime.js';
 import { ROLLUP_TABLES, rollupTableName } from './dailyRollups.js';
 
 /** Where a site's raw events begin: the roll-up job rolls up from there (src/rollups/rollups.ts). */

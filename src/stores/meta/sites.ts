@@ -3,7 +3,7 @@ import { normaliseDomain } from '../../accounts/domains.js';
 import { isValidRawRetention, rawRetentionProblem } from '../../accounts/rawRetention.js';
 import { isValidTimeZone, timeZoneProblem } from '../../accounts/timezones.js';
 import { invalid, missing } from '../../errors.js';
-import { formatDate, toLocal } from '../../query/localTime.js';
+import { formatDate, toLocal } from '../../time/localTime.js';
 import type { MetaDb } from './database.js';
 import type { SitesTable } from './schema.js';
 import { requireTeam } from './teams.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parsePayload } from '../../management/payload.js';
-import { type QueryEngineDeps, runQuery } from '../../query/engine.js';
-import { runFunnel } from '../../query/funnel.js';
+import { type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
+import { runFunnel } from '../../query/run/funnel.js';
 import { requireViewer, type WebDeps } from '../signIn.js';
 import { refuseLockedTeam, requireViewerSite } from '../siteAccess.js';
 import { describeSite } from '../siteDescription.js';

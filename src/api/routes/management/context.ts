@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../../clock.js';
-import type { QueryEngineDeps } from '../../../query/engine.js';
+import type { QueryEngineDeps } from '../../../query/run/engine.js';
 import type { MetaDb } from '../../../stores/meta/database.js';
 import { bodyFields, singleValued } from '../../requestParts.js';
 

@@ -4,7 +4,7 @@ import { notFound } from '../../../errors.js';
 import { findOrCreateFunnel, funnelJson, funnelPayloadSchema } from '../../../management/funnels.js';
 import { parseId, parsePayload } from '../../../management/payload.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
-import { runFunnel } from '../../../query/funnel.js';
+import { runFunnel } from '../../../query/run/funnel.js';
 import { deleteFunnel, listFunnels } from '../../../stores/meta/funnels.js';
 import { listSiteGoals } from '../../../stores/meta/goals.js';
 import { singleValued } from '../../requestParts.js';

@@ -200,7 +200,7 @@ function filtersEvents(filters: readonly unknown[]): boolean {
 
 /**
  * The metrics of a list that the engine answers beside these filters: views per visit and exit
- * rate count a whole visit's pages, so it refuses them beside a plain event filter (src/query/resolve.ts
+ * rate count a whole visit's pages, so it refuses them beside a plain event filter (src/query/plan/resolve.ts
  * checkCompatibility); a behavioural filter keeps whole visits and leaves them be.
  */
 export function metricsBeside(metrics: string[], filters: readonly unknown[]): string[] {

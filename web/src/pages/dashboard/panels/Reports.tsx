@@ -14,7 +14,7 @@ function chosenValue(filters: Filter[], dimension: string): string | null {
   return Array.isArray(value) ? String(value[0]) : null;
 }
 
-/** What POST …/funnel answers (src/query/funnel.ts): rates are strings of percent. */
+/** What POST …/funnel answers (src/query/run/funnel.ts): rates are strings of percent. */
 interface FunnelReport {
   steps: { label: string; visitors: number; conversion_rate: string; dropoff: number; dropoff_percentage: string }[];
 }
@@ -30,7 +30,7 @@ function Funnels() {
     const controller = new AbortController();
     setReport(null);
     funnel(chosen, controller.signal)
-      // The answer's shape is the engine's (src/query/funnel.ts), read through one interface.
+      // The answer's shape is the engine's (src/query/run/funnel.ts), read through one interface.
       .then((answer) => setReport(answer as FunnelReport))
       .catch((failure: Error) => !controller.signal.aborted && setError(failure.message));
     return () => controller.abort();

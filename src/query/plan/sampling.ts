@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
-import type { QueryConfig } from '../config/config.js';
-import { stringLiteral } from '../stores/clickhouse/inlineParameters.js';
+import type { QueryConfig } from '../../config/config.js';
+import { stringLiteral } from '../../stores/clickhouse/inlineParameters.js';
+import { isAdditive, type MetricSpec } from '../metrics.js';
+import { type Statements, toMetricValue } from '../run/execute.js';
 import type { DateRange } from './dateRange.js';
-import { type Statements, toMetricValue } from './execute.js';
-import { isAdditive, type MetricSpec } from './metrics.js';
 
 /**
  * Sampling by visitor: above the configured number of events in the queried range (and unless

@@ -1,6 +1,6 @@
-import { AppError, notFound } from '../errors.js';
-import type { MetaDb } from '../stores/meta/database.js';
-import { findTeamSite } from '../stores/meta/sites.js';
+import { AppError, notFound } from '../../errors.js';
+import type { MetaDb } from '../../stores/meta/database.js';
+import { findTeamSite } from '../../stores/meta/sites.js';
 
 /** What the engine needs to know about a site besides its events. */
 export interface SiteContext {
@@ -10,7 +10,7 @@ export interface SiteContext {
   /** Classification reasons this site counts in its reports ('' = unclassified is always counted). */
   includedClassifications: string[];
   goals: Goal[];
-  /** Raw events before this instant were deleted once rolled up (src/query/rawHorizon.ts); null: all kept. */
+  /** Raw events before this instant were deleted once rolled up (src/query/plan/rawHorizon.ts); null: all kept. */
   rawEventsFrom: number | null;
 }
 

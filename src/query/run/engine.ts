@@ -1,29 +1,29 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { QueryConfig } from '../config/config.js';
-import { AppError } from '../errors.js';
-import { CLASSIFICATIONS } from '../ingest/classification/reasons.js';
-import type { Rollups } from '../rollups/rollups.js';
-import { DATA_SPAN_SQL, dataSpanFromRows } from '../stores/clickhouse/siteSpan.js';
-import type { MetaDb } from '../stores/meta/database.js';
-import { completedImports } from '../stores/meta/imports.js';
-import { dimensionKind } from './catalog.js';
-import { type CompiledQuery, compileQuery } from './compile.js';
-import type { DateRange } from './dateRange.js';
-import { labelKeys } from './dimensionSql.js';
+import type { QueryConfig } from '../../config/config.js';
+import { AppError } from '../../errors.js';
+import { CLASSIFICATIONS } from '../../ingest/classification/reasons.js';
+import type { Rollups } from '../../rollups/rollups.js';
+import { DATA_SPAN_SQL, dataSpanFromRows } from '../../stores/clickhouse/siteSpan.js';
+import type { MetaDb } from '../../stores/meta/database.js';
+import { completedImports } from '../../stores/meta/imports.js';
+import { formatDate, isoWithOffset, parseIsoDate, startOfDay, toLocal } from '../../time/localTime.js';
+import { dimensionKind } from '../catalog.js';
+import { metricFacts, REVENUE_METRICS } from '../metrics.js';
+import type { DateRange } from '../plan/dateRange.js';
+import { type CompletedImport, decideImports, type ImportsDecision, importsWarning } from '../plan/importedPlan.js';
+import { candidateCount, type GroupSet, leadingRows, leadsAll, tightCandidateCount } from '../plan/leadingGroups.js';
+import { rawReadFrom, rawRowsCover, requireRawRows } from '../plan/rawHorizon.js';
+import { type ResolvedQuery, resolveQuery } from '../plan/resolve.js';
+import { chooseSampleRate, samplingMeta } from '../plan/sampling.js';
+import { loadSiteContext, type SiteContext, statsSiteRefused } from '../plan/siteContext.js';
+import { currentLabel, timeLabels } from '../plan/timeLabels.js';
+import { type ParsedQuery, parseRequest } from '../request/v2.js';
+import { type CompiledQuery, compileQuery } from '../sql/compile.js';
+import { labelKeys } from '../sql/dimensionSql.js';
+import { SqlParams } from '../sql/sqlParams.js';
 import type { ExchangeRates } from './exchangeRates.js';
 import { type Row, type Statements, teamStatements, toMetricValue } from './execute.js';
-import { type CompletedImport, decideImports, type ImportsDecision, importsWarning } from './importedPlan.js';
-import { candidateCount, type GroupSet, leadingRows, leadsAll, tightCandidateCount } from './leadingGroups.js';
-import { formatDate, isoWithOffset, parseIsoDate, startOfDay, toLocal } from './localTime.js';
-import { metricFacts, REVENUE_METRICS } from './metrics.js';
 import type { QueryScheduler } from './queryScheduler.js';
-import { rawReadFrom, rawRowsCover, requireRawRows } from './rawHorizon.js';
-import { type ParsedQuery, parseRequest } from './request.js';
-import { type ResolvedQuery, resolveQuery } from './resolve.js';
-import { chooseSampleRate, samplingMeta } from './sampling.js';
-import { loadSiteContext, type SiteContext, statsSiteRefused } from './siteContext.js';
-import { SqlParams } from './sqlParams.js';
-import { currentLabel, timeLabels } from './timeLabels.js';
 
 /** The query engine: parse → resolve → plan and compile → execute → shape. */
 export interface QueryEngineDeps {
@@ -113,7 +113,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
       return run(range, options);
     }
   };
-  // A breakdown by visitors from roll-ups reads its leading groups first (src/query/leadingGroups.ts).
+  // A breakdown by visitors from roll-ups reads its leading groups first (src/query/plan/leadingGroups.ts).
   const needed = fromRollups ? leadingRows(q, imported !== undefined) : null;
   const leading = async (rowsNeeded: number) => {
     const count = candidateCount(rowsNeeded);
@@ -141,7 +141,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   const byGroups = timeIndex < 0 && q.dimensions.length > 0;
   // One row past the page tells whether groups were cut off. The primary is sent before a
   // comparison read beside it: a statement starts with its share of the engine's cores
-  // (src/query/queryScheduler.ts), and the primary is the one that matters most.
+  // (src/query/run/queryScheduler.ts), and the primary is the one that matters most.
   const primaryAnswer = needed === null ? run(q.range, { paginate: true }) : leading(needed).then((answer) => answer ?? run(q.range, { paginate: true }));
   const alongside = q.comparison && !byGroups ? run(q.comparison.range, { paginate: false }) : null;
   // Awaited below; a failing primary must not leave its rejection unhandled meanwhile.

@@ -1,7 +1,7 @@
-import { badRequest } from '../errors.js';
-import type { Coverage } from '../rollups/rollups.js';
+import { badRequest } from '../../errors.js';
+import type { Coverage } from '../../rollups/rollups.js';
+import { formatDate, toLocal } from '../../time/localTime.js';
 import type { DateRange } from './dateRange.js';
-import { formatDate, toLocal } from './localTime.js';
 import type { SiteContext } from './siteContext.js';
 
 /**
@@ -14,7 +14,7 @@ import type { SiteContext } from './siteContext.js';
 /**
  * The first instant a compiled range reads raw rows from, or null when it reads none: the whole
  * range when it is read raw, the days after the roll-ups when the two are stitched
- * (src/query/rollupSource.ts).
+ * (src/query/sql/rollupSource.ts).
  */
 export function rawReadFrom(range: DateRange, sources: readonly string[], coverage: Coverage | undefined): number | null {
   if (!sources.includes('raw')) return null;
@@ -30,7 +30,7 @@ export const rawRowsCover = (site: SiteContext, ranges: DateRange[]) => ranges.e
 
 /**
  * Refuses raw rows read from `from` (null: none read) when the site deleted some of them. A query
- * may be asked so the roll-ups answer it (src/query/rollupSource.ts); a funnel is always read raw.
+ * may be asked so the roll-ups answer it (src/query/sql/rollupSource.ts); a funnel is always read raw.
  */
 export function requireRawRows(site: SiteContext, from: number | null, report: 'query' | 'funnel'): void {
   if (kept(site, from)) return;

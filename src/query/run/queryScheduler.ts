@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors.js';
 
 /**
  * Shares the query connections fairly between teams. The embedded engine runs one statement per

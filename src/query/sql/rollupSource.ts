@@ -1,20 +1,20 @@
-import type { Coverage } from '../rollups/rollups.js';
-import { allColumns, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName, rowDay, weekRows } from '../stores/clickhouse/dailyRollups.js';
-import { FULL, type RollupWindow, WHOLE, WINDOW_HOLDS, windowRowsSql } from '../stores/clickhouse/rollupWindows.js';
-import { dimensionKind } from './catalog.js';
+import type { Coverage } from '../../rollups/rollups.js';
+import { allColumns, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName, rowDay, weekRows } from '../../stores/clickhouse/dailyRollups.js';
+import { FULL, type RollupWindow, WHOLE, WINDOW_HOLDS, windowRowsSql } from '../../stores/clickhouse/rollupWindows.js';
+import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, toLocal, wholeWeeks } from '../../time/localTime.js';
+import { dimensionKind } from '../catalog.js';
+import { isScrollGoal, selectGoals } from '../goals.js';
+import { ROLLUP_VISITORS } from '../metrics.js';
+import { STORABLE } from '../plan/dateRange.js';
+import type { GroupSet } from '../plan/leadingGroups.js';
+import type { FilterTree } from '../request/v2.js';
 import type { Side } from './compile.js';
-import { STORABLE } from './dateRange.js';
 import { dayBucket, goalDimensionGoals, goalKey } from './dimensionSql.js';
 import { filtersCondition } from './filters.js';
-import { isScrollGoal, selectGoals } from './goals.js';
-import type { GroupSet } from './leadingGroups.js';
-import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, toLocal, wholeWeeks } from './localTime.js';
-import { ROLLUP_VISITORS } from './metrics.js';
-import type { FilterTree } from './request.js';
 import { and, type CompileContext, classificationCondition, WEEK_MS } from './tables.js';
 
 /**
- * Whether a side of a compiled query (src/query/compile.ts) can be read from a daily roll-up
+ * Whether a side of a compiled query (src/query/sql/compile.ts) can be read from a daily roll-up
  * (src/stores/clickhouse/dailyRollups.ts) instead of raw rows, and its SQL when it can.
  *
  * A roll-up answers a side when the range is whole local days of the zone the roll-ups were cut
@@ -82,7 +82,7 @@ function filterColumns(tree: FilterTree, table: Side['table'], ctx: CompileConte
   const kind = dimensionKind(tree.dimension);
   if (kind?.kind === 'goal') return table === 'events' && !selectGoals(tree, ctx.q.site.goals).some(isScrollGoal) ? [...GOAL_COLUMNS] : null;
   if (kind?.kind !== 'column') return null;
-  // A leaf on a property the rows lack goes through the other table (src/query/filters.ts).
+  // A leaf on a property the rows lack goes through the other table (src/query/sql/filters.ts).
   if ((table === 'events' && kind.def.scope === 'session') || (table === 'sessions' && kind.def.scope === 'event')) return null;
   return [storedColumn(kind.def.column)];
 }
@@ -150,7 +150,7 @@ export function windowReading(
 ): { window: RollupWindow; rows: string; oneRowEach: boolean; noSets: boolean } | null {
   const window = wholeWindow(side, ctx, table, coverage);
   if (window === null || stitched(ctx, coverage)) return null;
-  // Shown classes (src/query/tables.ts) add their own rows to a group; filters need the keys they read.
+  // Shown classes (src/query/sql/tables.ts) add their own rows to a group; filters need the keys they read.
   if (ctx.q.classifications.length > 0 || side.filters.length > 0 || side.dims.length > 1) return null;
   const { params } = ctx;
   const kind = side.dims.length === 0 ? null : dimensionKind(ctx.q.dimensions[side.dims[0]!]!);
@@ -209,7 +209,7 @@ function windowFor(side: Side, ctx: CompileContext, table: RollupTable, coverage
 }
 
 /**
- * How ranking a side's groups by their summed visitor counts (src/query/leadingGroups.ts) would
+ * How ranking a side's groups by their summed visitor counts (src/query/plan/leadingGroups.ts) would
  * serve: `needless` when the side reads each group's own count from one row and no visitor set;
  * `tight` when the range's rolled-up days are one window, whose rows each count their visitors
  * once (days read raw after it add a day each); `loose` otherwise.
@@ -231,7 +231,7 @@ type Merged = ReturnType<typeof weekRows>;
 
 /**
  * The rows of the range: events of its days; visits last active on or after its first day and
- * begun by its last (src/query/tables.ts sessionsBase). A window within the rolled-up days is
+ * begun by its last (src/query/sql/tables.ts sessionsBase). A window within the rolled-up days is
  * read as its window rows, the whole weeks outside it as week rows, and the day rows they hold
  * are left out; day and month buckets read day rows throughout (a week may straddle two months).
  */
@@ -291,7 +291,7 @@ function rollupRows(side: Side, ctx: CompileContext, table: RollupTable, coverag
 }
 
 /**
- * The groups of a one-dimension side ranked by their summed visitor counts (src/query/leadingGroups.ts),
+ * The groups of a one-dimension side ranked by their summed visitor counts (src/query/plan/leadingGroups.ts),
  * `count` + 1 of them: the candidates and the first group left out.
  */
 export function boundsSql(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage, count: number): string {

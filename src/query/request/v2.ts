@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { badRequest } from '../errors.js';
-import { canonicalDimension, dimensionChoices, dimensionKind, FILTER_OPERATORS, type FilterOperator } from './catalog.js';
-import { METRICS, type MetricSpec, parseMetric } from './metrics.js';
+import { badRequest } from '../../errors.js';
+import { canonicalDimension, dimensionChoices, dimensionKind, FILTER_OPERATORS, type FilterOperator } from '../catalog.js';
+import { METRICS, type MetricSpec, parseMetric } from '../metrics.js';
 import { expandedRegexSize, MAX_REGEX_SIZE, MAX_REGEX_UNION_SIZE } from './regexCost.js';
 
 /**
@@ -84,7 +84,7 @@ export interface ParsedQuery {
   totalRows: boolean;
   /** `month` and `year` end today rather than at their last day. */
   trimRelativeDateRange: boolean;
-  /** Imported data is merged in where the query allows (src/query/importedPlan.ts). */
+  /** Imported data is merged in where the query allows (src/query/plan/importedPlan.ts). */
   imports: boolean;
 }
 

@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { QueryConfig } from '../config/config.js';
-import { AppError, badRequest } from '../errors.js';
+import type { QueryConfig } from '../../config/config.js';
+import { AppError, badRequest } from '../../errors.js';
 import type { QueryScheduler } from './queryScheduler.js';
 
 export type Row = Record<string, unknown>;
@@ -57,7 +57,7 @@ export function toMetricValue(value: unknown): number | null {
   return Number.isFinite(number) ? number : null;
 }
 
-/** One team's statements: each waits its turn for a query connection (src/query/queryScheduler.ts). */
+/** One team's statements: each waits its turn for a query connection (src/query/run/queryScheduler.ts). */
 export type Statements = (sql: string, params: Record<string, unknown>) => Promise<Row[]>;
 
 export function teamStatements(scheduler: QueryScheduler<ClickHouseClient>, teamId: number, limits: QueryConfig): Statements {

@@ -1,15 +1,15 @@
-import type { Coverage } from '../rollups/rollups.js';
-import { dimensionKind } from './catalog.js';
+import type { Coverage } from '../../rollups/rollups.js';
+import { dimensionKind } from '../catalog.js';
+import { goalCondition, isScrollGoal } from '../goals.js';
+import { type MetricSpec, metricFacts, metricOf } from '../metrics.js';
+import type { ImportedSource } from '../plan/importedPlan.js';
+import type { GroupSet } from '../plan/leadingGroups.js';
+import { filterLeaves, isSessionDimension, metricTable, type ResolvedQuery } from '../plan/resolve.js';
+import type { FilterTree } from '../request/v2.js';
+import type { ExchangeRates } from '../run/exchangeRates.js';
 import { dayBucket, dimensionLabel, goalDimensionGoals, goalKey } from './dimensionSql.js';
-import type { ExchangeRates } from './exchangeRates.js';
 import { filtersCondition, isVisitSetTest, usesScrollGoals } from './filters.js';
-import { goalCondition, isScrollGoal } from './goals.js';
-import type { ImportedSource } from './importedPlan.js';
 import { importedSubquery, importedTotals } from './importedSql.js';
-import type { GroupSet } from './leadingGroups.js';
-import { type MetricSpec, metricFacts, metricOf } from './metrics.js';
-import type { FilterTree } from './request.js';
-import { filterLeaves, isSessionDimension, metricTable, type ResolvedQuery } from './resolve.js';
 import { planRevenue, type RevenuePlan } from './revenue.js';
 import { boundsSql, GOAL_COLUMNS, groupRanking, rollupSideSql, rollupTableFor, SESSION_DIMENSION_SUBSTITUTES, stitched } from './rollupSource.js';
 import { and, type CompileContext, eventsBase, fromTable, sessionsBase } from './tables.js';
@@ -28,7 +28,7 @@ export interface Side {
   dims: number[];
   columns: Map<string, Column>;
   /**
-   * The rows read, kept apart so a roll-up can read the same (src/query/rollupSource.ts): the
+   * The rows read, kept apart so a roll-up can read the same (src/query/sql/rollupSource.ts): the
    * table's base (site, range, classification; engagement rows on events only when asked), the
    * query's filters, and further conditions with the columns they read (null: raw rows only).
    */
@@ -85,7 +85,7 @@ export function compileQuery(
     restrictTo?: string[][];
     imported?: ImportedSource;
     rollups?: Coverage;
-    /** Read only these groups from roll-ups (src/query/leadingGroups.ts). */
+    /** Read only these groups from roll-ups (src/query/plan/leadingGroups.ts). */
     among?: GroupSet;
     /** Instead of the answer, rank this many groups by their summed visitor counts (from roll-ups only). */
     bounds?: number;

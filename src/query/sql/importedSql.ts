@@ -1,14 +1,14 @@
-import { DIMENSIONS, dimensionKind } from './catalog.js';
+import { DIMENSIONS, dimensionKind } from '../catalog.js';
+import { totalsOf } from '../metrics.js';
+import { type ImportedRead, type ImportedTable, type ImportedTotal, localDays } from '../plan/importedPlan.js';
+import type { FilterTree } from '../request/v2.js';
 import { dayBucket, dimensionLabel, goalKey } from './dimensionSql.js';
 import { columnLeaf, goalLeaf } from './filters.js';
-import { type ImportedRead, type ImportedTable, type ImportedTotal, localDays } from './importedPlan.js';
-import { totalsOf } from './metrics.js';
-import type { FilterTree } from './request.js';
 import { and, type CompileContext } from './tables.js';
 
 /**
  * The imported side of a query: grouped SELECTs on the chosen daily tables, groups labelled
- * exactly as the native side labels them (src/query/dimensionSql.ts) so the two merge on the
+ * exactly as the native side labels them (src/query/sql/dimensionSql.ts) so the two merge on the
  * labels, with the totals the query's metrics need as `<prefix>_<total>` columns. Pure; every
  * value is a parameter.
  */

@@ -1,4 +1,4 @@
-import { dimensionKind } from './catalog.js';
+import { dimensionKind } from '../catalog.js';
 import type { ResolvedQuery } from './resolve.js';
 
 /**
@@ -11,7 +11,7 @@ import type { ResolvedQuery } from './resolve.js';
  * src/stores/clickhouse/dailyRollups.ts), and a group's summed counts are never fewer than its
  * visitors. So the engine first ranks the groups by those sums, which are plain numbers, then
  * merges the sets of the leading groups alone, and keeps that answer only when the last row it
- * needs has more visitors than any group left out could have (src/query/engine.ts). Otherwise it
+ * needs has more visitors than any group left out could have (src/query/run/engine.ts). Otherwise it
  * reads every group. The answer never changes; only the work does.
  *
  * `uniq` counts exactly up to 65,536 distinct hashes and estimates from a sample of 32,768 to

@@ -1,7 +1,19 @@
-import { badRequest } from '../errors.js';
-import type { Interval } from './catalog.js';
-import { addDays, addMonths, dayNumber, daysInMonth, endOfDay, fromLocal, isoWeekday, type LocalDate, parseIsoDate, startOfDay, toLocal } from './localTime.js';
-import type { ComparisonRequest } from './request.js';
+import { badRequest } from '../../errors.js';
+import {
+  addDays,
+  addMonths,
+  dayNumber,
+  daysInMonth,
+  endOfDay,
+  fromLocal,
+  isoWeekday,
+  type LocalDate,
+  parseIsoDate,
+  startOfDay,
+  toLocal,
+} from '../../time/localTime.js';
+import type { Interval } from '../catalog.js';
+import type { ComparisonRequest } from '../request/v2.js';
 
 /**
  * Date ranges as the reference bounds them (its §3.4), in the site's time zone: `Nd` ends

@@ -1,11 +1,11 @@
-import { isValidTimeZone, timeZoneProblem } from '../accounts/timezones.js';
-import { badRequest } from '../errors.js';
-import { canonicalDimension, dimensionKind, type Interval } from './catalog.js';
+import { isValidTimeZone, timeZoneProblem } from '../../accounts/timezones.js';
+import { badRequest } from '../../errors.js';
+import { endOfDay, formatDate, parseIsoDate, toLocal } from '../../time/localTime.js';
+import { canonicalDimension, dimensionKind, type Interval } from '../catalog.js';
+import { goalsInFilters } from '../goals.js';
+import { type MetricSpec, metricFacts, metricOf } from '../metrics.js';
+import type { ComparisonRequest, FilterTree, ParsedQuery } from '../request/v2.js';
 import { comparisonRange, type DateRange, impliedInterval, requireStorable, resolveDateRange } from './dateRange.js';
-import { goalsInFilters } from './goals.js';
-import { endOfDay, formatDate, parseIsoDate, toLocal } from './localTime.js';
-import { type MetricSpec, metricFacts, metricOf } from './metrics.js';
-import type { ComparisonRequest, FilterTree, ParsedQuery } from './request.js';
 import type { SiteContext } from './siteContext.js';
 import { bucketCount, finestFittingInterval, MAX_TIME_BUCKETS } from './timeLabels.js';
 

@@ -1,9 +1,9 @@
 import { badRequest } from '../../errors.js';
+import { parseIsoDate } from '../../time/localTime.js';
 import { canonicalDimension, dimensionKind } from '../catalog.js';
-import type { EngineOptions } from '../engine.js';
-import { parseIsoDate } from '../localTime.js';
 import { METRICS, metricFacts, parseMetric, type V1Use } from '../metrics.js';
-import { parseV1Filters } from './filters.js';
+import type { EngineOptions } from '../run/engine.js';
+import { parseV1Filters } from './v1Filters.js';
 
 /**
  * v1 query-string parameters translated into a v2 request: one engine answers both. `period`

@@ -1,5 +1,5 @@
-import { type DateRange, STORABLE } from './dateRange.js';
-import type { ResolvedQuery } from './resolve.js';
+import { type DateRange, STORABLE } from '../plan/dateRange.js';
+import type { ResolvedQuery } from '../plan/resolve.js';
 import type { SqlParams } from './sqlParams.js';
 
 /** What every statement of one query shares: the query, its parameters, the range read and the sample. */

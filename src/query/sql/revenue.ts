@@ -1,7 +1,7 @@
-import { type ExchangeRates, multipliersInto } from './exchangeRates.js';
-import { goalCondition, goalsInFilters } from './goals.js';
-import type { ResolvedQuery } from './resolve.js';
-import type { Goal } from './siteContext.js';
+import { goalCondition, goalsInFilters } from '../goals.js';
+import type { ResolvedQuery } from '../plan/resolve.js';
+import type { Goal } from '../plan/siteContext.js';
+import { type ExchangeRates, multipliersInto } from '../run/exchangeRates.js';
 import type { SqlParams } from './sqlParams.js';
 
 /**

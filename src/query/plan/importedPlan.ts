@@ -1,10 +1,10 @@
-import { dimensionKind } from './catalog.js';
+import { formatDate, toLocal } from '../../time/localTime.js';
+import { dimensionKind } from '../catalog.js';
+import { goalsInFilters, isScrollGoal } from '../goals.js';
+import { isImportableMetric, metricFacts, totalsOf } from '../metrics.js';
+import type { FilterTree } from '../request/v2.js';
+import { goalDimensionGoals } from '../sql/dimensionSql.js';
 import type { DateRange } from './dateRange.js';
-import { goalDimensionGoals } from './dimensionSql.js';
-import { goalsInFilters, isScrollGoal } from './goals.js';
-import { formatDate, toLocal } from './localTime.js';
-import { isImportableMetric, metricFacts, totalsOf } from './metrics.js';
-import type { FilterTree } from './request.js';
 import type { ResolvedQuery } from './resolve.js';
 
 /**

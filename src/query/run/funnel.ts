@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, notFound } from '../../errors.js';
+import { goalCondition, isScrollGoal } from '../goals.js';
+import { requireRawRows } from '../plan/rawHorizon.js';
+import { type ResolvedQuery, resolveQuery } from '../plan/resolve.js';
+import { type Goal, loadSiteContext } from '../plan/siteContext.js';
+import { parseRequest } from '../request/v2.js';
+import { filtersCondition } from '../sql/filters.js';
+import { SqlParams } from '../sql/sqlParams.js';
+import { and, eventsBase } from '../sql/tables.js';
 import type { QueryEngineDeps } from './engine.js';
 import { teamStatements, toMetricValue } from './execute.js';
-import { filtersCondition } from './filters.js';
-import { goalCondition, isScrollGoal } from './goals.js';
-import { requireRawRows } from './rawHorizon.js';
-import { parseRequest } from './request.js';
-import { type ResolvedQuery, resolveQuery } from './resolve.js';
-import { type Goal, loadSiteContext } from './siteContext.js';
-import { SqlParams } from './sqlParams.js';
-import { and, eventsBase } from './tables.js';
 
 /**
  * The funnel report on the same engine: of the visitors matching the query's range and filters,

@@ -1,6 +1,6 @@
-import { dimensionKind, type Interval } from './catalog.js';
-import { goalCondition, goalsInFilters } from './goals.js';
-import type { ResolvedQuery } from './resolve.js';
+import { dimensionKind, type Interval } from '../catalog.js';
+import { goalCondition, goalsInFilters } from '../goals.js';
+import type { ResolvedQuery } from '../plan/resolve.js';
 import type { CompileContext } from './tables.js';
 
 /**

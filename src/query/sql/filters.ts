@@ -1,6 +1,6 @@
-import { type DimensionDef, type DimensionKind, dimensionKind } from './catalog.js';
-import { goalCondition, isScrollGoal, selectGoals } from './goals.js';
-import type { FilterTree } from './request.js';
+import { type DimensionDef, type DimensionKind, dimensionKind } from '../catalog.js';
+import { goalCondition, isScrollGoal, selectGoals } from '../goals.js';
+import type { FilterTree } from '../request/v2.js';
 import { and, type CompileContext, eventsBase, fromTable, sessionsBase } from './tables.js';
 
 /**
