@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { ROLE_SCOPES, ROLES, type Role, roleIn, SITE_EDITORS, TEAM_MANAGERS } from '../../../../src/accounts/roles';
-import { api, type TeamApi, teamApi } from '../../api';
+import { api, teamApi } from '../../api';
 import { Link } from '../../router';
 import { Loading } from '../../ui/Loading';
 import type { SiteInfo } from '../dashboard/context';
@@ -17,16 +17,8 @@ import { ShieldsSection } from './sections/ShieldsSection';
 import { TrackerSection } from './sections/TrackerSection';
 import { VisibilitySection } from './sections/VisibilitySection';
 import { WebhooksSection } from './sections/WebhooksSection';
+import type { SiteSectionProps } from './siteSection';
 import { TeamNotices } from './TeamNotices';
-
-export interface SiteSectionProps {
-  site: SiteInfo;
-  /** The viewer's role in the site's team: sections leave out what the server would refuse them. */
-  role: Role;
-  api: TeamApi;
-  /** Reads the site again after a change that the other sections or the dashboard show. */
-  refreshSite(): void;
-}
 
 const SECTIONS: { section: string; label: string; render(props: SiteSectionProps): ReactNode; for?: readonly Role[] }[] = [
   { section: 'general', label: 'General', render: (p) => <GeneralSection {...p} /> },

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { api } from '../../../api';
 import { ConfirmButton, ErrorNote, Field, formatTime, Section, ServerForm, useResource } from '../parts';
-import type { SiteSectionProps } from '../SiteSettingsPage';
+import type { SiteSectionProps } from '../siteSection';
 
 interface PreparedExport {
   id: string;

@@ -1,6 +1,6 @@
 import { type DragEvent, useState } from 'react';
 import { ConfirmButton, ErrorNote, Field, Section, ServerForm } from '../parts';
-import type { SiteSectionProps } from '../SiteSettingsPage';
+import type { SiteSectionProps } from '../siteSection';
 
 const MIN_STEPS = 2;
 const MAX_STEPS = 8;

@@ -5,7 +5,7 @@ import TIME_ZONES from '../../../../../src/accounts/timeZoneNames.json';
 import { api as appApi } from '../../../api';
 import { navigate } from '../../../router';
 import { ConfirmButton, Field, formatDay, Section, ServerForm, useResource } from '../parts';
-import type { SiteSectionProps } from '../SiteSettingsPage';
+import type { SiteSectionProps } from '../siteSection';
 
 /** Domain change (the old name keeps answering for 30 days), time zone, raw-event retention, and deleting the site. */
 export function GeneralSection({ site, role, api, refreshSite }: SiteSectionProps) {

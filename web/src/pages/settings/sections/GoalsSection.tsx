@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ConfirmButton, ErrorNote, Field, Section, ServerForm, useResource } from '../parts';
-import type { SiteSectionProps } from '../SiteSettingsPage';
+import type { SiteSectionProps } from '../siteSection';
 
 interface Goal {
   id: number;

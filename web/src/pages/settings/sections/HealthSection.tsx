@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Loading } from '../../../ui/Loading';
 import { ErrorNote, type OutcomeGuide, Section, useOutcomeGuide, useResource } from '../parts';
-import type { SiteSectionProps } from '../SiteSettingsPage';
+import type { SiteSectionProps } from '../siteSection';
 
 interface Health {
   from: string;

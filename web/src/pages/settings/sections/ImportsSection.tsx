@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ConfirmButton, ErrorNote, formatTime, Section, useResource } from '../parts';
-import type { SiteSectionProps } from '../SiteSettingsPage';
+import type { SiteSectionProps } from '../siteSection';
 
 interface SiteImport {
   id: number;

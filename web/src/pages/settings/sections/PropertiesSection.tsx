@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ConfirmButton, Field, Section, ServerForm } from '../parts';
-import type { SiteSectionProps } from '../SiteSettingsPage';
+import type { SiteSectionProps } from '../siteSection';
 
 /** Custom properties the dashboard offers as breakdowns and filters. */
 export function PropertiesSection({ site, api, refreshSite }: SiteSectionProps) {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ConfirmButton, ErrorNote, Field, Section, ServerForm, useOutcomeGuide, useResource } from '../parts';
-import type { SiteSectionProps } from '../SiteSettingsPage';
+import type { SiteSectionProps } from '../siteSection';
 
 interface Rule {
   id: number;

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { api as appApi } from '../../../api';
 import type { QueryResult } from '../../dashboard/context';
 import { CopyButton, ErrorNote, Section, useResource } from '../parts';
-import type { SiteSectionProps } from '../SiteSettingsPage';
+import type { SiteSectionProps } from '../siteSection';
 
 interface Snippet {
   snippet: string;

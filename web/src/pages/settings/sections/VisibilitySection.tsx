@@ -13,7 +13,7 @@ import {
   ServerForm,
   useResource,
 } from '../parts';
-import type { SiteSectionProps } from '../SiteSettingsPage';
+import type { SiteSectionProps } from '../siteSection';
 
 interface SharedLink {
   name: string;

@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../../../../src/webhooks/eventTypes';
 import { FAILING_THRESHOLD, OLD_SECRET_VALIDITY_MS, STOP_THRESHOLD } from '../../../../../src/webhooks/policy';
 import type { TeamApi } from '../../../api';
 import { ConfirmButton, ErrorNote, Field, FieldError, formatTime, Section, ServerForm, ShownOnce, useResource } from '../parts';
-import type { SiteSectionProps } from '../SiteSettingsPage';
+import type { SiteSectionProps } from '../siteSection';
 
 interface Webhook {
   id: number;
