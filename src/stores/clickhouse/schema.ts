@@ -1,59 +1,15 @@
+import { columnDefinition, createdColumns, EVENT_COLUMN_TABLE, SESSION_COLUMN_TABLE } from './columns.js';
 import type { TableDef } from './ddl.js';
 
 /**
- * The analytics schema. Column names follow the reference product's (events_v2, sessions_v2,
- * imported_*) so its metric definitions translate directly; additions are ours:
- * `channel` (computed at ingestion, not by a UDF), `device`, `language`, `page_title`, `city`
- * (a name: our geo source has no GeoNames ids), `classification` (bot, spam, … kept but excluded
- * from reports by default), `interactive`, `tracker_version`.
+ * The analytics schema: `events` and `sessions` (their columns in columns.ts), the ingestion
+ * counters, and the `rollup_*` tables of imported data, named and shaped as the reference
+ * product's imported_* tables.
  */
-
-/** Attributes a visit takes from its first event and copies onto every event row. */
-const VISIT_ATTRIBUTES = [
-  'referrer String CODEC(ZSTD(3))',
-  'referrer_source String CODEC(ZSTD(3))',
-  'click_id_param LowCardinality(String)',
-  'utm_medium String CODEC(ZSTD(3))',
-  'utm_source String CODEC(ZSTD(3))',
-  'utm_campaign String CODEC(ZSTD(3))',
-  'utm_content String CODEC(ZSTD(3))',
-  'utm_term String CODEC(ZSTD(3))',
-  'channel LowCardinality(String)',
-  'country_code LowCardinality(FixedString(2))',
-  'subdivision1_code LowCardinality(String)',
-  'subdivision2_code LowCardinality(String)',
-  'city String CODEC(ZSTD(3))',
-  'screen_size LowCardinality(String)',
-  'device LowCardinality(String)',
-  'operating_system LowCardinality(String)',
-  'operating_system_version LowCardinality(String)',
-  'browser LowCardinality(String)',
-  'browser_version LowCardinality(String)',
-  'language LowCardinality(String)',
-];
 
 export const EVENTS: TableDef = {
   name: 'events',
-  columns: [
-    "timestamp DateTime('UTC') CODEC(Delta, LZ4)",
-    'site_id UInt64',
-    'name LowCardinality(String)',
-    'user_id UInt64',
-    'session_id UInt64',
-    'hostname String CODEC(ZSTD(3))',
-    'pathname String CODEC(ZSTD(3))',
-    'page_title String CODEC(ZSTD(3))',
-    ...VISIT_ATTRIBUTES,
-    'props Map(String, String) CODEC(ZSTD(3))',
-    'revenue_source_amount Nullable(Decimal(18, 3))',
-    'revenue_source_currency LowCardinality(String)',
-    // 255 = not measured; 0 on every event other than engagement.
-    'scroll_depth UInt8',
-    'engagement_time UInt32',
-    'interactive UInt8 DEFAULT 1',
-    'tracker_version LowCardinality(String)',
-    'classification LowCardinality(String)',
-  ],
+  columns: createdColumns(EVENT_COLUMN_TABLE),
   engine: 'MergeTree',
   partitionBy: 'toYYYYMM(timestamp)',
   orderBy: '(site_id, toDate(timestamp), name, user_id, timestamp)',
@@ -61,12 +17,8 @@ export const EVENTS: TableDef = {
   shardingKey: 'user_id',
 };
 
-/**
- * Columns added to `events` after its first release, each by its own migration. The idempotency
- * key (`k`, lower-cased UUID, '' when absent) is stored with its event, so the keys of the last 24
- * hours survive a restart exactly when their events do.
- */
-export const EVENTS_IDEMPOTENCY_KEY = 'idempotency_key String CODEC(ZSTD(3))';
+/** The idempotency key, added to `events` by migration 2 (columns.ts). */
+export const EVENTS_IDEMPOTENCY_KEY = columnDefinition(EVENT_COLUMN_TABLE, 'idempotency_key');
 
 /**
  * Columns stored as `LowCardinality(String)` since migration 4, by table. Page paths, hostnames
@@ -76,7 +28,7 @@ export const EVENTS_IDEMPOTENCY_KEY = 'idempotency_key String CODEC(ZSTD(3))';
  * millions of distinct paths pays about 2× on those reads instead, the trade docs/architecture.md
  * records. Referrers, UTM tags and titles stay plain strings: they are mostly distinct.
  */
-export const LOW_CARDINALITY_COLUMNS: Record<'events' | 'sessions', string[]> = {
+export const LOW_CARDINALITY_COLUMNS: { events: Array<keyof typeof EVENT_COLUMN_TABLE>; sessions: Array<keyof typeof SESSION_COLUMN_TABLE> } = {
   events: ['pathname', 'hostname', 'referrer_source'],
   sessions: ['entry_page', 'exit_page', 'exit_page_hostname', 'hostname', 'referrer_source'],
 };
@@ -84,26 +36,7 @@ export const LOW_CARDINALITY_COLUMNS: Record<'events' | 'sessions', string[]> = 
 /** One logical row per visit, updated by appending a cancel row (-1) and a new state row (+1). */
 export const SESSIONS: TableDef = {
   name: 'sessions',
-  columns: [
-    'session_id UInt64',
-    'sign Int8',
-    'site_id UInt64',
-    'user_id UInt64',
-    'hostname String CODEC(ZSTD(3))',
-    "timestamp DateTime('UTC') CODEC(Delta, LZ4)",
-    "start DateTime('UTC') CODEC(Delta, LZ4)",
-    'is_bounce UInt8',
-    'entry_page String CODEC(ZSTD(3))',
-    'exit_page String CODEC(ZSTD(3))',
-    'exit_page_hostname String CODEC(ZSTD(3))',
-    'pageviews Int32',
-    // Grows by one with every update, so it doubles as the collapsing version.
-    'events Int32',
-    'duration UInt32',
-    ...VISIT_ATTRIBUTES,
-    'entry_props Map(String, String) CODEC(ZSTD(3))',
-    'classification LowCardinality(String)',
-  ],
+  columns: createdColumns(SESSION_COLUMN_TABLE),
   engine: 'VersionedCollapsingMergeTree',
   engineArgs: 'sign, events',
   partitionBy: 'toYYYYMM(start)',
