@@ -1,0 +1,119 @@
+// The dependency rule of docs/architecture.md, checked by `npm run lint` (`npx depcruise src web/src tracker`).
+//
+// The server is layered; a module imports from its own layer or from those below it, never above:
+//   entry points   src/main.ts, src/serve.ts, src/app.ts, src/backgroundJobs.ts, src/cli/
+//   HTTP and MCP   src/api/, src/web/ (the web app's server side), src/mcp/
+//   domain         src/ingest/, src/query/, src/management/, src/imports/, src/export/, src/webhooks/,
+//                  src/rollups/, src/state/
+//   stores         src/stores/, src/mail/ (what holds or sends data, knowing nothing of its callers)
+//   foundation     src/contracts/, src/time/, src/accounts/, src/config/, src/clock.ts, src/errors.ts
+// and no import cycle anywhere, type-only imports included. The browser's code (web/src/, tracker/)
+// takes from the server only the contracts and the pure shared facts listed in SHARED_WITH_BROWSER.
+
+const ENTRY = '^src/(main|serve|app|backgroundJobs)[.]ts$|^src/cli/';
+const HTTP = '^src/(api|web|mcp)/';
+const DOMAIN = '^src/(ingest|query|management|imports|export|webhooks|rollups|state)/';
+const STORES = '^src/(stores|mail)/';
+const FOUNDATION = '^src/(contracts|time|accounts|config)/|^src/(clock|errors)[.]ts$';
+
+// Facts the browser shares with the server: plain data and functions with no Node.js, I/O or
+// server state (the roles a member may hold, the webhook event names, the time-zone list, …).
+const SHARED_WITH_BROWSER = ['^src/contracts/', '^src/accounts/(roles|scopes|rawRetention|timeZoneNames[.]json)', '^src/webhooks/(eventTypes|policy)[.]ts$'];
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      severity: 'error',
+      comment: 'Modules that import each other (type-only imports count) cannot be read, tested or moved one at a time.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'entry-points-are-imported-by-none',
+      severity: 'error',
+      comment: 'Only an entry point wires the program together; nothing below it may reach back up.',
+      from: { pathNot: [ENTRY] },
+      to: { path: [ENTRY] },
+    },
+    {
+      name: 'domain-imports-no-http',
+      severity: 'error',
+      comment: 'Domain modules say what happened in their own words; HTTP, the web server and MCP map it to answers.',
+      from: { path: [DOMAIN, STORES] },
+      to: { path: [HTTP] },
+    },
+    {
+      name: 'stores-import-no-domain',
+      severity: 'error',
+      comment: 'Stores hold data for the domain and know nothing of it: they take their types from src/stores/ or the foundation.',
+      from: { path: [STORES] },
+      to: { path: [DOMAIN] },
+    },
+    {
+      name: 'foundation-imports-only-foundation',
+      severity: 'error',
+      comment: 'Contracts, time, accounts, configuration, clock and errors are the ground floor: everything may use them.',
+      from: { path: [FOUNDATION] },
+      to: { path: ['^src/'], pathNot: [FOUNDATION] },
+    },
+    {
+      name: 'contracts-import-only-zod',
+      severity: 'error',
+      comment: 'The contracts are read by the browser too: schemas and their types, built from zod and each other.',
+      from: { path: '^src/contracts/' },
+      to: { pathNot: ['^src/contracts/', '^node_modules/zod/'] },
+    },
+    {
+      name: 'shared-with-browser-stays-pure',
+      severity: 'error',
+      comment: 'A module the browser imports must not bring Node.js or server code with it.',
+      from: { path: SHARED_WITH_BROWSER },
+      to: { pathNot: [...SHARED_WITH_BROWSER, '^node_modules/zod/'] },
+    },
+    {
+      name: 'web-app-imports-only-contracts-and-shared-facts',
+      severity: 'error',
+      comment: 'The web app (web/src) is built for the browser: from the server it takes only src/contracts and SHARED_WITH_BROWSER.',
+      from: { path: '^web/' },
+      to: { path: '^(src|tracker|test|bench|scripts)/', pathNot: SHARED_WITH_BROWSER },
+    },
+    {
+      name: 'tracker-stands-alone',
+      severity: 'error',
+      comment: 'The tracker is a script for every tracked page (tracker/, built by scripts/build-tracker.mjs): it imports nothing of ours outside itself.',
+      from: { path: '^tracker/' },
+      to: { path: '^(src|web|test|bench|scripts)/' },
+    },
+    {
+      name: 'server-imports-no-browser-or-test-code',
+      severity: 'error',
+      comment: 'The server never imports the web app, the tracker, tests or benchmarks.',
+      from: { path: '^src/' },
+      to: { path: '^(web|tracker|test|bench|scripts)/' },
+    },
+    {
+      name: 'no-unresolvable-import',
+      severity: 'error',
+      comment: 'An import the checker cannot resolve is an import whose layer it cannot check.',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // Type-only imports are read as imports: a cycle through types is a cycle.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+    },
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};
