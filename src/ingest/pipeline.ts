@@ -1,7 +1,7 @@
 import type { BlockList } from 'node:net';
 import { normaliseDomain } from '../accounts/domains.js';
+import { CLASSIFICATIONS } from '../classifications.js';
 import { type ClassificationLists, classify, isDatacenterAddress } from './classification/index.js';
-import { CLASSIFICATIONS } from './classification/reasons.js';
 import { type ClientAddress, resolveClientAddress } from './clientAddress.js';
 import { type Attribution, deriveAttribution } from './derive/attribution.js';
 import type { GeoDatabase, GeoLocation } from './derive/geo.js';

@@ -1,3 +1,4 @@
+import type { Classification } from '../../classifications.js';
 import type { ParsedUserAgent } from '../userAgent.js';
 import type { AgentRules } from './agentRules.js';
 import { agentVerdict, compileAgentRules, parseAgentPatterns } from './agentRules.js';
@@ -9,10 +10,9 @@ import { BUILT_IN_SPAM_REFERRERS } from './builtInLists/spamReferrers.js';
 import type { DatacenterNetworks } from './datacenterAddresses.js';
 import { isInNetworks, loadDatacenterNetworks, parseAsns, parseCidrs } from './datacenterAddresses.js';
 import { listSources } from './listFiles.js';
-import type { Classification } from './reasons.js';
 import { isListedHost, parseSpamDomains } from './spamReferrers.js';
 
-export { CLASSIFICATIONS, type Classification } from './reasons.js';
+export { CLASSIFICATIONS, type Classification } from '../../classifications.js';
 
 /** The operator's files that extend the built-in lists, all optional, in `listsDir`. */
 export const LIST_FILES = {

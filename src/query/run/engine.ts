@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import { CLASSIFICATIONS } from '../../classifications.js';
 import type { QueryConfig } from '../../config/config.js';
 import { AppError } from '../../errors.js';
-import { CLASSIFICATIONS } from '../../ingest/classification/reasons.js';
 import type { Rollups } from '../../rollups/rollups.js';
 import { DATA_SPAN_SQL, dataSpanFromRows } from '../../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../../stores/meta/database.js';

@@ -1,5 +1,5 @@
+import { CLASSIFICATIONS, type Classification, isClassification } from '../../classifications.js';
 import { invalid } from '../../errors.js';
-import { CLASSIFICATIONS, type Classification, isClassification } from '../../ingest/classification/reasons.js';
 import type { MetaDb } from './database.js';
 
 /** The classification reasons this site counts in its reports (empty: the default, all excluded). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { CLASSIFICATIONS } from '../../../classifications.js';
 import { badRequest, notFound } from '../../../errors.js';
-import { CLASSIFICATIONS } from '../../../ingest/classification/reasons.js';
 import { parseId, parsePayload } from '../../../management/payload.js';
 import { MAX_RULES_PER_KIND, normaliseShieldRule } from '../../../management/shieldRules.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
