@@ -12,11 +12,11 @@ import type { HealthCounters } from './healthCounters.js';
 import { registrableDomain, type VisitorIds, visitorIds } from './identity.js';
 import type { Log } from './log.js';
 import type { HeldEngagement, HeldEngagements } from './orphans.js';
-import { checkExtras, type EventPayload, parsePayload, withPathProp } from './payload.js';
+import { checkExtras, type EventPayload, parsePayload, type Revenue, withPathProp } from './payload.js';
 import { clickhouseTime, type EventRow, eventRow, type SessionRow, type VisitAttributes } from './rows.js';
-import type { SaltSource } from './salts.js';
+import type { DaySalts, SaltSource } from './salts.js';
 import type { LiveVisits, RecordedVisit, VisitEvent } from './sessions.js';
-import type { IngestSite, SiteDirectory } from './siteDirectory.js';
+import type { IngestSite, SiteDirectory, SiteLookup } from './siteDirectory.js';
 import { type ParsedUserAgent, parseUserAgent } from './userAgent.js';
 
 /** Reasons a site's outcome can carry that are decided before the response. */
@@ -191,16 +191,8 @@ export class IngestionPipeline {
     const { deps } = this;
     const address = request.address ?? resolveClientAddress(request.socketAddress, request.headers, deps.trustedProxies);
     const userAgent = request.userAgent ?? header(request.headers, 'user-agent') ?? '';
-    // A forwarding header counts as a forwarded address here even from an untrusted peer: such a
-    // request is a server relaying traffic, not an unidentified client, and is classified instead.
-    const forwarding = address.forwarded || FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined);
-    if (!forwarding && userAgent.trim() === '' && isDatacenterAddress(deps.lists, address.address)) {
-      return {
-        outcome: 'invalid',
-        message:
-          'This request comes straight from a data-center address with neither a user agent nor a forwarded client address; send events from the browser, or forward the client address and user agent.',
-      };
-    }
+    const refusal = this.unidentifiedServer(request, address, userAgent);
+    if (refusal) return { outcome: 'invalid', message: refusal };
 
     const sites = await this.resolveSites(payload.domains);
     if (!request.debug && deps.rateLimiter && !(await deps.rateLimiter.take(address.address))) {
@@ -208,6 +200,32 @@ export class IngestionPipeline {
       return { outcome: 'accepted', dropped: 'rate_limited', outcomes: sites.map((s) => ({ domain: s.domain, outcome: 'dropped', reason: 'rate_limited' })) };
     }
 
+    const derived = await this.derive(request, payload, address, userAgent);
+    const outcomes: SiteOutcome[] = [];
+    for (const { domain, lookup } of sites) outcomes.push(await this.toSite(request, payload, derived, domain, lookup));
+
+    const dropped = (outcomes.find((o) => o.reason !== null && PRE_RESPONSE_REASONS.has(o.reason))?.reason ?? null) as PreResponseReason | null;
+    // Accepted means stored: the rows and holds of this request are in the journal, on disk,
+    // before it is answered (docs/collecting-events.md).
+    if (!request.debug && outcomes.some((o) => o.outcome === 'stored' || o.outcome === 'held')) await deps.sink.durable();
+    if (request.debug) return { outcome: 'previewed', debug: debugReport(derived, address, deps.trustedProxiesConfigured, payload, dropped, outcomes) };
+    return { outcome: 'accepted', dropped, outcomes: outcomes.map(({ domain, outcome, reason }) => ({ domain, outcome, reason })) };
+  }
+
+  /**
+   * A refusal for a request straight from a data-center address with no user agent. A forwarding
+   * header counts as a forwarded address here even from an untrusted peer: such a request is a
+   * server relaying traffic, not an unidentified client, and is classified instead.
+   */
+  private unidentifiedServer(request: IngestRequest, address: ClientAddress, userAgent: string): string | null {
+    const forwarding = address.forwarded || FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined);
+    if (forwarding || userAgent.trim() !== '' || !isDatacenterAddress(this.deps.lists, address.address)) return null;
+    return 'This request comes straight from a data-center address with neither a user agent nor a forwarded client address; send events from the browser, or forward the client address and user agent.';
+  }
+
+  /** What the request says about its visitor, the same for every site it names. */
+  private async derive(request: IngestRequest, payload: EventPayload, address: ClientAddress, userAgent: string): Promise<DerivedRequest> {
+    const { deps } = this;
     const ua = parseUserAgent(userAgent);
     const page = payload.url === null ? null : parsePageUrl(payload.url, payload.hashMode);
     const attribution = deriveAttribution({ page, referrer: payload.referrer, override: payload.override });
@@ -218,8 +236,6 @@ export class IngestionPipeline {
       ip: address.address,
       referrerHost: referrerHost(payload.override.referrer ?? payload.referrer),
     });
-    const extras = checkExtras(payload);
-    const salts = await deps.salts.saltsFor(request.at);
     const attributes: VisitAttributes = {
       referrer: attribution.referrer,
       referrer_source: attribution.referrerSource,
@@ -243,63 +259,44 @@ export class IngestionPipeline {
       language: languageFrom(header(request.headers, 'accept-language')),
     };
     const hostname = page?.hostname ?? '(none)';
-    const rootDomain = registrableDomain(hostname);
+    return {
+      ua,
+      geo,
+      attribution,
+      salts: await deps.salts.saltsFor(request.at),
+      userAgent,
+      rootDomain: registrableDomain(hostname),
+      event: { extras: checkExtras(payload), classification, attributes, hostname, pathname: page?.pathname ?? '', ip: address.address },
+    };
+  }
 
-    const outcomes: SiteOutcome[] = [];
-    for (const { domain, lookup } of sites) {
-      if (!lookup || lookup.kind === 'unknown') {
-        outcomes.push({ domain, outcome: 'dropped', reason: 'unknown_site' });
-        continue;
-      }
-      if (lookup.kind !== 'live') {
-        if (!request.debug) deps.counters.count(lookup.siteId, request.at, lookup.kind === 'deleted' ? 'site_deleted' : 'account_dormant');
-        outcomes.push({ domain, outcome: 'dropped', reason: lookup.kind === 'deleted' ? 'site_deleted' : 'account_dormant' });
-        continue;
-      }
-      const site = lookup.site;
-      const userIds = visitorIds(salts, { userAgent, address: address.address, domain: site.domain, rootDomain });
-      try {
-        const outcome = await this.forSite(request, payload, site, {
-          userIds,
-          extras,
-          classification,
-          attributes,
-          hostname,
-          pathname: page?.pathname ?? '',
-          ip: address.address,
-        });
-        outcomes.push({ domain, visitorId: userIds.current, ...outcome });
-      } catch (error) {
-        // One site's failure is that site's drop, counted where its owner will see it; the other
-        // sites named in `d` still get the event.
-        deps.log.error({ err: error, site: site.domain }, 'ingesting an event failed');
-        if (!request.debug) deps.counters.count(site.id, request.at, 'internal_error');
-        outcomes.push({ domain, visitorId: userIds.current, outcome: 'dropped', reason: 'internal_error' });
-      }
+  /** The event's outcome for one site named in `d`. */
+  private async toSite(
+    request: IngestRequest,
+    payload: EventPayload,
+    derived: DerivedRequest,
+    domain: string,
+    lookup: SiteLookup | undefined,
+  ): Promise<SiteOutcome> {
+    const { deps } = this;
+    if (!lookup || lookup.kind === 'unknown') return { domain, outcome: 'dropped', reason: 'unknown_site' };
+    if (lookup.kind !== 'live') {
+      const reason = lookup.kind === 'deleted' ? 'site_deleted' : 'account_dormant';
+      if (!request.debug) deps.counters.count(lookup.siteId, request.at, reason);
+      return { domain, outcome: 'dropped', reason };
     }
-
-    const dropped = (outcomes.find((o) => o.reason !== null && PRE_RESPONSE_REASONS.has(o.reason))?.reason ?? null) as PreResponseReason | null;
-    // Accepted means stored: the rows and holds of this request are in the journal, on disk,
-    // before it is answered (docs/collecting-events.md).
-    if (!request.debug && outcomes.some((o) => o.outcome === 'stored' || o.outcome === 'held')) await deps.sink.durable();
-    if (request.debug) {
-      return {
-        outcome: 'previewed',
-        debug: {
-          address: { value: address.address, source: address.source, trusted_proxy_configured: deps.trustedProxiesConfigured },
-          salt_day: salts.day,
-          user_agent: ua,
-          geolocation: geo,
-          channel: attribution.channel,
-          attribution,
-          dropped,
-          truncated: payload.truncated,
-          sites: outcomes,
-          written: false,
-        },
-      };
+    const site = lookup.site;
+    const userIds = visitorIds(derived.salts, { userAgent: derived.userAgent, address: derived.event.ip, domain: site.domain, rootDomain: derived.rootDomain });
+    try {
+      const outcome = await this.forSite(request, payload, site, { ...derived.event, userIds });
+      return { domain, visitorId: userIds.current, ...outcome };
+    } catch (error) {
+      // One site's failure is that site's drop, counted where its owner will see it; the other
+      // sites named in `d` still get the event.
+      deps.log.error({ err: error, site: site.domain }, 'ingesting an event failed');
+      if (!request.debug) deps.counters.count(site.id, request.at, 'internal_error');
+      return { domain, visitorId: userIds.current, outcome: 'dropped', reason: 'internal_error' };
     }
-    return { outcome: 'accepted', dropped, outcomes: outcomes.map(({ domain, outcome, reason }) => ({ domain, outcome, reason })) };
   }
 
   private async resolveSites(domains: string[]) {
@@ -307,20 +304,7 @@ export class IngestionPipeline {
     return Promise.all(unique.map(async (domain) => ({ domain, lookup: siteDomain(domain).valid ? await this.deps.sites.lookup(domain) : undefined })));
   }
 
-  private async forSite(
-    request: IngestRequest,
-    payload: EventPayload,
-    site: IngestSite,
-    event: {
-      userIds: VisitorIds;
-      extras: ReturnType<typeof checkExtras>;
-      classification: string | null;
-      attributes: VisitAttributes;
-      hostname: string;
-      pathname: string;
-      ip: string;
-    },
-  ): Promise<Omit<SiteOutcome, 'domain'>> {
+  private async forSite(request: IngestRequest, payload: EventPayload, site: IngestSite, event: SiteEvent): Promise<Omit<SiteOutcome, 'domain'>> {
     const { deps } = this;
     const at = request.at;
     const commit = !request.debug;
@@ -348,30 +332,8 @@ export class IngestionPipeline {
     const claiming = key && commit ? deps.idempotency.claimingVisits?.(site.id, key, at) : undefined;
     if (key && !claiming && (await deps.idempotency.claim(site.id, key, at, commit))) return duplicate();
 
-    const isEngagement = payload.name === 'engagement';
     const props = withPathProp(payload.name, event.extras.props, event.pathname);
-    const row = eventRow(
-      {
-        timestamp: clickhouseTime(at),
-        site_id: site.id,
-        name: payload.name,
-        user_id: event.userIds.current,
-        session_id: '0',
-        hostname: event.hostname,
-        pathname: event.pathname,
-        page_title: payload.title,
-        props,
-        revenue_source_amount: event.extras.revenue?.amount ?? null,
-        revenue_source_currency: event.extras.revenue?.currency ?? '',
-        scroll_depth: isEngagement ? payload.scrollDepth : 0,
-        engagement_time: isEngagement ? payload.engagementTime : 0,
-        interactive: payload.interactive ? 1 : 0,
-        tracker_version: payload.trackerVersion,
-        classification: event.classification ?? '',
-        idempotency_key: payload.idempotencyKey ?? '',
-      },
-      event.attributes,
-    );
+    const row = eventRowFor(payload, site, event, { props, revenue: event.extras.revenue }, at);
     const truncations = Object.values(payload.truncated).reduce((sum, n) => sum + n, 0);
     // Counted once the event is known not to be a duplicate.
     const countTruncations = () => {
@@ -382,7 +344,7 @@ export class IngestionPipeline {
     let sessionRows: SessionRow[] = [];
     let session: SessionRow | null;
     let adopted: HeldEngagement[] = [];
-    if (isEngagement) {
+    if (payload.name === 'engagement') {
       const live = claiming ? await claiming.touch(site.id, event.userIds, at) : await deps.sessions.touch(site.id, event.userIds, at, commit);
       if (live === DUPLICATE) return duplicate();
       countTruncations();
@@ -397,18 +359,7 @@ export class IngestionPipeline {
       session = live;
       written = [withVisit(row, live)];
     } else {
-      const visitEvent: VisitEvent = {
-        siteId: site.id,
-        userId: event.userIds.current,
-        timestamp: at,
-        name: payload.name,
-        hostname: event.hostname,
-        pathname: event.pathname,
-        interactive: payload.interactive,
-        attributes: event.attributes,
-        props,
-        classification: row.classification,
-      };
+      const visitEvent = visitEventFor(payload, site, event, props, row.classification, at);
       const recorded = claiming ? await claiming.record(visitEvent, event.userIds) : await deps.sessions.record(visitEvent, event.userIds, commit);
       if (recorded === DUPLICATE) return duplicate();
       countTruncations();
@@ -428,4 +379,102 @@ export class IngestionPipeline {
     const reason = (stored.classification || null) as PreResponseReason | null;
     return { outcome: 'stored', reason, event: stored, session };
   }
+}
+
+/** What the request says about its visitor (src/ingest/pipeline.ts derive). */
+interface DerivedRequest {
+  ua: ParsedUserAgent;
+  geo: GeoLocation;
+  attribution: Attribution;
+  salts: DaySalts;
+  userAgent: string;
+  rootDomain: string;
+  event: Omit<SiteEvent, 'userIds'>;
+}
+
+/** The event as one site sees it. */
+interface SiteEvent {
+  userIds: VisitorIds;
+  extras: ReturnType<typeof checkExtras>;
+  classification: string | null;
+  attributes: VisitAttributes;
+  hostname: string;
+  pathname: string;
+  ip: string;
+}
+
+function eventRowFor(
+  payload: EventPayload,
+  site: IngestSite,
+  event: SiteEvent,
+  { props, revenue }: { props: Record<string, string>; revenue: Revenue | null },
+  at: number,
+): EventRow {
+  const isEngagement = payload.name === 'engagement';
+  return eventRow(
+    {
+      timestamp: clickhouseTime(at),
+      site_id: site.id,
+      name: payload.name,
+      user_id: event.userIds.current,
+      session_id: '0',
+      hostname: event.hostname,
+      pathname: event.pathname,
+      page_title: payload.title,
+      props,
+      revenue_source_amount: revenue?.amount ?? null,
+      revenue_source_currency: revenue?.currency ?? '',
+      scroll_depth: isEngagement ? payload.scrollDepth : 0,
+      engagement_time: isEngagement ? payload.engagementTime : 0,
+      interactive: payload.interactive ? 1 : 0,
+      tracker_version: payload.trackerVersion,
+      classification: event.classification ?? '',
+      idempotency_key: payload.idempotencyKey ?? '',
+    },
+    event.attributes,
+  );
+}
+
+function visitEventFor(
+  payload: EventPayload,
+  site: IngestSite,
+  event: SiteEvent,
+  props: Record<string, string>,
+  classification: string,
+  at: number,
+): VisitEvent {
+  return {
+    siteId: site.id,
+    userId: event.userIds.current,
+    timestamp: at,
+    name: payload.name,
+    hostname: event.hostname,
+    pathname: event.pathname,
+    interactive: payload.interactive,
+    attributes: event.attributes,
+    props,
+    classification,
+  };
+}
+
+function debugReport(
+  derived: DerivedRequest,
+  address: ClientAddress,
+  trustedProxyConfigured: boolean,
+  payload: EventPayload,
+  dropped: PreResponseReason | null,
+  outcomes: SiteOutcome[],
+): DebugReport {
+  return {
+    address: { value: address.address, source: address.source, trusted_proxy_configured: trustedProxyConfigured },
+    salt_day: derived.salts.day,
+    user_agent: derived.ua,
+    geolocation: derived.geo,
+    channel: derived.attribution.channel,
+    attribution: derived.attribution,
+    dropped,
+    truncated: payload.truncated,
+    sites: outcomes,
+    written: false,
+  };
 }
