@@ -1,6 +1,6 @@
 import type { HeldRecord } from './journal.js';
+import { SESSION_TIMEOUT_MS } from './liveVisits/index.js';
 import type { EventRow } from './rows.js';
-import { SESSION_TIMEOUT_MS } from './sessions.js';
 
 const MAX_HELD = 100_000;
 

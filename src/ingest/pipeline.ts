@@ -10,12 +10,12 @@ import { parsePageUrl } from './derive/pageUrl.js';
 import { screenSize } from './derive/screen.js';
 import type { HealthCounters } from './healthCounters.js';
 import { registrableDomain, type VisitorIds, visitorIds } from './identity.js';
+import type { LiveVisits, RecordedVisit, VisitEvent } from './liveVisits/index.js';
 import type { Log } from './log.js';
 import type { HeldEngagement, HeldEngagements } from './orphans.js';
 import { checkExtras, type EventPayload, parsePayload, type Revenue, withPathProp } from './payload.js';
 import { clickhouseTime, type EventRow, eventRow, type SessionRow, type VisitAttributes } from './rows.js';
 import type { DaySalts, SaltSource } from './salts.js';
-import type { LiveVisits, RecordedVisit, VisitEvent } from './sessions.js';
 import type { IngestSite, SiteDirectory, SiteLookup } from './siteDirectory.js';
 import { type ParsedUserAgent, parseUserAgent } from './userAgent.js';
 

@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import type { SessionTracker } from './liveVisits/index.js';
 import { type LiveVisit, LONGEST_VISIT_MS, SESSION_TIMEOUT_MS, visitFromRow } from './liveVisits/index.js';
 import { SESSION_COLUMNS, type SessionRow } from './rows.js';
-import type { SessionTracker } from './sessions.js';
 
 /** Rows per read at start: a page at a time, so a million live visits never sit in memory as objects at once. */
 const RESTORE_PAGE = 20_000;

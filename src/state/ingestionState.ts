@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
+import type { LiveVisits } from '../ingest/liveVisits/index.js';
 import type { IdempotencyClaims, RateLimit } from '../ingest/pipeline.js';
-import type { LiveVisits } from '../ingest/sessions.js';
 import { SharedIdempotencyKeys } from './idempotency.js';
 import { SharedLiveVisits } from './liveVisits.js';
 import { SharedRateLimiter } from './rateLimit.js';

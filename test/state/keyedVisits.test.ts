@@ -1,10 +1,10 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdempotencyKeys } from '../../src/ingest/idempotency.js';
+import { SessionTracker, type VisitEvent } from '../../src/ingest/liveVisits/index.js';
 import { OrphanEngagements } from '../../src/ingest/orphans.js';
 import { DUPLICATE } from '../../src/ingest/pipeline.js';
 import type { VisitAttributes } from '../../src/ingest/rows.js';
-import { SessionTracker, type VisitEvent } from '../../src/ingest/sessions.js';
 import { SharedHeldEngagements } from '../../src/state/heldEngagements.js';
 import { SharedIdempotencyKeys } from '../../src/state/idempotency.js';
 import { SharedLiveVisits, VISITS_WARM_KEY, visitKey } from '../../src/state/liveVisits.js';

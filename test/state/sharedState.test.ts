@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { IdempotencyKeys } from '../../src/ingest/idempotency.js';
+import { SessionTracker } from '../../src/ingest/liveVisits/index.js';
 import { OrphanEngagements } from '../../src/ingest/orphans.js';
 import { AddressRateLimiter } from '../../src/ingest/rateLimiter.js';
-import { SessionTracker } from '../../src/ingest/sessions.js';
 import { SharedHeldEngagements } from '../../src/state/heldEngagements.js';
 import { SharedIdempotencyKeys } from '../../src/state/idempotency.js';
 import { SharedLiveVisits } from '../../src/state/liveVisits.js';
