@@ -6,6 +6,7 @@ import { type BackgroundJobs, startBackgroundJobs } from './backgroundJobs.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config/config.js';
 import { allRoles, assertMayStart, hasAllRoles, type NodeRole } from './config/roles.js';
+import { createExportJobs, type ExportJobs } from './export/exportJobs.js';
 import { createImportHandOff } from './imports/importHandOff.js';
 import { createImportRunner, type ImportRunner } from './imports/importRunner.js';
 import { createIngestion, type Ingestion } from './ingest/ingestion.js';
@@ -35,6 +36,8 @@ export interface ServiceNode {
   jobs: BackgroundJobs | null;
   /** Imports of exports into sites' imported data: run one at a time by a worker; other nodes hand them over. */
   imports: ImportRunner;
+  /** Prepared exports: recorded by web nodes, written by workers (null on a node with neither role). */
+  exports: ExportJobs | null;
   http: FastifyInstance;
   /** Seals webhook signing secrets in the store; the worker opens them to sign. */
   webhookSecrets: SecretBox;
@@ -138,6 +141,11 @@ export async function createNode(config: Config, options: NodeOptions = {}): Pro
   const webhookSecrets = secretBoxFrom(config.secretKeyBase);
   const worker = has('worker') && ingestion !== null ? startWorker({ config, clock, log, meta, events, rollups, ingestion, webhookSecrets, leases }) : null;
   const imports = worker?.imports ?? createImportHandOff({ db: meta.db, events, log, filesDir: config.filesDir });
+  // Web nodes record prepared exports, workers write them, as with imports (docs/scaling.md, Roles).
+  const exports =
+    has('web') || has('worker')
+      ? createExportJobs({ db: meta.db, events, clock, dataDir: config.filesDir, leasePeriodMs: config.leasePeriodMs, writes: has('worker') })
+      : null;
   const http = buildHttpServer({
     config,
     clock,
@@ -148,6 +156,7 @@ export async function createNode(config: Config, options: NodeOptions = {}): Pro
     ingestion,
     rollups,
     imports,
+    exports,
     webhookSecrets,
     state: stateProbe(state),
     signInLimiter: signInLimiterFor(state),
@@ -168,6 +177,7 @@ export async function createNode(config: Config, options: NodeOptions = {}): Pro
     rollups,
     jobs: worker?.jobs ?? null,
     imports,
+    exports,
     http,
     webhookSecrets,
     webhooks: worker?.webhooks ?? null,
@@ -182,6 +192,7 @@ export async function createNode(config: Config, options: NodeOptions = {}): Pro
     close() {
       closing ??= (async () => {
         await http.close();
+        exports?.stop();
         await worker?.stop();
         if (!worker) await imports.stop();
         await ingestion?.close();

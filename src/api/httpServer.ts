@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { NODE_ROLES, type NodeRole } from '../config/roles.js';
+import type { ExportJobs } from '../export/exportJobs.js';
 import type { ImportRunner } from '../imports/importRunner.js';
 import type { Ingestion } from '../ingest/ingestion.js';
 import { mcpRoutes } from '../mcp/httpRoute.js';
@@ -40,6 +41,8 @@ export interface HttpDeps {
   ingestion: Ingestion | null;
   rollups: Rollups;
   imports: ImportRunner;
+  /** Prepared exports (src/export/exportJobs.ts): the web routes record them; null on a node with neither web nor worker. */
+  exports: ExportJobs | null;
   webhookSecrets: SecretBox;
   /** The STATE_URL store /api/health pings; null when STATE_URL is not set. */
   state: Probe | null;
@@ -144,7 +147,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
         engine: shared.engine(),
         events: deps.events,
         secret: deps.config.secretKeyBase,
-        dataDir: deps.config.filesDir,
+        exports: requireExports(deps.exports),
       })
     : undefined;
   installErrorHandling(app, webApp);
@@ -160,4 +163,9 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   });
   for (const role of NODE_ROLES) if (deps.roles.includes(role)) ROLE_ROUTES[role](app, deps, shared);
   return app;
+}
+
+function requireExports(exports: ExportJobs | null): ExportJobs {
+  if (exports === null) throw new Error('A node with the web role records prepared exports: give it its ExportJobs (src/app.ts).');
+  return exports;
 }

@@ -12,7 +12,7 @@ export const NODE_ROLE_PARTS: Record<NodeRole, string> = {
   ingest: '/api/event, the pixel and the NDJSON event import',
   query: 'the stats APIs (v1, v2), the management and webhooks APIs, and MCP',
   web: 'the web app, its session routes and the tracker script',
-  worker: 'roll-ups, retention, purges, webhook deliveries and imports',
+  worker: 'roll-ups, retention, purges, webhook deliveries, imports and prepared exports',
 };
 
 /** The `code` of a --role that names no known role. */

@@ -8,7 +8,7 @@ import type { Clock } from '../clock.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { createLeases, NODE_ID, readLease } from '../stores/meta/leases.js';
-import type { Site } from '../stores/meta/sites.js';
+import { getSite, type Site } from '../stores/meta/sites.js';
 import { exportSite } from './exportResponse.js';
 import { type ExportRange, exportFileName, streamSiteExport } from './siteExport.js';
 
@@ -26,12 +26,18 @@ export interface ExportJob {
   finishedAt: number | null;
   bytes: number | null;
   error: string | null;
-  /** The exports instance writing it (its lease `export:<id>` in the metadata store); absent in records of older versions. */
-  holder?: string;
+  /**
+   * The exports instance writing it (its lease `export:<id>` in the metadata store); null while it
+   * waits for a worker to take it up; absent in records of older versions.
+   */
+  holder?: string | null;
 }
 
 export interface ExportJobs {
-  /** Queues an export of the site; it is written to a file in the background, one export at a time. */
+  /**
+   * Records an export of the site, to be written to a file in the background, one export at a
+   * time: by this node when it writes exports (the worker role), else by a worker that takes it up.
+   */
   start(site: Site, range: ExportRange): ExportJob;
   /** The site's exports, newest first; those older than PREPARED_EXPORT_KEPT_MS are gone. */
   list(siteId: number): ExportJob[];
@@ -41,6 +47,8 @@ export interface ExportJobs {
   remove(siteId: number, id: string): boolean;
   /** Abandons the export being written; the files stay for the next process. */
   stop(): void;
+  /** Takes up the exports waiting for a worker (a node that writes exports runs it every PICK_UP_MS); tests call it. */
+  pickUp(): Promise<void>;
   /**
    * Marks failed the exports being written by a node that died: their lease expired (or was never
    * taken within a lease period). Runs at start and every third of a lease period; tests call it.
@@ -59,7 +67,7 @@ const RECORD = z.object({
   finishedAt: z.number().nullable(),
   bytes: z.number().nullable(),
   error: z.string().nullable(),
-  holder: z.string().optional(),
+  holder: z.string().nullable().optional(),
 });
 
 /** Exports instances of this process that have not stopped: one that stopped is known dead without asking the store. */
@@ -68,6 +76,9 @@ const liveHolders = new Set<string>();
 export const INTERRUPTED_EXPORT = 'The service restarted while this export was being written: prepare it again.';
 
 const leaseName = (id: string) => `export:${id}`;
+
+/** How often a node that writes exports looks for exports recorded by other nodes (docs/scaling.md, Roles). */
+const PICK_UP_MS = 1_000;
 
 /**
  * Exports prepared in the background for sites too large to download while one waits (issue 15:
@@ -78,11 +89,22 @@ const leaseName = (id: string) => `export:${id}`;
  * the service stopped is shown as failed, to be prepared again.
  *
  * Several nodes share the folder (FILES_DIR, a volume they all mount): every node lists every
- * record, and the instance writing an export holds the lease `export:<id>` in the metadata store,
- * renewed while it is queued and written. When that holder dies another node finds its lease
- * expired within a lease period and marks the export failed with the same sentence.
+ * record. Exports are written by workers (docs/scaling.md, Roles): a node that does not write them
+ * records the export with no holder, and a worker takes it up within PICK_UP_MS, claiming the lease
+ * `export:<id>` in the metadata store (so one worker writes it) and naming itself its holder. The
+ * holder renews the lease while it is queued and written; when it dies another node finds the
+ * lease expired within a lease period and marks the export failed with the same sentence.
  */
-export function createExportJobs(deps: { db: MetaDb; events: EventStore; clock: Clock; dataDir: string; leasePeriodMs?: number }): ExportJobs {
+export function createExportJobs(deps: {
+  db: MetaDb;
+  events: EventStore;
+  clock: Clock;
+  dataDir: string;
+  leasePeriodMs?: number;
+  /** Whether this node writes exports (the worker role; src/app.ts); true unless given. */
+  writes?: boolean;
+}): ExportJobs {
+  const writes = deps.writes ?? true;
   const dir = join(deps.dataDir, 'exports');
   // Each instance is its own holder: a stopped one's exports are taken as interrupted at once.
   const holder = `${NODE_ID}/exports/${randomBytes(4).toString('hex')}`;
@@ -95,11 +117,17 @@ export function createExportJobs(deps: { db: MetaDb; events: EventStore; clock: 
   let stopped = false;
   let writing: Readable | null = null;
   const path = (id: string) => join(dir, `${id}.zip`);
+  const recordPath = (id: string) => join(dir, `${id}.json`);
   // Written aside and renamed, so another node never reads a record halfway.
   const record = (job: ExportJob) => {
-    const file = join(dir, `${job.id}.json`);
+    const file = recordPath(job.id);
     writeFileSync(`${file}.tmp`, JSON.stringify(job));
     renameSync(`${file}.tmp`, file);
+  };
+  /** The record as another node may have rewritten it since it was read; undefined once removed. */
+  const reread = (id: string): ExportJob | undefined => {
+    const parsed = RECORD.safeParse(readJson(recordPath(id)));
+    return parsed.success ? parsed.data : undefined;
   };
   const interrupted = (job: ExportJob) => {
     Object.assign(job, { status: 'failed', finishedAt: deps.clock.now(), error: INTERRUPTED_EXPORT });
@@ -110,13 +138,14 @@ export function createExportJobs(deps: { db: MetaDb; events: EventStore; clock: 
   const forget = (job: ExportJob) => {
     jobs.delete(job.id);
     mine.delete(job.id);
-    for (const file of [path(job.id), `${path(job.id)}.part`, join(dir, `${job.id}.json`)]) rmSync(file, { force: true });
+    for (const file of [path(job.id), `${path(job.id)}.part`, recordPath(job.id)]) rmSync(file, { force: true });
   };
 
   /**
    * Reads the records in the folder (every node's): a record that cannot be read, or a ready one
    * without its file, is removed; one being written by an instance of this process that stopped
-   * (or by a version that kept no holder) is failed at once; other nodes' are left to `sweep`.
+   * (or by a version that kept no holder) is failed at once; other nodes' are left to `sweep`, and
+   * those waiting for a worker to `pickUp`.
    */
   const scan = (first: boolean) => {
     const seen = new Set<string>();
@@ -137,7 +166,8 @@ export function createExportJobs(deps: { db: MetaDb; events: EventStore; clock: 
       const job: ExportJob = parsed.data;
       seen.add(job.id);
       jobs.set(job.id, job);
-      const sameProcess = job.holder === undefined || (job.holder.startsWith(`${NODE_ID}/`) && !liveHolders.has(job.holder));
+      // One waiting for a worker (holder null) is no writer's: a worker takes it up.
+      const sameProcess = job.holder === undefined || (typeof job.holder === 'string' && job.holder.startsWith(`${NODE_ID}/`) && !liveHolders.has(job.holder));
       if (job.status === 'preparing' && sameProcess) interrupted(job);
     }
     for (const id of jobs.keys()) if (!seen.has(id)) jobs.delete(id);
@@ -151,18 +181,70 @@ export function createExportJobs(deps: { db: MetaDb; events: EventStore; clock: 
 
   const sweep = async () => {
     if (stopped) return;
+    scan(false);
     const now = deps.clock.now();
     for (const job of [...jobs.values()]) {
-      if (job.status !== 'preparing' || mine.has(job.id)) continue;
+      // One waiting for a worker has no holder to lose.
+      if (job.status !== 'preparing' || job.holder === null || mine.has(job.id)) continue;
       const lease = await readLease(deps.db, leaseName(job.id));
       // A lease not taken yet is given a period: its holder claims it just after writing the record.
       const dead = lease ? lease.expiresAt <= now : now - job.createdAt > leases.periodMs;
-      if (!dead || job.status !== 'preparing') continue;
+      if (!dead) continue;
       // Taking the lease makes this node the only one to mark it, and a late renewal of the dead holder fail.
       if (!(await leases.claim(leaseName(job.id)))) continue;
-      interrupted(job);
+      // Unless its holder finished it (or it was removed) since the folder was read.
+      const current = reread(job.id);
+      if (current?.status === 'preparing' && current.holder === job.holder) {
+        jobs.set(current.id, current);
+        interrupted(current);
+      }
       await leases.release(leaseName(job.id));
     }
+  };
+
+  /** Queues one of this instance's exports, once its lease is `claimed`; the site is read when its turn comes. */
+  const enqueue = (job: ExportJob, claimed: Promise<boolean>, site: () => Promise<Site | undefined>) => {
+    queue = queue.then(async () => {
+      if (!(await claimed)) mine.delete(job.id);
+      if (stopped || !jobs.has(job.id) || !mine.has(job.id)) return;
+      const current = await site().catch(() => undefined);
+      if (current && current.deletedAt === null) return write(job, current);
+      Object.assign(job, { status: 'failed', finishedAt: deps.clock.now(), error: 'The site was deleted.' });
+      record(job);
+      mine.delete(job.id);
+      await leases.release(leaseName(job.id)).catch(() => {});
+    });
+  };
+
+  /**
+   * Takes up the exports other nodes recorded for a worker: the lease decides which worker writes
+   * each, and the record, read again once it is held, that nobody wrote it meanwhile.
+   */
+  let picking: Promise<void> | null = null;
+  const pickUp = () => {
+    picking ??= (async () => {
+      if (stopped || !writes) return;
+      scan(false);
+      for (const job of [...jobs.values()]) {
+        if (stopped || job.status !== 'preparing' || job.holder !== null) continue;
+        if (!(await leases.claim(leaseName(job.id)))) continue;
+        const current = reread(job.id);
+        if (stopped || current?.status !== 'preparing' || current.holder !== null) {
+          await leases.release(leaseName(job.id));
+          continue;
+        }
+        current.holder = holder;
+        jobs.set(current.id, current);
+        mine.add(current.id);
+        record(current);
+        enqueue(current, Promise.resolve(true), () => getSite(deps.db, current.siteId));
+      }
+    })()
+      .catch(() => {})
+      .finally(() => {
+        picking = null;
+      });
+    return picking;
   };
   const renew = async () => {
     for (const id of [...mine]) {
@@ -182,6 +264,9 @@ export function createExportJobs(deps: { db: MetaDb; events: EventStore; clock: 
   );
   timer.unref();
   void sweep().catch(() => {});
+  const pickUpTimer = writes ? setInterval(() => void pickUp(), PICK_UP_MS) : undefined;
+  pickUpTimer?.unref();
+  if (writes) void pickUp();
 
   const expire = () => {
     const now = deps.clock.now();
@@ -195,13 +280,14 @@ export function createExportJobs(deps: { db: MetaDb; events: EventStore; clock: 
       writingId = job.id;
       writing = streamSiteExport(deps.events.jobs, await exportSite(deps.db, site), job.range);
       await pipeline(writing, createWriteStream(part));
-      if (stopped || !jobs.has(job.id) || !mine.has(job.id)) return;
+      // Removed meanwhile, here or through another node (its record is gone): nothing is kept.
+      if (stopped || !jobs.has(job.id) || !mine.has(job.id) || !existsSync(recordPath(job.id))) return;
       renameSync(part, path(job.id));
       Object.assign(job, { status: 'ready', bytes: statSync(path(job.id)).size, finishedAt: deps.clock.now() });
       record(job);
     } catch (error) {
       rmSync(part, { force: true });
-      if (stopped || !mine.has(job.id)) return;
+      if (stopped || !mine.has(job.id) || !existsSync(recordPath(job.id))) return;
       Object.assign(job, {
         status: 'failed',
         finishedAt: deps.clock.now(),
@@ -212,6 +298,11 @@ export function createExportJobs(deps: { db: MetaDb; events: EventStore; clock: 
       writing = null;
       writingId = null;
       if (mine.delete(job.id)) await leases.release(leaseName(job.id)).catch(() => {});
+      // Removed on the node that recorded it: nothing of it stays here either.
+      if (!existsSync(recordPath(job.id))) {
+        jobs.delete(job.id);
+        for (const file of [part, path(job.id)]) rmSync(file, { force: true });
+      }
     }
   }
 
@@ -229,17 +320,18 @@ export function createExportJobs(deps: { db: MetaDb; events: EventStore; clock: 
         finishedAt: null,
         bytes: null,
         error: null,
-        holder,
+        holder: writes ? holder : null,
       };
       jobs.set(job.id, job);
-      mine.add(job.id);
+      if (writes) mine.add(job.id);
       record(job);
       // Taken before the record is a lease period old, so no other node takes it for a dead one's.
-      const claimed = leases.claim(leaseName(job.id)).catch(() => false);
-      queue = queue.then(async () => {
-        if (!(await claimed)) mine.delete(job.id);
-        return stopped || !jobs.has(job.id) || !mine.has(job.id) ? undefined : write(job, site);
-      });
+      if (writes)
+        enqueue(
+          job,
+          leases.claim(leaseName(job.id)).catch(() => false),
+          async () => site,
+        );
       return job;
     },
     list(siteId) {
@@ -263,6 +355,7 @@ export function createExportJobs(deps: { db: MetaDb; events: EventStore; clock: 
       // The export being written is abandoned; its record says so to the next process.
       stopped = true;
       clearInterval(timer);
+      clearInterval(pickUpTimer);
       liveHolders.delete(holder);
       writing?.destroy();
       for (const id of mine) void leases.release(leaseName(id)).catch(() => {});
@@ -270,6 +363,7 @@ export function createExportJobs(deps: { db: MetaDb; events: EventStore; clock: 
       jobs.clear();
     },
     sweep,
+    pickUp,
   };
 }
 

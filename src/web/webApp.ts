@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { refuseNulCharacters } from '../api/textInput.js';
+import type { ExportJobs } from '../export/exportJobs.js';
 import type { QueryEngineDeps } from '../query/run/engine.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import { appFileRoutes } from './appFiles.js';
@@ -21,7 +22,7 @@ import { readWebSession, type WebDeps } from './signIn.js';
  * The server side of the web app: its built files, and the JSON routes under `/app/api` that the
  * app calls with its session cookie (the API under /api/v1 and /api/v2 takes keys, not cookies).
  */
-export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps; events: EventStore; secret: string; dataDir: string }) {
+export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps; events: EventStore; secret: string; exports: ExportJobs }) {
   app.register(cookie);
   app.register(async (scope) => {
     readWebSession(scope, deps);

@@ -39,6 +39,7 @@ describe('the sign-in limiter across two web nodes sharing Redis', () => {
       ingestion: null,
       rollups: app.rollups,
       imports: app.imports,
+      exports: app.exports,
       webhookSecrets: app.webhookSecrets,
       state: null,
       signInLimiter: signInLimiterFor(stateB),

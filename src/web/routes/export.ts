@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { roleIn, SITE_EDITORS } from '../../accounts/roles.js';
 import { AppError, notFound } from '../../errors.js';
-import { createExportJobs, type ExportJob } from '../../export/exportJobs.js';
+import type { ExportJob, ExportJobs } from '../../export/exportJobs.js';
 import { exportQuerySchema, exportRange } from '../../export/exportRequest.js';
 import { sendSiteExport, siteFirstDataAt } from '../../export/exportResponse.js';
 import { parsePayload } from '../../management/payload.js';
@@ -31,11 +31,11 @@ const jobJson = (domain: string, job: ExportJob) => ({
  * The export of the site settings screen: a direct download, or for a large site an export
  * prepared in the background and downloaded when ready. Unlike the API route it works in every
  * account state, locked included (spec: export "works in every account state"); `svc export`
- * uses the direct download too.
+ * uses the direct download too. A prepared export is recorded here and written by a worker: this
+ * node's own with the worker role, another's otherwise (`exports`, built by src/app.ts).
  */
-export function webExportRoutes(scope: FastifyInstance, deps: WebDeps & { events: EventStore; dataDir: string }): void {
-  const jobs = createExportJobs(deps);
-  scope.addHook('onClose', async () => jobs.stop());
+export function webExportRoutes(scope: FastifyInstance, deps: WebDeps & { events: EventStore; exports: ExportJobs }): void {
+  const jobs = deps.exports;
 
   const exporterSite = async (request: FastifyRequest, domain: string) => {
     const { site, role, guest } = await requireViewerSite(deps.db, requireViewer(request), domain, deps.clock.now());
