@@ -60,3 +60,8 @@ export const METRIC_HEADINGS: Record<string, string> = {
   total_revenue: 'Revenue',
   average_revenue: 'Average',
 };
+
+/** A moment (an ISO time or epoch milliseconds) in the reader's locale and zone; none as "—". */
+export const formatTime = (iso: string | number | null | undefined) => (iso == null ? '—' : new Date(iso).toLocaleString());
+/** A day in the reader's locale, its month spelled out. */
+export const formatDay = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });

@@ -3,8 +3,8 @@ import { ROLE_SCOPES, ROLES, type Role, roleIn, SITE_EDITORS, TEAM_MANAGERS } fr
 import { api, teamApi } from '../../api';
 import { Link } from '../../router';
 import { Loading } from '../../ui/Loading';
+import { useResource } from '../../ui/useResource';
 import type { SiteInfo } from '../dashboard/context';
-import { useResource } from './parts';
 import { NoAccess, SettingsLayout } from './SettingsLayout';
 import { ExportSection } from './sections/ExportSection';
 import { FunnelsSection } from './sections/FunnelsSection';

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { api } from '../../api';
 import { Link } from '../../router';
-import { ErrorNote, useResource } from './parts';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { useResource } from '../../ui/useResource';
 
 interface Notice {
   id: number;

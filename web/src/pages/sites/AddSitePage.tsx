@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import TIME_ZONES from '../../../../src/accounts/timeZoneNames.json';
 import { api as appApi, teamApi } from '../../api';
 import { Link } from '../../router';
+import { CopyButton } from '../../ui/CopyButton';
 import { Layout } from '../../ui/Layout';
 import type { QueryResult } from '../dashboard/context';
 import { useCurrentTeam } from '../SitesPage';
-import { CopyButton } from '../settings/parts';
 import './sites.css';
 
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;

@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import { api } from '../../../api';
-import { ConfirmButton, ErrorNote, Field, FieldError, formatTime, Section, ServerForm, ShownOnce, useResource } from '../parts';
+import { formatTime } from '../../../format';
+import { ConfirmButton } from '../../../ui/ConfirmButton';
+import { ErrorNote } from '../../../ui/ErrorNote';
+import { Section } from '../../../ui/Section';
+import { Field, FieldError, ServerForm } from '../../../ui/ServerForm';
+import { ShownOnce } from '../../../ui/ShownOnce';
+import { useResource } from '../../../ui/useResource';
 
 interface ApiKey {
   id: number;

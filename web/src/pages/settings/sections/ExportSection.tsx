@@ -1,6 +1,11 @@
 import { useEffect, useState } from 'react';
 import { api } from '../../../api';
-import { ConfirmButton, ErrorNote, Field, formatTime, Section, ServerForm, useResource } from '../parts';
+import { formatTime } from '../../../format';
+import { ConfirmButton } from '../../../ui/ConfirmButton';
+import { ErrorNote } from '../../../ui/ErrorNote';
+import { Section } from '../../../ui/Section';
+import { Field, ServerForm } from '../../../ui/ServerForm';
+import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
 
 interface PreparedExport {

@@ -1,5 +1,8 @@
 import { type DragEvent, useState } from 'react';
-import { ConfirmButton, ErrorNote, Field, Section, ServerForm } from '../parts';
+import { ConfirmButton } from '../../../ui/ConfirmButton';
+import { ErrorNote } from '../../../ui/ErrorNote';
+import { Section } from '../../../ui/Section';
+import { Field, ServerForm } from '../../../ui/ServerForm';
 import type { SiteSectionProps } from '../siteSection';
 
 const MIN_STEPS = 2;

@@ -3,8 +3,12 @@ import { RAW_RETENTION_DAYS } from '../../../../../src/accounts/rawRetention';
 import { OWNER } from '../../../../../src/accounts/roles';
 import TIME_ZONES from '../../../../../src/accounts/timeZoneNames.json';
 import { api as appApi } from '../../../api';
+import { formatDay } from '../../../format';
 import { navigate } from '../../../router';
-import { ConfirmButton, Field, formatDay, Section, ServerForm, useResource } from '../parts';
+import { ConfirmButton } from '../../../ui/ConfirmButton';
+import { Section } from '../../../ui/Section';
+import { Field, ServerForm } from '../../../ui/ServerForm';
+import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
 
 /** Domain change (the old name keeps answering for 30 days), time zone, raw-event retention, and deleting the site. */

@@ -1,5 +1,9 @@
 import { useState } from 'react';
-import { ConfirmButton, ErrorNote, Field, Section, ServerForm, useResource } from '../parts';
+import { ConfirmButton } from '../../../ui/ConfirmButton';
+import { ErrorNote } from '../../../ui/ErrorNote';
+import { Section } from '../../../ui/Section';
+import { Field, ServerForm } from '../../../ui/ServerForm';
+import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
 
 interface Goal {

@@ -1,6 +1,9 @@
 import { useState } from 'react';
+import { ErrorNote } from '../../../ui/ErrorNote';
 import { Loading } from '../../../ui/Loading';
-import { ErrorNote, type OutcomeGuide, Section, useOutcomeGuide, useResource } from '../parts';
+import { type OutcomeGuide, useOutcomeGuide } from '../../../ui/outcomeGuide';
+import { Section } from '../../../ui/Section';
+import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
 
 interface Health {

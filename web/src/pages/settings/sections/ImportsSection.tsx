@@ -1,5 +1,9 @@
 import { useEffect, useState } from 'react';
-import { ConfirmButton, ErrorNote, formatTime, Section, useResource } from '../parts';
+import { formatTime } from '../../../format';
+import { ConfirmButton } from '../../../ui/ConfirmButton';
+import { ErrorNote } from '../../../ui/ErrorNote';
+import { Section } from '../../../ui/Section';
+import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
 
 interface SiteImport {

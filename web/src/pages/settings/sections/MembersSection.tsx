@@ -1,20 +1,15 @@
 import { useState } from 'react';
 import { OWNER } from '../../../../../src/accounts/roles';
 import { api as appApi, type TeamApi } from '../../../api';
-import {
-  ConfirmButton,
-  CopyButton,
-  ErrorNote,
-  Field,
-  formatTime,
-  type Invitation,
-  InvitationAnswer,
-  type InviteAnswer,
-  PendingInvitations,
-  Section,
-  ServerForm,
-  useResource,
-} from '../parts';
+import { formatTime } from '../../../format';
+import { ConfirmButton } from '../../../ui/ConfirmButton';
+import { CopyButton } from '../../../ui/CopyButton';
+import { ErrorNote } from '../../../ui/ErrorNote';
+import { InvitationAnswer, type InviteAnswer } from '../../../ui/InvitationAnswer';
+import { type Invitation, PendingInvitations } from '../../../ui/PendingInvitations';
+import { Section } from '../../../ui/Section';
+import { Field, ServerForm } from '../../../ui/ServerForm';
+import { useResource } from '../../../ui/useResource';
 
 interface Membership {
   email: string;

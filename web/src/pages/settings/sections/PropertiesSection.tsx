@@ -1,5 +1,7 @@
 import { useState } from 'react';
-import { ConfirmButton, Field, Section, ServerForm } from '../parts';
+import { ConfirmButton } from '../../../ui/ConfirmButton';
+import { Section } from '../../../ui/Section';
+import { Field, ServerForm } from '../../../ui/ServerForm';
 import type { SiteSectionProps } from '../siteSection';
 
 /** Custom properties the dashboard offers as breakdowns and filters. */

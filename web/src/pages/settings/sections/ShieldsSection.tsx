@@ -1,5 +1,10 @@
 import { useEffect, useState } from 'react';
-import { ConfirmButton, ErrorNote, Field, Section, ServerForm, useOutcomeGuide, useResource } from '../parts';
+import { ConfirmButton } from '../../../ui/ConfirmButton';
+import { ErrorNote } from '../../../ui/ErrorNote';
+import { useOutcomeGuide } from '../../../ui/outcomeGuide';
+import { Section } from '../../../ui/Section';
+import { Field, ServerForm } from '../../../ui/ServerForm';
+import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
 
 interface Rule {

@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'react';
 import { api as appApi } from '../../../api';
+import { CopyButton } from '../../../ui/CopyButton';
+import { ErrorNote } from '../../../ui/ErrorNote';
+import { Section } from '../../../ui/Section';
+import { useResource } from '../../../ui/useResource';
 import type { QueryResult } from '../../dashboard/context';
-import { CopyButton, ErrorNote, Section, useResource } from '../parts';
 import type { SiteSectionProps } from '../siteSection';
 
 interface Snippet {

@@ -1,18 +1,13 @@
 import { useState } from 'react';
 import { roleIn, TEAM_MANAGERS } from '../../../../../src/accounts/roles';
-import {
-  ConfirmButton,
-  CopyButton,
-  ErrorNote,
-  Field,
-  type Invitation,
-  InvitationAnswer,
-  type InviteAnswer,
-  PendingInvitations,
-  Section,
-  ServerForm,
-  useResource,
-} from '../parts';
+import { ConfirmButton } from '../../../ui/ConfirmButton';
+import { CopyButton } from '../../../ui/CopyButton';
+import { ErrorNote } from '../../../ui/ErrorNote';
+import { InvitationAnswer, type InviteAnswer } from '../../../ui/InvitationAnswer';
+import { type Invitation, PendingInvitations } from '../../../ui/PendingInvitations';
+import { Section } from '../../../ui/Section';
+import { Field, ServerForm } from '../../../ui/ServerForm';
+import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
 
 interface SharedLink {

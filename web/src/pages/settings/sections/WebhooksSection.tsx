@@ -2,7 +2,13 @@ import { useState } from 'react';
 import { WEBHOOK_EVENT_TYPES } from '../../../../../src/webhooks/eventTypes';
 import { FAILING_THRESHOLD, OLD_SECRET_VALIDITY_MS, STOP_THRESHOLD } from '../../../../../src/webhooks/policy';
 import type { TeamApi } from '../../../api';
-import { ConfirmButton, ErrorNote, Field, FieldError, formatTime, Section, ServerForm, ShownOnce, useResource } from '../parts';
+import { formatTime } from '../../../format';
+import { ConfirmButton } from '../../../ui/ConfirmButton';
+import { ErrorNote } from '../../../ui/ErrorNote';
+import { Section } from '../../../ui/Section';
+import { Field, FieldError, ServerForm } from '../../../ui/ServerForm';
+import { ShownOnce } from '../../../ui/ShownOnce';
+import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
 
 interface Webhook {
