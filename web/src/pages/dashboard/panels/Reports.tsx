@@ -2,7 +2,8 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { formatNumber } from '../../../format';
 import { type Filter, useDashboard } from '../context';
 import { countryName } from '../countries';
-import { Panel, type PanelTab } from './Panel';
+import { Panel } from './Panel';
+import type { PanelTab } from './panelTab';
 
 // The map's shapes are 100 KB of data: they load only when the map is shown.
 const WorldMap = lazy(() => import('./WorldMap'));

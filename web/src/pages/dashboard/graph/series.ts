@@ -1,0 +1,56 @@
+import type { QueryResult } from '../context';
+import { type Interval, intervalsFor } from '../state';
+
+/** The main graph's line: one value per bucket of the answered range, and the comparison's. */
+export interface Series {
+  labels: string[];
+  values: (number | null)[];
+  previous: (number | null)[] | null;
+  presentIndex: number | null;
+  interval: string;
+  /** The intervals the answered range can be drawn in. */
+  intervals: Interval[];
+  comparisonLabel: string;
+  /** Whether the site has imported data for this view (the switch shows), and why it is left out if it is. */
+  imports: { applies: boolean; warning: string | null };
+}
+
+export type Comparison = { mode: string; date_range?: [string, string] } | null;
+
+const COMPARISON_LABELS: Record<string, string> = { previous_period: 'Previous period', year_over_year: 'A year before', custom: 'Compared range' };
+
+/** The intervals an answered range can be drawn in: minutes for the realtime view, otherwise by its length in days. */
+export function intervalsOf(result: QueryResult, dateRange: string | [string, string]): Interval[] {
+  const [from, to] = result.query.date_range ?? [];
+  const days = from && to ? (Date.parse(to) - Date.parse(from)) / 86_400_000 : 1;
+  return dateRange === 'realtime' ? ['minute'] : intervalsFor(days);
+}
+
+/** A time series answer as the graph draws it: every bucket of `time_labels`, empty ones as the metric reads when nothing happened. */
+export function seriesOf(result: QueryResult, metric: string, comparison: Comparison, intervals: Interval[]): Series {
+  const labels = (result.meta.time_labels as string[] | undefined) ?? [];
+  const byLabel = new Map(result.results.map((row) => [row.dimensions[0], row]));
+  const empty = ['visit_duration', 'time_on_page', 'scroll_depth'].includes(metric) ? null : 0;
+  return {
+    labels,
+    values: labels.map((label) => byLabel.get(label)?.metrics[0] ?? empty),
+    previous: comparison ? labels.map((label) => byLabel.get(label)?.comparison?.metrics[0] ?? empty) : null,
+    presentIndex: labels.findIndex((label) => label === result.results[result.meta.present_index ?? -1]?.dimensions[0]),
+    interval: String(result.meta.interval ?? 'day'),
+    intervals,
+    comparisonLabel: COMPARISON_LABELS[comparison?.mode ?? ''] ?? 'Comparison',
+    // Only these two answers say the site has imported days in this range; the engine checks
+    // the interval before it looks for imports, so "unsupported_interval" says nothing about them.
+    imports: {
+      applies: result.meta.imports_included === true || result.meta.imports_skip_reason === 'unsupported_query',
+      warning: result.meta.imports_skip_reason === 'unsupported_query' && typeof result.meta.imports_warning === 'string' ? result.meta.imports_warning : null,
+    },
+  };
+}
+
+/** The series as a CSV file: a bucket per line, the comparison's figure beside it when there is one. */
+export function seriesCsv(series: Series, metric: string): string {
+  const lines = [['bucket', metric, ...(series.previous ? [`previous_${metric}`] : [])].join(',')];
+  series.labels.forEach((label, i) => lines.push([label, series.values[i] ?? '', ...(series.previous ? [series.previous[i] ?? ''] : [])].join(',')));
+  return `${lines.join('\n')}\n`;
+}

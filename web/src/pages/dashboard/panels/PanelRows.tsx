@@ -1,0 +1,72 @@
+import { formatMetric, METRIC_HEADINGS } from '../../../format';
+import type { QueryResult } from '../context';
+import type { PanelTab } from './panelTab';
+
+/**
+ * A panel's list: column headings, then a row per value with a bar behind it sized by its share of
+ * the largest and the numbers right-aligned (or the tab's own drawing, the countries map). Picking a
+ * row filters the whole dashboard by its value.
+ */
+export function PanelRows({
+  tab,
+  metrics,
+  result,
+  error,
+  pick,
+}: {
+  tab: PanelTab;
+  metrics: string[];
+  result: QueryResult | null;
+  error: string | null;
+  pick(value: string): void;
+}) {
+  const max = Math.max(1, ...(result?.results.map((row) => row.metrics[0] ?? 0) ?? [1]));
+  return (
+    <>
+      <div className="panel-columns muted small" hidden={Boolean(tab.visual)}>
+        <span>{tab.label}</span>
+        <span />
+        {metrics.map((metric) => (
+          <span key={metric} className="num">
+            {METRIC_HEADINGS[metric] ?? metric}
+          </span>
+        ))}
+      </div>
+      <div className="panel-rows">
+        {error && (
+          <p className="form-error small clamped" title={error}>
+            {error}
+          </p>
+        )}
+        {!result && !error && <div className="panel-skeleton" aria-hidden="true" />}
+        {result && result.results.length === 0 && <p className="panel-empty muted">No data for this period</p>}
+        {result && result.results.length > 0 && tab.visual?.(result, pick)}
+        {!tab.visual &&
+          result?.results.map((row) => {
+            const value = row.dimensions[0] ?? '';
+            const href = tab.href?.(value) ?? null;
+            return (
+              <div key={value} className="panel-row" data-value={value}>
+                <div className="bar" style={{ width: `${((row.metrics[0] ?? 0) / max) * 100}%` }} aria-hidden="true" />
+                <button type="button" className="row-label" onClick={() => pick(value)} title={`Filter by ${value}`}>
+                  {tab.render ? tab.render(value) : value}
+                </button>
+                {href ? (
+                  <a className="row-link" href={href} target="_blank" rel="noopener noreferrer nofollow" aria-label={`Open ${value}`}>
+                    ↗
+                  </a>
+                ) : (
+                  <span />
+                )}
+                {row.metrics.map((metricValue, i) => (
+                  <span key={metrics[i]} className="num">
+                    {formatMetric(metrics[i] as string, metricValue, tab.currency?.(value))}
+                  </span>
+                ))}
+              </div>
+            );
+          })}
+      </div>
+    </>
+  );
+}

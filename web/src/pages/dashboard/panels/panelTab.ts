@@ -1,0 +1,24 @@
+import type { ReactNode } from 'react';
+import type { Filter, QueryResult } from '../context';
+
+/** One breakdown a panel lists (Reports.tsx declares them), shown as a row list and in its details view. */
+export interface PanelTab {
+  label: string;
+  dimension: string;
+  /** The first metric sizes the bars; the others are columns. */
+  metrics: string[];
+  /** Extra filters of this tab (a goal panel reads only goals). */
+  filters?: Filter[];
+  /** How a value reads (country names, "Direct / None"…). */
+  render?(value: string): string;
+  /** A link out to the tracked page, when the value is one. */
+  href?(value: string): string | null;
+  /** The currency a row's revenue is in (a goal's own). */
+  currency?(value: string): string | undefined;
+  /** The details view's columns, when not the usual ones of the dimension (DetailsModal.tsx). */
+  detailMetrics?: string[];
+  /** Draws the answer another way than as rows (the countries map); `pick` filters by a value. */
+  visual?(result: QueryResult, pick: (value: string) => void): ReactNode;
+  /** Rows to ask for, when not the panel's few (a map shows every country). */
+  limit?: number;
+}
