@@ -1,3 +1,4 @@
+import { type Column, EVENT_COLUMN_TABLE } from '../stores/clickhouse/columns.js';
 import { ROLLUP_TABLES, rollupTableName, rowDay } from '../stores/clickhouse/dailyRollups.js';
 
 /**
@@ -40,21 +41,35 @@ const rolledDays = (name: string) => {
   return `${rollupTableName(table)} WHERE site_id = {site:UInt64} AND days = 1 AND ${day} >= {from:Date} AND ${day} <= {to:Date} AND ${REPORTED}`;
 };
 
-/** Visits bucketed by their last activity, as Plausible's export does; sign arithmetic collapses updates. */
-const VISIT_TOTALS = `uniq(user_id) AS visitors, sum(sign) AS visits, sum(sign * duration) AS visit_duration,
-  sum(sign * is_bounce) AS bounces, sum(sign * pageviews) AS pageviews`;
-/** The same from a visit roll-up, whose sums are already signed. */
-const ROLLED_VISIT_TOTALS = `uniqMerge(visitors) AS visitors, sum(visits) AS visits, sum(duration) AS visit_duration,
-  sum(bounces) AS bounces, sum(pageviews) AS pageviews`;
+/**
+ * Visit totals, each as SQL over raw visits (bucketed by their last activity, as Plausible's export
+ * does; sign arithmetic collapses updates) and over a visit roll-up (whose sums are already signed).
+ */
+const VISIT_TOTAL_SQL = {
+  visitors: { raw: 'uniq(user_id)', rolled: 'uniqMerge(visitors)' },
+  visits: { raw: 'sum(sign)', rolled: 'sum(visits)' },
+  visit_duration: { raw: 'sum(sign * duration)', rolled: 'sum(duration)' },
+  bounces: { raw: 'sum(sign * is_bounce)', rolled: 'sum(bounces)' },
+  pageviews: { raw: 'sum(sign * pageviews)', rolled: 'sum(pageviews)' },
+};
+type VisitTotal = keyof typeof VISIT_TOTAL_SQL;
+const VISIT_TOTAL_ORDER: VisitTotal[] = ['visitors', 'visits', 'visit_duration', 'bounces', 'pageviews'];
 
-function sessionTable(base: string, rollup: string, dimensions: [string, string][]): ExportFile {
+/** The totals in a file's order; `visitsAs` is the file's name for visits (entrances, exits). */
+const visitTotals = (form: 'raw' | 'rolled', order = VISIT_TOTAL_ORDER, visitsAs = 'visits') =>
+  order.map((total) => `${VISIT_TOTAL_SQL[total][form]} AS ${total === 'visits' ? visitsAs : total}`).join(', ');
+const VISIT_TOTALS = visitTotals('raw');
+const ROLLED_VISIT_TOTALS = visitTotals('rolled');
+
+/** A file of visit totals grouped by day and `dimensions` (raw expression, file column). */
+function sessionTable(base: string, rollup: string, dimensions: [string, string][], totals: { order?: VisitTotal[]; visitsAs?: string } = {}): ExportFile {
   const names = dimensions.map(([, name]) => name);
   const columns = dimensions.map(([expr, name]) => `${expr} AS ${name}`).join(', ');
-  const grouped = `GROUP BY date, ${names.join(', ')} HAVING visits > 0`;
+  const grouped = `GROUP BY date, ${names.join(', ')} HAVING ${totals.visitsAs ?? 'visits'} > 0`;
   return {
     base,
-    select: `SELECT ${DAY} AS date, ${columns}, ${VISIT_TOTALS} FROM sessions WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} ${grouped}`,
-    rolledUp: `SELECT last_day AS date, ${columns}, ${ROLLED_VISIT_TOTALS} FROM ${rolledDays(rollup)} ${grouped}`,
+    select: `SELECT ${DAY} AS date, ${columns}, ${visitTotals('raw', totals.order, totals.visitsAs)} FROM sessions WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} ${grouped}`,
+    rolledUp: `SELECT last_day AS date, ${columns}, ${visitTotals('rolled', totals.order, totals.visitsAs)} FROM ${rolledDays(rollup)} ${grouped}`,
     orderBy: ['date', ...names].join(', '),
   };
 }
@@ -108,26 +123,11 @@ export const EXPORT_FILES: ExportFile[] = [
       FROM ${rolledDays('pages')} AND name = 'pageview' GROUP BY date, page`,
     orderBy: 'date, page',
   },
-  {
-    base: 'imported_entry_pages',
-    select: `SELECT ${DAY} AS date, entry_page, uniq(user_id) AS visitors, sum(sign) AS entrances, sum(sign * duration) AS visit_duration,
-        sum(sign * is_bounce) AS bounces, sum(sign * pageviews) AS pageviews
-      FROM sessions WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} GROUP BY date, entry_page HAVING entrances > 0`,
-    rolledUp: `SELECT last_day AS date, entry_page, uniqMerge(visitors) AS visitors, sum(visits) AS entrances, sum(duration) AS visit_duration,
-        sum(bounces) AS bounces, sum(pageviews) AS pageviews
-      FROM ${rolledDays('entry_pages')} GROUP BY date, entry_page HAVING entrances > 0`,
-    orderBy: 'date, entry_page',
-  },
-  {
-    base: 'imported_exit_pages',
-    select: `SELECT ${DAY} AS date, exit_page, uniq(user_id) AS visitors, sum(sign * duration) AS visit_duration, sum(sign) AS exits,
-        sum(sign * is_bounce) AS bounces, sum(sign * pageviews) AS pageviews
-      FROM sessions WHERE ${EVENTS_IN_RANGE} AND ${REPORTED} GROUP BY date, exit_page HAVING exits > 0`,
-    rolledUp: `SELECT last_day AS date, exit_page, uniqMerge(visitors) AS visitors, sum(duration) AS visit_duration, sum(visits) AS exits,
-        sum(bounces) AS bounces, sum(pageviews) AS pageviews
-      FROM ${rolledDays('exit_pages')} GROUP BY date, exit_page HAVING exits > 0`,
-    orderBy: 'date, exit_page',
-  },
+  sessionTable('imported_entry_pages', 'entry_pages', [['entry_page', 'entry_page']], { visitsAs: 'entrances' }),
+  sessionTable('imported_exit_pages', 'exit_pages', [['exit_page', 'exit_page']], {
+    order: ['visitors', 'visit_duration', 'visits', 'bounces', 'pageviews'],
+    visitsAs: 'exits',
+  }),
   {
     base: 'imported_custom_events',
     // Engagement measurements are not custom events (Plausible's own export lists them; ours does not).
@@ -160,42 +160,15 @@ export const EXPORT_FILES: ExportFile[] = [
   ]),
 ];
 
-/** Every raw event as stored (documented in docs/export.md); no address or user agent exists to export. */
-export const RAW_EVENT_COLUMNS = [
-  "formatDateTime(timestamp, '%Y-%m-%dT%H:%i:%SZ', 'UTC') AS timestamp",
-  'name',
-  'hostname',
-  'pathname',
-  'page_title',
-  'referrer',
-  'referrer_source',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_content',
-  'utm_term',
-  'channel',
-  "replaceAll(toString(country_code), '\\0', '') AS country_code",
-  'subdivision1_code',
-  'subdivision2_code',
-  'city',
-  'screen_size',
-  'device',
-  'operating_system',
-  'operating_system_version',
-  'browser',
-  'browser_version',
-  'language',
-  'toJSONString(props) AS props',
-  'revenue_source_amount',
-  'revenue_source_currency',
-  "if(scroll_depth <= 100, toString(scroll_depth), '') AS scroll_depth",
-  'engagement_time',
-  'interactive',
-  'classification',
-  'user_id',
-  'session_id',
-];
+/**
+ * Every raw event as stored, in the file's order (documented in docs/export.md): the exported
+ * columns of the event table (src/stores/clickhouse/columns.ts), each under its own name. There is
+ * no address or user agent to export.
+ */
+export const RAW_EVENT_COLUMNS = Object.entries<Column>(EVENT_COLUMN_TABLE)
+  .flatMap(([name, { exported }]) => (exported ? [{ name, ...exported }] : []))
+  .sort((a, b) => a.at - b.at)
+  .map(({ name, sql }) => (sql ? `${sql} AS ${name}` : name));
 
 export const RAW_EVENTS_FILE: ExportFile = {
   base: 'events',

@@ -1,3 +1,4 @@
+import { type ColumnTable, EVENT_COLUMN_TABLE, SESSION_COLUMN_TABLE } from './columns.js';
 import type { TableDef } from './ddl.js';
 
 /**
@@ -69,41 +70,35 @@ export const ROLLUP_AGGREGATES: Record<RollupFamily, AggregateColumn[]> = {
   ],
 };
 
-const str = (column: string) => ({ column, type: 'String' });
-const low = (column: string) => ({ column, type: 'LowCardinality(String)' });
+const RAW_COLUMNS = { events: EVENT_COLUMN_TABLE, sessions: SESSION_COLUMN_TABLE };
+
+/**
+ * Grouping keys of a family's table, each in its raw column's type as created (columns.ts) without
+ * the codec: roll-up rows are few, and the default compression serves them.
+ */
+function keys<F extends RollupFamily>(family: F, columns: Array<keyof (typeof RAW_COLUMNS)[F] & string>): RollupTable['keys'] {
+  const raw: ColumnTable = RAW_COLUMNS[family];
+  return columns.map((column) => ({ column, type: raw[column]!.type.replace(/ CODEC\(.*\)$/, '') }));
+}
 
 /**
  * Smallest first within a family: a query is answered by the first table holding every column it
  * groups or filters by (src/query/sql/rollupSource.ts).
  */
 export const ROLLUP_TABLES: RollupTable[] = [
-  { name: 'custom_events', family: 'events', keys: [low('name')] },
-  { name: 'pages', family: 'events', keys: [low('name'), str('hostname'), str('pathname')] },
+  { name: 'custom_events', family: 'events', keys: keys('events', ['name']) },
+  { name: 'pages', family: 'events', keys: keys('events', ['name', 'hostname', 'pathname']) },
   { name: 'visitors', family: 'sessions', keys: [] },
-  { name: 'devices', family: 'sessions', keys: [low('device'), low('screen_size')] },
-  { name: 'browsers', family: 'sessions', keys: [low('browser'), low('browser_version')] },
-  { name: 'operating_systems', family: 'sessions', keys: [low('operating_system'), low('operating_system_version')] },
-  {
-    name: 'locations',
-    family: 'sessions',
-    keys: [{ column: 'country_code', type: 'LowCardinality(FixedString(2))' }, low('subdivision1_code'), low('subdivision2_code'), str('city')],
-  },
-  { name: 'entry_pages', family: 'sessions', keys: [str('entry_page'), str('hostname')] },
-  { name: 'exit_pages', family: 'sessions', keys: [str('exit_page'), str('exit_page_hostname')] },
+  { name: 'devices', family: 'sessions', keys: keys('sessions', ['device', 'screen_size']) },
+  { name: 'browsers', family: 'sessions', keys: keys('sessions', ['browser', 'browser_version']) },
+  { name: 'operating_systems', family: 'sessions', keys: keys('sessions', ['operating_system', 'operating_system_version']) },
+  { name: 'locations', family: 'sessions', keys: keys('sessions', ['country_code', 'subdivision1_code', 'subdivision2_code', 'city']) },
+  { name: 'entry_pages', family: 'sessions', keys: keys('sessions', ['entry_page', 'hostname']) },
+  { name: 'exit_pages', family: 'sessions', keys: keys('sessions', ['exit_page', 'exit_page_hostname']) },
   {
     name: 'sources',
     family: 'sessions',
-    keys: [
-      low('channel'),
-      str('referrer_source'),
-      str('referrer'),
-      str('utm_medium'),
-      str('utm_source'),
-      str('utm_campaign'),
-      str('utm_content'),
-      str('utm_term'),
-      low('click_id_param'),
-    ],
+    keys: keys('sessions', ['channel', 'referrer_source', 'referrer', 'utm_medium', 'utm_source', 'utm_campaign', 'utm_content', 'utm_term', 'click_id_param']),
   },
 ];
 
