@@ -48,50 +48,59 @@ const TEXT = 'String CODEC(ZSTD(3))';
 const LOW = 'LowCardinality(String)';
 const MAP = 'Map(String, String) CODEC(ZSTD(3))';
 
+/**
+ * A column: its type as created, its JSON value, and its place in the raw events file (none: not
+ * exported) with the SQL written there when it is not the stored value.
+ */
+function column<V extends keyof ColumnValues>(type: string, value: V, exportedAt?: number, exportSql?: string) {
+  if (exportedAt === undefined) return { type, value };
+  return { type, value, exported: exportSql === undefined ? { at: exportedAt } : { at: exportedAt, sql: exportSql } };
+}
+
 /** Attributes a visit takes from its first event; `sessions` keeps them and every event row a copy. */
 export const VISIT_ATTRIBUTE_TABLE = {
-  referrer: { type: TEXT, value: 'text', exported: { at: 6 } },
-  referrer_source: { type: TEXT, value: 'text', exported: { at: 7 } },
-  click_id_param: { type: LOW, value: 'text' },
-  utm_medium: { type: TEXT, value: 'text', exported: { at: 9 } },
-  utm_source: { type: TEXT, value: 'text', exported: { at: 8 } },
-  utm_campaign: { type: TEXT, value: 'text', exported: { at: 10 } },
-  utm_content: { type: TEXT, value: 'text', exported: { at: 11 } },
-  utm_term: { type: TEXT, value: 'text', exported: { at: 12 } },
-  channel: { type: LOW, value: 'text', exported: { at: 13 } },
-  country_code: { type: 'LowCardinality(FixedString(2))', value: 'text', exported: { at: 14, sql: "replaceAll(toString(country_code), '\\0', '')" } },
-  subdivision1_code: { type: LOW, value: 'text', exported: { at: 15 } },
-  subdivision2_code: { type: LOW, value: 'text', exported: { at: 16 } },
-  city: { type: TEXT, value: 'text', exported: { at: 17 } },
-  screen_size: { type: LOW, value: 'text', exported: { at: 18 } },
-  device: { type: LOW, value: 'text', exported: { at: 19 } },
-  operating_system: { type: LOW, value: 'text', exported: { at: 20 } },
-  operating_system_version: { type: LOW, value: 'text', exported: { at: 21 } },
-  browser: { type: LOW, value: 'text', exported: { at: 22 } },
-  browser_version: { type: LOW, value: 'text', exported: { at: 23 } },
-  language: { type: LOW, value: 'text', exported: { at: 24 } },
+  referrer: column(TEXT, 'text', 6),
+  referrer_source: column(TEXT, 'text', 7),
+  click_id_param: column(LOW, 'text'),
+  utm_medium: column(TEXT, 'text', 9),
+  utm_source: column(TEXT, 'text', 8),
+  utm_campaign: column(TEXT, 'text', 10),
+  utm_content: column(TEXT, 'text', 11),
+  utm_term: column(TEXT, 'text', 12),
+  channel: column(LOW, 'text', 13),
+  country_code: column('LowCardinality(FixedString(2))', 'text', 14, "replaceAll(toString(country_code), '\\0', '')"),
+  subdivision1_code: column(LOW, 'text', 15),
+  subdivision2_code: column(LOW, 'text', 16),
+  city: column(TEXT, 'text', 17),
+  screen_size: column(LOW, 'text', 18),
+  device: column(LOW, 'text', 19),
+  operating_system: column(LOW, 'text', 20),
+  operating_system_version: column(LOW, 'text', 21),
+  browser: column(LOW, 'text', 22),
+  browser_version: column(LOW, 'text', 23),
+  language: column(LOW, 'text', 24),
 } as const satisfies ColumnTable;
 
 /** One row per event; the visit's attributes, ids and classification are copied onto it. */
 export const EVENT_COLUMN_TABLE = {
-  timestamp: { type: TIME, value: 'time', exported: { at: 1, sql: "formatDateTime(timestamp, '%Y-%m-%dT%H:%i:%SZ', 'UTC')" } },
-  site_id: { type: 'UInt64', value: 'number' },
-  name: { type: LOW, value: 'text', exported: { at: 2 } },
-  user_id: { type: 'UInt64', value: 'id', exported: { at: 32 } },
-  session_id: { type: 'UInt64', value: 'id', exported: { at: 33 } },
-  hostname: { type: TEXT, value: 'text', exported: { at: 3 } },
-  pathname: { type: TEXT, value: 'text', exported: { at: 4 } },
-  page_title: { type: TEXT, value: 'text', exported: { at: 5 } },
+  timestamp: column(TIME, 'time', 1, "formatDateTime(timestamp, '%Y-%m-%dT%H:%i:%SZ', 'UTC')"),
+  site_id: column('UInt64', 'number'),
+  name: column(LOW, 'text', 2),
+  user_id: column('UInt64', 'id', 32),
+  session_id: column('UInt64', 'id', 33),
+  hostname: column(TEXT, 'text', 3),
+  pathname: column(TEXT, 'text', 4),
+  page_title: column(TEXT, 'text', 5),
   ...VISIT_ATTRIBUTE_TABLE,
-  props: { type: MAP, value: 'map', exported: { at: 25, sql: 'toJSONString(props)' } },
-  revenue_source_amount: { type: 'Nullable(Decimal(18, 3))', value: 'amount', exported: { at: 26 } },
-  revenue_source_currency: { type: LOW, value: 'text', exported: { at: 27 } },
+  props: column(MAP, 'map', 25, 'toJSONString(props)'),
+  revenue_source_amount: column('Nullable(Decimal(18, 3))', 'amount', 26),
+  revenue_source_currency: column(LOW, 'text', 27),
   // 255 = not measured; 0 on every event other than engagement.
-  scroll_depth: { type: 'UInt8', value: 'number', exported: { at: 28, sql: "if(scroll_depth <= 100, toString(scroll_depth), '')" } },
-  engagement_time: { type: 'UInt32', value: 'number', exported: { at: 29 } },
-  interactive: { type: 'UInt8 DEFAULT 1', value: 'number', exported: { at: 30 } },
-  tracker_version: { type: LOW, value: 'text' },
-  classification: { type: LOW, value: 'text', exported: { at: 31 } },
+  scroll_depth: column('UInt8', 'number', 28, "if(scroll_depth <= 100, toString(scroll_depth), '')"),
+  engagement_time: column('UInt32', 'number', 29),
+  interactive: column('UInt8 DEFAULT 1', 'number', 30),
+  tracker_version: column(LOW, 'text'),
+  classification: column(LOW, 'text', 31),
   // `k`, lower-cased, or '' when the request had none: stored with its event, so the keys of the
   // last 24 hours survive a restart exactly when their events do.
   idempotency_key: { type: TEXT, value: 'text', addedBy: 2 },
@@ -99,24 +108,24 @@ export const EVENT_COLUMN_TABLE = {
 
 /** One logical row per visit, updated by appending a cancel row (-1) and a new state row (+1). */
 export const SESSION_COLUMN_TABLE = {
-  session_id: { type: 'UInt64', value: 'id' },
-  sign: { type: 'Int8', value: 'sign' },
-  site_id: { type: 'UInt64', value: 'number' },
-  user_id: { type: 'UInt64', value: 'id' },
-  hostname: { type: TEXT, value: 'text' },
-  timestamp: { type: TIME, value: 'time' },
-  start: { type: TIME, value: 'time' },
-  is_bounce: { type: 'UInt8', value: 'number' },
-  entry_page: { type: TEXT, value: 'text' },
-  exit_page: { type: TEXT, value: 'text' },
-  exit_page_hostname: { type: TEXT, value: 'text' },
-  pageviews: { type: 'Int32', value: 'number' },
+  session_id: column('UInt64', 'id'),
+  sign: column('Int8', 'sign'),
+  site_id: column('UInt64', 'number'),
+  user_id: column('UInt64', 'id'),
+  hostname: column(TEXT, 'text'),
+  timestamp: column(TIME, 'time'),
+  start: column(TIME, 'time'),
+  is_bounce: column('UInt8', 'number'),
+  entry_page: column(TEXT, 'text'),
+  exit_page: column(TEXT, 'text'),
+  exit_page_hostname: column(TEXT, 'text'),
+  pageviews: column('Int32', 'number'),
   // Grows by one with every update, so it doubles as the collapsing version.
-  events: { type: 'Int32', value: 'number' },
-  duration: { type: 'UInt32', value: 'number' },
+  events: column('Int32', 'number'),
+  duration: column('UInt32', 'number'),
   ...VISIT_ATTRIBUTE_TABLE,
-  entry_props: { type: MAP, value: 'map' },
-  classification: { type: LOW, value: 'text' },
+  entry_props: column(MAP, 'map'),
+  classification: column(LOW, 'text'),
 } as const satisfies ColumnTable;
 
 /** Column names in stored order. */
