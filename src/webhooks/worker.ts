@@ -56,6 +56,57 @@ export interface WebhookWorker {
   stop(): Promise<void>;
 }
 
+/** Logs each notice and, with a mailer, emails it to the team's owners; a failed mail is logged, not retried. */
+async function announce(options: WebhookWorkerOptions, notices: Notice[]): Promise<void> {
+  const { db, logger, mailer } = options;
+  for (const notice of notices) {
+    logger.warn({ teamId: notice.teamId, webhookId: notice.webhookId, kind: notice.kind }, notice.message);
+    if (!mailer) continue;
+    try {
+      const owners = await teamOwnerEmails(db, notice.teamId);
+      if (owners.length > 0) await mailer.send({ to: owners, subject: 'A webhook endpoint needs attention', text: notice.message });
+    } catch (error) {
+      logger.error({ err: error, teamId: notice.teamId }, 'could not email the webhook notice');
+    }
+  }
+}
+
+/** One claimed delivery: sent and recorded, or closed unsent when its team or endpoint says so. */
+async function attemptDelivery(
+  options: WebhookWorkerOptions,
+  job: DeliveryJob,
+  token: string,
+  timeoutMs: number,
+): Promise<'withheld' | 'cancelled' | 'succeeded' | 'failed'> {
+  const { db, clock } = options;
+  if (job.teamLocked || job.webhookStopped) {
+    const state = job.teamLocked ? 'withheld' : 'cancelled';
+    await closeUnattempted(db, job, token, state, clock.now());
+    return state;
+  }
+  const now = clock.now();
+  const body = deliveryBody(job.event);
+  const headers = deliveryHeaders({
+    event: job.event,
+    deliveryId: job.deliveryId,
+    secrets: liveSecrets(job, now).map((sealed) => options.secrets.open(sealed)),
+    body,
+    now,
+  });
+  const outcome = await sendWebhook({
+    url: job.url,
+    headers,
+    body,
+    timeoutMs,
+    allowPrivate: options.allowPrivate,
+    resolve: options.resolve,
+    tlsCa: options.tlsCa,
+  });
+  const { notices } = await recordAttempt(db, job, token, outcome, now);
+  await announce(options, notices);
+  return outcome.ok ? 'succeeded' : 'failed';
+}
+
 /**
  * Delivers webhooks outside the request path. All state is in the metadata store, so a
  * restarted or a second process simply continues: claims hand each delivery to one worker,
@@ -71,49 +122,6 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   let started = false;
   let stopping = false;
 
-  async function announce(notices: Notice[]): Promise<void> {
-    for (const notice of notices) {
-      logger.warn({ teamId: notice.teamId, webhookId: notice.webhookId, kind: notice.kind }, notice.message);
-      if (!options.mailer) continue;
-      try {
-        const owners = await teamOwnerEmails(db, notice.teamId);
-        if (owners.length > 0) await options.mailer.send({ to: owners, subject: 'A webhook endpoint needs attention', text: notice.message });
-      } catch (error) {
-        logger.error({ err: error, teamId: notice.teamId }, 'could not email the webhook notice');
-      }
-    }
-  }
-
-  /** One claimed delivery: sent and recorded, or closed unsent when its team or endpoint says so. */
-  async function attempt(job: DeliveryJob, token: string): Promise<'withheld' | 'cancelled' | 'succeeded' | 'failed'> {
-    if (job.teamLocked || job.webhookStopped) {
-      const state = job.teamLocked ? 'withheld' : 'cancelled';
-      await closeUnattempted(db, job, token, state, clock.now());
-      return state;
-    }
-    const now = clock.now();
-    const body = deliveryBody(job.event);
-    const headers = deliveryHeaders({
-      event: job.event,
-      deliveryId: job.deliveryId,
-      secrets: liveSecrets(job, now).map((sealed) => options.secrets.open(sealed)),
-      body,
-      now,
-    });
-    const outcome = await sendWebhook({
-      url: job.url,
-      headers,
-      body,
-      timeoutMs,
-      allowPrivate: options.allowPrivate,
-      resolve: options.resolve,
-      tlsCa: options.tlsCa,
-    });
-    const { notices } = await recordAttempt(db, job, token, outcome, now);
-    await announce(notices);
-    return outcome.ok ? 'succeeded' : 'failed';
-  }
-
   async function runDue(): Promise<TickSummary> {
     const summary: TickSummary = { queued: await fanOutEvents(db, clock.now()), attempted: 0, succeeded: 0 };
     while (!stopping) {
@@ -123,7 +131,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
         try {
           const job = await loadDeliveryJob(db, id, token);
           if (!job) return;
-          const result = await attempt(job, token);
+          const result = await attemptDelivery(options, job, token, timeoutMs);
           if (result === 'succeeded' || result === 'failed') summary.attempted += 1;
           if (result === 'succeeded') summary.succeeded += 1;
         } catch (error) {
