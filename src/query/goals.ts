@@ -1,6 +1,5 @@
 import { badRequest } from '../errors.js';
-import type { Goal } from './plan/siteContext.js';
-import type { FilterTree } from './request/v2.js';
+import type { FilterTree, Goal } from './model.js';
 import type { SqlParams } from './sql/sqlParams.js';
 
 /**

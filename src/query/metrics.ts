@@ -1,10 +1,5 @@
-import type { ImportedTotal } from './plan/importedPlan.js';
-import type { ResolvedQuery } from './plan/resolve.js';
-import type { FilterTree } from './request/v2.js';
-import type { Column, Side } from './sql/compile.js';
+import type { BuiltinMetric, Column, CompileContext, FilterTree, ImportedTotal, MetricSpec, PropAggregate, ResolvedQuery, RevenuePlan, Side } from './model.js';
 import { columnLeaf, conversionDenominatorFilters, withoutTopLevel } from './sql/filters.js';
-import type { RevenuePlan } from './sql/revenue.js';
-import type { CompileContext } from './sql/tables.js';
 
 /**
  * The metric registry: one entry per built-in metric holding every fact the engine knows of it,
@@ -433,9 +428,8 @@ const BUILTIN = {
       return total === 'NULL' ? 'NULL' : `if(${visitorsOf(b, b.events)} > 0, round(${total} / ${visitorsOf(b, b.events)}, 3), NULL)`;
     },
   },
-} satisfies Record<string, Metric>;
+} satisfies Record<BuiltinMetric, Metric>;
 
-export type BuiltinMetric = keyof typeof BUILTIN;
 const REGISTRY: Record<BuiltinMetric, Metric> = BUILTIN;
 export const METRICS = Object.keys(REGISTRY) as BuiltinMetric[];
 
@@ -449,12 +443,7 @@ export function metricFacts(metric: string): MetricFacts {
   return isBuiltin(metric) ? REGISTRY[metric] : propFacts(/^sum\(/.test(metric));
 }
 
-export const PROP_AGGREGATES = ['sum', 'avg', 'min', 'max'] as const;
-
-/** A metric as the engine understands it: a built-in one, or an aggregate of a numeric custom property. */
-export type MetricSpec =
-  | { kind: 'builtin'; name: BuiltinMetric }
-  | { kind: 'prop'; fn: (typeof PROP_AGGREGATES)[number] | 'quantile'; quantile: number; prop: string };
+export const PROP_AGGREGATES: readonly PropAggregate[] = ['sum', 'avg', 'min', 'max'];
 
 const PROP_METRIC = /^(sum|avg|min|max|p([5-9][0-9]))\(event:props:(.+)\)$/;
 
@@ -464,7 +453,7 @@ export function parseMetric(text: string): MetricSpec | undefined {
   if (!match) return undefined;
   const [, fn = '', percentile, prop = ''] = match;
   if (percentile !== undefined) return { kind: 'prop', fn: 'quantile', quantile: Number(percentile) / 100, prop };
-  return { kind: 'prop', fn: fn as (typeof PROP_AGGREGATES)[number], quantile: 0, prop };
+  return { kind: 'prop', fn: fn as PropAggregate, quantile: 0, prop };
 }
 
 /** A metric's entry; an aggregate of a numeric custom property is read from the events side. */

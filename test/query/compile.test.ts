@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { SiteContext } from '../../src/query/model.js';
 import { resolveQuery } from '../../src/query/plan/resolve.js';
-import type { SiteContext } from '../../src/query/plan/siteContext.js';
 import { parseRequest } from '../../src/query/request/v2.js';
 import { loadExchangeRates } from '../../src/query/run/exchangeRates.js';
 import { compileQuery, planTables } from '../../src/query/sql/compile.js';

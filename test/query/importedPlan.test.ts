@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { SiteContext } from '../../src/query/model.js';
 import { type CompletedImport, decideImports, IMPORTED_TABLES, importsWarning } from '../../src/query/plan/importedPlan.js';
 import { resolveQuery } from '../../src/query/plan/resolve.js';
-import type { SiteContext } from '../../src/query/plan/siteContext.js';
 import { parseRequest } from '../../src/query/request/v2.js';
 import { loadExchangeRates } from '../../src/query/run/exchangeRates.js';
 import { compileQuery } from '../../src/query/sql/compile.js';

@@ -13,19 +13,13 @@ import {
   toLocal,
 } from '../../time/localTime.js';
 import type { Interval } from '../catalog.js';
-import type { ComparisonRequest } from '../request/v2.js';
+import type { ComparisonRequest, DateRange } from '../model.js';
 
 /**
  * Date ranges as the reference bounds them (its §3.4), in the site's time zone: `Nd` ends
  * yesterday, `month`/`year` are the whole calendar period, `day` is today until now. Bounds are
  * inclusive instants at whole seconds.
  */
-export interface DateRange {
-  first: number;
-  last: number;
-  /** Whole local days (shifted by days and years in comparisons) or an instant span (`day`, `24h`, realtime). */
-  unit: 'days' | 'span';
-}
 
 export const PRESETS = ['day', '24h', '7d', '28d', '91d', 'month', 'last_month', 'year', '12mo', 'all', 'realtime', '5m'] as const;
 

@@ -2,10 +2,8 @@ import { formatDate, toLocal } from '../../time/localTime.js';
 import { dimensionKind } from '../catalog.js';
 import { goalsInFilters, isScrollGoal } from '../goals.js';
 import { isImportableMetric, metricFacts, totalsOf } from '../metrics.js';
-import type { FilterTree } from '../request/v2.js';
+import type { DateRange, FilterTree, ImportedTotal, ResolvedQuery } from '../model.js';
 import { goalDimensionGoals } from '../sql/dimensionSql.js';
-import type { DateRange } from './dateRange.js';
-import type { ResolvedQuery } from './resolve.js';
 
 /**
  * Whether a query can include a site's imported data, and from which daily table: Plausible's
@@ -15,19 +13,6 @@ import type { ResolvedQuery } from './resolve.js';
  * every dimension and filter it uses is a column of one table and every metric can be rebuilt from
  * that table's totals. Pure: the engine gives it the query and the site's completed imports.
  */
-
-/** The totals an imported row carries, each summed over the rows of a group. */
-export type ImportedTotal =
-  | 'visitors'
-  | 'visits'
-  | 'pageviews'
-  | 'events'
-  | 'bounces'
-  | 'visit_duration'
-  | 'time_on_page'
-  | 'time_on_page_visits'
-  | 'scroll_depth'
-  | 'scroll_depth_visits';
 
 export interface ImportedTable {
   name: string;

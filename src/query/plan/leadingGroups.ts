@@ -1,5 +1,5 @@
 import { dimensionKind } from '../catalog.js';
-import type { ResolvedQuery } from './resolve.js';
+import type { ResolvedQuery } from '../model.js';
 
 /**
  * Leading groups: a breakdown ordered by visitors and answered from roll-ups merges the visitor
@@ -23,12 +23,6 @@ import type { ResolvedQuery } from './resolve.js';
  */
 export const UNIQ_EXACT_LIMIT = 65_536;
 export const ESTIMATE_MARGIN = 1.07;
-
-/** Values of one dimension (as text) that a query's groups are restricted to. */
-export interface GroupSet {
-  dimension: number;
-  values: string[];
-}
 
 /**
  * How many rows a query needs when it may read its leading groups only (the page and the row past

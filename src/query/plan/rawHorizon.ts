@@ -1,8 +1,7 @@
 import { badRequest } from '../../errors.js';
 import type { Coverage } from '../../rollups/rollups.js';
 import { formatDate, toLocal } from '../../time/localTime.js';
-import type { DateRange } from './dateRange.js';
-import type { SiteContext } from './siteContext.js';
+import type { DateRange, SiteContext } from '../model.js';
 
 /**
  * A site that keeps raw events for a limited time (src/rollups/retention.ts) has none before its

@@ -3,38 +3,10 @@ import { badRequest } from '../../errors.js';
 import { endOfDay, formatDate, parseIsoDate, toLocal } from '../../time/localTime.js';
 import { canonicalDimension, dimensionKind, type Interval } from '../catalog.js';
 import { goalsInFilters } from '../goals.js';
-import { type MetricSpec, metricFacts, metricOf } from '../metrics.js';
-import type { ComparisonRequest, FilterTree, ParsedQuery } from '../request/v2.js';
-import { comparisonRange, type DateRange, impliedInterval, requireStorable, resolveDateRange } from './dateRange.js';
-import type { SiteContext } from './siteContext.js';
+import { metricFacts, metricOf } from '../metrics.js';
+import type { DateRange, FilterTree, MetricSpec, ParsedQuery, ResolvedQuery, SiteContext } from '../model.js';
+import { comparisonRange, impliedInterval, requireStorable, resolveDateRange } from './dateRange.js';
 import { bucketCount, finestFittingInterval, MAX_TIME_BUCKETS } from './timeLabels.js';
-
-/** A query with every name, bound and default settled: what the planner and compiler read. */
-export interface ResolvedQuery {
-  site: SiteContext;
-  tz: string;
-  metrics: string[];
-  specs: MetricSpec[];
-  /** Canonical dimensions in request order; bare `time` is replaced by its width. */
-  dimensions: string[];
-  interval: Interval;
-  filters: FilterTree[];
-  range: DateRange;
-  comparison: (ComparisonRequest & { range: DateRange }) | null;
-  orderBy: [string, 'asc' | 'desc'][];
-  limit: number;
-  offset: number;
-  exact: boolean;
-  timeLabels: boolean;
-  totalRows: boolean;
-  trimRelativeDateRange: boolean;
-  /** Imported data asked for (`include.imports`, v1 `with_imported`). */
-  imports: boolean;
-  /** Classification reasons counted in this query besides ''. */
-  classifications: readonly string[];
-  /** Pageviews and events are read from the visits (v1, beside entry or exit pages). */
-  visitCounts: boolean;
-}
 
 const HOUR = 3_600_000;
 

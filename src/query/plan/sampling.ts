@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import type { QueryConfig } from '../../config/config.js';
 import { stringLiteral } from '../../stores/clickhouse/inlineParameters.js';
-import { isAdditive, type MetricSpec } from '../metrics.js';
+import { isAdditive } from '../metrics.js';
+import type { DateRange, MetricSpec } from '../model.js';
 import { type Statements, toMetricValue } from '../run/execute.js';
-import type { DateRange } from './dateRange.js';
 
 /**
  * Sampling by visitor: above the configured number of events in the queried range (and unless

@@ -1,27 +1,7 @@
 import { AppError, notFound } from '../../errors.js';
 import type { MetaDb } from '../../stores/meta/database.js';
 import { findTeamSite } from '../../stores/meta/sites.js';
-
-/** What the engine needs to know about a site besides its events. */
-export interface SiteContext {
-  id: number;
-  domain: string;
-  timezone: string;
-  /** Classification reasons this site counts in its reports ('' = unclassified is always counted). */
-  includedClassifications: string[];
-  goals: Goal[];
-  /** Raw events before this instant were deleted once rolled up (src/query/plan/rawHorizon.ts); null: all kept. */
-  rawEventsFrom: number | null;
-}
-
-export interface Goal {
-  displayName: string;
-  eventName: string | null;
-  pagePath: string | null;
-  /** -1 = not a scroll goal. */
-  scrollThreshold: number;
-  currency: string | null;
-}
+import type { SiteContext } from '../model.js';
 
 /**
  * How the statistics routes refuse a site the key cannot read: as the reference's Stats API does,

@@ -1,6 +1,6 @@
 import { addDays, formatDate, isoWeekday, type LocalDate, toLocal } from '../../time/localTime.js';
 import type { Interval } from '../catalog.js';
-import type { DateRange } from './dateRange.js';
+import type { DateRange } from '../model.js';
 
 /**
  * Every bucket label of a range, in order, as the SQL bucket expressions render them: day

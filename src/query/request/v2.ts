@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { badRequest } from '../../errors.js';
 import { canonicalDimension, dimensionChoices, dimensionKind, FILTER_OPERATORS, type FilterOperator } from '../catalog.js';
-import { METRICS, type MetricSpec, parseMetric } from '../metrics.js';
+import { METRICS, parseMetric } from '../metrics.js';
+import type { FilterTree, ParsedQuery } from '../model.js';
 import { expandedRegexSize, MAX_REGEX_SIZE, MAX_REGEX_UNION_SIZE } from './regexCost.js';
 
 /**
@@ -56,37 +57,6 @@ export const requestSchema = z.strictObject({
 });
 
 export type QueryRequestBody = z.infer<typeof requestSchema>;
-
-export type FilterTree =
-  | { op: FilterOperator; dimension: string; values: string[]; caseSensitive: boolean }
-  | { op: 'and' | 'or'; children: FilterTree[] }
-  | { op: 'not'; child: FilterTree }
-  | { op: 'has_done' | 'has_not_done'; child: FilterTree };
-
-export type ComparisonRequest = { mode: 'previous_period' | 'year_over_year' | 'custom'; dateRange?: [string, string]; matchDayOfWeek: boolean };
-
-/** A request that passed every structural check; semantics (goals, date bounds, compatibility) come next. */
-export interface ParsedQuery {
-  siteId: string;
-  metrics: string[];
-  metricSpecs: MetricSpec[];
-  dateRange: string | [string, string];
-  dimensions: string[];
-  filters: FilterTree[];
-  orderBy: [string, 'asc' | 'desc'][] | null;
-  limit: number;
-  offset: number;
-  comparison: ComparisonRequest | null;
-  timezone: string | null;
-  exact: boolean;
-  /** Every bucket label of the range in meta.time_labels; the number of groups in meta.total_rows. */
-  timeLabels: boolean;
-  totalRows: boolean;
-  /** `month` and `year` end today rather than at their last day. */
-  trimRelativeDateRange: boolean;
-  /** Imported data is merged in where the query allows (src/query/plan/importedPlan.ts). */
-  imports: boolean;
-}
 
 function pointer(path: PropertyKey[]): string {
   return `#/${path.map(String).join('/')}`;

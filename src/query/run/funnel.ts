@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import type { FunnelReport } from '../../contracts/funnels.js';
 import { badRequest, notFound } from '../../errors.js';
 import { goalCondition, isScrollGoal } from '../goals.js';
+import type { Goal, ResolvedQuery } from '../model.js';
 import { requireRawRows } from '../plan/rawHorizon.js';
-import { type ResolvedQuery, resolveQuery } from '../plan/resolve.js';
-import { type Goal, loadSiteContext } from '../plan/siteContext.js';
+import { resolveQuery } from '../plan/resolve.js';
+import { loadSiteContext } from '../plan/siteContext.js';
 import { parseRequest } from '../request/v2.js';
 import { filtersCondition } from '../sql/filters.js';
 import { SqlParams } from '../sql/sqlParams.js';
@@ -27,25 +29,6 @@ const funnelSchema = z.strictObject({
 });
 
 const WINDOW_SECONDS = 86_400;
-
-export interface FunnelStep {
-  label: string;
-  visitors: number;
-  conversion_rate: string;
-  conversion_rate_step: string;
-  dropoff: number;
-  dropoff_percentage: string;
-}
-
-export interface FunnelReport {
-  name: string;
-  steps: FunnelStep[];
-  all_visitors: number;
-  entering_visitors: number;
-  entering_visitors_percentage: string;
-  never_entering_visitors: number;
-  never_entering_visitors_percentage: string;
-}
 
 export async function runFunnel(deps: QueryEngineDeps, teamId: number, body: unknown): Promise<FunnelReport> {
   const request = funnelSchema.safeParse(body);

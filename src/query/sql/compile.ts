@@ -1,18 +1,17 @@
 import type { Coverage } from '../../rollups/rollups.js';
 import { dimensionKind } from '../catalog.js';
 import { goalCondition, isScrollGoal } from '../goals.js';
-import { type MetricSpec, metricFacts, metricOf } from '../metrics.js';
+import { metricFacts, metricOf } from '../metrics.js';
+import type { CompileContext, GroupSet, MetricSpec, ResolvedQuery, RevenuePlan, Side } from '../model.js';
 import type { ImportedSource } from '../plan/importedPlan.js';
-import type { GroupSet } from '../plan/leadingGroups.js';
-import { filterLeaves, isSessionDimension, metricTable, type ResolvedQuery } from '../plan/resolve.js';
-import type { FilterTree } from '../request/v2.js';
+import { filterLeaves, isSessionDimension, metricTable } from '../plan/resolve.js';
 import type { ExchangeRates } from '../run/exchangeRates.js';
 import { dayBucket, dimensionLabel, goalDimensionGoals, goalKey } from './dimensionSql.js';
 import { filtersCondition, isVisitSetTest, usesScrollGoals } from './filters.js';
 import { importedSubquery, importedTotals } from './importedSql.js';
-import { planRevenue, type RevenuePlan } from './revenue.js';
+import { planRevenue } from './revenue.js';
 import { boundsSql, GOAL_COLUMNS, groupRanking, rollupSideSql, rollupTableFor, SESSION_DIMENSION_SUBSTITUTES, stitched } from './rollupSource.js';
-import { and, type CompileContext, eventsBase, fromTable, sessionsBase } from './tables.js';
+import { and, eventsBase, fromTable, sessionsBase } from './tables.js';
 
 /**
  * A resolved query compiled to one ClickHouse statement. Each "side" is a grouped subquery on
@@ -21,33 +20,6 @@ import { and, type CompileContext, eventsBase, fromTable, sessionsBase } from '.
  */
 
 export type Plan = 'events' | 'sessions' | 'split';
-
-export interface Side {
-  table: 'events' | 'sessions';
-  /** Indices of the query dimensions this side groups by. */
-  dims: number[];
-  columns: Map<string, Column>;
-  /**
-   * The rows read, kept apart so a roll-up can read the same (src/query/sql/rollupSource.ts): the
-   * table's base (site, range, classification; engagement rows on events only when asked), the
-   * query's filters, and further conditions with the columns they read (null: raw rows only).
-   */
-  engagement: boolean;
-  filters: FilterTree[];
-  extra: { sql: string; columns: readonly string[] | null }[];
-  /** Scroll depth is a maximum per visit first, then an average over visits. */
-  perVisitMax?: boolean;
-  /** Exit-rate denominators: pageviews grouped by the page they were on, as exits are by exit page. */
-  exitPageAsPath?: boolean;
-  /** Visits counted in every hour (or minute) bucket they were active in, not only the one they ended in. */
-  smeared?: boolean;
-}
-
-/** An aggregate on raw rows, and the same aggregate on a roll-up's states (null: it has none). */
-export interface Column {
-  raw: string;
-  rollup: string | null;
-}
 
 export interface CompiledQuery {
   sql: string;

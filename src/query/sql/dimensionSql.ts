@@ -1,7 +1,6 @@
 import { dimensionKind, type Interval } from '../catalog.js';
 import { goalCondition, goalsInFilters } from '../goals.js';
-import type { ResolvedQuery } from '../plan/resolve.js';
-import type { CompileContext } from './tables.js';
+import type { CompileContext, ResolvedQuery } from '../model.js';
 
 /**
  * Dimension SQL shared by every source of rows (events, sessions, imported daily tables), so a

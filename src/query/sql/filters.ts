@@ -1,7 +1,7 @@
 import { type DimensionDef, type DimensionKind, dimensionKind } from '../catalog.js';
 import { goalCondition, isScrollGoal, selectGoals } from '../goals.js';
-import type { FilterTree } from '../request/v2.js';
-import { and, type CompileContext, eventsBase, fromTable, sessionsBase } from './tables.js';
+import type { CompileContext, FilterTree } from '../model.js';
+import { and, eventsBase, fromTable, sessionsBase } from './tables.js';
 
 /**
  * Filter trees compiled to a WHERE condition on events or sessions rows. A leaf on a property

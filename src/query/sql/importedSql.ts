@@ -1,10 +1,10 @@
 import { DIMENSIONS, dimensionKind } from '../catalog.js';
 import { totalsOf } from '../metrics.js';
-import { type ImportedRead, type ImportedTable, type ImportedTotal, localDays } from '../plan/importedPlan.js';
-import type { FilterTree } from '../request/v2.js';
+import type { CompileContext, FilterTree, ImportedTotal } from '../model.js';
+import { type ImportedRead, type ImportedTable, localDays } from '../plan/importedPlan.js';
 import { dayBucket, dimensionLabel, goalKey } from './dimensionSql.js';
 import { columnLeaf, goalLeaf } from './filters.js';
-import { and, type CompileContext } from './tables.js';
+import { and } from './tables.js';
 
 /**
  * The imported side of a query: grouped SELECTs on the chosen daily tables, groups labelled

@@ -1,24 +1,7 @@
 import { goalCondition, goalsInFilters } from '../goals.js';
-import type { ResolvedQuery } from '../plan/resolve.js';
-import type { Goal } from '../plan/siteContext.js';
+import type { Goal, ResolvedQuery, RevenuePlan } from '../model.js';
 import { type ExchangeRates, multipliersInto } from '../run/exchangeRates.js';
 import type { SqlParams } from './sqlParams.js';
-
-/**
- * How revenue metrics are computed for a query: only events of revenue goals count, converted
- * into the goal's currency. One currency applies when the goals in play share it; grouped by
- * event:goal each row has its goal's; otherwise the values are null with a warning.
- */
-export type RevenuePlan =
-  | { kind: 'unavailable'; code: 'no_revenue_goals_matching' | 'no_single_revenue_currency'; warning: string }
-  | {
-      kind: 'converted';
-      amount: string;
-      missingRate: string;
-      currency: string | Record<string, string>;
-      /** Grouped by goal: whether the row's goal is a revenue goal at all (others read null). */
-      rowIsRevenue: string | null;
-    };
 
 /** Goals the query is about: those its top-level goal filters select, else all of the site's. */
 export function goalsInPlay(q: ResolvedQuery): Goal[] {

@@ -5,13 +5,11 @@ import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, toLocal, 
 import { dimensionKind } from '../catalog.js';
 import { isScrollGoal, selectGoals } from '../goals.js';
 import { ROLLUP_VISITORS } from '../metrics.js';
+import type { CompileContext, FilterTree, GroupSet, Side } from '../model.js';
 import { STORABLE } from '../plan/dateRange.js';
-import type { GroupSet } from '../plan/leadingGroups.js';
-import type { FilterTree } from '../request/v2.js';
-import type { Side } from './compile.js';
 import { dayBucket, goalDimensionGoals, goalKey } from './dimensionSql.js';
 import { filtersCondition } from './filters.js';
-import { and, type CompileContext, classificationCondition, WEEK_MS } from './tables.js';
+import { and, classificationCondition, WEEK_MS } from './tables.js';
 
 /**
  * Whether a side of a compiled query (src/query/sql/compile.ts) can be read from a daily roll-up

@@ -1,15 +1,5 @@
-import { type DateRange, STORABLE } from '../plan/dateRange.js';
-import type { ResolvedQuery } from '../plan/resolve.js';
-import type { SqlParams } from './sqlParams.js';
-
-/** What every statement of one query shares: the query, its parameters, the range read and the sample. */
-export interface CompileContext {
-  q: ResolvedQuery;
-  params: SqlParams;
-  range: DateRange;
-  /** Fraction of visitors read (ClickHouse SAMPLE on user_id); null reads everything. */
-  sampleRate: number | null;
-}
+import type { CompileContext } from '../model.js';
+import { STORABLE } from '../plan/dateRange.js';
 
 /** Longer than any visit lasts: a bound on a visit's start that only lets the primary key prune. */
 export const WEEK_MS = 7 * 86_400_000;
