@@ -4,7 +4,9 @@ import { isIP } from 'node:net';
 import { totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
-import { LEASE_PERIOD_MS } from '../stores/meta/leases.js';
+
+/** How long a lease lasts without renewal unless LEASE_PERIOD_SECONDS says (src/stores/meta/leases.ts): a dead holder is replaced within it. */
+export const DEFAULT_LEASE_PERIOD_MS = 60_000;
 
 /** The whole service configuration, parsed once from the environment. */
 export interface Config {
@@ -133,7 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
   const stateUrl = parseStateUrl(env.STATE_URL);
   const filesDir = resolve(nonEmpty(env.FILES_DIR) ?? dataDir);
   const liveVisitsMax = parseWholeNumber('LIVE_VISITS_MAX', env.LIVE_VISITS_MAX, defaultLiveVisitsMax(), 1000);
-  const leasePeriodMs = parseWholeNumber('LEASE_PERIOD_SECONDS', env.LEASE_PERIOD_SECONDS, LEASE_PERIOD_MS / 1000, 1) * 1000;
+  const leasePeriodMs = parseWholeNumber('LEASE_PERIOD_SECONDS', env.LEASE_PERIOD_SECONDS, DEFAULT_LEASE_PERIOD_MS / 1000, 1) * 1000;
   return {
     port,
     host,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Clock } from '../../clock.js';
+import { DEFAULT_LEASE_PERIOD_MS } from '../../config/config.js';
 import type { MetaDb } from './database.js';
 
 /**
@@ -18,8 +19,8 @@ import type { MetaDb } from './database.js';
  * Time is the injected clock's, never the system's, so tests move it by hand.
  */
 
-/** How long a lease lasts without renewal: a dead holder is replaced within this. */
-export const LEASE_PERIOD_MS = 60_000;
+/** How long a lease lasts without renewal, when the caller does not say: a dead holder is replaced within this. */
+export const LEASE_PERIOD_MS = DEFAULT_LEASE_PERIOD_MS;
 
 /** This process, as lease holder: random per process, so a restarted node never resumes a dead one's lease. */
 export const NODE_ID = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
