@@ -1,3 +1,5 @@
+import { isMetricName, METRIC_DESCRIPTIONS, type MetricName } from '../../src/contracts/metrics';
+
 /** Numbers as people read them: 1.2k, 3m 20s, 45 %, €12.50; null (nothing to compare with) as "—". */
 export function formatNumber(value: number | null | undefined): string {
   if (value === null || value === undefined) return '—';
@@ -28,38 +30,41 @@ export function formatMoney(value: number | null | undefined, currency: string):
   }
 }
 
-/** How each metric is shown. */
+/**
+ * How each metric is shown, by the unit the metric registry gives it (src/contracts/metrics.ts):
+ * durations, percentages and money in their own way, everything else (a custom property's
+ * aggregate too) as a number.
+ */
 export function formatMetric(metric: string, value: number | null | undefined, currency = 'EUR'): string {
-  if (metric === 'visit_duration' || metric === 'time_on_page') return formatDuration(value);
-  if (
-    metric === 'bounce_rate' ||
-    metric === 'conversion_rate' ||
-    metric === 'exit_rate' ||
-    metric === 'scroll_depth' ||
-    metric === 'group_conversion_rate' ||
-    metric === 'percentage'
-  )
-    return formatPercent(value);
-  if (metric.includes('revenue')) return formatMoney(value, currency);
+  const unit = isMetricName(metric) ? METRIC_DESCRIPTIONS[metric].unit : null;
+  if (unit === 'seconds') return formatDuration(value);
+  if (unit === 'percent') return formatPercent(value);
+  if (unit === 'currency') return formatMoney(value, currency);
   return formatNumber(value);
 }
 
-/** Column headings of the metrics, short enough for a panel. */
-export const METRIC_HEADINGS: Record<string, string> = {
+/** Column headings of the metrics, short enough for a panel; every built-in metric has one. */
+const METRIC_HEADINGS: Record<MetricName, string> = {
   visitors: 'Visitors',
   visits: 'Visits',
   pageviews: 'Pageviews',
   events: 'Events',
+  views_per_visit: 'Views per visit',
+  percentage: 'Share',
   bounce_rate: 'Bounce',
   visit_duration: 'Duration',
-  exit_rate: 'Exit rate',
   time_on_page: 'Time on page',
   scroll_depth: 'Scroll',
+  exit_rate: 'Exit rate',
   conversion_rate: 'CR',
-  percentage: 'Share',
+  group_conversion_rate: 'Group CR',
   total_revenue: 'Revenue',
   average_revenue: 'Average',
+  revenue_per_visitor: 'Per visitor',
 };
+
+/** A metric's column heading; a custom property's aggregate is headed by its own name. */
+export const metricHeading = (metric: string): string => (isMetricName(metric) ? METRIC_HEADINGS[metric] : metric);
 
 /** A moment (an ISO time or epoch milliseconds) in the reader's locale and zone; none as "—". */
 export const formatTime = (iso: string | number | null | undefined) => (iso == null ? '—' : new Date(iso).toLocaleString());

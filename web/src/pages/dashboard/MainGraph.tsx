@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { METRIC_HEADINGS } from '../../format';
+import { metricHeading } from '../../format';
 import { useDashboard } from './context';
 import { GraphHead } from './graph/GraphHead';
 import { type Comparison, type Series, seriesCsv } from './graph/series';
@@ -38,7 +38,7 @@ export function MainGraph({
 }) {
   const { site, filters } = useDashboard();
   // The legend names the metric as the top stats do (a goal's visitors are its conversions).
-  const label = headlinesFor(filters, site).list.find((m) => m.metric === metric)?.label ?? METRIC_HEADINGS[metric] ?? metric;
+  const label = headlinesFor(filters, site).list.find((m) => m.metric === metric)?.label ?? metricHeading(metric);
   const holder = useRef<HTMLDivElement>(null);
   const { series, error } = useGraphSeries(metric, comparison, interval);
   usePlot(holder, series, metric, label);

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { METRIC_DESCRIPTIONS, type MetricName } from '../../../../src/contracts/metrics';
 import { formatMetric } from '../../format';
 import { Link } from '../../router';
 import { canEditSite, type Filter, type QueryResult, type SiteInfo, useDashboard } from './context';
@@ -10,24 +11,29 @@ interface TopMetric {
   lowerIsBetter?: boolean;
 }
 
+/** A headline under the registry's own label (src/contracts/metrics.ts). */
+const headline = (metric: MetricName, lowerIsBetter?: true): TopMetric => ({
+  metric,
+  label: METRIC_DESCRIPTIONS[metric].label,
+  ...(lowerIsBetter && { lowerIsBetter }),
+});
+
 const TOP_METRICS: TopMetric[] = [
-  { metric: 'visitors', label: 'Unique visitors' },
-  { metric: 'visits', label: 'Total visits' },
-  { metric: 'pageviews', label: 'Total pageviews' },
-  { metric: 'views_per_visit', label: 'Views per visit' },
-  { metric: 'bounce_rate', label: 'Bounce rate', lowerIsBetter: true },
-  { metric: 'visit_duration', label: 'Visit duration' },
+  headline('visitors'),
+  headline('visits'),
+  headline('pageviews'),
+  headline('views_per_visit'),
+  headline('bounce_rate', true),
+  headline('visit_duration'),
 ];
 
+// With a goal chosen, its visitors and events are its conversions, as Plausible calls them.
 const GOAL_METRICS: TopMetric[] = [
   { metric: 'visitors', label: 'Unique conversions' },
   { metric: 'events', label: 'Total conversions' },
-  { metric: 'conversion_rate', label: 'Conversion rate' },
+  headline('conversion_rate'),
 ];
-const REVENUE_METRICS: TopMetric[] = [
-  { metric: 'total_revenue', label: 'Total revenue' },
-  { metric: 'average_revenue', label: 'Average revenue' },
-];
+const REVENUE_METRICS: TopMetric[] = [headline('total_revenue'), headline('average_revenue')];
 
 /**
  * The headline numbers for the filters: with a goal chosen they are the goal's, as in Plausible

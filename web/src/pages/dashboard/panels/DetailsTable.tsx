@@ -1,4 +1,4 @@
-import { formatMetric, METRIC_HEADINGS } from '../../../format';
+import { formatMetric, metricHeading } from '../../../format';
 import type { QueryResult } from '../context';
 import type { PanelTab } from './panelTab';
 import type { DetailsOrder } from './useDetailsRows';
@@ -27,7 +27,7 @@ export function DetailsTable({
           {metrics.map((metric) => (
             <th key={metric} scope="col" className="num" aria-sort={order[0] === metric ? (order[1] === 'desc' ? 'descending' : 'ascending') : 'none'}>
               <button type="button" className="sort" onClick={() => sortBy(metric)}>
-                {METRIC_HEADINGS[metric] ?? metric}
+                {metricHeading(metric)}
                 {order[0] === metric ? (order[1] === 'desc' ? ' ↓' : ' ↑') : ''}
               </button>
             </th>

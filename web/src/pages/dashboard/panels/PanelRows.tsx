@@ -1,4 +1,4 @@
-import { formatMetric, METRIC_HEADINGS } from '../../../format';
+import { formatMetric, metricHeading } from '../../../format';
 import type { QueryResult } from '../context';
 import type { PanelTab } from './panelTab';
 
@@ -28,7 +28,7 @@ export function PanelRows({
         <span />
         {metrics.map((metric) => (
           <span key={metric} className="num">
-            {METRIC_HEADINGS[metric] ?? metric}
+            {metricHeading(metric)}
           </span>
         ))}
       </div>
