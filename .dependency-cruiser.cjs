@@ -6,7 +6,8 @@
 //   domain         src/ingest/, src/query/, src/management/, src/imports/, src/export/, src/webhooks/,
 //                  src/rollups/, src/state/
 //   stores         src/stores/, src/mail/ (what holds or sends data, knowing nothing of its callers)
-//   foundation     src/contracts/, src/time/, src/accounts/, src/config/, src/clock.ts, src/errors.ts
+//   foundation     src/contracts/, src/time/, src/accounts/, src/config/, src/clock.ts, src/errors.ts,
+//                  src/classifications.ts
 // and no import cycle anywhere, type-only imports included. The browser's code (web/src/, tracker/)
 // takes from the server only the contracts and the pure shared facts listed in SHARED_WITH_BROWSER.
 
@@ -14,7 +15,7 @@ const ENTRY = '^src/(main|serve|app|backgroundJobs)[.]ts$|^src/cli/';
 const HTTP = '^src/(api|web|mcp)/';
 const DOMAIN = '^src/(ingest|query|management|imports|export|webhooks|rollups|state)/';
 const STORES = '^src/(stores|mail)/';
-const FOUNDATION = '^src/(contracts|time|accounts|config)/|^src/(clock|errors)[.]ts$';
+const FOUNDATION = '^src/(contracts|time|accounts|config)/|^src/(clock|errors|classifications)[.]ts$';
 
 // Facts the browser shares with the server: plain data and functions with no Node.js, I/O or
 // server state (the roles a member may hold, the webhook event names, the time-zone list, …).
@@ -22,6 +23,13 @@ const SHARED_WITH_BROWSER = ['^src/contracts/', '^src/accounts/(roles|scopes|raw
 
 module.exports = {
   forbidden: [
+    {
+      name: 'every-server-module-has-a-layer',
+      severity: 'error',
+      comment: 'A server module outside every layer would escape the rule: name its layer in this file (and docs/architecture.md).',
+      from: { path: '^src/', pathNot: [ENTRY, HTTP, DOMAIN, STORES, FOUNDATION] },
+      to: {},
+    },
     {
       name: 'no-cycle',
       severity: 'error',
