@@ -144,6 +144,29 @@ describe('site export', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it('an export recorded by a node that does not write exports is written by a worker that takes it up', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-exports-'));
+    const site = (await findLiveSiteByName(t.app.meta.db, account.domain, Date.now()))!;
+    const deps = { db: t.app.meta.db, events: t.app.events, clock: t.app.clock, dataDir };
+    const web = createExportJobs({ ...deps, writes: false });
+    const job = web.start(site, { from: '2024-01-08', to: '2024-01-09' });
+    expect(job).toMatchObject({ status: 'preparing', holder: null });
+    // Nothing writes it here: it waits for a worker.
+    await web.sweep();
+    expect(web.list(site.id)[0]).toMatchObject({ id: job.id, status: 'preparing', holder: null });
+    const workers = [createExportJobs(deps), createExportJobs(deps)];
+    await Promise.all(workers.map((worker) => worker.pickUp()));
+    for (let i = 0; i < 200 && web.list(site.id)[0]!.status === 'preparing'; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    const listed = web.list(site.id)[0]!;
+    expect(listed).toMatchObject({ id: job.id, status: 'ready', error: null });
+    // The worker that took it up named itself in the record.
+    expect(listed.holder).toMatch(/\/exports\/[0-9a-f]{8}$/);
+    const ready = web.ready(site.id, job.id)!;
+    expect([...(await readZip(readFileSync(ready.path))).keys()]).toEqual([...files.keys()]);
+    for (const jobs of [web, ...workers]) jobs.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
   it('refuses a bad range with a sentence', async () => {
     const { cookie } = await signedInHeaders(t.app, account.userId);
     const bad = await fetch(`${t.url}/app/api/sites/${account.domain}/export?from=2024-02-30`, { headers: { cookie } });
