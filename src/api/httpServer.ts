@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { SignInLimiter } from '../accounts/signInLimiter.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { NODE_ROLES, type NodeRole } from '../config/roles.js';
@@ -11,7 +12,6 @@ import type { QueryEngineDeps } from '../query/run/engine.js';
 import type { Rollups } from '../rollups/rollups.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../stores/meta/database.js';
-import type { SignInLimiter } from '../web/signInLimiter.js';
 import { webAppRoutes } from '../web/webApp.js';
 import type { SecretBox } from '../webhooks/secretBox.js';
 import { requireApiKey } from './authentication.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createSignInLimiter, SIGN_IN_LIMIT, type SignInLimiter } from '../web/signInLimiter.js';
+import { createSignInLimiter, SIGN_IN_LIMIT, type SignInLimiter } from '../accounts/signInLimiter.js';
 import { type SharedState, STATE_KEY_PREFIX, StateScript } from './redis.js';
 
 /**
@@ -23,7 +23,7 @@ return wait
 
 /**
  * Failed sign-ins per account and client address in Redis sorted sets (score: when), so every
- * node counts against the same limit (src/web/signInLimiter.ts counts per process, N times as
+ * node counts against the same limit (src/accounts/signInLimiter.ts counts per process, N times as
  * loose with N nodes). While Redis does not answer, this node's own limiter decides; it also
  * counts every failure, so an outage starts from what this node saw.
  */

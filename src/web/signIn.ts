@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SignInLimiter } from '../accounts/signInLimiter.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { findWebSession, WEB_SESSION_LIFETIME_MS, type WebSession } from '../stores/meta/webSessions.js';
-import type { SignInLimiter } from './signInLimiter.js';
 
 export const SESSION_COOKIE = 'svc_session';
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSignInLimiter, SIGN_IN_LIMIT } from '../../src/accounts/signInLimiter.js';
 import { ManualClock } from '../../src/clock.js';
 import { IdempotencyKeys } from '../../src/ingest/idempotency.js';
 import { SessionTracker } from '../../src/ingest/liveVisits/index.js';
@@ -10,7 +11,6 @@ import { SharedLiveVisits } from '../../src/state/liveVisits.js';
 import { SharedRateLimiter } from '../../src/state/rateLimit.js';
 import { SharedState } from '../../src/state/redis.js';
 import { sharedSignInLimiter } from '../../src/state/signInLimiter.js';
-import { createSignInLimiter, SIGN_IN_LIMIT } from '../../src/web/signInLimiter.js';
 import { next, startTestRedis, type TestRedis } from './redisServer.js';
 
 describe('idempotency keys, sign-in limits and the fall-back to local state, shared in Redis', () => {

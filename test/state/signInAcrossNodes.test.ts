@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGN_IN_LIMIT } from '../../src/accounts/signInLimiter.js';
 import { buildHttpServer } from '../../src/api/httpServer.js';
 import { findOrCreateSharedLink } from '../../src/management/sharedLinks.js';
 import { registerSite } from '../../src/management/sites.js';
 import { SharedState } from '../../src/state/redis.js';
 import { signInLimiterFor } from '../../src/state/signInLimiter.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
-import { SIGN_IN_LIMIT } from '../../src/web/signInLimiter.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { startTestRedis, type TestRedis } from './redisServer.js';
 

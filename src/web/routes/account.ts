@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { hashPassword, verifyPassword } from '../../accounts/passwords.js';
+import { SIGN_IN_LIMIT } from '../../accounts/signInLimiter.js';
 import { AppError } from '../../errors.js';
 import { parsePayload } from '../../management/payload.js';
 import { createUserWithTeam, findUserByEmail, hasNoUsers, passwordHashOf, setPasswordHash } from '../../stores/meta/users.js';
 import { createWebSession, deleteUserWebSessions, deleteWebSession } from '../../stores/meta/webSessions.js';
 import { clearSessionCookie, requireViewer, setSessionCookie, type WebDeps } from '../signIn.js';
-import { SIGN_IN_LIMIT } from '../signInLimiter.js';
 
 const MIN_PASSWORD = 8;
 

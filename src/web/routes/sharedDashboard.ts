@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { verifyPassword } from '../../accounts/passwords.js';
+import { SIGN_IN_LIMIT } from '../../accounts/signInLimiter.js';
 import { AppError, notFound } from '../../errors.js';
 import { parsePayload } from '../../management/payload.js';
 import { type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
@@ -9,7 +10,6 @@ import { runFunnel } from '../../query/run/funnel.js';
 import { findSharedLinkBySlug, type SharedLink } from '../../stores/meta/sharedLinks.js';
 import { getSite, type Site } from '../../stores/meta/sites.js';
 import type { WebDeps } from '../signIn.js';
-import { SIGN_IN_LIMIT } from '../signInLimiter.js';
 import { refuseLockedTeam } from '../siteAccess.js';
 import { describeSite } from '../siteDescription.js';
 
