@@ -6,7 +6,8 @@ export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: 2,
-    include: ['test/**/*.test.ts'],
+    // The web app's pure logic is tested beside it (web/src/**/*.test.ts), type-checked with the app.
+    include: ['test/**/*.test.ts', 'web/src/**/*.test.ts'],
     // Ceilings that catch a hang, not speed claims: browser tests and properties run minutes of
     // work on a 2-core machine that CI may share.
     testTimeout: 90_000,

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { QueryResult } from '../context';
+import { intervalsOf, seriesCsv, seriesOf } from './series';
+
+const answer = (parts: { results: QueryResult['results']; meta?: QueryResult['meta']; range?: [string, string] }): QueryResult => ({
+  results: parts.results,
+  meta: { time_labels: ['2024-01-08', '2024-01-09', '2024-01-10'], interval: 'day', present_index: null, ...parts.meta },
+  query: { date_range: parts.range ?? ['2024-01-08T00:00:00Z', '2024-01-10T23:59:59Z'] },
+});
+
+// The main graph's line from a time-series answer (MainGraph.tsx draws it, and downloads it as CSV).
+describe('the graph series', () => {
+  it('has a value for every bucket, empty ones as the metric reads with nothing in them', () => {
+    const result = answer({ results: [{ dimensions: ['2024-01-09'], metrics: [4] }] });
+    expect(seriesOf(result, 'visitors', null, ['day']).values).toEqual([0, 4, 0]);
+    expect(seriesOf(result, 'visit_duration', null, ['day']).values).toEqual([null, 4, null]);
+  });
+
+  it('draws the comparison beside it, named by its mode', () => {
+    const result = answer({ results: [{ dimensions: ['2024-01-08'], metrics: [2], comparison: { metrics: [1], change: [100] } }] });
+    const series = seriesOf(result, 'visitors', { mode: 'year_over_year' }, ['day']);
+    expect(series.previous).toEqual([1, 0, 0]);
+    expect(series.comparisonLabel).toBe('A year before');
+    expect(seriesOf(result, 'visitors', null, ['day']).previous).toBeNull();
+  });
+
+  it('finds the bucket still filling by the row the engine names', () => {
+    const result = answer({
+      results: [
+        { dimensions: ['2024-01-08'], metrics: [1] },
+        { dimensions: ['2024-01-10'], metrics: [3] },
+      ],
+      meta: { present_index: 1 },
+    });
+    expect(seriesOf(result, 'visitors', null, ['day']).presentIndex).toBe(2);
+    expect(seriesOf(answer({ results: [] }), 'visitors', null, ['day']).presentIndex).toBe(-1);
+  });
+
+  it('shows the imported-data switch only when the engine says the site has imports in the range', () => {
+    const imports = (meta: QueryResult['meta']) => seriesOf(answer({ results: [], meta }), 'visitors', null, ['day']).imports;
+    expect(imports({ imports_included: true })).toEqual({ applies: true, warning: null });
+    expect(imports({ imports_skip_reason: 'unsupported_query', imports_warning: 'Not with this filter.' })).toEqual({
+      applies: true,
+      warning: 'Not with this filter.',
+    });
+    expect(imports({ imports_skip_reason: 'unsupported_interval' })).toEqual({ applies: false, warning: null });
+  });
+
+  it('offers minutes for the realtime view, otherwise the intervals of the answered range', () => {
+    expect(intervalsOf(answer({ results: [] }), 'realtime')).toEqual(['minute']);
+    expect(intervalsOf(answer({ results: [], range: ['2024-01-01T00:00:00Z', '2024-01-29T00:00:00Z'] }), '28d')).toEqual(['hour', 'day', 'week']);
+  });
+
+  it('downloads as CSV, a bucket a line, with the comparison when there is one', () => {
+    const result = answer({ results: [{ dimensions: ['2024-01-09'], metrics: [4], comparison: { metrics: [2], change: [100] } }] });
+    expect(seriesCsv(seriesOf(result, 'visitors', null, ['day']), 'visitors')).toBe('bucket,visitors\n2024-01-08,0\n2024-01-09,4\n2024-01-10,0\n');
+    expect(seriesCsv(seriesOf(result, 'visit_duration', { mode: 'previous_period' }, ['day']), 'visit_duration')).toBe(
+      'bucket,visit_duration,previous_visit_duration\n2024-01-08,,\n2024-01-09,4,2\n2024-01-10,,\n',
+    );
+  });
+});
