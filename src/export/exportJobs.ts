@@ -179,17 +179,23 @@ export function createExportJobs(deps: {
   mkdirSync(dir, { recursive: true });
   scan(true);
 
+  /** A sweep at the soonest expiry of the other holders' leases, when it comes before the next regular one. */
+  let atExpiry: NodeJS.Timeout | undefined;
   const sweep = async () => {
     if (stopped) return;
     scan(false);
     const now = deps.clock.now();
+    let soonest = Number.POSITIVE_INFINITY;
     for (const job of [...jobs.values()]) {
       // One waiting for a worker has no holder to lose.
       if (job.status !== 'preparing' || job.holder === null || mine.has(job.id)) continue;
       const lease = await readLease(deps.db, leaseName(job.id));
       // A lease not taken yet is given a period: its holder claims it just after writing the record.
       const dead = lease ? lease.expiresAt <= now : now - job.createdAt > leases.periodMs;
-      if (!dead) continue;
+      if (!dead) {
+        soonest = Math.min(soonest, lease ? lease.expiresAt - now : job.createdAt + leases.periodMs - now + 1);
+        continue;
+      }
       // Taking the lease makes this node the only one to mark it, and a late renewal of the dead holder fail.
       if (!(await leases.claim(leaseName(job.id)))) continue;
       // Unless its holder finished it (or it was removed) since the folder was read.
@@ -199,6 +205,12 @@ export function createExportJobs(deps: {
         interrupted(current);
       }
       await leases.release(leaseName(job.id));
+    }
+    // A holder that died is found at its lease's expiry, so within one lease period of its last renewal.
+    if (soonest < Math.floor(leases.periodMs / 3) && !stopped) {
+      clearTimeout(atExpiry);
+      atExpiry = setTimeout(() => void sweep().catch(() => {}), soonest);
+      atExpiry.unref();
     }
   };
 
@@ -356,6 +368,7 @@ export function createExportJobs(deps: {
       stopped = true;
       clearInterval(timer);
       clearInterval(pickUpTimer);
+      clearTimeout(atExpiry);
       liveHolders.delete(holder);
       writing?.destroy();
       for (const id of mine) void leases.release(leaseName(id)).catch(() => {});
