@@ -1,3 +1,4 @@
+import { METRIC_DESCRIPTIONS, type MetricDescription } from '../contracts/metrics.js';
 import type { BuiltinMetric, Column, CompileContext, FilterTree, ImportedTotal, MetricSpec, PropAggregate, ResolvedQuery, RevenuePlan, Side } from './model.js';
 import { columnLeaf, conversionDenominatorFilters, withoutTopLevel } from './sql/filters.js';
 
@@ -47,7 +48,8 @@ export interface Rate {
  * - `additive`: a count or sum, scaled up by the inverse rate when sampled;
  * - `empty`: what it reads when nothing happened — zero, or null for averages of nothing;
  * - `change`: how a comparison reports it — a whole percentage, percentage points (bounce
- *   rate), or points to one decimal (conversion and exit rates);
+ *   rate), or points to one decimal (conversion and exit rates); a built-in metric's comes from
+ *   its description (src/contracts/metrics.ts), shared with every client;
  * - `revenue`: read from revenue goals, in their currency;
  * - `rate`: a rate of two figures, and how it rounds;
  * - `imported`: how it merges with imported data (none: imported data cannot answer it);
@@ -72,7 +74,7 @@ export interface MetricFacts {
   scope: 'event' | 'session' | 'either';
   additive: boolean;
   empty: 0 | null;
-  change: 'percent' | 'points' | 'points1';
+  change: MetricDescription['change'];
   revenue?: true;
   rate?: Rate;
   imported?: ImportedMerge;
@@ -207,7 +209,6 @@ const BUILTIN = {
     scope: 'either',
     additive: true,
     empty: 0,
-    change: 'percent',
     imported: { kind: 'count', total: 'visitors' },
     smeared: true,
     sql: rowVisitors,
@@ -216,7 +217,6 @@ const BUILTIN = {
     scope: 'either',
     additive: true,
     empty: 0,
-    change: 'percent',
     imported: { kind: 'count', total: 'visits' },
     smeared: true,
     v1: { visitMetric: true },
@@ -229,7 +229,6 @@ const BUILTIN = {
     scope: 'event',
     additive: true,
     empty: 0,
-    change: 'percent',
     imported: { kind: 'count', total: 'pageviews' },
     v1: { visitCounts: true },
     sql: (b) =>
@@ -241,7 +240,6 @@ const BUILTIN = {
     scope: 'event',
     additive: true,
     empty: 0,
-    change: 'percent',
     imported: { kind: 'count', total: 'events' },
     v1: { visitCounts: true },
     sql: (b) =>
@@ -253,7 +251,6 @@ const BUILTIN = {
     scope: 'session',
     additive: false,
     empty: 0,
-    change: 'percent',
     // To 2 decimals.
     rate: { scaled: false, round: (n, d) => `greatest(ifNotFinite(round(${n} / ${d}, 2), 0), 0)` },
     imported: { kind: 'ratio', numerator: 'pageviews', denominator: 'visits' },
@@ -275,7 +272,6 @@ const BUILTIN = {
     scope: 'either',
     additive: false,
     empty: 0,
-    change: 'percent',
     // The group's share of all visitors in percent to 2 decimals; null when there are none.
     rate: { scaled: true, round: (n, d) => `if(ifNull(${d}, 0) > 0, round(${n} / ${d} * 100, 2), NULL)` },
     imported: { kind: 'share', whole: null },
@@ -290,7 +286,6 @@ const BUILTIN = {
     scope: 'session',
     additive: false,
     empty: 0,
-    change: 'points',
     // In whole percent.
     rate: { scaled: false, round: (n, d) => `toUInt32(greatest(ifNotFinite(round(${n} / ${d} * 100), 0), 0))` },
     imported: { kind: 'ratio', numerator: 'bounces', denominator: 'visits' },
@@ -307,7 +302,6 @@ const BUILTIN = {
     scope: 'session',
     additive: false,
     empty: null,
-    change: 'percent',
     // In whole seconds.
     rate: { scaled: false, round: (n, d) => `toUInt32(greatest(ifNotFinite(round(${n} / ${d}), 0), 0))` },
     imported: { kind: 'ratio', numerator: 'visit_duration', denominator: 'visits' },
@@ -318,7 +312,6 @@ const BUILTIN = {
     scope: 'event',
     additive: false,
     empty: null,
-    change: 'percent',
     // In whole seconds; null when no visit engaged.
     rate: { scaled: false, round: (n, d) => `if(ifNull(${d}, 0) > 0, toInt32(round(${n} / ${d})), NULL)` },
     imported: { kind: 'ratio', numerator: 'time_on_page', denominator: 'time_on_page_visits' },
@@ -346,7 +339,6 @@ const BUILTIN = {
     scope: 'event',
     additive: false,
     empty: null,
-    change: 'percent',
     // In whole percent; null when nothing was measured.
     rate: { scaled: false, round: (n, d) => `if(ifNull(${d}, 0) > 0, toUInt8(round(${n} / ${d})), NULL)` },
     imported: { kind: 'ratio', numerator: 'scroll_depth', denominator: 'scroll_depth_visits' },
@@ -365,7 +357,6 @@ const BUILTIN = {
     scope: 'session',
     additive: false,
     empty: null,
-    change: 'points1',
     refuses: (use) => {
       if (use.dimensions.length !== 1 || use.dimensions[0] !== 'visit:exit_page')
         return 'Metric exit_rate needs exactly the dimension visit:exit_page and no other.';
@@ -385,7 +376,6 @@ const BUILTIN = {
     scope: 'event',
     additive: false,
     empty: 0,
-    change: 'points1',
     rate: CONVERSION_RATE,
     imported: { kind: 'share', whole: oneWhole },
     refuses: needsGoal,
@@ -402,18 +392,16 @@ const BUILTIN = {
     scope: 'event',
     additive: false,
     empty: 0,
-    change: 'points1',
     rate: CONVERSION_RATE,
     imported: { kind: 'share', whole: wholePerOtherGroup },
     refuses: needsGoal,
     sql: (b) => conversionRate(b, wholePerOtherGroup),
   },
-  total_revenue: { scope: 'event', additive: true, empty: 0, change: 'percent', revenue: true, sql: totalRevenue },
+  total_revenue: { scope: 'event', additive: true, empty: 0, revenue: true, sql: totalRevenue },
   average_revenue: {
     scope: 'event',
     additive: false,
     empty: null,
-    change: 'percent',
     revenue: true,
     sql: (b) => revenueFigure(b, 'average_revenue', (amount) => `round(avg(${amount}), 3)`),
   },
@@ -421,16 +409,19 @@ const BUILTIN = {
     scope: 'event',
     additive: false,
     empty: null,
-    change: 'percent',
     revenue: true,
     sql: (b) => {
       const total = totalRevenue(b);
       return total === 'NULL' ? 'NULL' : `if(${visitorsOf(b, b.events)} > 0, round(${total} / ${visitorsOf(b, b.events)}, 3), NULL)`;
     },
   },
-} satisfies Record<BuiltinMetric, Metric>;
+} satisfies Record<BuiltinMetric, Omit<Metric, 'change'>>;
 
-const REGISTRY: Record<BuiltinMetric, Metric> = BUILTIN;
+// Each entry takes its change kind from the metric descriptions the web app and the assistant tools
+// read too; the names are the same union (src/query/model.ts BuiltinMetric), so the lookup is checked.
+const REGISTRY = Object.fromEntries(
+  Object.entries(BUILTIN).map(([name, metric]) => [name, { ...metric, change: METRIC_DESCRIPTIONS[name as BuiltinMetric].change }]),
+) as Record<BuiltinMetric, Metric>;
 export const METRICS = Object.keys(REGISTRY) as BuiltinMetric[];
 
 const isBuiltin = (metric: string): metric is BuiltinMetric => Object.hasOwn(REGISTRY, metric);
