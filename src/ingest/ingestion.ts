@@ -40,7 +40,7 @@ export interface Ingestion {
   close(): Promise<void>;
 }
 
-export async function createIngestion(deps: {
+export interface IngestionDeps {
   config: Config;
   clock: Clock;
   meta: MetaDb;
@@ -51,7 +51,9 @@ export async function createIngestion(deps: {
   noteWrite(siteId: number, at: number): void;
   /** Per-event state shared with other nodes (STATE_URL); null or unset keeps it in this process. */
   state?: SharedState | null;
-}): Promise<Ingestion> {
+}
+
+export async function createIngestion(deps: IngestionDeps): Promise<Ingestion> {
   const { config, clock, log } = deps;
   const [lists, geo]: [ClassificationLists, GeoDatabase] = await Promise.all([
     loadClassificationLists({ listsDir: `${config.dataDir}/lists`, cacheDir: `${config.dataDir}/cache` }),
@@ -62,15 +64,7 @@ export async function createIngestion(deps: {
   const orphans = new OrphanEngagements();
   // With STATE_URL engagements wait in Redis for a visit begun on any node; this process's holder takes over while Redis does not answer.
   const sharedHeld = deps.state ? new SharedHeldEngagements(deps.state, orphans) : null;
-  // What a killed process accepted and the store never confirmed is written before anything else
-  // is read from the store (live visits, idempotency keys) or accepted.
-  const journalDir = join(config.dataDir, 'journal');
-  const replayed = await replayJournals(journalDir, deps.events.ingest);
-  for (const record of replayed.held) (sharedHeld ?? orphans).restore(record);
-  if (replayed.segments.length > 0) log.info({ rows: replayed.rows, held: replayed.held.length }, 'replayed the ingestion journal');
-  const journal = new Journal(journalDir, log, () => Array.from(orphans.records(), heldLine));
-  await journal.open(replayed.segments);
-  const buffer = new WriteBuffer({ client: deps.events.ingest, clock, counters, log, maxPendingEvents: deps.maxPendingEvents, journal });
+  const { journal, buffer } = await openJournal(deps, counters, sharedHeld ?? orphans, orphans);
   const sites = new SiteDirectory(deps.meta, clock);
   const salts = new StoredSalts(deps.meta);
   const trustedProxies = trustedProxyList(config.trustedProxies);
@@ -85,24 +79,7 @@ export async function createIngestion(deps: {
     noteWrite: deps.noteWrite,
     log,
   };
-  // Visits past the cap leave memory and are read back through the ingestion connection, after a flush (src/ingest/liveVisits/tracker.ts).
-  const liveVisitOptions = {
-    max: config.liveVisitsMax,
-    flush: () => buffer.flush(),
-    writtenThrough: () => buffer.writtenThrough,
-    readBack: (visitors: ReadonlyArray<{ siteId: number; userIds: string[] }>, since: number) => readBackVisits(deps.events.ingest, visitors, since),
-    log,
-  };
-  // With STATE_URL visits live in Redis, warmed from the store when Redis has none (src/state/liveVisits.ts).
-  const sessions =
-    deps.state && sharedHeld
-      ? new SharedLiveVisits(deps.state, () => new SessionTracker(liveVisitOptions), sharedHeld, {
-          warm: (into, now) => restoreLiveVisits(deps.events.jobs, into, now),
-          log,
-        })
-      : new SessionTracker(liveVisitOptions);
-  const restored = deps.state ? 0 : await restoreLiveVisits(deps.events.jobs, sessions, clock.now());
-  if (restored > 0) log.info({ visits: restored }, 'restored live visits');
+  const { sessions, liveVisitOptions } = await openLiveVisits(deps, buffer, sharedHeld);
   const idempotency = new IdempotencyKeys();
   const keys = await restoreIdempotencyKeys(deps.events.jobs, idempotency, clock.now());
   if (keys > 0) log.info({ keys }, 'restored idempotency keys');
@@ -116,26 +93,7 @@ export async function createIngestion(deps: {
     noteWrite: countingStateFallbacks(deps.state ?? null, counters, deps.noteWrite),
   });
 
-  const expireOrphans = (holder: HeldEngagements, at: number) => {
-    const count = (gone: HeldEngagement[]) => {
-      for (const engagement of gone) counters.count(engagement.siteId, at, 'no_session_for_engagement');
-      return gone;
-    };
-    // This process's holder answers at once, so history's last holds are counted before its import ends.
-    const gone = holder.expire(at);
-    return gone instanceof Promise ? gone.then(count) : count(gone);
-  };
-  // History is replayed from an upload that outlives a restart (src/ingest/historicalImport.ts), and
-  // its engagements are held only while it runs: lines wait for no fsync and holds are not journaled.
-  const historySink: EventSink = {
-    get hasRoom() {
-      return buffer.hasRoom;
-    },
-    add: (events, sessionRows) => buffer.add(events, sessionRows),
-    hold: () => {},
-    release: () => {},
-    durable: () => Promise.resolve(),
-  };
+  const expireOrphans = (holder: HeldEngagements, at: number) => expireHeld(holder, at, counters);
 
   let timer: NodeJS.Timeout | undefined;
   let lastHousekeeping = 0;
@@ -145,7 +103,7 @@ export async function createIngestion(deps: {
       const held = new OrphanEngagements();
       const pipeline = new IngestionPipeline({
         ...shared,
-        sink: historySink,
+        sink: historySink(buffer),
         salts: new EphemeralSalts(),
         sessions: new SessionTracker(liveVisitOptions),
         orphans: held,
@@ -181,4 +139,71 @@ export async function createIngestion(deps: {
     },
   };
   return ingestion;
+}
+
+/**
+ * What a killed process accepted and the store never confirmed is written before anything else
+ * is read from the store (live visits, idempotency keys) or accepted; then the journal opens for
+ * this run's rows, behind the write buffer.
+ */
+async function openJournal(deps: IngestionDeps, counters: HealthCounters, held: HeldEngagements, orphans: OrphanEngagements) {
+  const { config, clock, log } = deps;
+  const journalDir = join(config.dataDir, 'journal');
+  const replayed = await replayJournals(journalDir, deps.events.ingest);
+  for (const record of replayed.held) held.restore(record);
+  if (replayed.segments.length > 0) log.info({ rows: replayed.rows, held: replayed.held.length }, 'replayed the ingestion journal');
+  const journal = new Journal(journalDir, log, () => Array.from(orphans.records(), heldLine));
+  await journal.open(replayed.segments);
+  const buffer = new WriteBuffer({ client: deps.events.ingest, clock, counters, log, maxPendingEvents: deps.maxPendingEvents, journal });
+  return { journal, buffer };
+}
+
+/** Live visits: in this process, or with STATE_URL in Redis, warmed from the store when Redis has none (src/state/liveVisits.ts). */
+async function openLiveVisits(deps: IngestionDeps, buffer: WriteBuffer, sharedHeld: SharedHeldEngagements | null) {
+  const { config, clock, log } = deps;
+  // Visits past the cap leave memory and are read back through the ingestion connection, after a flush (src/ingest/liveVisits/tracker.ts).
+  const liveVisitOptions = {
+    max: config.liveVisitsMax,
+    flush: () => buffer.flush(),
+    writtenThrough: () => buffer.writtenThrough,
+    readBack: (visitors: ReadonlyArray<{ siteId: number; userIds: string[] }>, since: number) => readBackVisits(deps.events.ingest, visitors, since),
+    log,
+  };
+  const sessions =
+    deps.state && sharedHeld
+      ? new SharedLiveVisits(deps.state, () => new SessionTracker(liveVisitOptions), sharedHeld, {
+          warm: (into, now) => restoreLiveVisits(deps.events.jobs, into, now),
+          log,
+        })
+      : new SessionTracker(liveVisitOptions);
+  const restored = deps.state ? 0 : await restoreLiveVisits(deps.events.jobs, sessions, clock.now());
+  if (restored > 0) log.info({ visits: restored }, 'restored live visits');
+  return { sessions, liveVisitOptions };
+}
+
+/** Engagements whose visit never came, counted as `no_session_for_engagement`. */
+function expireHeld(holder: HeldEngagements, at: number, counters: HealthCounters): HeldEngagement[] | Promise<HeldEngagement[]> {
+  const count = (gone: HeldEngagement[]) => {
+    for (const engagement of gone) counters.count(engagement.siteId, at, 'no_session_for_engagement');
+    return gone;
+  };
+  // This process's holder answers at once, so history's last holds are counted before its import ends.
+  const gone = holder.expire(at);
+  return gone instanceof Promise ? gone.then(count) : count(gone);
+}
+
+/**
+ * History is replayed from an upload that outlives a restart (src/ingest/historicalImport.ts), and
+ * its engagements are held only while it runs: lines wait for no fsync and holds are not journaled.
+ */
+function historySink(buffer: WriteBuffer): EventSink {
+  return {
+    get hasRoom() {
+      return buffer.hasRoom;
+    },
+    add: (events, sessionRows) => buffer.add(events, sessionRows),
+    hold: () => {},
+    release: () => {},
+    durable: () => Promise.resolve(),
+  };
 }
