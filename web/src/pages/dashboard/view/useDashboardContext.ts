@@ -1,0 +1,52 @@
+import { useMemo } from 'react';
+import type { DashboardContextValue, Filter, QueryInput, QueryResult, SiteInfo } from '../context';
+import { dateRangeOf, type ViewState } from '../state';
+
+/** How a dashboard asks the engine: the signed-in route, or a shared link's. */
+export interface DashboardSources {
+  site: SiteInfo;
+  run: (input: QueryInput, signal?: AbortSignal) => Promise<QueryResult>;
+  funnel?: (name: string, dateRange: string | [string, string], filters: Filter[], signal?: AbortSignal) => Promise<unknown>;
+  readOnly: boolean;
+}
+
+/**
+ * What the panels are given (context.tsx): every query with the view's range, filters and
+ * imported-data choice added, and adding a filter to the view (one per dimension). It changes only
+ * with those, so the panels ask again only when their numbers would change.
+ */
+export function useDashboardContext(
+  { site, run, funnel, readOnly }: DashboardSources,
+  state: ViewState,
+  update: (change: Partial<ViewState>) => void,
+  refreshes: number,
+): DashboardContextValue {
+  const dateRange = dateRangeOf(state);
+  const filtersKey = JSON.stringify(state.filters);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: filtersKey stands for the filters
+  return useMemo<DashboardContextValue>(
+    () => ({
+      site,
+      dateRange,
+      filters: state.filters,
+      readOnly,
+      query: (input, signal) =>
+        run(
+          {
+            date_range: dateRange,
+            ...input,
+            filters: [...state.filters, ...(input.filters ?? [])],
+            include: { ...(state.imported ? { imports: true } : {}), ...input.include },
+          },
+          signal,
+        ),
+      funnel: funnel ? (name, signal) => funnel(name, dateRange, state.filters, signal) : undefined,
+      addFilter: (filter) => {
+        const dimension = filter[1];
+        update({ filters: [...state.filters.filter((f) => f[1] !== dimension), filter] });
+      },
+      refreshes,
+    }),
+    [site, JSON.stringify(dateRange), filtersKey, state.imported, readOnly, run, funnel, update, refreshes],
+  );
+}
