@@ -19,7 +19,12 @@ const FOUNDATION = '^src/(contracts|time|accounts|config)/|^src/(clock|errors|cl
 
 // Facts the browser shares with the server: plain data and functions with no Node.js, I/O or
 // server state (the roles a member may hold, the webhook event names, the time-zone list, …).
-const SHARED_WITH_BROWSER = ['^src/contracts/', '^src/accounts/(roles|scopes|rawRetention|timeZoneNames[.]json)', '^src/webhooks/(eventTypes|policy)[.]ts$'];
+const SHARED_WITH_BROWSER = [
+  '^src/contracts/',
+  '^src/accounts/(roles|scopes|rawRetention)[.]ts$',
+  '^src/accounts/timeZoneNames[.]json$',
+  '^src/webhooks/(eventTypes|policy)[.]ts$',
+];
 
 module.exports = {
   forbidden: [
