@@ -49,22 +49,16 @@ export function headlinesFor(filters: Filter[], site: SiteInfo): { list: TopMetr
   return goalFilter[0] === 'is' && currencies.size === 1 && currency ? { list: [...GOAL_METRICS, ...REVENUE_METRICS], currency } : { list: GOAL_METRICS };
 }
 
-/** The headline numbers (six, or a goal's), each with its change against the previous period; a click picks the graph's metric. */
-export function TopStats({
-  selected,
-  onSelect,
-  comparison,
-}: {
-  selected: string;
-  onSelect(metric: string): void;
-  /** The view's comparison; without one the change is against the previous period. */
-  comparison: { mode: string; date_range?: [string, string] } | null;
-}) {
-  const { query, dateRange, filters, site, readOnly } = useDashboard();
-  const headlinesKey = JSON.stringify(headlinesFor(filters, site));
-  const headlines = useMemo<{ list: TopMetric[]; currency?: string }>(() => JSON.parse(headlinesKey), [headlinesKey]);
-  // A stat the engine refuses beside the filters (views per visit beside a page filter) reads "—";
-  // the list is keyed by its text so it changes only when the asked metrics do.
+type Comparison = { mode: string; date_range?: [string, string] } | null;
+
+/**
+ * The headlines' figures with their change against the comparison (the previous period when none
+ * is chosen; no change in the realtime view). A headline the engine refuses beside the filters
+ * (views per visit beside a page filter) is not asked for, and reads "—".
+ */
+function useHeadlineFigures(headlines: { list: TopMetric[] }, comparison: Comparison) {
+  const { query, dateRange, filters } = useDashboard();
+  // The list is keyed by its text so it changes only when the asked metrics do.
   const metricsKey = metricsBeside(
     headlines.list.map((m) => m.metric),
     filters,
@@ -93,6 +87,49 @@ export function TopStats({
       });
     return () => controller.abort();
   }, [query, realtime, metrics, comparisonKey]);
+  return { answer, loading, error, realtime };
+}
+
+const changeTitle = (comparison: Comparison) =>
+  comparison?.mode === 'year_over_year'
+    ? 'Change against a year before'
+    : comparison?.mode === 'custom'
+      ? 'Change against the compared range'
+      : 'Change against the previous period';
+
+/** What an empty dashboard says: choose a longer range, or (for those who may) check the snippet. */
+function NobodyNotice({ realtime }: { realtime: boolean }) {
+  const { site, readOnly } = useDashboard();
+  return (
+    <p className="empty-notice card" role="status">
+      {realtime ? 'Nobody is on the site right now.' : 'No visitors in this period.'} Choose a longer range
+      {readOnly || !canEditSite(site) ? (
+        '.'
+      ) : (
+        <>
+          , or, if the site is new, check that the snippet is on its pages:{' '}
+          <Link href={`/${encodeURIComponent(site.domain)}/settings/tracker`}>Settings › Tracker</Link> shows it and says whether events arrive.
+        </>
+      )}
+    </p>
+  );
+}
+
+/** The headline numbers (six, or a goal's), each with its change against the previous period; a click picks the graph's metric. */
+export function TopStats({
+  selected,
+  onSelect,
+  comparison,
+}: {
+  selected: string;
+  onSelect(metric: string): void;
+  /** The view's comparison; without one the change is against the previous period. */
+  comparison: Comparison;
+}) {
+  const { filters, site } = useDashboard();
+  const headlinesKey = JSON.stringify(headlinesFor(filters, site));
+  const headlines = useMemo<{ list: TopMetric[]; currency?: string }>(() => JSON.parse(headlinesKey), [headlinesKey]);
+  const { answer, loading, error, realtime } = useHeadlineFigures(headlines, comparison);
   const result = answer?.result ?? null;
   const row = result?.results[0];
   const nobody = !loading && answer !== null && filters.length === 0 && (row?.metrics[answer.metrics.indexOf('visitors')] ?? 0) === 0;
@@ -117,16 +154,7 @@ export function TopStats({
               <span className="stat-label">{label}</span>
               <span className="stat-value">{result ? formatMetric(metric, value, headlines.currency) : '\u00a0'}</span>
               {!realtime && (
-                <span
-                  className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`}
-                  title={
-                    comparison?.mode === 'year_over_year'
-                      ? 'Change against a year before'
-                      : comparison?.mode === 'custom'
-                        ? 'Change against the compared range'
-                        : 'Change against the previous period'
-                  }
-                >
+                <span className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`} title={changeTitle(comparison)}>
                   {result ? (change === null || change === undefined ? '—' : `${change > 0 ? '↑' : change < 0 ? '↓' : ''} ${Math.abs(change)}%`) : '\u00a0'}
                 </span>
               )}
@@ -134,19 +162,7 @@ export function TopStats({
           );
         })}
       </section>
-      {nobody && (
-        <p className="empty-notice card" role="status">
-          {realtime ? 'Nobody is on the site right now.' : 'No visitors in this period.'} Choose a longer range
-          {readOnly || !canEditSite(site) ? (
-            '.'
-          ) : (
-            <>
-              , or, if the site is new, check that the snippet is on its pages:{' '}
-              <Link href={`/${encodeURIComponent(site.domain)}/settings/tracker`}>Settings › Tracker</Link> shows it and says whether events arrive.
-            </>
-          )}
-        </p>
-      )}
+      {nobody && <NobodyNotice realtime={realtime} />}
     </>
   );
 }
