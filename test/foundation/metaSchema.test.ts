@@ -21,7 +21,8 @@ async function schema(store: MetaStore): Promise<string> {
     FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`.execute(store.db);
   const constraints = await sql<Record<string, unknown>>`SELECT conrelid::regclass::text AS table_name, conname, pg_get_constraintdef(oid) AS definition
     FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2`.execute(store.db);
-  const indexes = await sql<Record<string, unknown>>`SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1, 2`.execute(store.db);
+  const indexes = await sql<Record<string, unknown>>`SELECT tablename, indexname, indexdef
+    FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1, 2`.execute(store.db);
   return `${[...lines(columns.rows), ...lines(constraints.rows), ...lines(indexes.rows)].join('\n')}\n`;
 }
 
