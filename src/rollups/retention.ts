@@ -1,11 +1,13 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { OldestAccepted } from '../ingest/historicalImport.js';
 import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
+import type { Coverage } from '../stores/clickhouse/rollupStore.js';
 import { EVENTS, SESSIONS } from '../stores/clickhouse/schema.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { setRawEventsFrom } from '../stores/meta/sites.js';
 import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, startOfDay, toLocal } from '../time/localTime.js';
-import type { Coverage, RollupSite, Rollups } from './rollups.js';
+import type { RollupSite } from './rollSite.js';
+import type { Rollups } from './rollups.js';
 
 /**
  * Optional raw-event retention (docs/rollups.md, Retention): a site that keeps raw events for N

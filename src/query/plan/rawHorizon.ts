@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors.js';
-import type { Coverage } from '../../rollups/rollups.js';
+import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { formatDate, toLocal } from '../../time/localTime.js';
 import type { DateRange, SiteContext } from '../model.js';
 

@@ -1,4 +1,4 @@
-import type { Coverage } from '../../rollups/rollups.js';
+import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { dimensionKind } from '../catalog.js';
 import { goalCondition, isScrollGoal } from '../goals.js';
 import { metricFacts, metricOf } from '../metrics.js';

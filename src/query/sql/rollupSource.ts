@@ -1,5 +1,5 @@
-import type { Coverage } from '../../rollups/rollups.js';
 import { allColumns, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName, rowDay, weekRows } from '../../stores/clickhouse/dailyRollups.js';
+import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { FULL, type RollupWindow, WHOLE, WINDOW_HOLDS, windowRowsSql } from '../../stores/clickhouse/rollupWindows.js';
 import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, toLocal, wholeWeeks } from '../../time/localTime.js';
 import { dimensionKind } from '../catalog.js';

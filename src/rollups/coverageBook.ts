@@ -1,0 +1,117 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Clock } from '../clock.js';
+import { type Coverage, type CoverageRow, latestComputation, readCoverage, writeCoverage } from '../stores/clickhouse/rollupStore.js';
+import { type RollupWindow, windowsEnding } from '../stores/clickhouse/rollupWindows.js';
+import { addDays, endOfDay, formatDate, type LocalDate, parseIsoDate } from '../time/localTime.js';
+
+/** A coverage without the windows published with it. */
+export type Covered = Omit<Coverage, 'windows'>;
+
+export const day = (text: string): LocalDate => parseIsoDate(text)!;
+export const coverageOf = (timezone: string, through: LocalDate): Covered => ({ timezone, through: formatDate(through), until: endOfDay(through, timezone) });
+
+/**
+ * This node's copy of every site's coverage (src/rollups/rollups.ts): what it may tell queries,
+ * the days it must recompute, and the version of each site's row it last wrote or read, against
+ * the `rollup_coverage` rows every node writes.
+ */
+export interface CoverageBook {
+  readonly covered: Map<number, Covered>;
+  /** Per site, the windows published for queries; a site's are dropped whenever its days change. */
+  readonly windows: Map<number, RollupWindow[]>;
+  /** Per site, the first day whose roll-ups must be recomputed. */
+  readonly stale: Map<number, string>;
+  /** Notes that a site's roll-ups from `from` on must be recomputed (the earliest such day is kept). */
+  markStale(siteId: number, from: string): void;
+  /** Reads every site's row again, taking those other nodes wrote since. */
+  reload(): Promise<void>;
+  /** One site's row, read again just before this node records its coverage over what another may have written. */
+  reloadSite(siteId: number): Promise<void>;
+  /** Records a site's coverage and the windows published with it, under a new version. */
+  persist(siteId: number, coverage: Covered | undefined): Promise<void>;
+  /** Takes a coverage (none: nothing covered) and records it. */
+  setCoverage(siteId: number, coverage: Covered | undefined): Promise<void>;
+  /** A version above every one written or read: what a new computation of window rows is numbered. */
+  nextVersion(): number;
+}
+
+export async function openCoverageBook(client: ClickHouseClient, clock: Clock): Promise<CoverageBook> {
+  const covered = new Map<number, Covered>();
+  const windows = new Map<number, RollupWindow[]>();
+  const stale = new Map<number, string>();
+  // Above any computation of window rows a previous process stored: a window's rows are replaced by higher ones.
+  let version = Math.max(clock.now(), (await latestComputation(client)) + 1);
+  /** Per site, the version of the coverage row this node last wrote or read: a higher one in the store is another node's. */
+  const known = new Map<number, number>();
+
+  const markStale = (siteId: number, from: string) => {
+    const earlier = stale.get(siteId);
+    if (earlier === undefined || from < earlier) stale.set(siteId, from);
+  };
+
+  /** Takes a coverage row newer than what this node knows of the site. */
+  const adopt = (row: CoverageRow) => {
+    const siteId = Number(row.site_id);
+    const rowVersion = Number(row.latest);
+    if (known.has(siteId) && rowVersion <= (known.get(siteId) as number)) return;
+    known.set(siteId, rowVersion);
+    version = Math.max(version, rowVersion);
+    const before = covered.get(siteId);
+    windows.delete(siteId);
+    if (row.timezone === '') {
+      covered.delete(siteId);
+      return;
+    }
+    covered.set(siteId, coverageOf(row.timezone, day(row.through)));
+    // Pulled back by another node (a late row there): the days after it are recomputed by the holder of the round.
+    if (before && before.timezone === row.timezone && row.through < before.through) markStale(siteId, formatDate(addDays(day(row.through), 1)));
+    // Windows recorded before the coverage moved end on another day: the job merges them again.
+    if (Number(row.computed) === 0 || row.windows_through !== row.through) return;
+    const spans = windowsEnding(day(row.through));
+    windows.set(
+      siteId,
+      row.tables.flatMap((table) => spans.map((span) => ({ ...span, table, computed: Number(row.computed) }))),
+    );
+  };
+
+  const nextVersion = () => {
+    version = Math.max(version + 1, clock.now());
+    return version;
+  };
+
+  const persist = async (siteId: number, coverage: Covered | undefined) => {
+    known.set(siteId, nextVersion());
+    const published = windows.get(siteId) ?? [];
+    const recorded = published.find((w) => w.slot === 0);
+    await writeCoverage(client, {
+      site_id: siteId,
+      timezone: coverage?.timezone ?? '',
+      through: coverage?.through ?? '1970-01-01',
+      version,
+      windows_computed: recorded?.computed ?? 0,
+      // The day the windows end on: the coverage's last day when they were merged.
+      windows_through: recorded?.last ?? '1970-01-01',
+      window_tables: [...new Set(published.map((w) => w.table))],
+    });
+  };
+
+  return {
+    covered,
+    windows,
+    stale,
+    markStale,
+    async reload() {
+      for (const row of await readCoverage(client)) adopt(row);
+    },
+    async reloadSite(siteId) {
+      for (const row of await readCoverage(client, siteId)) adopt(row);
+    },
+    persist,
+    async setCoverage(siteId, coverage) {
+      if (coverage) covered.set(siteId, coverage);
+      else covered.delete(siteId);
+      await persist(siteId, coverage);
+    },
+    nextVersion,
+  };
+}

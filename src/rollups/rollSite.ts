@@ -1,0 +1,174 @@
+import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
+import { ROLLUP_TABLES } from '../stores/clickhouse/dailyRollups.js';
+import {
+  deleteRollupDays,
+  firstEvent,
+  groupedWindowSize,
+  hasRollupRowsFrom,
+  insertRollupDays,
+  mergeWindow,
+  windowSizes,
+} from '../stores/clickhouse/rollupStore.js';
+import { type RollupWindow, sliceCount, spanParameters, windowsEnding } from '../stores/clickhouse/rollupWindows.js';
+import { addDays, dayNumber, formatDate, type LocalDate, toLocal } from '../time/localTime.js';
+import { type CoverageBook, type Covered, coverageOf, day } from './coverageBook.js';
+
+/**
+ * One round of the roll-up job over one site (src/rollups/rollups.ts describes the job): days
+ * to recompute deleted, closed days rolled up in chunks, and the site's windows merged again.
+ */
+
+/** A local day is rolled up once closed: GRACE after its end, when no visit can still move out of it. */
+export const ROLLUP_GRACE_MS = 2 * 3_600_000;
+
+/** Days per INSERT … SELECT when catching up, so one statement's memory stays bounded. */
+const CHUNK_DAYS = 31;
+
+export interface RollupSite {
+  id: number;
+  timezone: string;
+  /** Where the site's raw events begin once older ones were deleted (src/rollups/retention.ts); null: all kept. */
+  rawEventsFrom: number | null;
+}
+
+/** What a round works with: the store, this node's coverage, and the settings of its statements. */
+export interface RollupRound {
+  client: ClickHouseClient;
+  cluster: string | null;
+  book: CoverageBook;
+  /** Settings of the inserts whose rows the next statements merge from. */
+  inPlace: ClickHouseSettings;
+  /** Settings of a window merge: its memory, and where it spills to disk. */
+  merging: { clickhouse_settings: ClickHouseSettings };
+  /** The bytes of visitor sets one merge statement is cut to hold (rollupWindows.ts sliceCount). */
+  sliceBytes: number;
+  onError(error: unknown): void;
+}
+
+/** Rolls up every closed day of a site not rolled up yet; the number of days rolled up. */
+export async function rollSite(round: RollupRound, site: RollupSite, now: number): Promise<number> {
+  const { book } = round;
+  const current = await settleStaleDays(round, site);
+  const target = addDays(toLocal(now - ROLLUP_GRACE_MS, site.timezone), -1);
+  let next: LocalDate;
+  if (current) next = addDays(day(current.through), 1);
+  else {
+    const first = await firstEvent(round.client, site.id);
+    // Nothing stored yet: every closed day is covered, and empty.
+    if (first === null) {
+      await book.setCoverage(site.id, coverageOf(site.timezone, target));
+      return 0;
+    }
+    next = toLocal(first, site.timezone);
+    // Events only since today: the closed days before them are covered, and empty.
+    if (formatDate(next) > formatDate(target)) await book.setCoverage(site.id, coverageOf(site.timezone, target));
+  }
+  // Rows already there past the coverage would be added to: they go first.
+  if (formatDate(next) <= formatDate(target) && (await hasRollupRowsFrom(round.client, site.id, formatDate(next)))) {
+    await deleteDays(round, site.id, formatDate(next));
+  }
+  const days = await catchUp(round, site, next, target);
+  await refreshWindows(round, site);
+  return days;
+}
+
+/**
+ * Deletes what must be computed again: all of a site's roll-ups after a time-zone change, else
+ * those from its first stale day, pulling its coverage back before them. The coverage left.
+ */
+async function settleStaleDays(round: RollupRound, site: RollupSite): Promise<Covered | undefined> {
+  const { book } = round;
+  const current = book.covered.get(site.id);
+  // Days whose raw events are deleted cannot be computed again: a late row there (an import
+  // racing the deletion) leaves their roll-ups as they are, and is deleted with the next days.
+  const kept = site.rawEventsFrom === null ? undefined : formatDate(toLocal(site.rawEventsFrom, site.timezone));
+  const noted = book.stale.get(site.id);
+  const staleFrom = noted !== undefined && kept !== undefined && noted < kept ? kept : noted;
+  book.stale.delete(site.id);
+  if (current && current.timezone !== site.timezone) {
+    await book.setCoverage(site.id, undefined);
+    await deleteDays(round, site.id, null);
+    return undefined;
+  }
+  if (staleFrom === undefined) return current;
+  await deleteDays(round, site.id, staleFrom);
+  if (!current || current.through < staleFrom) return current;
+  const back = coverageOf(site.timezone, addDays(day(staleFrom), -1));
+  await book.setCoverage(site.id, back);
+  return back;
+}
+
+/** Rolls up the days from `next` to `target` in chunks, recording coverage after each; the number of days rolled up. */
+async function catchUp(round: RollupRound, site: RollupSite, from: LocalDate, target: LocalDate): Promise<number> {
+  const { book } = round;
+  let next = from;
+  let days = 0;
+  while (formatDate(next) <= formatDate(target)) {
+    const chunkEnd = minDay(addDays(next, CHUNK_DAYS - 1), target);
+    await insertRollupDays(round.client, site, next, chunkEnd, round.inPlace);
+    // Another node may have pulled the coverage back meanwhile (a late row): that is noted like a write here.
+    await book.reloadSite(site.id);
+    // A write noted meanwhile into these days leaves them for the next round.
+    const noted = book.stale.get(site.id);
+    const through = noted !== undefined && noted <= formatDate(chunkEnd) ? addDays(day(noted), -1) : chunkEnd;
+    if (formatDate(through) >= formatDate(next)) await book.setCoverage(site.id, coverageOf(site.timezone, through));
+    days += dayNumber(chunkEnd) - dayNumber(next) + 1;
+    if (noted !== undefined) break;
+    next = addDays(chunkEnd, 1);
+  }
+  return days;
+}
+
+/** Deletes a site's roll-ups from `from` on, with the week holding it (all of them without `from`), and its windows with them. */
+export async function deleteDays(round: Pick<RollupRound, 'client' | 'cluster' | 'book'>, siteId: number, from: string | null): Promise<void> {
+  round.book.windows.delete(siteId);
+  await deleteRollupDays(round.client, round.cluster, siteId, from);
+}
+
+/**
+ * Merges the site's windows again when the days they end on moved (a new day rolled up, days
+ * recomputed). The windows written are published together once every table is done, unless
+ * rows were noted into the site's days meanwhile; a table whose merge fails (over the memory of
+ * one statement) is left out, its ranges read from day and week rows.
+ */
+async function refreshWindows(round: RollupRound, site: RollupSite): Promise<void> {
+  const { book } = round;
+  await book.reloadSite(site.id);
+  const coverage = book.covered.get(site.id);
+  if (!coverage || book.stale.has(site.id)) return;
+  const spans = windowsEnding(day(coverage.through));
+  const published = book.windows.get(site.id) ?? [];
+  if (published.length > 0 && published.every((w) => spans.some((s) => s.slot === w.slot && s.days === w.days && s.last === w.last))) return;
+  book.windows.delete(site.id);
+  // Recorded before any row of the new computation is written: its rows replace the old one's as
+  // the table merges, so a service restarted halfway must not read the old one.
+  await book.persist(site.id, coverage);
+  const computed = book.nextVersion();
+  const written: RollupWindow[] = [];
+  const computation = { site: site.id, computed };
+  const spanParts = spans.map((span) => spanParameters(span));
+  // Every span's parameters at once, named by index, for the statement estimating them all.
+  const sizeParams = Object.assign({ site: site.id }, ...spans.map((span, i) => spanParameters(span, `_${i}`).params));
+  for (const table of ROLLUP_TABLES) {
+    try {
+      // One window per statement, each cut into the slices its visitor sets need (rollupWindows.ts sliceCount).
+      const sizes = await windowSizes(round.client, table, spans, sizeParams);
+      for (const [i, { weeks, params }] of spanParts.entries()) {
+        const hashes = Number(sizes.find((size) => Number(size.span) === i)?.hashes ?? 0);
+        await mergeWindow(round.client, table, { weeks }, { ...computation, ...params }, sliceCount(table, hashes, round.sliceBytes), round.merging);
+      }
+      const grouped = await groupedWindowSize(round.client, table, computation);
+      await mergeWindow(round.client, table, 'grouped', computation, sliceCount(table, grouped, round.sliceBytes), round.merging);
+      written.push(...spans.map((span) => ({ ...span, table: table.name, computed })));
+    } catch (error) {
+      round.onError(error);
+    }
+    if (book.stale.has(site.id)) return;
+  }
+  await book.reloadSite(site.id);
+  if (book.stale.has(site.id) || book.covered.get(site.id) !== coverage) return;
+  book.windows.set(site.id, written);
+  await book.persist(site.id, coverage);
+}
+
+const minDay = (a: LocalDate, b: LocalDate) => (formatDate(a) <= formatDate(b) ? a : b);

@@ -1,0 +1,160 @@
+import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
+import { addDays, endOfDay, formatDate, type LocalDate, startOfDay, wholeWeeks } from '../../time/localTime.js';
+import { allColumns, ROLLUP_COVERAGE, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName, rowDay, weekSelect } from './dailyRollups.js';
+import { deleteStatement } from './deleteRows.js';
+import {
+  groupedWindowInsert,
+  groupedWindowSizeSql,
+  LATEST_COMPUTATION_SQL,
+  type RollupWindow,
+  type WindowSpan,
+  windowInsert,
+  windowSizesSql,
+} from './rollupWindows.js';
+import { FIRST_EVENT_SQL, firstEventFromRow } from './siteSpan.js';
+
+/**
+ * The statements the roll-up job (src/rollups/rollups.ts) runs on the daily roll-ups
+ * (dailyRollups.ts), their window rows (rollupWindows.ts) and the coverage table: what it decides
+ * stays there, the SQL is here.
+ */
+
+/** What a query may read from a site's roll-ups (src/query/sql/rollupSource.ts). */
+export interface Coverage {
+  timezone: string;
+  /** The last local day rolled up (`YYYY-MM-DD`). */
+  through: string;
+  /** The last instant of that day in `timezone`. */
+  until: number;
+  /** Preset ranges merged ahead per table (rollupWindows.ts), each ending by `through`. */
+  windows: readonly RollupWindow[];
+}
+
+/** A site's latest coverage row as read back: its version, and the windows published with it. */
+export interface CoverageRow {
+  site_id: string;
+  latest: string;
+  timezone: string;
+  through: string;
+  computed: string;
+  windows_through: string;
+  tables: string[];
+}
+
+/** A coverage row as written: `timezone` '' records that nothing is covered. */
+export interface CoverageRecord {
+  site_id: number;
+  timezone: string;
+  through: string;
+  version: number;
+  windows_computed: number;
+  windows_through: string;
+  window_tables: string[];
+}
+
+/** Each site's latest coverage row, the windows published with it and its version. */
+const coverageSql = (where: string) =>
+  `SELECT site_id, max(version) AS latest, argMax(timezone, version) AS timezone, toString(argMax(through, version)) AS through,
+          argMax(windows_computed, version) AS computed, toString(argMax(windows_through, version)) AS windows_through,
+          argMax(window_tables, version) AS tables
+   FROM ${ROLLUP_COVERAGE.name} ${where} GROUP BY site_id`;
+
+/** Every site's latest coverage row, or one site's. */
+export function readCoverage(client: ClickHouseClient, siteId?: number): Promise<CoverageRow[]> {
+  if (siteId === undefined) return select<CoverageRow>(client, coverageSql(''));
+  return select<CoverageRow>(client, coverageSql('WHERE site_id = {site:UInt64}'), { site: siteId });
+}
+
+export async function writeCoverage(client: ClickHouseClient, record: CoverageRecord): Promise<void> {
+  await client.insert({ table: ROLLUP_COVERAGE.name, values: [record], format: 'JSONEachRow' });
+}
+
+/** The highest computation of window rows stored (0 when none is). */
+export async function latestComputation(client: ClickHouseClient): Promise<number> {
+  const [latest] = await select<{ computed: string }>(client, LATEST_COMPUTATION_SQL);
+  return Number(latest?.computed ?? 0);
+}
+
+/** The instant of a site's first stored event, or null when it has none. */
+export async function firstEvent(client: ClickHouseClient, siteId: number): Promise<number | null> {
+  return firstEventFromRow((await select<Record<string, unknown>>(client, FIRST_EVENT_SQL, { site: siteId }))[0]);
+}
+
+/** A table's day rows from `{from:Date}` on, and the week rows of the week holding it. */
+const daysFrom = (table: RollupTable) => {
+  const day = rowDay(table);
+  return `((days = 1 AND ${day} >= {from:Date}) OR (days = 7 AND ${day} >= toMonday({from:Date})))`;
+};
+
+/** Deletes a site's roll-ups from `from` on, with the week holding it (all of them without `from`). */
+export async function deleteRollupDays(client: ClickHouseClient, cluster: string | null, siteId: number, from: string | null): Promise<void> {
+  for (const table of ROLLUP_TABLES) {
+    const condition = from === null ? 'site_id = {site:UInt64}' : `site_id = {site:UInt64} AND ${daysFrom(table)}`;
+    await client.command({ query: deleteStatement(rollupTableName(table), cluster, condition), query_params: { site: siteId, from } });
+  }
+}
+
+/** Whether a site has roll-up rows from `from` on. */
+export async function hasRollupRowsFrom(client: ClickHouseClient, siteId: number, from: string): Promise<boolean> {
+  const probes = ROLLUP_TABLES.map((table) => `SELECT 1 FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND ${daysFrom(table)} LIMIT 1`);
+  const [found] = await select<{ n: string }>(client, `SELECT count() AS n FROM (${probes.join(' UNION ALL ')})`, { site: siteId, from });
+  return Number(found?.n ?? 0) > 0;
+}
+
+/**
+ * Rolls up a site's local days `first` to `last` into every table, and the weeks that end within
+ * them (every one of their days is rolled up now). `settings`: those each insert runs with.
+ */
+export async function insertRollupDays(
+  client: ClickHouseClient,
+  site: { id: number; timezone: string },
+  first: LocalDate,
+  last: LocalDate,
+  settings: ClickHouseSettings,
+): Promise<void> {
+  const where = "site_id = {site:UInt64} AND timestamp >= toDateTime({first:UInt32}, 'UTC') AND timestamp <= toDateTime({last:UInt32}, 'UTC')";
+  const seconds = (ms: number) => Math.floor(ms / 1000);
+  const params = { site: site.id, first: seconds(startOfDay(first, site.timezone)), last: seconds(endOfDay(last, site.timezone)), tz: site.timezone };
+  const ending = wholeWeeks(addDays(first, -6), last);
+  const weeks = ending && { monday: formatDate(ending.monday), sunday: formatDate(ending.sunday) };
+  for (const table of ROLLUP_TABLES) {
+    const into = `INSERT INTO ${rollupTableName(table)} (${allColumns(table).join(', ')})`;
+    await client.command({ query: `${into} ${rollupSelect(table, where, '{tz:String}', true)}`, query_params: params, clickhouse_settings: settings });
+    if (weeks) {
+      const days = `site_id = {site:UInt64} AND ${rowDay(table)} >= {monday:Date} AND ${rowDay(table)} <= {sunday:Date}`;
+      await client.command({ query: `${into} ${weekSelect(table, days)}`, query_params: { site: site.id, ...weeks }, clickhouse_settings: settings });
+    }
+  }
+}
+
+/** The estimated visitor hashes of each span's window (`span`: its index), for the statement sizes of a merge. */
+export function windowSizes(client: ClickHouseClient, table: RollupTable, spans: readonly WindowSpan[], params: Record<string, unknown>) {
+  return select<{ span: number; hashes: string }>(client, windowSizesSql(table, spans), params);
+}
+
+/** The estimated visitor hashes of a table's grouped window rows of one computation. */
+export async function groupedWindowSize(client: ClickHouseClient, table: RollupTable, computation: Record<string, unknown>): Promise<number> {
+  const [grouped] = await select<{ hashes: string }>(client, groupedWindowSizeSql(table), computation);
+  return Number(grouped?.hashes ?? 0);
+}
+
+/**
+ * Runs a window merge of a table (its grouped rows without `weeks`) cut into `slices` statements,
+ * each with `options` (memory limits and settings).
+ */
+export async function mergeWindow(
+  client: ClickHouseClient,
+  table: RollupTable,
+  merge: { weeks: boolean } | 'grouped',
+  params: Record<string, unknown>,
+  slices: number,
+  options: { clickhouse_settings: ClickHouseSettings },
+): Promise<void> {
+  const query = merge === 'grouped' ? groupedWindowInsert(table) : windowInsert(table, merge.weeks);
+  for (let slice = 0; slice < slices; slice++) await client.command({ query, query_params: { ...params, slices, slice }, ...options });
+}
+
+async function select<T>(client: ClickHouseClient, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
+  const result = await client.query({ query, query_params: params, format: 'JSONEachRow' });
+  return result.json<T>();
+}
