@@ -17,6 +17,7 @@ import { restoreIdempotencyKeys } from './idempotencyRestore.js';
 import { heldLine, Journal } from './journal.js';
 import { replayJournals } from './journalReplay.js';
 import { SessionTracker } from './liveVisits/index.js';
+import { SpilledVisits } from './liveVisits/spilledVisits.js';
 import type { Log } from './log.js';
 import { type HeldEngagement, type HeldEngagements, OrphanEngagements } from './orphans.js';
 import { type EventSink, IngestionPipeline } from './pipeline.js';
@@ -79,7 +80,7 @@ export async function createIngestion(deps: IngestionDeps): Promise<Ingestion> {
     noteWrite: deps.noteWrite,
     log,
   };
-  const { sessions, liveVisitOptions } = await openLiveVisits(deps, buffer, sharedHeld);
+  const { sessions, liveVisitOptions, spill } = await openLiveVisits(deps, buffer, sharedHeld);
   const idempotency = new IdempotencyKeys();
   const keys = await restoreIdempotencyKeys(deps.events.jobs, idempotency, clock.now());
   if (keys > 0) log.info({ keys }, 'restored idempotency keys');
@@ -135,6 +136,7 @@ export async function createIngestion(deps: IngestionDeps): Promise<Ingestion> {
       clearInterval(timer);
       await buffer.drain();
       await journal.close();
+      spill?.close();
       geo.close?.();
     },
   };
@@ -161,6 +163,8 @@ async function openJournal(deps: IngestionDeps, counters: HealthCounters, held: 
 /** Live visits: in this process, or with STATE_URL in Redis, warmed from the store when Redis has none (src/state/liveVisits.ts). */
 async function openLiveVisits(deps: IngestionDeps, buffer: WriteBuffer, sharedHeld: SharedHeldEngagements | null) {
   const { config, clock, log } = deps;
+  // This process's tracker keeps visits that leave memory on disk first, four slots per visit held (a replay's or a fallback's tracker does not).
+  const spill = deps.state ? undefined : new SpilledVisits(join(config.dataDir, 'live-visits', 'evicted.slots'), 4 * config.liveVisitsMax, log);
   // Visits past the cap leave memory and are read back through the ingestion connection, after a flush (src/ingest/liveVisits/tracker.ts).
   const liveVisitOptions = {
     max: config.liveVisitsMax,
@@ -175,10 +179,10 @@ async function openLiveVisits(deps: IngestionDeps, buffer: WriteBuffer, sharedHe
           warm: (into, now) => restoreLiveVisits(deps.events.jobs, into, now),
           log,
         })
-      : new SessionTracker(liveVisitOptions);
+      : new SessionTracker({ ...liveVisitOptions, spill });
   const restored = deps.state ? 0 : await restoreLiveVisits(deps.events.jobs, sessions, clock.now());
   if (restored > 0) log.info({ visits: restored }, 'restored live visits');
-  return { sessions, liveVisitOptions };
+  return { sessions, liveVisitOptions, spill };
 }
 
 /** Engagements whose visit never came, counted as `no_session_for_engagement`. */

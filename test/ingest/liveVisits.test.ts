@@ -1,8 +1,13 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { decodeLiveVisit, encodeLiveVisit, type LiveVisit, SessionTracker, startVisit, type VisitEvent } from '../../src/ingest/liveVisits/index.js';
+import { SpilledVisits } from '../../src/ingest/liveVisits/spilledVisits.js';
+import { toWords } from '../../src/ingest/liveVisits/visitSlots.js';
 import { encodeRow, SESSION_COLUMNS, type SessionRow, type VisitAttributes } from '../../src/ingest/rows.js';
 import { collect, stored } from '../support/collect.js';
 import { bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
@@ -109,6 +114,73 @@ describe('live visits in memory', () => {
   });
 });
 
+describe('visits kept on disk when they leave memory', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-spill-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const errors: object[] = [];
+  const log = { error: (obj: object) => errors.push(obj) };
+  const keyOf = (visit: LiveVisit) => [visit.siteId, ...toWords(visit.userId)] as const;
+
+  it('come back unchanged while they can continue, and not after', () => {
+    const spill = new SpilledVisits(join(dir, 'a', 'evicted.slots'), 4_000, log);
+    const visits = Array.from({ length: 1_000 }, (_, i) => ({ ...startVisit(pageview(i, T0), `${1000 + i}`), lastSeen: Math.floor(T0 / 1000) + i }));
+    for (const visit of visits) expect(spill.put(visit, ...keyOf(visit))).toBe(true);
+    for (const visit of visits) expect(spill.find(...keyOf(visit), visit.userId, T0 + 60_000)).toEqual(visit);
+    // 30 minutes after its last activity a visit is over; the next second it is not found.
+    const first = visits[0] as LiveVisit;
+    expect(spill.find(...keyOf(first), first.userId, (first.lastSeen + 1800) * 1000)).toEqual(first);
+    expect(spill.find(...keyOf(first), first.userId, (first.lastSeen + 1801) * 1000)).toBeUndefined();
+    // Another site's visitor with the same id is another visit.
+    expect(spill.find(first.siteId + 1, ...toWords(first.userId), first.userId, T0)).toBeUndefined();
+    // Kept again after it continued: the newer state is found, not the older.
+    const next = { ...first, pageviews: 2, events: 2, exitPage: '/pricing', lastSeen: first.lastSeen + 60 };
+    spill.put(next, ...keyOf(next));
+    expect(spill.find(...keyOf(next), next.userId, T0 + 120_000)).toEqual(next);
+    spill.close();
+    expect(() => statSync(join(dir, 'a', 'evicted.slots'))).toThrow();
+    expect(errors).toEqual([]);
+  });
+
+  it('leave a visit too long for a slot, or pushed out of a full bucket, to the store', () => {
+    const spill = new SpilledVisits(join(dir, 'b', 'evicted.slots'), 8, log);
+    const at = Math.floor(T0 / 1000);
+    const visit = { ...startVisit(pageview(1, T0), '5'), lastSeen: at };
+    expect(spill.put(visit, ...keyOf(visit))).toBe(true);
+    // Its next state no longer fits: the older copy must not be found in its place.
+    const long = { ...visit, pageviews: 2, exitPage: `/${'x'.repeat(600)}`, lastSeen: at + 10 };
+    expect(spill.put(long, ...keyOf(long))).toBe(false);
+    expect(spill.find(...keyOf(visit), visit.userId, T0 + 20_000)).toBeUndefined();
+    // One bucket of eight: the ninth live visit takes the slot of the one seen longest ago.
+    const many = Array.from({ length: 9 }, (_, i) => ({ ...startVisit(pageview(100 + i, T0), `${200 + i}`), lastSeen: at + 100 + i }));
+    for (const v of many) expect(spill.put(v, ...keyOf(v))).toBe(true);
+    const found = many.map((v) => spill.find(...keyOf(v), v.userId, T0 + 200_000) !== undefined);
+    expect(found).toEqual([false, true, true, true, true, true, true, true, true]);
+    spill.close();
+  });
+
+  it('give the tracker past its cap the figures of one that kept every visit, without reading the store', () => {
+    // Room for every visitor: which bucket a visit lands in is the hash's, and a full one sends it to the store.
+    const spill = new SpilledVisits(join(dir, 'c', 'evicted.slots'), 4_000, log);
+    const readBack = () => {
+      throw new Error('the store was asked although every evicted visit is on disk');
+    };
+    const capped = new SessionTracker({ max: 100, spill, readBack });
+    const uncapped = new SessionTracker();
+    for (let round = 0; round < 3; round += 1) {
+      for (let i = 0; i < 300; i += 1) {
+        const event = pageview(i, T0 + round * 600_000 + i * 100, `/round-${round}/${i % 7}`);
+        const expected = sync(uncapped.record(event, [event.userId]));
+        const got = sync(capped.record(event, [event.userId]));
+        // Visit ids are drawn at random: each tracker's own stands in the same place.
+        const same = (rows: SessionRow[]) => rows.map((row) => encode({ ...row, session_id: '0' }));
+        expect(same(got.rows)).toEqual(same(expected.rows));
+      }
+    }
+    expect(capped.size).toBe(100);
+    spill.close();
+  });
+});
+
 describe('past LIVE_VISITS_MAX', () => {
   const clock = new ManualClock(T0);
   let t: TestApp;
@@ -117,7 +189,7 @@ describe('past LIVE_VISITS_MAX', () => {
   });
   afterAll(() => t?.close());
 
-  it('evicts the least recently seen visits and reads them back with the figures they would have had', async () => {
+  it('evicts the least recently seen visits and brings them back, from disk or the visits table, with the figures they would have had', async () => {
     const account = await createAccount(t.app, { hourlyLimit: 100_000 });
     const ip = (i: number) => `81.${2 + Math.floor(i / 60_000)}.${Math.floor(i / 250) % 240}.${1 + (i % 250)}`;
     const send = (i: number, body: Record<string, unknown>) =>
@@ -133,7 +205,9 @@ describe('past LIVE_VISITS_MAX', () => {
 
     // Every visitor lands, one second apart per batch: far more than the 1,000 kept in memory.
     for (let k = 0; k < visitors; k += 50) {
-      await inBatches(all.slice(k, k + 50), (i) => send(i, { n: 'pageview', u: `/landing-${i % 40}`, r: `https://ref-${i % 30}.example/` }));
+      // Every fifth visit is too long for a slot on disk (its referrer): those come back from the visits table.
+      const referrer = (i: number) => `https://ref-${i % 30}.example/${i % 5 === 0 ? 'a-long-path/'.repeat(50) : ''}`;
+      await inBatches(all.slice(k, k + 50), (i) => send(i, { n: 'pageview', u: `/landing-${i % 40}`, r: referrer(i) }));
       clock.advance(1000);
     }
     for (const i of all) pages.set(i, 1).set(i, 1) && duration.set(i, 0);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SessionRow } from '../rows.js';
 import { EvictedVisitors } from './evictedVisitors.js';
+import type { SpilledVisits } from './spilledVisits.js';
 import { continueVisit, isLive, type LiveVisit, seconds, startVisit, type VisitEvent, visitFromRow, visitRow } from './visit.js';
 import { toWords, VisitSlots } from './visitSlots.js';
 
@@ -34,6 +35,8 @@ export interface SessionTrackerOptions {
   /** The stored visits of these visitors, each in its latest state (src/ingest/visitRestore.ts readBackVisits); `since` bounds their start. */
   readBack?: (visitors: ReadonlyArray<{ siteId: number; userIds: string[] }>, since: number) => Promise<LiveVisit[]>;
   log?: { warn(obj: object, msg: string): void };
+  /** Where visits leaving memory are kept on disk first, so most come back without a read of the store. */
+  spill?: SpilledVisits;
 }
 
 // One CSPRNG read per 1,024 visits instead of one per visit.
@@ -58,8 +61,9 @@ export const LONGEST_VISIT_MS = 24 * 3_600_000;
  * Live visits, one per (site, visitor), ended by 30 minutes of inactivity. Every change is
  * returned as rows to append (the old state cancelled with sign -1, the new one with +1), so the
  * store never needs an UPDATE. Memory is bounded by `max`: the least recently seen visits leave
- * for the visits table and are read back, unchanged, when their visitor returns; only then is an
- * answer a Promise. Time comes with each event.
+ * memory, kept on local disk (`spill`, src/ingest/liveVisits/spilledVisits.ts) and always in the
+ * visits table, and come back unchanged when their visitor returns: from disk at once, else read
+ * back from the store (only then is an answer a Promise). Time comes with each event.
  */
 export class SessionTracker implements LiveVisits {
   private readonly slots = new VisitSlots();
@@ -107,8 +111,9 @@ export class SessionTracker implements LiveVisits {
       }
       return visitRow(found.visit, 1);
     };
-    if (this.mayBeAway(siteId, ids, at)) return this.afterReadBack(siteId, ids, at, apply);
-    return apply(this.find(siteId, ids, at));
+    const found = this.find(siteId, ids, at);
+    if (!found && this.mayBeAway(siteId, ids, at)) return this.afterReadBack(siteId, ids, at, apply);
+    return apply(found);
   }
 
   /**
@@ -133,15 +138,25 @@ export class SessionTracker implements LiveVisits {
       const session = visitRow(next, 1);
       return { session, rows: [visitRow(found.visit, -1), session] };
     };
-    if (this.mayBeAway(event.siteId, ids, event.timestamp)) return this.afterReadBack(event.siteId, ids, event.timestamp, apply);
-    return apply(this.find(event.siteId, ids, event.timestamp));
+    const found = this.find(event.siteId, ids, event.timestamp);
+    if (!found && this.mayBeAway(event.siteId, ids, event.timestamp)) return this.afterReadBack(event.siteId, ids, event.timestamp, apply);
+    return apply(found);
   }
 
+  /** The visit in memory, else the one kept on disk when it left memory (only for visitors the filter says left). */
   private find(siteId: number, ids: string[], at: number): Found {
     for (const id of ids) {
       const [high, low] = toWords(id);
       const slot = this.slots.find(siteId, high, low);
       if (slot >= 0 && isLive(this.slots.lastSeen(slot), at)) return { visit: this.slots.visit(slot), slot };
+    }
+    const spill = this.options.spill;
+    if (!spill) return undefined;
+    for (const id of ids) {
+      const [high, low] = toWords(id);
+      if (this.slots.find(siteId, high, low) >= 0 || !this.evicted.mayHave(siteId, high, low)) continue;
+      const visit = spill.find(siteId, high, low, id, at);
+      if (visit) return { visit, slot: -1 };
     }
     return undefined;
   }
@@ -227,6 +242,8 @@ export class SessionTracker implements LiveVisits {
       const slot = this.slots.leastRecent;
       if (isLive(this.slots.lastSeen(slot), at)) {
         const { siteId, userHigh, userLow } = this.slots.key(slot);
+        this.options.spill?.put(this.slots.visit(slot), siteId, userHigh, userLow);
+        // Marked even when kept on disk: should its slot there be taken, the store answers for it.
         this.evicted.add(siteId, userHigh, userLow, at);
         // Seconds, as slots keep them; the end of that second, in milliseconds.
         this.evictedThrough = Math.max(this.evictedThrough, (this.slots.lastSeen(slot) + 1) * 1000);

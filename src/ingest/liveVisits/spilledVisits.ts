@@ -1,0 +1,160 @@
+import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { decodeLiveVisit, encodeLiveVisit } from './codec.js';
+import { hash1 } from './evictedVisitors.js';
+import type { LiveVisit } from './visit.js';
+
+const SLOT_BYTES = 512;
+const BUCKET_SLOTS = 8;
+const BUCKET_BYTES = SLOT_BYTES * BUCKET_SLOTS;
+/** site, visitor (two words), last seen (epoch seconds, 0: empty), text length. */
+const HEADER_BYTES = 18;
+const TEXT_BYTES = SLOT_BYTES - HEADER_BYTES;
+const SESSION_TIMEOUT_S = 30 * 60;
+
+export interface SpillLog {
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * Visits sent out of memory for room (src/ingest/liveVisits/tracker.ts), kept on local disk until
+ * they can no longer continue: an open-addressing table of fixed 512-byte slots in one file, in
+ * buckets of eight (one 4 KiB page), placed by the hash of site and visitor. A returning visitor's
+ * visit is one page read away, from the page cache as a rule, instead of a read of the visits table
+ * that waits for the store (which made a cap that real traffic passes cost 95 % of throughput,
+ * docs/benchmarks.md). The file holds four slots per visit the cap keeps in memory, so nothing here
+ * counts against the process's memory; slots of visits past their 30 minutes are free again.
+ *
+ * It is a cache in front of the visits table, never the only copy: a visit that finds no room (its
+ * bucket full of live visits, or text longer than a slot) or a disk that fails leaves the visitor
+ * to the tracker's read-back from the store, which sees every visit that left memory.
+ */
+export class SpilledVisits {
+  private fd: number | null = null;
+  private failed = false;
+  private readonly buckets: number;
+  private readonly page = Buffer.alloc(BUCKET_BYTES);
+  private readonly slot = Buffer.alloc(SLOT_BYTES);
+
+  constructor(
+    private readonly path: string,
+    slots: number,
+    private readonly log: SpillLog,
+  ) {
+    this.buckets = Math.max(1, Math.ceil(slots / BUCKET_SLOTS));
+  }
+
+  /** Keeps a visit that leaves memory; false when it could not be kept (the store must answer for it). */
+  put(visit: LiveVisit, siteId: number, userHigh: number, userLow: number): boolean {
+    const fd = this.file();
+    if (fd === null) return false;
+    try {
+      const bucket = this.bucketOf(siteId, userHigh, userLow);
+      this.readBucket(fd, bucket);
+      const text = encodeLiveVisit(visit);
+      const length = Buffer.byteLength(text);
+      const at = this.placeFor(siteId, userHigh, userLow, visit.lastSeen);
+      if (length > TEXT_BYTES) {
+        // Too long for a slot: an older copy of this visit must not be found instead.
+        if (at.same) this.writeSlot(fd, bucket, at.index, 0, 0, 0, 0, '');
+        return false;
+      }
+      this.writeSlot(fd, bucket, at.index, siteId, userHigh, userLow, visit.lastSeen, text);
+      return true;
+    } catch (error) {
+      this.fail(error);
+      return false;
+    }
+  }
+
+  /** The visit kept for this visitor, if it can still continue at `at` (epoch ms). */
+  find(siteId: number, userHigh: number, userLow: number, userId: string, at: number): LiveVisit | undefined {
+    const fd = this.failed ? null : this.fd;
+    if (fd === null) return undefined;
+    try {
+      this.readBucket(fd, this.bucketOf(siteId, userHigh, userLow));
+      for (let i = 0; i < BUCKET_SLOTS; i++) {
+        const base = i * SLOT_BYTES;
+        if (!this.holds(base, siteId, userHigh, userLow)) continue;
+        const lastSeen = this.page.readUInt32LE(base + 12);
+        if (Math.floor(at / 1000) - lastSeen > SESSION_TIMEOUT_S) return undefined;
+        const text = this.page.toString('utf8', base + HEADER_BYTES, base + HEADER_BYTES + this.page.readUInt16LE(base + 16));
+        return decodeLiveVisit(siteId, userId, text);
+      }
+      return undefined;
+    } catch (error) {
+      this.fail(error);
+      return undefined;
+    }
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    rmSync(this.path, { force: true });
+  }
+
+  /** The file, created empty on the first visit to keep (what a previous process left is stale: its visits were restored from the store). */
+  private file(): number | null {
+    if (this.failed) return null;
+    if (this.fd === null) {
+      try {
+        mkdirSync(dirname(this.path), { recursive: true });
+        this.fd = openSync(this.path, 'w+');
+      } catch (error) {
+        this.fail(error);
+      }
+    }
+    return this.fd;
+  }
+
+  private bucketOf(siteId: number, userHigh: number, userLow: number): number {
+    return (hash1(siteId, userHigh, userLow) >>> 0) % this.buckets;
+  }
+
+  private readBucket(fd: number, bucket: number): void {
+    const read = readSync(fd, this.page, 0, BUCKET_BYTES, bucket * BUCKET_BYTES);
+    // Past the end of the file (never written there): empty slots.
+    if (read < BUCKET_BYTES) this.page.fill(0, read);
+  }
+
+  private holds(base: number, siteId: number, userHigh: number, userLow: number): boolean {
+    return (
+      this.page.readUInt32LE(base + 12) !== 0 &&
+      this.page.readUInt32LE(base) === siteId &&
+      this.page.readUInt32LE(base + 4) === userHigh &&
+      this.page.readUInt32LE(base + 8) === userLow
+    );
+  }
+
+  /** This visitor's slot in the bucket read last, else a free one, else the one seen longest ago. */
+  private placeFor(siteId: number, userHigh: number, userLow: number, now: number): { index: number; same: boolean } {
+    let free = -1;
+    let oldest = 0;
+    for (let i = 0; i < BUCKET_SLOTS; i++) {
+      const base = i * SLOT_BYTES;
+      if (this.holds(base, siteId, userHigh, userLow)) return { index: i, same: true };
+      const lastSeen = this.page.readUInt32LE(base + 12);
+      if (free < 0 && (lastSeen === 0 || now - lastSeen > SESSION_TIMEOUT_S)) free = i;
+      if (lastSeen < this.page.readUInt32LE(oldest * SLOT_BYTES + 12)) oldest = i;
+    }
+    return { index: free >= 0 ? free : oldest, same: false };
+  }
+
+  private writeSlot(fd: number, bucket: number, index: number, siteId: number, userHigh: number, userLow: number, lastSeen: number, text: string): void {
+    const slot = this.slot;
+    slot.writeUInt32LE(siteId, 0);
+    slot.writeUInt32LE(userHigh >>> 0, 4);
+    slot.writeUInt32LE(userLow >>> 0, 8);
+    slot.writeUInt32LE(lastSeen, 12);
+    const length = slot.write(text, HEADER_BYTES, 'utf8');
+    slot.writeUInt16LE(length, 16);
+    writeSync(fd, slot, 0, HEADER_BYTES + length, bucket * BUCKET_BYTES + index * SLOT_BYTES);
+  }
+
+  /** A disk that fails once is not used again: every visit that left memory is then read back from the store. */
+  private fail(error: unknown): void {
+    if (!this.failed) this.log.error({ err: error, path: this.path }, 'keeping evicted visits on disk failed; reading them back from the store instead');
+    this.failed = true;
+  }
+}
