@@ -1,8 +1,6 @@
-import type { Selectable } from 'kysely';
 import { DEFAULT_HOURLY_LIMIT, displayPrefix, generateApiKey, hashApiKey, parseScopes, type Scope } from '../../accounts/apiKeyTokens.js';
 import { invalid, missing } from '../../errors.js';
-import type { MetaDb } from './database.js';
-import type { ApiKeysTable } from './schema.js';
+import { type MetaDb, records } from './database.js';
 import { membershipRole, requireTeam } from './teams.js';
 
 export interface ApiKeyRecord {
@@ -24,20 +22,11 @@ export interface ApiCaller extends ApiKeyRecord {
   teamLockedReason: string | null;
 }
 
-type KeyRow = Selectable<ApiKeysTable>;
+/** A key's record: every column but its hash, the display prefix under its own name. */
+const KEY_COLUMNS = ['id', 'teamId', 'userId', 'name', 'keyPrefix as prefix', 'scopes', 'hourlyLimit', 'createdAt', 'lastUsedAt', 'revokedAt'] as const;
 
-const toRecord = (row: KeyRow): ApiKeyRecord => ({
-  id: row.id,
-  teamId: row.team_id,
-  userId: row.user_id,
-  name: row.name,
-  prefix: row.key_prefix,
-  scopes: row.scopes.split(' ').filter(Boolean) as Scope[],
-  hourlyLimit: row.hourly_limit,
-  createdAt: row.created_at,
-  lastUsedAt: row.last_used_at,
-  revokedAt: row.revoked_at,
-});
+/** Scopes are stored space-separated, each one of apiKeyTokens.ts's as it was written. */
+const withScopes = <Row extends { scopes: string }>(row: Row) => ({ ...row, scopes: row.scopes.split(' ').filter(Boolean) as Scope[] });
 
 export interface NewApiKey {
   teamId: number;
@@ -64,54 +53,53 @@ export async function createApiKey(db: MetaDb, input: NewApiKey, now: number): P
     throw missing(`User ${input.userId} is not a member of team ${input.teamId}.`);
   }
   const key = generateApiKey();
-  const row = await db
+  const row = await records(db)
     .insertInto('api_keys')
     .values({
-      team_id: input.teamId,
-      user_id: input.userId,
+      teamId: input.teamId,
+      userId: input.userId,
       name,
-      key_prefix: displayPrefix(key),
-      key_hash: hashApiKey(key),
+      keyPrefix: displayPrefix(key),
+      keyHash: hashApiKey(key),
       scopes: scopes.join(' '),
-      hourly_limit: hourlyLimit,
-      created_at: now,
-      last_used_at: null,
-      revoked_at: null,
+      hourlyLimit,
+      createdAt: now,
+      lastUsedAt: null,
+      revokedAt: null,
     })
-    .returningAll()
+    .returning(KEY_COLUMNS)
     .executeTakeFirstOrThrow();
-  return { record: toRecord(row), key };
+  return { record: withScopes(row), key };
 }
 
 export async function listApiKeys(db: MetaDb, teamId: number): Promise<ApiKeyRecord[]> {
   await requireTeam(db, teamId);
-  const rows = await db.selectFrom('api_keys').selectAll().where('team_id', '=', teamId).orderBy('id').execute();
-  return rows.map(toRecord);
+  const rows = await records(db).selectFrom('api_keys').select(KEY_COLUMNS).where('teamId', '=', teamId).orderBy('id').execute();
+  return rows.map(withScopes);
 }
 
 /** Revoking keeps the record; from then on the key is indistinguishable from one that never existed. */
 export async function revokeApiKey(db: MetaDb, teamId: number, keyId: number, now: number): Promise<ApiKeyRecord> {
-  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('team_id', '=', teamId).executeTakeFirst();
+  const row = await records(db).selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', keyId).where('teamId', '=', teamId).executeTakeFirst();
   if (!row) throw missing(`Team ${teamId} has no API key ${keyId}.`);
-  if (row.revoked_at === null) {
-    await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).execute();
-    row.revoked_at = now;
+  if (row.revokedAt === null) {
+    await records(db).updateTable('api_keys').set({ revokedAt: now }).where('id', '=', keyId).execute();
+    row.revokedAt = now;
   }
-  return toRecord(row);
+  return withScopes(row);
 }
 
 /** The live key with this hash, with its team's lock state; revoked keys are not found. */
 export async function findCallerByHash(db: MetaDb, keyHash: string): Promise<ApiCaller | undefined> {
-  const row = await db
+  const row = await records(db)
     .selectFrom('api_keys')
-    .innerJoin('teams', 'teams.id', 'api_keys.team_id')
-    .selectAll('api_keys')
-    .select(['teams.locked_at as team_locked_at', 'teams.locked_reason as team_locked_reason'])
-    .where('api_keys.key_hash', '=', keyHash)
-    .where('api_keys.revoked_at', 'is', null)
+    .innerJoin('teams', 'teams.id', 'api_keys.teamId')
+    .select(KEY_COLUMNS.map((column) => `api_keys.${column}` as const))
+    .select(['teams.lockedAt as teamLockedAt', 'teams.lockedReason as teamLockedReason'])
+    .where('api_keys.keyHash', '=', keyHash)
+    .where('api_keys.revokedAt', 'is', null)
     .executeTakeFirst();
-  if (!row) return undefined;
-  return { ...toRecord(row), teamLockedAt: row.team_locked_at, teamLockedReason: row.team_locked_reason };
+  return row && withScopes(row);
 }
 
 /**
@@ -119,10 +107,10 @@ export async function findCallerByHash(db: MetaDb, keyHash: string): Promise<Api
  * A single upsert keeps the count exact under concurrent requests and across processes.
  */
 export async function countApiRequest(db: MetaDb, keyId: number, windowStart: number): Promise<number> {
-  const row = await db
+  const row = await records(db)
     .insertInto('api_key_usage')
-    .values({ api_key_id: keyId, window_start: windowStart, count: 1 })
-    .onConflict((oc) => oc.columns(['api_key_id', 'window_start']).doUpdateSet((eb) => ({ count: eb('api_key_usage.count', '+', 1) })))
+    .values({ apiKeyId: keyId, windowStart, count: 1 })
+    .onConflict((oc) => oc.columns(['apiKeyId', 'windowStart']).doUpdateSet((eb) => ({ count: eb('api_key_usage.count', '+', 1) })))
     .returning('count')
     .executeTakeFirstOrThrow();
   return row.count;
@@ -134,10 +122,10 @@ const LAST_USED_PRECISION_MS = 60_000;
 /** Records that a key was used now, unless it was already recorded within the last minute. */
 export async function markApiKeyUsed(db: MetaDb, key: { id: number; lastUsedAt: number | null }, now: number): Promise<void> {
   if (key.lastUsedAt !== null && now - key.lastUsedAt < LAST_USED_PRECISION_MS) return;
-  await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', key.id).execute();
+  await records(db).updateTable('api_keys').set({ lastUsedAt: now }).where('id', '=', key.id).execute();
 }
 
 /** Old windows are of no use once their hour has passed. */
 export async function pruneApiUsage(db: MetaDb, before: number): Promise<void> {
-  await db.deleteFrom('api_key_usage').where('window_start', '<', before).execute();
+  await records(db).deleteFrom('api_key_usage').where('windowStart', '<', before).execute();
 }

@@ -2,11 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
+  CamelCasePlugin,
   CompiledQuery,
   type DatabaseConnection,
   type Driver,
   Kysely,
   PostgresDialect,
+  type Selectable,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
@@ -21,6 +23,25 @@ import type { MetaSchema } from './schema.js';
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type MetaDb = Kysely<MetaSchema>;
+
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+/** The metadata tables with camelCase column names, as the stores' records name them. */
+export type MetaRecords = { [Table in keyof MetaSchema]: { [Column in keyof MetaSchema[Table] & string as CamelCase<Column>]: MetaSchema[Table][Column] } };
+export type RecordDb = Kysely<MetaRecords>;
+/** A row of a table as the stores read it. */
+export type MetaRecord<Table extends keyof MetaRecords> = Selectable<MetaRecords[Table]>;
+
+// JSON values keep their own keys: only column names are renamed.
+const camelCase = new CamelCasePlugin({ maintainNestedObjectKeys: true });
+
+/**
+ * The same database (or transaction) with Kysely's CamelCasePlugin: queries name columns in
+ * camelCase and rows come back so, which the tables keep in snake_case. Stores read and write their
+ * records through it instead of mapping each row by hand; migrations and other modules keep the
+ * plain instance, so the tables themselves are unchanged.
+ */
+export const records = (db: MetaDb): RecordDb => db.withPlugin(camelCase) as unknown as RecordDb;
 
 /**
  * SQLite transactions that begin as writes. A deferred transaction (SQLite's default) that reads

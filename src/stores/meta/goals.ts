@@ -1,6 +1,4 @@
-import type { Selectable } from 'kysely';
-import type { MetaDb } from './database.js';
-import type { GoalsTable } from './schema.js';
+import { type MetaDb, records } from './database.js';
 
 export interface Goal {
   id: number;
@@ -17,25 +15,11 @@ export interface Goal {
   createdAt: number;
 }
 
-type GoalRow = Selectable<GoalsTable>;
-
-const toGoal = (row: GoalRow): Goal => ({
-  id: row.id,
-  siteId: row.site_id,
-  eventName: row.event_name,
-  pagePath: row.page_path,
-  scrollThreshold: row.scroll_threshold,
-  displayName: row.display_name,
-  currency: row.currency,
-  createdAt: row.created_at,
-});
-
 export type NewGoal = Omit<Goal, 'id' | 'createdAt'>;
 
 /** Every goal of the site, newest first. */
 export async function listSiteGoals(db: MetaDb, siteId: number): Promise<Goal[]> {
-  const rows = await db.selectFrom('goals').selectAll().where('site_id', '=', siteId).orderBy('id', 'desc').execute();
-  return rows.map(toGoal);
+  return records(db).selectFrom('goals').selectAll().where('siteId', '=', siteId).orderBy('id', 'desc').execute();
 }
 
 /**
@@ -43,18 +27,16 @@ export async function listSiteGoals(db: MetaDb, siteId: number): Promise<Goal[]>
  * it, nearest first.
  */
 export async function pageSiteGoals(db: MetaDb, siteId: number, range: { from?: number | undefined; forward: boolean; limit: number }): Promise<Goal[]> {
-  let query = db.selectFrom('goals').selectAll().where('site_id', '=', siteId);
+  let query = records(db).selectFrom('goals').selectAll().where('siteId', '=', siteId);
   if (range.from !== undefined) query = query.where('id', range.forward ? '<' : '>', range.from);
-  const rows = await query
+  return query
     .orderBy('id', range.forward ? 'desc' : 'asc')
     .limit(range.limit)
     .execute();
-  return rows.map(toGoal);
 }
 
 export async function findGoal(db: MetaDb, siteId: number, goalId: number): Promise<Goal | undefined> {
-  const row = await db.selectFrom('goals').selectAll().where('site_id', '=', siteId).where('id', '=', goalId).executeTakeFirst();
-  return row && toGoal(row);
+  return records(db).selectFrom('goals').selectAll().where('siteId', '=', siteId).where('id', '=', goalId).executeTakeFirst();
 }
 
 /** The goal that an event name (event goals) or a path and threshold (page and scroll goals) identify. */
@@ -63,35 +45,32 @@ export async function findGoalByDefinition(
   siteId: number,
   definition: { eventName: string } | { pagePath: string; scrollThreshold: number },
 ): Promise<Goal | undefined> {
-  let query = db.selectFrom('goals').selectAll().where('site_id', '=', siteId);
+  let query = records(db).selectFrom('goals').selectAll().where('siteId', '=', siteId);
   query =
     'eventName' in definition
-      ? query.where('event_name', '=', definition.eventName)
-      : query.where('page_path', '=', definition.pagePath).where('scroll_threshold', '=', definition.scrollThreshold);
-  const row = await query.executeTakeFirst();
-  return row && toGoal(row);
+      ? query.where('eventName', '=', definition.eventName)
+      : query.where('pagePath', '=', definition.pagePath).where('scrollThreshold', '=', definition.scrollThreshold);
+  return query.executeTakeFirst();
 }
 
 export async function findGoalByDisplayName(db: MetaDb, siteId: number, displayName: string): Promise<Goal | undefined> {
-  const row = await db.selectFrom('goals').selectAll().where('site_id', '=', siteId).where('display_name', '=', displayName).executeTakeFirst();
-  return row && toGoal(row);
+  return records(db).selectFrom('goals').selectAll().where('siteId', '=', siteId).where('displayName', '=', displayName).executeTakeFirst();
 }
 
 export async function insertGoal(db: MetaDb, goal: NewGoal, now: number): Promise<Goal> {
-  const row = await db
+  return records(db)
     .insertInto('goals')
     .values({
-      site_id: goal.siteId,
-      event_name: goal.eventName,
-      page_path: goal.pagePath,
-      scroll_threshold: goal.scrollThreshold,
-      display_name: goal.displayName,
+      siteId: goal.siteId,
+      eventName: goal.eventName,
+      pagePath: goal.pagePath,
+      scrollThreshold: goal.scrollThreshold,
+      displayName: goal.displayName,
       currency: goal.currency,
-      created_at: now,
+      createdAt: now,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return toGoal(row);
 }
 
 /**
@@ -99,10 +78,12 @@ export async function insertGoal(db: MetaDb, goal: NewGoal, now: number): Promis
  * report nonsense). True when the goal existed.
  */
 export async function deleteGoal(db: MetaDb, siteId: number, goalId: number): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const funnels = trx.selectFrom('funnel_steps').select('funnel_id').where('goal_id', '=', goalId);
-    await trx.deleteFrom('funnels').where('site_id', '=', siteId).where('id', 'in', funnels).execute();
-    const result = await trx.deleteFrom('goals').where('site_id', '=', siteId).where('id', '=', goalId).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
-  });
+  return records(db)
+    .transaction()
+    .execute(async (trx) => {
+      const funnels = trx.selectFrom('funnel_steps').select('funnelId').where('goalId', '=', goalId);
+      await trx.deleteFrom('funnels').where('siteId', '=', siteId).where('id', 'in', funnels).execute();
+      const result = await trx.deleteFrom('goals').where('siteId', '=', siteId).where('id', '=', goalId).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
 }

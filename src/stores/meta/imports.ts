@@ -1,6 +1,4 @@
-import type { Selectable } from 'kysely';
-import type { MetaDb } from './database.js';
-import type { ImportsTable } from './schema.js';
+import { type MetaDb, type MetaRecord, records } from './database.js';
 
 export const IMPORT_STATUSES = ['pending', 'running', 'completed', 'failed', 'deleted'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
@@ -28,23 +26,32 @@ export interface SiteImport {
   report: string | null;
 }
 
-const toImport = (row: Selectable<ImportsTable>): SiteImport => ({
-  id: row.id,
-  siteId: row.site_id,
+/** An import's record: every column but who started it. */
+const IMPORT_COLUMNS = [
+  'id',
+  'siteId',
+  'kind',
+  'fileName',
+  'status',
+  'fromDate',
+  'toDate',
+  'rows',
+  'filesDone',
+  'filesTotal',
+  'error',
+  'errorFile',
+  'errorLine',
+  'createdAt',
+  'finishedAt',
+  'report',
+] as const;
+
+/** Kind and status as the store writes them; a count kept as a 64-bit integer read as a number. */
+const asImport = (row: Pick<MetaRecord<'imports'>, (typeof IMPORT_COLUMNS)[number]>): SiteImport => ({
+  ...row,
   kind: row.kind === 'events' ? 'events' : 'export',
-  fileName: row.file_name,
   status: row.status as ImportStatus,
-  fromDate: row.from_date,
-  toDate: row.to_date,
   rows: Number(row.rows),
-  filesDone: row.files_done,
-  filesTotal: row.files_total,
-  error: row.error,
-  errorFile: row.error_file,
-  errorLine: row.error_line,
-  createdAt: row.created_at,
-  finishedAt: row.finished_at,
-  report: row.report,
 });
 
 export async function createImport(
@@ -52,57 +59,63 @@ export async function createImport(
   input: { siteId: number; fileName: string; userId: number | null; kind?: ImportKind },
   now: number,
 ): Promise<SiteImport> {
-  const row = await db
+  const row = await records(db)
     .insertInto('imports')
     .values({
-      site_id: input.siteId,
+      siteId: input.siteId,
       kind: input.kind ?? 'export',
-      file_name: input.fileName,
+      fileName: input.fileName,
       status: 'pending',
-      from_date: null,
-      to_date: null,
+      fromDate: null,
+      toDate: null,
       error: null,
-      error_file: null,
-      error_line: null,
-      created_by_user_id: input.userId,
-      created_at: now,
-      finished_at: null,
+      errorFile: null,
+      errorLine: null,
+      createdByUserId: input.userId,
+      createdAt: now,
+      finishedAt: null,
     })
-    .returningAll()
+    .returning(IMPORT_COLUMNS)
     .executeTakeFirstOrThrow();
-  return toImport(row);
+  return asImport(row);
 }
 
 export async function getImport(db: MetaDb, importId: number): Promise<SiteImport | undefined> {
-  const row = await db.selectFrom('imports').selectAll().where('id', '=', importId).executeTakeFirst();
-  return row && toImport(row);
+  const row = await records(db).selectFrom('imports').select(IMPORT_COLUMNS).where('id', '=', importId).executeTakeFirst();
+  return row && asImport(row);
 }
 
 /** A site's imports, newest first, deleted ones left out. */
 export async function listSiteImports(db: MetaDb, siteId: number): Promise<SiteImport[]> {
-  const rows = await db.selectFrom('imports').selectAll().where('site_id', '=', siteId).where('status', '!=', 'deleted').orderBy('id', 'desc').execute();
-  return rows.map(toImport);
+  const rows = await records(db)
+    .selectFrom('imports')
+    .select(IMPORT_COLUMNS)
+    .where('siteId', '=', siteId)
+    .where('status', '!=', 'deleted')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(asImport);
 }
 
 /** Imports waiting or interrupted (a restart during a run), oldest first. */
 export async function unfinishedImports(db: MetaDb): Promise<SiteImport[]> {
-  const rows = await db.selectFrom('imports').selectAll().where('status', 'in', ['pending', 'running']).orderBy('id').execute();
-  return rows.map(toImport);
+  const rows = await records(db).selectFrom('imports').select(IMPORT_COLUMNS).where('status', 'in', ['pending', 'running']).orderBy('id').execute();
+  return rows.map(asImport);
 }
 
 /** Completed imports of a site whose days overlap the range (they are replaced by a newer one). */
 export async function overlappingImports(db: MetaDb, siteId: number, range: { from: string; to: string }, exceptId: number): Promise<SiteImport[]> {
-  const rows = await db
+  const rows = await records(db)
     .selectFrom('imports')
-    .selectAll()
-    .where('site_id', '=', siteId)
+    .select(IMPORT_COLUMNS)
+    .where('siteId', '=', siteId)
     .where('status', '=', 'completed')
     .where('kind', '=', 'export')
     .where('id', '!=', exceptId)
-    .where('from_date', '<=', range.to)
-    .where('to_date', '>=', range.from)
+    .where('fromDate', '<=', range.to)
+    .where('toDate', '>=', range.from)
     .execute();
-  return rows.map(toImport);
+  return rows.map(asImport);
 }
 
 export async function updateImport(
@@ -110,21 +123,10 @@ export async function updateImport(
   importId: number,
   change: Partial<Omit<SiteImport, 'id' | 'siteId' | 'kind' | 'fileName' | 'createdAt'>>,
 ): Promise<void> {
-  await db
+  await records(db)
     .updateTable('imports')
-    .set({
-      ...(change.status !== undefined ? { status: change.status } : {}),
-      ...(change.fromDate !== undefined ? { from_date: change.fromDate } : {}),
-      ...(change.toDate !== undefined ? { to_date: change.toDate } : {}),
-      ...(change.rows !== undefined ? { rows: change.rows } : {}),
-      ...(change.filesDone !== undefined ? { files_done: change.filesDone } : {}),
-      ...(change.filesTotal !== undefined ? { files_total: change.filesTotal } : {}),
-      ...(change.error !== undefined ? { error: change.error } : {}),
-      ...(change.errorFile !== undefined ? { error_file: change.errorFile } : {}),
-      ...(change.report !== undefined ? { report: change.report } : {}),
-      ...(change.errorLine !== undefined ? { error_line: change.errorLine } : {}),
-      ...(change.finishedAt !== undefined ? { finished_at: change.finishedAt } : {}),
-    })
+    // Fields left undefined are left as they are.
+    .set(change)
     .where('id', '=', importId)
     .execute();
 }
@@ -134,13 +136,13 @@ export async function updateImport(
  * failed and deleted ones never; raw-event imports joined the site's own events).
  */
 export async function completedImports(db: MetaDb, siteId: number): Promise<{ id: number; from: string; to: string }[]> {
-  const rows = await db
+  const rows = await records(db)
     .selectFrom('imports')
-    .select(['id', 'from_date', 'to_date'])
-    .where('site_id', '=', siteId)
+    .select(['id', 'fromDate', 'toDate'])
+    .where('siteId', '=', siteId)
     .where('status', '=', 'completed')
     .where('kind', '=', 'export')
     .orderBy('id')
     .execute();
-  return rows.flatMap((row) => (row.from_date !== null && row.to_date !== null ? [{ id: row.id, from: row.from_date, to: row.to_date }] : []));
+  return rows.flatMap((row) => (row.fromDate !== null && row.toDate !== null ? [{ id: row.id, from: row.fromDate, to: row.toDate }] : []));
 }

@@ -1,37 +1,22 @@
-import type { Selectable } from 'kysely';
-import type { MetaDb } from './database.js';
-import type { InvitationsTable, OwnershipTransfersTable } from './schema.js';
+import { type MetaDb, type MetaRecord, records } from './database.js';
+
+/** Every column of an invitation but its token's hash, which only the lookup by token compares. */
+const INVITATION_COLUMNS = [
+  'id',
+  'teamId',
+  'siteId',
+  'email',
+  'emailNormalized',
+  'role',
+  'invitedByUserId',
+  'createdAt',
+  'expiresAt',
+  'acceptedAt',
+  'revokedAt',
+] as const;
 
 /** An invitation into a team (siteId null) or onto one site as a guest. */
-export interface Invitation {
-  id: number;
-  teamId: number;
-  siteId: number | null;
-  email: string;
-  emailNormalized: string;
-  role: string;
-  invitedByUserId: number | null;
-  createdAt: number;
-  expiresAt: number;
-  acceptedAt: number | null;
-  revokedAt: number | null;
-}
-
-type InvitationRow = Selectable<InvitationsTable>;
-
-const toInvitation = (row: InvitationRow): Invitation => ({
-  id: row.id,
-  teamId: row.team_id,
-  siteId: row.site_id,
-  email: row.email,
-  emailNormalized: row.email_normalized,
-  role: row.role,
-  invitedByUserId: row.invited_by_user_id,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  acceptedAt: row.accepted_at,
-  revokedAt: row.revoked_at,
-});
+export type Invitation = Pick<MetaRecord<'invitations'>, (typeof INVITATION_COLUMNS)[number]>;
 
 export interface NewInvitation {
   teamId: number;
@@ -50,48 +35,51 @@ export interface NewInvitation {
 export async function replaceInvitation(db: MetaDb, input: NewInvitation, now: number): Promise<Invitation> {
   const emailNormalized = input.email.toLowerCase();
   return db.transaction().execute(async (trx) => {
-    let open = trx
+    let open = records(trx)
       .updateTable('invitations')
-      .set({ revoked_at: now })
-      .where('team_id', '=', input.teamId)
-      .where('email_normalized', '=', emailNormalized)
-      .where('accepted_at', 'is', null)
-      .where('revoked_at', 'is', null);
-    open = input.siteId === null ? open.where('site_id', 'is', null) : open.where('site_id', '=', input.siteId);
+      .set({ revokedAt: now })
+      .where('teamId', '=', input.teamId)
+      .where('emailNormalized', '=', emailNormalized)
+      .where('acceptedAt', 'is', null)
+      .where('revokedAt', 'is', null);
+    open = input.siteId === null ? open.where('siteId', 'is', null) : open.where('siteId', '=', input.siteId);
     await open.execute();
-    const row = await trx
+    const row = await records(trx)
       .insertInto('invitations')
       .values({
-        team_id: input.teamId,
-        site_id: input.siteId,
+        teamId: input.teamId,
+        siteId: input.siteId,
         email: input.email,
-        email_normalized: emailNormalized,
+        emailNormalized: emailNormalized,
         role: input.role,
-        token_hash: input.tokenHash,
-        invited_by_user_id: input.invitedByUserId,
-        created_at: now,
-        expires_at: input.expiresAt,
-        accepted_at: null,
-        revoked_at: null,
+        tokenHash: input.tokenHash,
+        invitedByUserId: input.invitedByUserId,
+        createdAt: now,
+        expiresAt: input.expiresAt,
+        acceptedAt: null,
+        revokedAt: null,
       })
-      .returningAll()
+      .returning(INVITATION_COLUMNS)
       .executeTakeFirstOrThrow();
-    return toInvitation(row);
+    return row;
   });
 }
 
 /** Invitations of a team not yet accepted or revoked (expired ones included), oldest first. */
 export async function listOpenInvitations(db: MetaDb, teamId: number, filter: { siteId?: number | null } = {}): Promise<Invitation[]> {
-  let query = db.selectFrom('invitations').selectAll().where('team_id', '=', teamId).where('accepted_at', 'is', null).where('revoked_at', 'is', null);
-  if (filter.siteId === null) query = query.where('site_id', 'is', null);
-  else if (filter.siteId !== undefined) query = query.where('site_id', '=', filter.siteId);
-  const rows = await query.orderBy('id').execute();
-  return rows.map(toInvitation);
+  let query = records(db)
+    .selectFrom('invitations')
+    .select(INVITATION_COLUMNS)
+    .where('teamId', '=', teamId)
+    .where('acceptedAt', 'is', null)
+    .where('revokedAt', 'is', null);
+  if (filter.siteId === null) query = query.where('siteId', 'is', null);
+  else if (filter.siteId !== undefined) query = query.where('siteId', '=', filter.siteId);
+  return query.orderBy('id').execute();
 }
 
 export async function findInvitationById(db: MetaDb, invitationId: number): Promise<Invitation | undefined> {
-  const row = await db.selectFrom('invitations').selectAll().where('id', '=', invitationId).executeTakeFirst();
-  return row && toInvitation(row);
+  return records(db).selectFrom('invitations').select(INVITATION_COLUMNS).where('id', '=', invitationId).executeTakeFirst();
 }
 
 /** Open, unexpired invitations addressed to an email, newest first, with what they open. */
@@ -100,51 +88,50 @@ export async function listInvitationsForEmail(
   email: string,
   now: number,
 ): Promise<(Invitation & { teamName: string; siteDomain: string | null })[]> {
-  const rows = await db
+  const rows = await records(db)
     .selectFrom('invitations')
-    .innerJoin('teams', 'teams.id', 'invitations.team_id')
-    .leftJoin('sites', 'sites.id', 'invitations.site_id')
-    .selectAll('invitations')
-    .select(['teams.name as team_name', 'sites.domain as site_domain', 'sites.deleted_at as site_deleted_at'])
-    .where('invitations.email_normalized', '=', email.toLowerCase())
-    .where('invitations.accepted_at', 'is', null)
-    .where('invitations.revoked_at', 'is', null)
-    .where('invitations.expires_at', '>', now)
+    .innerJoin('teams', 'teams.id', 'invitations.teamId')
+    .leftJoin('sites', 'sites.id', 'invitations.siteId')
+    .select(INVITATION_COLUMNS.map((column) => `invitations.${column}` as const))
+    .select(['teams.name as teamName', 'sites.domain as siteDomain', 'sites.deletedAt as siteDeletedAt'])
+    .where('invitations.emailNormalized', '=', email.toLowerCase())
+    .where('invitations.acceptedAt', 'is', null)
+    .where('invitations.revokedAt', 'is', null)
+    .where('invitations.expiresAt', '>', now)
     .orderBy('invitations.id', 'desc')
     .execute();
   return rows
-    .filter((row) => row.site_deleted_at === null)
-    .map((row) => ({ ...toInvitation(row), teamName: row.team_name, siteDomain: row.site_domain ?? null }));
+    .filter((row) => row.siteDeletedAt === null)
+    .map(({ siteDeletedAt: _, ...invitation }) => ({ ...invitation, siteDomain: invitation.siteDomain ?? null }));
 }
 
 export async function findInvitationByTokenHash(db: MetaDb, tokenHash: string): Promise<Invitation | undefined> {
-  const row = await db.selectFrom('invitations').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
-  return row && toInvitation(row);
+  return records(db).selectFrom('invitations').select(INVITATION_COLUMNS).where('tokenHash', '=', tokenHash).executeTakeFirst();
 }
 
 /** True when an open invitation of the team was revoked. */
 export async function revokeInvitation(db: MetaDb, teamId: number, invitationId: number, now: number): Promise<boolean> {
-  const result = await db
+  const result = await records(db)
     .updateTable('invitations')
-    .set({ revoked_at: now })
-    .where('team_id', '=', teamId)
+    .set({ revokedAt: now })
+    .where('teamId', '=', teamId)
     .where('id', '=', invitationId)
-    .where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null)
+    .where('acceptedAt', 'is', null)
+    .where('revokedAt', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
 /** Revokes every open invitation of an address to a team (siteId null) or a site. */
 export async function revokeInvitationsFor(db: MetaDb, teamId: number, siteId: number | null, email: string, now: number): Promise<number> {
-  let query = db
+  let query = records(db)
     .updateTable('invitations')
-    .set({ revoked_at: now })
-    .where('team_id', '=', teamId)
-    .where('email_normalized', '=', email.toLowerCase())
-    .where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null);
-  query = siteId === null ? query.where('site_id', 'is', null) : query.where('site_id', '=', siteId);
+    .set({ revokedAt: now })
+    .where('teamId', '=', teamId)
+    .where('emailNormalized', '=', email.toLowerCase())
+    .where('acceptedAt', 'is', null)
+    .where('revokedAt', 'is', null);
+  query = siteId === null ? query.where('siteId', 'is', null) : query.where('siteId', '=', siteId);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
@@ -154,12 +141,12 @@ export async function revokeInvitationsFor(db: MetaDb, teamId: number, siteId: n
  * transaction that grants the access, so both happen or neither.
  */
 export async function markInvitationAccepted(db: MetaDb, invitationId: number, now: number): Promise<boolean> {
-  const result = await db
+  const result = await records(db)
     .updateTable('invitations')
-    .set({ accepted_at: now })
+    .set({ acceptedAt: now })
     .where('id', '=', invitationId)
-    .where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null)
+    .where('acceptedAt', 'is', null)
+    .where('revokedAt', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
@@ -175,18 +162,8 @@ export interface OwnershipTransfer {
   revokedAt: number | null;
 }
 
-type TransferRow = Selectable<OwnershipTransfersTable>;
-
-const toTransfer = (row: TransferRow): OwnershipTransfer => ({
-  id: row.id,
-  teamId: row.team_id,
-  fromUserId: row.from_user_id,
-  toEmail: row.to_email_normalized,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  acceptedAt: row.accepted_at,
-  revokedAt: row.revoked_at,
-});
+/** A transfer as the team's pages show it: the address it was sent to, normalised; never its token's hash. */
+const TRANSFER_COLUMNS = ['id', 'teamId', 'fromUserId', 'toEmailNormalized as toEmail', 'createdAt', 'expiresAt', 'acceptedAt', 'revokedAt'] as const;
 
 /** A team has at most one open transfer: a new request replaces the old one. */
 export async function replaceOwnershipTransfer(
@@ -196,59 +173,57 @@ export async function replaceOwnershipTransfer(
 ): Promise<OwnershipTransfer> {
   return db.transaction().execute(async (trx) => {
     await cancelOwnershipTransfer(trx, input.teamId, now);
-    const row = await trx
+    const row = await records(trx)
       .insertInto('ownership_transfers')
       .values({
-        team_id: input.teamId,
-        from_user_id: input.fromUserId,
-        to_email_normalized: input.toEmail.toLowerCase(),
-        token_hash: input.tokenHash,
-        created_at: now,
-        expires_at: input.expiresAt,
-        accepted_at: null,
-        revoked_at: null,
+        teamId: input.teamId,
+        fromUserId: input.fromUserId,
+        toEmailNormalized: input.toEmail.toLowerCase(),
+        tokenHash: input.tokenHash,
+        createdAt: now,
+        expiresAt: input.expiresAt,
+        acceptedAt: null,
+        revokedAt: null,
       })
-      .returningAll()
+      .returning(TRANSFER_COLUMNS)
       .executeTakeFirstOrThrow();
-    return toTransfer(row);
+    return row;
   });
 }
 
 export async function openOwnershipTransfer(db: MetaDb, teamId: number): Promise<OwnershipTransfer | undefined> {
-  const row = await db
+  return records(db)
     .selectFrom('ownership_transfers')
-    .selectAll()
-    .where('team_id', '=', teamId)
-    .where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null)
+    .select(TRANSFER_COLUMNS)
+    .where('teamId', '=', teamId)
+    .where('acceptedAt', 'is', null)
+    .where('revokedAt', 'is', null)
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  return row && toTransfer(row);
 }
 
 export async function cancelOwnershipTransfer(db: MetaDb, teamId: number, now: number): Promise<boolean> {
-  const result = await db
+  const result = await records(db)
     .updateTable('ownership_transfers')
-    .set({ revoked_at: now })
-    .where('team_id', '=', teamId)
-    .where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null)
+    .set({ revokedAt: now })
+    .where('teamId', '=', teamId)
+    .where('acceptedAt', 'is', null)
+    .where('revokedAt', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
 export async function findOwnershipTransferByTokenHash(db: MetaDb, tokenHash: string): Promise<OwnershipTransfer | undefined> {
-  const row = await db.selectFrom('ownership_transfers').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
-  return row && toTransfer(row);
+  return records(db).selectFrom('ownership_transfers').select(TRANSFER_COLUMNS).where('tokenHash', '=', tokenHash).executeTakeFirst();
 }
 
 export async function markOwnershipTransferAccepted(db: MetaDb, transferId: number, now: number): Promise<boolean> {
-  const result = await db
+  const result = await records(db)
     .updateTable('ownership_transfers')
-    .set({ accepted_at: now })
+    .set({ acceptedAt: now })
     .where('id', '=', transferId)
-    .where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null)
+    .where('acceptedAt', 'is', null)
+    .where('revokedAt', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

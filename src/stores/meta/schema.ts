@@ -67,6 +67,7 @@ export interface SitesTable {
   deleted_at: number | null;
   /** Space-separated classification reasons this site counts in its reports. */
   included_classifications: Generated<string>;
+  /** The name the site had before its last rename; it still answers to it until the transition ends. */
   previous_domain: string | null;
   domain_changed_at: number | null;
   /** JSON of the tracker options the snippet is rendered from. */

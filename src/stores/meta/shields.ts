@@ -1,4 +1,4 @@
-import type { MetaDb } from './database.js';
+import { type MetaDb, records } from './database.js';
 
 export const SHIELD_KINDS = ['ip', 'country', 'page', 'hostname'] as const;
 export type ShieldKind = (typeof SHIELD_KINDS)[number];
@@ -23,18 +23,17 @@ export interface ShieldRule {
   createdAt: number;
 }
 
-type ShieldRow = { id: number; kind: ShieldKind; value: string; description: string | null; created_at: number };
-const toRule = (row: ShieldRow): ShieldRule => ({ id: row.id, kind: row.kind, value: row.value, description: row.description, createdAt: row.created_at });
+const RULE_COLUMNS = ['id', 'kind', 'value', 'description', 'createdAt'] as const;
 
 export async function loadSiteShields(db: MetaDb, siteId: number): Promise<SiteShields> {
-  const rows = await db.selectFrom('site_shields').select(['kind', 'value']).where('site_id', '=', siteId).orderBy('id').execute();
+  const rows = await records(db).selectFrom('site_shields').select(['kind', 'value']).where('siteId', '=', siteId).orderBy('id').execute();
   const of = (kind: ShieldKind) => rows.filter((r) => r.kind === kind).map((r) => r.value);
   return { ipRules: of('ip'), countryRules: of('country'), pageRules: of('page'), hostnameRules: of('hostname') };
 }
 
 export async function listShieldRules(db: MetaDb, siteId: number, kind: ShieldKind): Promise<ShieldRule[]> {
-  const rows = await db.selectFrom('site_shields').selectAll().where('site_id', '=', siteId).where('kind', '=', kind).orderBy('id').execute();
-  return rows.map(toRule);
+  const rows = await records(db).selectFrom('site_shields').select(RULE_COLUMNS).where('siteId', '=', siteId).where('kind', '=', kind).orderBy('id').execute();
+  return rows;
 }
 
 /**
@@ -47,30 +46,30 @@ export async function addShieldRule(
   now: number,
 ): Promise<{ rule: ShieldRule; created: boolean }> {
   const find = () =>
-    db
+    records(db)
       .selectFrom('site_shields')
-      .selectAll()
-      .where('site_id', '=', input.siteId)
+      .select(RULE_COLUMNS)
+      .where('siteId', '=', input.siteId)
       .where('kind', '=', input.kind)
       .where('value', '=', input.value)
       .executeTakeFirst();
   const existing = await find();
-  if (existing) return { rule: toRule(existing), created: false };
-  const row = await db
+  if (existing) return { rule: existing, created: false };
+  const row = await records(db)
     .insertInto('site_shields')
-    .values({ site_id: input.siteId, kind: input.kind, value: input.value, description: input.description, created_at: now })
-    .onConflict((oc) => oc.columns(['site_id', 'kind', 'value']).doNothing())
-    .returningAll()
+    .values({ siteId: input.siteId, kind: input.kind, value: input.value, description: input.description, createdAt: now })
+    .onConflict((oc) => oc.columns(['siteId', 'kind', 'value']).doNothing())
+    .returning(RULE_COLUMNS)
     .executeTakeFirst();
   // A concurrent identical add won the race: answer with its row.
-  return row ? { rule: toRule(row), created: true } : { rule: toRule((await find())!), created: false };
+  return row ? { rule: row, created: true } : { rule: (await find())!, created: false };
 }
 
 export async function countShieldRules(db: MetaDb, siteId: number, kind: ShieldKind): Promise<number> {
-  const row = await db
+  const row = await records(db)
     .selectFrom('site_shields')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('site_id', '=', siteId)
+    .where('siteId', '=', siteId)
     .where('kind', '=', kind)
     .executeTakeFirstOrThrow();
   return Number(row.n);
@@ -78,6 +77,6 @@ export async function countShieldRules(db: MetaDb, siteId: number, kind: ShieldK
 
 /** True when the rule existed and was removed. */
 export async function removeShieldRule(db: MetaDb, siteId: number, kind: ShieldKind, ruleId: number): Promise<boolean> {
-  const result = await db.deleteFrom('site_shields').where('site_id', '=', siteId).where('kind', '=', kind).where('id', '=', ruleId).executeTakeFirst();
+  const result = await records(db).deleteFrom('site_shields').where('siteId', '=', siteId).where('kind', '=', kind).where('id', '=', ruleId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -1,48 +1,30 @@
-import type { Selectable } from 'kysely';
 import { normaliseDomain } from '../../accounts/domains.js';
 import { isValidRawRetention, rawRetentionProblem } from '../../accounts/rawRetention.js';
 import { isValidTimeZone, timeZoneProblem } from '../../accounts/timezones.js';
 import { invalid, missing } from '../../errors.js';
 import { formatDate, toLocal } from '../../time/localTime.js';
-import type { MetaDb } from './database.js';
-import type { SitesTable } from './schema.js';
+import { type MetaDb, type MetaRecord, records } from './database.js';
 import { requireTeam } from './teams.js';
 
-export interface Site {
-  id: number;
-  teamId: number;
-  domain: string;
-  timezone: string;
-  createdAt: number;
-  updatedAt: number;
-  deletedAt: number | null;
-  /** The name the site had before its last rename; it still answers to it until the transition ends. */
-  previousDomain: string | null;
-  domainChangedAt: number | null;
-  /** Days of raw events kept once their days are rolled up; null keeps them forever (docs/rollups.md, Retention). */
-  rawRetentionDays: number | null;
-  /** The start of the first local day whose raw events are all kept; null while none was deleted. */
-  rawEventsFrom: number | null;
-}
+/** A site's record: every column but those of its settings (siteSettings.ts) and its purge. */
+const SITE_COLUMNS = [
+  'id',
+  'teamId',
+  'domain',
+  'timezone',
+  'createdAt',
+  'updatedAt',
+  'deletedAt',
+  'previousDomain',
+  'domainChangedAt',
+  'rawRetentionDays',
+  'rawEventsFrom',
+] as const;
+
+export type Site = Pick<MetaRecord<'sites'>, (typeof SITE_COLUMNS)[number]>;
 
 /** How long a renamed site keeps answering (ingestion, queries, management) under its old domain. */
 export const DOMAIN_TRANSITION_MS = 30 * 24 * 3_600_000;
-
-type SiteRow = Selectable<SitesTable>;
-
-const toSite = (row: SiteRow): Site => ({
-  id: row.id,
-  teamId: row.team_id,
-  domain: row.domain,
-  timezone: row.timezone,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  deletedAt: row.deleted_at,
-  previousDomain: row.previous_domain,
-  domainChangedAt: row.domain_changed_at,
-  rawRetentionDays: row.raw_retention_days,
-  rawEventsFrom: row.raw_events_from,
-});
 
 export function parseDomain(input: string): string {
   const domain = normaliseDomain(input);
@@ -56,7 +38,7 @@ export function parseTimeZone(input: string): string {
 }
 
 export function parseRawRetentionDays(input: number | null): number | null {
-  if (!isValidRawRetention(input)) throw invalid('invalid_raw_retention_days', rawRetentionProblem(input ?? 0));
+  if (!isValidRawRetention(input)) throw invalid('invalid_rawRetentionDays', rawRetentionProblem(input ?? 0));
   return input;
 }
 
@@ -76,12 +58,11 @@ export async function createSite(
   await requireTeam(db, input.teamId);
   return db.transaction().execute(async (trx) => {
     await refuseTakenDomain(trx, domain, now);
-    const row = await trx
+    const site = await records(trx)
       .insertInto('sites')
-      .values({ team_id: input.teamId, domain, timezone, created_at: now, updated_at: now, deleted_at: null, raw_retention_days: rawRetentionDays })
-      .returningAll()
+      .values({ teamId: input.teamId, domain, timezone, createdAt: now, updatedAt: now, deletedAt: null, rawRetentionDays: rawRetentionDays })
+      .returning(SITE_COLUMNS)
       .executeTakeFirstOrThrow();
-    const site = toSite(row);
     await alongside?.(trx, site);
     return site;
   });
@@ -91,14 +72,13 @@ export async function createSite(
 export async function findTeamSite(db: MetaDb, teamId: number, domainInput: string): Promise<Site | undefined> {
   const domain = normaliseDomain(domainInput);
   if (!domain) return undefined;
-  const row = await db
+  return records(db)
     .selectFrom('sites')
-    .selectAll()
+    .select(SITE_COLUMNS)
     .where('domain', '=', domain)
-    .where('team_id', '=', teamId)
-    .where('deleted_at', 'is', null)
+    .where('teamId', '=', teamId)
+    .where('deletedAt', 'is', null)
     .executeTakeFirst();
-  return row && toSite(row);
 }
 
 /**
@@ -110,23 +90,22 @@ export async function listTeamSites(
   teamId: number,
   page: { limit: number; afterId?: number | undefined; beforeId?: number | undefined },
 ): Promise<Site[]> {
-  let query = db.selectFrom('sites').selectAll().where('team_id', '=', teamId).where('deleted_at', 'is', null);
+  let query = records(db).selectFrom('sites').select(SITE_COLUMNS).where('teamId', '=', teamId).where('deletedAt', 'is', null);
   if (page.afterId !== undefined) query = query.where('id', '>', page.afterId);
   if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId);
-  const rows = await query
+  return query
     .orderBy('id', page.beforeId !== undefined ? 'desc' : 'asc')
     .limit(page.limit)
     .execute();
-  return rows.map(toSite);
 }
 
 /** A domain is taken by a live site that holds it now or held it within the transition period. */
 async function refuseTakenDomain(db: MetaDb, domain: string, now: number, exceptSiteId?: number): Promise<void> {
-  let query = db
+  let query = records(db)
     .selectFrom('sites')
     .select('id')
-    .where('deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('domain', '=', domain), eb.and([eb('previous_domain', '=', domain), eb('domain_changed_at', '>', now - DOMAIN_TRANSITION_MS)])]));
+    .where('deletedAt', 'is', null)
+    .where((eb) => eb.or([eb('domain', '=', domain), eb.and([eb('previousDomain', '=', domain), eb('domainChangedAt', '>', now - DOMAIN_TRANSITION_MS)])]));
   if (exceptSiteId !== undefined) query = query.where('id', '!=', exceptSiteId);
   // 400 as Plausible answers every refused domain; its clients do not expect a 409 here.
   if (await query.executeTakeFirst()) throw invalid('domain_taken', `The domain ${domain} is already registered.`);
@@ -144,20 +123,18 @@ export async function findTeamSiteByName(db: MetaDb, teamId: number, name: strin
 export async function findLiveSiteByName(db: MetaDb, name: string, now: number, teamId?: number): Promise<Site | undefined> {
   const domain = normaliseDomain(name);
   if (!domain) return undefined;
-  let query = db.selectFrom('sites').selectAll();
-  if (teamId !== undefined) query = query.where('team_id', '=', teamId);
+  let query = records(db).selectFrom('sites').select(SITE_COLUMNS);
+  if (teamId !== undefined) query = query.where('teamId', '=', teamId);
   const rows = await query
-    .where('deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('domain', '=', domain), eb.and([eb('previous_domain', '=', domain), eb('domain_changed_at', '>', now - DOMAIN_TRANSITION_MS)])]))
+    .where('deletedAt', 'is', null)
+    .where((eb) => eb.or([eb('domain', '=', domain), eb.and([eb('previousDomain', '=', domain), eb('domainChangedAt', '>', now - DOMAIN_TRANSITION_MS)])]))
     .execute();
   // The current holder of a name wins over a site that merely used to have it.
-  const row = rows.find((r) => r.domain === domain) ?? rows[0];
-  return row && toSite(row);
+  return rows.find((r) => r.domain === domain) ?? rows[0];
 }
 
 export async function getSite(db: MetaDb, siteId: number): Promise<Site | undefined> {
-  const row = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
-  return row && toSite(row);
+  return records(db).selectFrom('sites').select(SITE_COLUMNS).where('id', '=', siteId).executeTakeFirst();
 }
 
 /**
@@ -178,7 +155,7 @@ export async function updateSite(
   const timezone = change.timezone === undefined ? undefined : parseTimeZone(change.timezone);
   const rawRetentionDays = change.rawRetentionDays === undefined ? undefined : parseRawRetentionDays(change.rawRetentionDays);
   return db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('sites').selectAll().where('id', '=', siteId).where('deleted_at', 'is', null).executeTakeFirst();
+    const current = await records(trx).selectFrom('sites').select(SITE_COLUMNS).where('id', '=', siteId).where('deletedAt', 'is', null).executeTakeFirst();
     if (!current) throw missing('Site could not be found.');
     const renamed = domain !== undefined && domain !== current.domain;
     if (renamed) await refuseTakenDomain(trx, domain, now, siteId);
@@ -188,24 +165,24 @@ export async function updateSite(
         'timezone_fixed',
         `${current.domain} cannot move to another time zone: its raw events before ${formatDate(toLocal(rawEventsFrom, current.timezone))} were deleted after their days were rolled up in ${current.timezone}, and those days cannot be cut again in another zone.`,
       );
-    if (moved && current.raw_events_from !== null) throw refuseMove(current.raw_events_from);
-    let update = trx
+    if (moved && current.rawEventsFrom !== null) throw refuseMove(current.rawEventsFrom);
+    let update = records(trx)
       .updateTable('sites')
       .set({
-        updated_at: now,
+        updatedAt: now,
         ...(moved ? { timezone } : {}),
-        ...(renamed ? { domain, previous_domain: current.domain, domain_changed_at: now } : {}),
-        ...(rawRetentionDays !== undefined ? { raw_retention_days: rawRetentionDays } : {}),
+        ...(renamed ? { domain, previousDomain: current.domain, domainChangedAt: now } : {}),
+        ...(rawRetentionDays !== undefined ? { rawRetentionDays: rawRetentionDays } : {}),
       })
       .where('id', '=', siteId);
     // The roll-up job may record deleted raw events meanwhile (setRawEventsFrom): then the zone stays.
-    if (moved) update = update.where('raw_events_from', 'is', null);
-    const row = await update.returningAll().executeTakeFirst();
-    if (!row) {
-      const marked = await trx.selectFrom('sites').select('raw_events_from').where('id', '=', siteId).executeTakeFirstOrThrow();
-      throw refuseMove(marked.raw_events_from ?? 0);
+    if (moved) update = update.where('rawEventsFrom', 'is', null);
+    const site = await update.returning(SITE_COLUMNS).executeTakeFirst();
+    if (!site) {
+      const marked = await records(trx).selectFrom('sites').select('rawEventsFrom').where('id', '=', siteId).executeTakeFirstOrThrow();
+      throw refuseMove(marked.rawEventsFrom ?? 0);
     }
-    return toSite(row);
+    return site;
   });
 }
 
@@ -215,13 +192,13 @@ export async function updateSite(
  * deleted. The mark only moves forward: deleted events do not come back.
  */
 export async function setRawEventsFrom(db: MetaDb, siteId: number, timezone: string, from: number): Promise<boolean> {
-  const result = await db
+  const result = await records(db)
     .updateTable('sites')
-    .set({ raw_events_from: from })
+    .set({ rawEventsFrom: from })
     .where('id', '=', siteId)
     .where('timezone', '=', timezone)
-    .where('deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('raw_events_from', 'is', null), eb('raw_events_from', '<', from)]))
+    .where('deletedAt', 'is', null)
+    .where((eb) => eb.or([eb('rawEventsFrom', 'is', null), eb('rawEventsFrom', '<', from)]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
@@ -231,25 +208,19 @@ export async function setRawEventsFrom(db: MetaDb, siteId: number, timezone: str
  * site) and `purgeDeletedSites` later removes the analytics rows.
  */
 export async function deleteSite(db: MetaDb, siteId: number, now: number): Promise<void> {
-  await db.updateTable('sites').set({ deleted_at: now, updated_at: now }).where('id', '=', siteId).where('deleted_at', 'is', null).execute();
+  await records(db).updateTable('sites').set({ deletedAt: now, updatedAt: now }).where('id', '=', siteId).where('deletedAt', 'is', null).execute();
 }
 
 /** Every site that is not deleted, with the time zone its days are cut in and how long it keeps raw events. */
 export async function liveSites(db: MetaDb): Promise<{ id: number; timezone: string; rawRetentionDays: number | null; rawEventsFrom: number | null }[]> {
-  const rows = await db
-    .selectFrom('sites')
-    .select(['id', 'timezone', 'raw_retention_days', 'raw_events_from'])
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => ({ id: row.id, timezone: row.timezone, rawRetentionDays: row.raw_retention_days, rawEventsFrom: row.raw_events_from }));
+  return records(db).selectFrom('sites').select(['id', 'timezone', 'rawRetentionDays', 'rawEventsFrom']).where('deletedAt', 'is', null).orderBy('id').execute();
 }
 
 export async function sitesAwaitingPurge(db: MetaDb): Promise<number[]> {
-  const rows = await db.selectFrom('sites').select('id').where('deleted_at', 'is not', null).where('purged_at', 'is', null).orderBy('id').execute();
+  const rows = await records(db).selectFrom('sites').select('id').where('deletedAt', 'is not', null).where('purgedAt', 'is', null).orderBy('id').execute();
   return rows.map((r) => r.id);
 }
 
 export async function markSitePurged(db: MetaDb, siteId: number, now: number): Promise<void> {
-  await db.updateTable('sites').set({ purged_at: now }).where('id', '=', siteId).execute();
+  await records(db).updateTable('sites').set({ purgedAt: now }).where('id', '=', siteId).execute();
 }
