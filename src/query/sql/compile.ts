@@ -1,7 +1,8 @@
+import type { RollupTable } from '../../stores/clickhouse/dailyRollups.js';
 import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { dimensionKind } from '../catalog.js';
 import { goalCondition, isScrollGoal } from '../goals.js';
-import { metricFacts, metricOf } from '../metrics.js';
+import { type MetricFacts, metricFacts, metricOf } from '../metrics.js';
 import type { CompileContext, GroupSet, MetricSpec, ResolvedQuery, RevenuePlan, Side } from '../model.js';
 import type { ImportedSource } from '../plan/importedPlan.js';
 import { filterLeaves, isSessionDimension, metricTable } from '../plan/resolve.js';
@@ -49,47 +50,68 @@ export function planTables(q: ResolvedQuery): Plan {
   return 'split';
 }
 
-export function compileQuery(
-  ctx: CompileContext,
-  options: {
-    rates: ExchangeRates;
-    paginate: boolean;
-    restrictTo?: string[][];
-    imported?: ImportedSource;
-    rollups?: Coverage;
-    /** Read only these groups from roll-ups (src/query/plan/leadingGroups.ts). */
-    among?: GroupSet;
-    /** Instead of the answer, rank this many groups by their summed visitor counts (from roll-ups only). */
-    bounds?: number;
-  },
-): CompiledQuery {
+/** What compileQuery is asked besides the query. */
+export interface CompileOptions {
+  rates: ExchangeRates;
+  paginate: boolean;
+  restrictTo?: string[][];
+  imported?: ImportedSource;
+  rollups?: Coverage;
+  /** Read only these groups from roll-ups (src/query/plan/leadingGroups.ts). */
+  among?: GroupSet;
+  /** Instead of the answer, rank this many groups by their summed visitor counts (from roll-ups only). */
+  bounds?: number;
+}
+
+export function compileQuery(ctx: CompileContext, options: CompileOptions): CompiledQuery {
   const { q, params } = ctx;
   const plan = planTables(q);
-  const allDims = q.dimensions.map((_, i) => i);
+  const placed = placeMetrics(ctx, plan, options.rates);
+  const reading = chooseSource(ctx, placed.sides, options);
+  const { revenue } = placed;
+  if (options.bounds !== undefined && reading.rollups) {
+    const { table, coverage } = reading.rollups;
+    return {
+      sql: boundsSql(placed.main, ctx, table, coverage, options.bounds),
+      params: params.values,
+      plan,
+      revenue,
+      sources: reading.sources,
+      ranking: groupRanking(placed.main, ctx, table, coverage),
+    };
+  }
+  const sql = options.imported ? mergedStatement(ctx, placed, reading, options.imported, options) : nativeStatement(ctx, placed, reading, options);
+  return { sql, params: params.values, plan, revenue, sources: reading.sources };
+}
+
+/** The sides of a query with every metric's aggregates placed on them, and each metric's expression of the result row. */
+interface PlacedMetrics {
+  /** Every side read, the one holding the result rows first. */
+  sides: Side[];
+  main: Side;
+  revenue: RevenuePlan | null;
+  /** Per metric, its expression of the result row. */
+  expressions: string[];
+  /** The reference to the result row's count of rows, and to its count of revenue events without a rate. */
+  rows: string;
+  revenueMissing: string;
+  /**
+   * The numerator and denominator of each rate, kept so imported totals can be added to them. A
+   * share's denominator comes from a side of its own (`whole`), which the merge reads apart.
+   */
+  ratioParts: Map<string, { numerator: string; denominator: string; whole?: Side }>;
+}
+
+/** Places every metric's aggregates on the query's sides (src/query/metrics.ts MetricSql says how). */
+function placeMetrics(ctx: CompileContext, plan: Plan, rates: ExchangeRates): PlacedMetrics {
+  const { q, params } = ctx;
   const facts = q.metrics.map(metricFacts);
   const scrollGoals = q.filters.some((f) => usesScrollGoals(f, ctx)) || goalDimensionGoals(q).some(isScrollGoal);
-  const engagementInEvents = facts.some((f) => f.engagement) || scrollGoals;
+  const engagement = facts.some((f) => f.engagement) || scrollGoals;
   // Which rows count as visits and events: the WHERE clause already drops engagement unless a
   // metric or scroll goal needs those rows, and scroll goals are reached by engagement itself.
-  const countable = engagementInEvents && !scrollGoals ? "name != 'engagement'" : '1';
-
-  const eventsSide: Side = { table: 'events', dims: allDims, columns: new Map(), engagement: engagementInEvents, filters: q.filters, extra: [] };
-  // A goal breakdown array-joins each row with the goals it reached: rows that reached none add
-  // nothing, so they are left out before the join instead of being expanded into empty arrays.
-  const breakdownGoals = goalDimensionGoals(q);
-  if (breakdownGoals.length > 0) {
-    const sql = `(${breakdownGoals.map((goal) => goalCondition(goal, params)).join(' OR ')})`;
-    eventsSide.extra.push({ sql, columns: breakdownGoals.some(isScrollGoal) ? null : GOAL_COLUMNS });
-  }
-  const sessionsSide: Side = { table: 'sessions', dims: allDims, columns: new Map(), engagement: false, filters: q.filters, extra: [] };
-  // Metrics that count a visit in every hour (or minute) bucket it was active in (src/query/metrics.ts)
-  // read from a copy of the visits side of their own.
-  const smeared =
-    plan === 'sessions' &&
-    q.dimensions.some((d) => d === 'time:hour' || d === 'time:minute') &&
-    facts.some((f) => f.smeared) &&
-    !filterLeaves(q.filters).some((leaf) => leaf.dimension === 'event:goal');
-  const main = smeared ? { ...sessionsSide, columns: new Map(), smeared } : plan === 'sessions' ? sessionsSide : eventsSide;
+  const countable = engagement && !scrollGoals ? "name != 'engagement'" : '1';
+  const { events, sessions, main } = baseSides(ctx, plan, facts, engagement);
   const sides: Side[] = [main];
   const use = (side: Side) => {
     if (!sides.includes(side)) sides.push(side);
@@ -99,11 +121,8 @@ export function compileQuery(
     side.columns.set(name, { raw, rollup });
     return `c${use(side)}_${name}`;
   };
-  const revenue = facts.some((f) => f.revenue) ? planRevenue(q, params, options.rates, goalColumn(q)) : null;
-
-  // The numerator and denominator of each rate, kept so imported totals can be added to them.
-  // A share's denominator comes from a side of its own (`whole`), which the merge reads apart.
-  const ratioParts = new Map<string, { numerator: string; denominator: string; whole?: Side }>();
+  const revenue = facts.some((f) => f.revenue) ? planRevenue(q, params, rates, goalColumn(q)) : null;
+  const ratioParts: PlacedMetrics['ratioParts'] = new Map();
   const metricSql = (spec: MetricSpec, index: number): string => {
     const metric = metricOf(spec);
     const name = q.metrics[index]!;
@@ -115,12 +134,12 @@ export function compileQuery(
       ctx,
       index,
       main,
-      events: eventsSide,
-      sessions: sessionsSide,
+      events,
+      sessions,
       onSessions: plan === 'sessions',
       countable,
       revenue,
-      side: (table, parts) => ({ table, dims: allDims, columns: new Map(), engagement: false, filters: q.filters, extra: [], ...parts }),
+      side: (table, parts) => ({ table, dims: main.dims, columns: new Map(), engagement: false, filters: q.filters, extra: [], ...parts }),
       col,
       scale: (sql) => (ctx.sampleRate === null ? sql : `round(${sql} * ${1 / ctx.sampleRate})`),
       orDefault: (side, ref, fallback) => (side === main ? ref : `ifNull(${ref}, ${fallback})`),
@@ -136,66 +155,124 @@ export function compileQuery(
       share,
     });
   };
-
-  const metricExprs = q.specs.map(metricSql);
+  const expressions = q.specs.map(metricSql);
   const rows = col(main, 'rows', 'count()', 'count()');
-  const revenueMissing = eventsSide.columns.has('revenue_missing') ? `c${sides.indexOf(eventsSide)}_revenue_missing` : '0';
+  const revenueMissing = events.columns.has('revenue_missing') ? `c${sides.indexOf(events)}_revenue_missing` : '0';
+  return { sides, main, revenue, expressions, rows, revenueMissing, ratioParts };
+}
 
-  // Roll-ups answer only when they can answer every side, so all figures of a row share one source.
+/** The events side, the visits side, and the side holding the result rows (one of them, or a copy of the visits side). */
+function baseSides(ctx: CompileContext, plan: Plan, facts: MetricFacts[], engagement: boolean): { events: Side; sessions: Side; main: Side } {
+  const { q, params } = ctx;
+  const allDims = q.dimensions.map((_, i) => i);
+  const events: Side = { table: 'events', dims: allDims, columns: new Map(), engagement, filters: q.filters, extra: [] };
+  // A goal breakdown array-joins each row with the goals it reached: rows that reached none add
+  // nothing, so they are left out before the join instead of being expanded into empty arrays.
+  const breakdownGoals = goalDimensionGoals(q);
+  if (breakdownGoals.length > 0) {
+    const sql = `(${breakdownGoals.map((goal) => goalCondition(goal, params)).join(' OR ')})`;
+    events.extra.push({ sql, columns: breakdownGoals.some(isScrollGoal) ? null : GOAL_COLUMNS });
+  }
+  const sessions: Side = { table: 'sessions', dims: allDims, columns: new Map(), engagement: false, filters: q.filters, extra: [] };
+  // Metrics that count a visit in every hour (or minute) bucket it was active in (src/query/metrics.ts)
+  // read from a copy of the visits side of their own.
+  const smeared =
+    plan === 'sessions' &&
+    q.dimensions.some((d) => d === 'time:hour' || d === 'time:minute') &&
+    facts.some((f) => f.smeared) &&
+    !filterLeaves(q.filters).some((leaf) => leaf.dimension === 'event:goal');
+  const main = smeared ? { ...sessions, columns: new Map(), smeared } : plan === 'sessions' ? sessions : events;
+  return { events, sessions, main };
+}
+
+/** Where the sides are read from, and each side's subquery. */
+interface Reading {
+  render: (side: Side) => string;
+  sources: CompiledQuery['sources'];
+  /** When roll-ups answer: the table of the side holding the result rows, and the coverage read. */
+  rollups?: { table: RollupTable; coverage: Coverage };
+}
+
+/** Roll-ups answer only when they can answer every side, so all figures of a row share one source. */
+function chooseSource(ctx: CompileContext, sides: Side[], options: CompileOptions): Reading {
   const coverage = options.rollups;
   const tables = coverage ? sides.map((side) => rollupTableFor(side, ctx, coverage)) : [];
-  const fromRollups = coverage !== undefined && tables.every((table) => table !== null);
-  const render = (side: Side) => {
-    const index = sides.indexOf(side);
-    return fromRollups ? rollupSideSql(side, index, ctx, tables[index]!, coverage, options.among) : sideSql(side, index, ctx);
-  };
-  const sources: CompiledQuery['sources'] = fromRollups ? (stitched(ctx, coverage) ? ['rollup', 'raw'] : ['rollup']) : ['raw'];
-  if (options.bounds !== undefined && fromRollups) {
-    const table = tables[0]!;
-    return {
-      sql: boundsSql(main, ctx, table, coverage, options.bounds),
-      params: params.values,
-      plan,
-      revenue,
-      sources,
-      ranking: groupRanking(main, ctx, table, coverage),
-    };
+  if (coverage === undefined || !tables.every((table) => table !== null)) {
+    return { render: (side) => sideSql(side, sides.indexOf(side), ctx), sources: ['raw'] };
   }
-  const from = sides
+  return {
+    render: (side) => {
+      const index = sides.indexOf(side);
+      return rollupSideSql(side, index, ctx, tables[index]!, coverage, options.among);
+    },
+    sources: stitched(ctx, coverage) ? ['rollup', 'raw'] : ['rollup'],
+    rollups: { table: tables[0]!, coverage },
+  };
+}
+
+/** The sides' subqueries, the first holding the result rows and the others joined to it on the dimensions they group by. */
+function joinedSides(sides: Side[], reading: Reading): string {
+  return sides
     .map((side, index) => {
-      const subquery = `(${render(side)}) AS s${index}`;
+      const subquery = `(${reading.render(side)}) AS s${index}`;
       if (index === 0) return subquery;
       const using = side.dims.map((i) => `k${i}`);
       return using.length ? `LEFT JOIN ${subquery} USING (${using.join(', ')})` : `CROSS JOIN ${subquery}`;
     })
     .join('\n');
+}
+
+/** What every final statement ends with: the groups kept (`restrictTo`), their order, the page, and the count of every group. */
+function resultClauses(ctx: CompileContext, options: CompileOptions) {
+  const { q, params } = ctx;
   const dimensionColumns = q.dimensions.map((_, i) => `d${i}`);
-  const labels = q.dimensions.map((dimension, i) => `${dimensionLabel(ctx, dimension, `k${i}`)} AS d${i}`);
   const restrict = options.restrictTo ? `WHERE has(${params.add(options.restrictTo, 'Array(Array(String))')}, [${dimensionColumns.join(', ')}])` : '';
   const order = [...q.orderBy.map(([name, direction]) => `${alias(q, name)} ${direction.toUpperCase()}`), ...dimensionColumns.map((d) => `${d} ASC`)];
   // One row past the page tells the caller whether groups were cut off.
   const paging = options.paginate ? `LIMIT ${params.add(q.limit + 1, 'UInt32')} OFFSET ${params.add(q.offset, 'UInt32')}` : '';
   const totalRows = q.totalRows ? ['count() OVER () AS __total_rows'] : [];
-  if (options.imported) {
-    const native = `SELECT ${[
-      ...labels,
-      ...metricExprs.map((sql, i) => `${sql} AS n_m${i}`),
-      ...q.metrics.flatMap((metric, i) => {
-        const parts = ratioParts.get(metric);
-        return parts ? [`${parts.numerator} AS n_num${i}`, `${parts.denominator} AS n_den${i}`] : [];
-      }),
-      `${rows} AS n_rows`,
-      `${revenueMissing} AS n_revenue_missing`,
-    ].join(', ')}\nFROM ${from}`;
-    const whole = [...ratioParts.values()].find((parts) => parts.whole)?.whole;
-    const nativeWhole = whole ? { dims: whole.dims, sql: render(whole), visitors: `c${sides.indexOf(whole)}_visitors` } : null;
-    const merged = mergedFrom(ctx, native, nativeWhole, options.imported);
-    const sql = `SELECT ${[...dimensionColumns, ...merged.metrics, ...merged.extras, ...totalRows].join(', ')}\nFROM ${merged.from}\n${restrict}\nORDER BY ${order.join(', ')}\n${paging}`;
-    return { sql, params: params.values, plan, revenue, sources };
-  }
-  const select = [...labels, ...metricExprs.map((sql, i) => `${sql} AS m${i}`), `${rows} AS __rows`, `${revenueMissing} AS __revenue_missing`, ...totalRows];
-  const sql = `SELECT ${select.join(', ')}\nFROM ${from}\n${restrict}\nORDER BY ${order.join(', ')}\n${paging}`;
-  return { sql, params: params.values, plan, revenue, sources };
+  return { dimensionColumns, tail: `${restrict}\nORDER BY ${order.join(', ')}\n${paging}`, totalRows };
+}
+
+/** The dimension labels of the result rows, `d<i>`. */
+const dimensionLabels = (ctx: CompileContext) => ctx.q.dimensions.map((dimension, i) => `${dimensionLabel(ctx, dimension, `k${i}`)} AS d${i}`);
+
+/** The statement over native rows only. */
+function nativeStatement(ctx: CompileContext, placed: PlacedMetrics, reading: Reading, options: CompileOptions): string {
+  // In the order their parameters are numbered: the sides, the labels, the closing clauses.
+  const from = joinedSides(placed.sides, reading);
+  const labels = dimensionLabels(ctx);
+  const { totalRows, tail } = resultClauses(ctx, options);
+  const select = [
+    ...labels,
+    ...placed.expressions.map((sql, i) => `${sql} AS m${i}`),
+    `${placed.rows} AS __rows`,
+    `${placed.revenueMissing} AS __revenue_missing`,
+    ...totalRows,
+  ];
+  return `SELECT ${select.join(', ')}\nFROM ${from}\n${tail}`;
+}
+
+/** The statement merging native rows with imported ones (mergedFrom). */
+function mergedStatement(ctx: CompileContext, placed: PlacedMetrics, reading: Reading, source: ImportedSource, options: CompileOptions): string {
+  const { q } = ctx;
+  const from = joinedSides(placed.sides, reading);
+  const labels = dimensionLabels(ctx);
+  const { dimensionColumns, totalRows, tail } = resultClauses(ctx, options);
+  const native = `SELECT ${[
+    ...labels,
+    ...placed.expressions.map((sql, i) => `${sql} AS n_m${i}`),
+    ...q.metrics.flatMap((metric, i) => {
+      const parts = placed.ratioParts.get(metric);
+      return parts ? [`${parts.numerator} AS n_num${i}`, `${parts.denominator} AS n_den${i}`] : [];
+    }),
+    `${placed.rows} AS n_rows`,
+    `${placed.revenueMissing} AS n_revenue_missing`,
+  ].join(', ')}\nFROM ${from}`;
+  const whole = [...placed.ratioParts.values()].find((parts) => parts.whole)?.whole;
+  const nativeWhole = whole ? { dims: whole.dims, sql: reading.render(whole), visitors: `c${placed.sides.indexOf(whole)}_visitors` } : null;
+  const merged = mergedFrom(ctx, native, nativeWhole, source);
+  return `SELECT ${[...dimensionColumns, ...merged.metrics, ...merged.extras, ...totalRows].join(', ')}\nFROM ${merged.from}\n${tail}`;
 }
 
 /**
