@@ -1,6 +1,6 @@
 import { badRequest } from '../errors.js';
 import type { FilterTree, Goal } from './model.js';
-import type { SqlParams } from './sql/sqlParams.js';
+import type { SqlParams } from './sqlParams.js';
 
 /**
  * Goals as conditions on event rows: an event goal matches its event name; a page goal a

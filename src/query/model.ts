@@ -1,5 +1,5 @@
 import type { FilterOperator, Interval } from './catalog.js';
-import type { SqlParams } from './sql/sqlParams.js';
+import type { SqlParams } from './sqlParams.js';
 
 /**
  * The query's data, as each stage hands it to the next: a request parsed (ParsedQuery, its

@@ -4,7 +4,7 @@ import { resolveQuery } from '../../src/query/plan/resolve.js';
 import { parseRequest } from '../../src/query/request/v2.js';
 import { loadExchangeRates } from '../../src/query/run/exchangeRates.js';
 import { compileQuery, planTables } from '../../src/query/sql/compile.js';
-import { SqlParams } from '../../src/query/sql/sqlParams.js';
+import { SqlParams } from '../../src/query/sqlParams.js';
 
 const site: SiteContext = {
   id: 7,

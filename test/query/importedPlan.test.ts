@@ -5,7 +5,7 @@ import { resolveQuery } from '../../src/query/plan/resolve.js';
 import { parseRequest } from '../../src/query/request/v2.js';
 import { loadExchangeRates } from '../../src/query/run/exchangeRates.js';
 import { compileQuery } from '../../src/query/sql/compile.js';
-import { SqlParams } from '../../src/query/sql/sqlParams.js';
+import { SqlParams } from '../../src/query/sqlParams.js';
 import { ROLLUPS } from '../../src/stores/clickhouse/schema.js';
 
 const site: SiteContext = {

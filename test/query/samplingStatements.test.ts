@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storedEventsStatement } from '../../src/query/plan/sampling.js';
+import { storedEventsStatement } from '../../src/query/run/sampling.js';
 
 describe('storedEventsStatement', () => {
   it('counts the parts of events on one node', () => {

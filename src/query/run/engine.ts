@@ -14,16 +14,16 @@ import { type CompletedImport, decideImports, type ImportsDecision, importsWarni
 import { candidateCount, leadingRows, leadsAll, tightCandidateCount } from '../plan/leadingGroups.js';
 import { rawReadFrom, rawRowsCover, requireRawRows } from '../plan/rawHorizon.js';
 import { resolveQuery } from '../plan/resolve.js';
-import { chooseSampleRate, samplingMeta } from '../plan/sampling.js';
 import { loadSiteContext, statsSiteRefused } from '../plan/siteContext.js';
 import { currentLabel, timeLabels } from '../plan/timeLabels.js';
 import { parseRequest } from '../request/v2.js';
 import { type CompiledQuery, compileQuery } from '../sql/compile.js';
 import { labelKeys } from '../sql/dimensionSql.js';
-import { SqlParams } from '../sql/sqlParams.js';
+import { SqlParams } from '../sqlParams.js';
 import type { ExchangeRates } from './exchangeRates.js';
 import { type Row, type Statements, teamStatements, toMetricValue } from './execute.js';
 import type { QueryScheduler } from './queryScheduler.js';
+import { chooseSampleRate, samplingMeta } from './sampling.js';
 
 /** The query engine: parse → resolve → plan and compile → execute → shape. */
 export interface QueryEngineDeps {

@@ -7,8 +7,8 @@ import { resolveQuery } from '../plan/resolve.js';
 import { loadSiteContext } from '../plan/siteContext.js';
 import { parseRequest } from '../request/v2.js';
 import { filtersCondition } from '../sql/filters.js';
-import { SqlParams } from '../sql/sqlParams.js';
 import { and, eventsBase } from '../sql/tables.js';
+import { SqlParams } from '../sqlParams.js';
 import type { QueryEngineDeps } from './engine.js';
 import { teamStatements, toMetricValue } from './execute.js';
 

@@ -3,7 +3,7 @@ import type { QueryConfig } from '../../config/config.js';
 import { stringLiteral } from '../../stores/clickhouse/inlineParameters.js';
 import { isAdditive } from '../metrics.js';
 import type { DateRange, MetricSpec } from '../model.js';
-import { type Statements, toMetricValue } from '../run/execute.js';
+import { type Statements, toMetricValue } from './execute.js';
 
 /**
  * Sampling by visitor: above the configured number of events in the queried range (and unless
