@@ -1,5 +1,5 @@
 import { badRequest } from '../errors.js';
-import type { FilterTree, Goal } from './model.js';
+import type { FilterTree, Goal, ResolvedQuery } from './model.js';
 import type { SqlParams } from './sqlParams.js';
 
 /**
@@ -65,4 +65,11 @@ export function goalsInFilters(filters: FilterTree[], goals: Goal[]): Goal[] {
   };
   filters.forEach(visit);
   return [...found];
+}
+
+/** Goals a goal breakdown lists: those the top-level goal filters pick, else every goal of the site. */
+export function goalDimensionGoals(q: ResolvedQuery): Goal[] {
+  if (!q.dimensions.includes('event:goal')) return [];
+  const goalFilters = q.filters.filter((f) => 'dimension' in f && f.dimension === 'event:goal' && !f.op.endsWith('_not'));
+  return goalFilters.length ? goalsInFilters(goalFilters, q.site.goals) : q.site.goals;
 }

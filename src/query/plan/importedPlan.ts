@@ -1,9 +1,8 @@
 import { formatDate, toLocal } from '../../time/localTime.js';
 import { dimensionKind } from '../catalog.js';
-import { goalsInFilters, isScrollGoal } from '../goals.js';
+import { goalDimensionGoals, goalsInFilters, isScrollGoal } from '../goals.js';
 import { isImportableMetric, metricFacts, totalsOf } from '../metrics.js';
 import type { DateRange, FilterTree, ImportedTotal, ResolvedQuery } from '../model.js';
-import { goalDimensionGoals } from '../sql/dimensionSql.js';
 
 /**
  * Whether a query can include a site's imported data, and from which daily table: Plausible's

@@ -1,6 +1,6 @@
 import { dimensionKind, type Interval } from '../catalog.js';
-import { goalCondition, goalsInFilters } from '../goals.js';
-import type { CompileContext, ResolvedQuery } from '../model.js';
+import { goalCondition, goalDimensionGoals } from '../goals.js';
+import type { CompileContext } from '../model.js';
 
 /**
  * Dimension SQL shared by every source of rows (events, sessions, imported daily tables), so a
@@ -42,13 +42,6 @@ export function dayBucket(ctx: CompileContext, interval: Exclude<Interval, 'minu
   if (interval === 'week') return `greatest(toMonday(${day}), toDate(${params.instant(ctx.range.first)}, ${params.string(q.tz)}))`;
   if (interval === 'month') return `toStartOfMonth(${day})`;
   return day;
-}
-
-/** Goals a goal breakdown lists: those the top-level goal filters pick, else every goal of the site. */
-export function goalDimensionGoals(q: ResolvedQuery) {
-  if (!q.dimensions.includes('event:goal')) return [];
-  const goalFilters = q.filters.filter((f) => 'dimension' in f && f.dimension === 'event:goal' && !f.op.endsWith('_not'));
-  return goalFilters.length ? goalsInFilters(goalFilters, q.site.goals) : q.site.goals;
 }
 
 /** A goal breakdown's key: each row once per listed goal it reached (rows reaching none drop out). */

@@ -3,11 +3,11 @@ import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { FULL, type RollupWindow, WHOLE, WINDOW_HOLDS, windowRowsSql } from '../../stores/clickhouse/rollupWindows.js';
 import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, toLocal, wholeWeeks } from '../../time/localTime.js';
 import { dimensionKind } from '../catalog.js';
-import { isScrollGoal, selectGoals } from '../goals.js';
+import { goalDimensionGoals, isScrollGoal, selectGoals } from '../goals.js';
 import { ROLLUP_VISITORS } from '../metrics.js';
 import type { CompileContext, FilterTree, GroupSet, Side } from '../model.js';
 import { STORABLE } from '../plan/dateRange.js';
-import { dayBucket, goalDimensionGoals, goalKey } from './dimensionSql.js';
+import { dayBucket, goalKey } from './dimensionSql.js';
 import { filtersCondition } from './filters.js';
 import { and, classificationCondition, WEEK_MS } from './tables.js';
 
