@@ -11,7 +11,7 @@ import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { getImport, overlappingImports, type SiteImport, unfinishedImports, updateImport } from '../stores/meta/imports.js';
-import { createLeases, type HeldLease, type Leases } from '../stores/meta/leases.js';
+import { createLeases, type HeldLease, type Leases, readLease } from '../stores/meta/leases.js';
 import { getSite, type Site } from '../stores/meta/sites.js';
 import { publishEvent } from '../webhooks/outbox.js';
 import { convertRecord, IMPORT_TABLES, ImportRowError, type ImportTable, parseImportFileName } from './importFiles.js';
@@ -296,6 +296,25 @@ class SettlingUploads {
   }
 }
 
+/** Unfinished imports nobody holds a lease on (and whose upload has settled), and how soon the first lease held elsewhere expires. */
+async function unheldImports(deps: ImportRunnerDeps, unfinished: SiteImport[], uploads: SettlingUploads): Promise<{ free: number[]; soonest: number }> {
+  const now = deps.clock.now();
+  let soonest = Number.POSITIVE_INFINITY;
+  const free: number[] = [];
+  for (const item of unfinished) {
+    const lease = await readLease(deps.db, `import:${item.id}`);
+    if (lease && lease.expiresAt > now) soonest = Math.min(soonest, lease.expiresAt - now);
+    else if (item.status !== 'pending' || uploads.settled(item.id)) free.push(item.id);
+  }
+  return { free, soonest };
+}
+
+/** Runs the import if this node gets its lease; false when another node holds it. */
+async function runClaimed(deps: ImportRunnerDeps, leases: Leases, importId: number): Promise<boolean> {
+  const claimed = await leases.run(`import:${importId}`, (lease) => runHeld(deps, importId, lease));
+  return claimed.ran;
+}
+
 /**
  * Imports run in the server process, one at a time, off the request path: an upload is saved to
  * disk, the route answers at once, and the import's record tells its progress and outcome. A
@@ -305,7 +324,9 @@ class SettlingUploads {
  * Each import runs under the lease `import:<id>` (src/stores/meta/leases.ts), so of several
  * workers exactly one runs it. A runner that finds an import held elsewhere waits for it to
  * finish; one whose holder died (its lease expired: within one lease period) is taken over and
- * restarted from its saved upload, as a restart of the single process does.
+ * restarted from its saved upload, as a restart of the single process does: a sweep queues every
+ * unfinished import whose lease nobody holds (the claim decides who runs it) and wakes waiters on
+ * imports another node ran once those finished.
  */
 export function createImportRunner(deps: ImportRunnerDeps): ImportRunner & { sweep(): Promise<void> } {
   const leases = deps.leases ?? createLeases({ db: deps.db, clock: deps.clock, onError: (error) => deps.log.warn({ err: error }, 'could not renew a lease') });
@@ -316,18 +337,11 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner & { swe
   let running: Promise<void> | null = null;
   let stopped = false;
 
-  const deleteRows = (siteId: number, importId: number, range?: { from: string; to: string }) => deleteImportRows(deps.events, siteId, importId, range);
-  /** Runs the import if this node gets its lease; false when another node holds it. */
-  async function run(importId: number): Promise<boolean> {
-    const claimed = await leases.run(`import:${importId}`, (lease) => runHeld(deps, importId, lease));
-    return claimed.ran;
-  }
-
   const drain = () => {
     running ??= (async () => {
       while (queue.length > 0 && !stopped) {
         const next = queue.shift() as number;
-        const ran = await run(next).catch((error) => {
+        const ran = await runClaimed(deps, leases, next).catch((error) => {
           deps.log.error({ err: error, importId: next }, 'import runner failed');
           return true;
         });
@@ -351,12 +365,10 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner & { swe
     waiters.delete(importId);
   };
 
-  /**
-   * Imports cut off by a stop or a crash, here or on a node that died, run again from their saved
-   * upload: every unfinished import whose lease nobody holds is queued (the claim decides who runs
-   * it). Waiters on imports another node ran are woken once those finished.
-   */
+  // The sweep: imports cut off by a stop or a crash, here or on a node that died, run again from their saved upload.
   let sweeping: Promise<void> | null = null;
+  const sweepMs = deps.sweepMs ?? SWEEP_MS;
+  let atExpiry: NodeJS.Timeout | undefined;
   const uploads = new SettlingUploads(deps.dataDir, () => leases.periodMs);
   const sweep = () => {
     sweeping ??= (async () => {
@@ -364,13 +376,20 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner & { swe
       const open = new Set(unfinished.map((item) => item.id));
       for (const id of [...followed]) if (!open.has(id)) wake(id);
       uploads.keepOnly(open);
-      for (const item of unfinished) {
-        if (stopped || queue.includes(item.id) || (await leases.held(`import:${item.id}`))) continue;
-        if (item.status === 'pending' && !uploads.settled(item.id)) continue;
-        followed.delete(item.id);
-        queue.push(item.id);
+      const { free, soonest } = await unheldImports(deps, unfinished, uploads);
+      for (const id of free) {
+        if (stopped || queue.includes(id)) continue;
+        followed.delete(id);
+        queue.push(id);
       }
       if (queue.length > 0) void drain();
+      // A holder that died is found at its lease's expiry, so within one lease period of its last
+      // renewal, not up to a sweep later (at least a quarter second apart, on a clock that stands still).
+      if (soonest < sweepMs && !stopped) {
+        clearTimeout(atExpiry);
+        atExpiry = setTimeout(() => void sweep(), Math.max(250, soonest + 1));
+        atExpiry.unref();
+      }
     })()
       .catch((error) => deps.log.error({ err: error }, 'could not look for imports to resume'))
       .finally(() => {
@@ -379,7 +398,7 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner & { swe
     return sweeping;
   };
   void sweep();
-  const timer = setInterval(() => void sweep(), deps.sweepMs ?? SWEEP_MS);
+  const timer = setInterval(() => void sweep(), sweepMs);
   timer.unref();
 
   return {
@@ -389,7 +408,7 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner & { swe
       void drain();
       return ran;
     },
-    deleteRows,
+    deleteRows: (siteId, importId, range) => deleteImportRows(deps.events, siteId, importId, range),
     async idle() {
       while (running) await running;
     },
@@ -397,6 +416,7 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner & { swe
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearTimeout(atExpiry);
       await sweeping;
       await running;
       // Whoever waits on an import that will now run only after a restart learns it has not run.
