@@ -1,7 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { CLASSIFICATIONS } from '../../classifications.js';
 import type { QueryConfig } from '../../config/config.js';
-import { AppError } from '../../errors.js';
 import type { Rollups } from '../../rollups/rollups.js';
 import { DATA_SPAN_SQL, dataSpanFromRows } from '../../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../../stores/meta/database.js';
@@ -11,19 +10,17 @@ import { dimensionKind } from '../catalog.js';
 import { metricFacts, REVENUE_METRICS } from '../metrics.js';
 import type { DateRange, GroupSet, ParsedQuery, ResolvedQuery, SiteContext } from '../model.js';
 import { type CompletedImport, decideImports, type ImportsDecision, importsWarning } from '../plan/importedPlan.js';
-import { candidateCount, leadingRows, leadsAll, tightCandidateCount } from '../plan/leadingGroups.js';
-import { rawReadFrom, rawRowsCover, requireRawRows } from '../plan/rawHorizon.js';
 import { resolveQuery } from '../plan/resolve.js';
 import { loadSiteContext, statsSiteRefused } from '../plan/siteContext.js';
 import { currentLabel, timeLabels } from '../plan/timeLabels.js';
 import { parseRequest } from '../request/v2.js';
-import { type CompiledQuery, compileQuery } from '../sql/compile.js';
+import type { CompiledQuery } from '../sql/compile.js';
 import { labelKeys } from '../sql/dimensionSql.js';
-import { SqlParams } from '../sqlParams.js';
 import type { ExchangeRates } from './exchangeRates.js';
 import { type Row, type Statements, teamStatements, toMetricValue } from './execute.js';
 import type { QueryScheduler } from './queryScheduler.js';
-import { chooseSampleRate, samplingMeta } from './sampling.js';
+import { type Answer, openReads, type QueryReads } from './reads.js';
+import { samplingMeta } from './sampling.js';
 
 /** The query engine: parse → resolve → plan and compile → execute → shape. */
 export interface QueryEngineDeps {
@@ -71,6 +68,30 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   const site = await loadSiteContext(deps.db, teamId, parsed.siteId, statsSiteRefused);
   const now = deps.now();
   const sql = teamStatements(deps.scheduler, teamId, deps.limits);
+  const { q, ranges, importsDecision } = await resolveForSite(deps, sql, parsed, site, now, options);
+  const reads = await openReads({
+    q,
+    ranges,
+    sql,
+    rates: deps.rates,
+    limits: deps.limits,
+    cluster: deps.cluster,
+    imported: importsDecision?.included ? importsDecision : undefined,
+    coverage: deps.rollups?.coverage(site.id),
+  });
+  const { primary, rows, truncated, results } = await answerRows(reads, q);
+  return {
+    results,
+    meta: {
+      ...buildMeta(q, primary.compiled, rows, results, { truncated, sampleRate: reads.sampleRate, now, sources: [...reads.sources].sort().reverse() }),
+      ...(importsDecision ? importsMeta(importsDecision) : {}),
+    },
+    query: echoQuery(q, parsed),
+  };
+}
+
+/** The query resolved against the site, its ranges, and whether the site's imported data joins it. */
+async function resolveForSite(deps: QueryEngineDeps, sql: Statements, parsed: ParsedQuery, site: SiteContext, now: number, options: EngineOptions) {
   const imports = parsed.imports ? await completedImports(deps.db, site.id) : [];
   const siteStart = parsed.dateRange === 'all' ? await firstDataAt(sql, site, imports) : null;
   const q = resolveQuery(parsed, {
@@ -84,57 +105,11 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   });
   const ranges = [q.range, ...(q.comparison ? [q.comparison.range] : [])];
   const importsDecision = q.imports ? decideImports(q, imports, ranges) : null;
-  const imported = importsDecision?.included ? importsDecision : undefined;
-  let rollups = deps.rollups?.coverage(site.id);
-  const compile = (range: DateRange, sampleRate: number | null, options: { paginate: boolean; restrictTo?: string[][]; among?: GroupSet; bounds?: number }) =>
-    compileQuery({ q, params: new SqlParams(), range, sampleRate }, { rates: deps.rates, imported, rollups, ...options });
-  // Roll-ups answer whole ranges exactly and fast, so a query they answer is never sampled.
-  const fromRollups = rollups !== undefined && ranges.every((range) => compile(range, null, { paginate: false }).sources.includes('rollup'));
-  let sampleRate = q.exact || fromRollups ? null : await chooseSampleRate(sql, deps.limits, site, ranges, deps.cluster);
-  const sources = new Set<string>();
+  return { q, ranges, importsDecision };
+}
 
-  type ReadOptions = { paginate: boolean; restrictTo?: string[][]; among?: GroupSet };
-  const run = async (range: DateRange, options: ReadOptions): Promise<{ compiled: CompiledQuery; rows: Row[] }> => {
-    const compiled = compile(range, sampleRate, options);
-    requireRawRows(site, rawReadFrom(range, compiled.sources, rollups), 'query');
-    try {
-      const rows = await sql(compiled.sql, compiled.params);
-      compiled.sources.forEach((source) => sources.add(source));
-      return { compiled, rows };
-    } catch (error) {
-      // Merging many large visitor sets (the pages of a busy site over months) can need more
-      // memory than one query may use, where raw rows can be sampled: read those instead, for
-      // this range and any comparison after it (a comparison refused after its primary was
-      // answered is the one case read from both; meta.sources then lists both). Not when raw
-      // rows of these ranges were deleted: the refusal is the answer then.
-      if (!compiled.sources.includes('rollup') || !(error instanceof AppError) || error.code !== 'query_too_large' || !rawRowsCover(site, ranges)) throw error;
-      rollups = undefined;
-      sampleRate = q.exact ? null : await chooseSampleRate(sql, deps.limits, site, ranges, deps.cluster);
-      return run(range, options);
-    }
-  };
-  // A breakdown by visitors from roll-ups reads its leading groups first (src/query/plan/leadingGroups.ts).
-  const needed = fromRollups ? leadingRows(q, imported !== undefined) : null;
-  const leading = async (rowsNeeded: number) => {
-    const count = candidateCount(rowsNeeded);
-    const ranking = compile(q.range, null, { paginate: false, bounds: count });
-    if (!ranking.sources.includes('rollup') || ranking.ranking === 'needless') return null;
-    // A ranking refused for memory leaves the answer to the usual read and its fallback below.
-    const ranked = await sql(ranking.sql, ranking.params).catch((error: unknown) => {
-      if (error instanceof AppError && error.code === 'query_too_large') return [];
-      throw error;
-    });
-    for (const candidates of ranking.ranking === 'tight' ? [tightCandidateCount(rowsNeeded), count] : [count]) {
-      if (ranked.length <= candidates) return null;
-      const values = ranked.slice(0, candidates).map((row) => String(row.value));
-      const answer = await run(q.range, { paginate: true, among: { dimension: 0, values } });
-      // Refused for memory and read raw instead, it holds every group already.
-      if (!answer.compiled.sources.includes('rollup')) return answer;
-      const visitors = answer.rows.map((row) => Number(row[`m${q.metrics.indexOf('visitors')}`]));
-      if (leadsAll(visitors, rowsNeeded, q.offset, Number(ranked[candidates]!.bound))) return answer;
-    }
-    return null;
-  };
+/** The primary range's page of results, with the comparison's figures attached when one is asked. */
+async function answerRows(reads: QueryReads, q: ResolvedQuery): Promise<{ primary: Answer; rows: Row[]; truncated: boolean; results: ResultRow[] }> {
   const timeIndex = q.dimensions.findIndex((d) => d.startsWith('time:'));
   // A comparison is restricted to the groups of the primary answer, unless it is bucketed by time
   // or has no groups: then it is read beside the primary, each statement on its own connection.
@@ -142,8 +117,8 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   // One row past the page tells whether groups were cut off. The primary is sent before a
   // comparison read beside it: a statement starts with its share of the engine's cores
   // (src/query/run/queryScheduler.ts), and the primary is the one that matters most.
-  const primaryAnswer = needed === null ? run(q.range, { paginate: true }) : leading(needed).then((answer) => answer ?? run(q.range, { paginate: true }));
-  const alongside = q.comparison && !byGroups ? run(q.comparison.range, { paginate: false }) : null;
+  const primaryAnswer = reads.primary();
+  const alongside = q.comparison && !byGroups ? reads.run(q.comparison.range, { paginate: false }) : null;
   // Awaited below; a failing primary must not leave its rejection unhandled meanwhile.
   alongside?.catch(() => undefined);
   const primary = await primaryAnswer;
@@ -158,7 +133,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
       ? (await alongside).rows
       : results.length === 0
         ? []
-        : (await run(q.comparison.range, { paginate: false, restrictTo: results.map((r) => r.dimensions), among: comparedGroups(q, results) })).rows;
+        : (await reads.run(q.comparison.range, { paginate: false, restrictTo: results.map((r) => r.dimensions), among: comparedGroups(q, results) })).rows;
     attachComparisons(
       results,
       earlierRows.map((row) => toResult(row, q)),
@@ -166,15 +141,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
       timeIndex,
     );
   }
-
-  return {
-    results,
-    meta: {
-      ...buildMeta(q, primary.compiled, rows, results, { truncated, sampleRate, now, sources: [...sources].sort().reverse() }),
-      ...(importsDecision ? importsMeta(importsDecision) : {}),
-    },
-    query: echoQuery(q, parsed),
-  };
+  return { primary, rows, truncated, results };
 }
 
 /**
