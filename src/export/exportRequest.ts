@@ -1,13 +1,7 @@
-import { z } from 'zod';
+import type { ExportRangeQuery } from '../contracts/exports.js';
 import { badRequest } from '../errors.js';
 import { formatDate, parseIsoDate, toLocal } from '../time/localTime.js';
 import type { ExportRange } from './siteExport.js';
-
-/** The query string of every export route: an optional range of site-local days. */
-export const exportQuerySchema = z.strictObject({
-  from: z.string().max(10).optional(),
-  to: z.string().max(10).optional(),
-});
 
 /** The earliest day an export may start: ClickHouse's DateTime begins in 1970. */
 const EARLIEST = '1970-01-02';
@@ -17,12 +11,7 @@ const EARLIEST = '1970-01-02';
  * creation day, or its first day of data when events were imported for earlier days, to today,
  * all in the site's time zone.
  */
-export function exportRange(
-  query: z.infer<typeof exportQuerySchema>,
-  site: { timezone: string; createdAt: number },
-  firstDataAt: number | null,
-  now: number,
-): ExportRange {
+export function exportRange(query: ExportRangeQuery, site: { timezone: string; createdAt: number }, firstDataAt: number | null, now: number): ExportRange {
   const today = formatDate(toLocal(now, site.timezone));
   const day = (value: string | undefined, name: string, fallback: string) => {
     if (value === undefined) return fallback;

@@ -2,9 +2,8 @@ import { badRequest } from '../errors.js';
 import { addCustomProp, countCustomProps, listCustomProps } from '../stores/meta/customProps.js';
 import type { MetaDb } from '../stores/meta/database.js';
 
-/** Plausible's limits on the allow-list. */
+/** Plausible's limit on the allow-list (a name's length is in src/contracts/customProperties.ts). */
 export const MAX_CUSTOM_PROPS = 300;
-export const MAX_CUSTOM_PROP_LENGTH = 300;
 
 /** Puts a property on a site's allow-list; adding one already listed succeeds and changes nothing. */
 export async function allowCustomProp(db: MetaDb, siteId: number, input: string, now: number): Promise<void> {

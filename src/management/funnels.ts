@@ -1,22 +1,8 @@
-import { z } from 'zod';
+import type { Funnel as FunnelJson, FunnelPayload } from '../contracts/funnels.js';
 import { badRequest, conflict } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { type Funnel, findFunnelByName, insertFunnel } from '../stores/meta/funnels.js';
 import { type Goal, listSiteGoals } from '../stores/meta/goals.js';
-
-export const MIN_FUNNEL_STEPS = 2;
-export const MAX_FUNNEL_STEPS = 8;
-
-/** A step names a goal by id or by display name. */
-export const funnelPayloadSchema = z.strictObject({
-  site_id: z.string(),
-  name: z.string().min(1).max(120),
-  steps: z
-    .array(z.union([z.number().int().positive(), z.string().min(1)]))
-    .min(MIN_FUNNEL_STEPS)
-    .max(MAX_FUNNEL_STEPS),
-});
-export type FunnelPayload = z.infer<typeof funnelPayloadSchema>;
 
 function resolveSteps(goals: Goal[], steps: FunnelPayload['steps']): Goal[] {
   const resolved = steps.map((step, index) => {
@@ -49,7 +35,7 @@ export async function findOrCreateFunnel(db: MetaDb, siteId: number, payload: Fu
   return { funnel: await insertFunnel(db, { siteId, name, goalIds }, now), created: true };
 }
 
-export function funnelJson(funnel: Funnel, goals: Goal[]) {
+export function funnelJson(funnel: Funnel, goals: Goal[]): FunnelJson {
   return {
     id: funnel.id,
     name: funnel.name,

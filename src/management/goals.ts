@@ -1,25 +1,10 @@
-import { z } from 'zod';
+import type { Goal as GoalJson, GoalPayload } from '../contracts/goals.js';
 import { badRequest, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { deleteGoal, findGoalByDefinition, findGoalByDisplayName, type Goal, insertGoal } from '../stores/meta/goals.js';
 
 export const MAX_EVENT_NAME_LENGTH = 120;
-export const MAX_DISPLAY_NAME_LENGTH = 120;
 export const MAX_PAGE_PATH_LENGTH = 2000;
-
-/** PUT /api/v1/sites/goals: Plausible's payload, plus a scroll threshold for page goals. */
-export const goalPayloadSchema = z.strictObject({
-  site_id: z.string(),
-  goal_type: z.enum(['event', 'page', 'scroll']),
-  event_name: z.string().optional(),
-  page_path: z.string().optional(),
-  scroll_threshold: z.number().int().min(-1).max(100).optional(),
-  display_name: z.string().min(1).max(MAX_DISPLAY_NAME_LENGTH).optional(),
-  currency: z.string().optional(),
-  // Plausible's clients send it (often empty); only an empty set is supported so far.
-  custom_props: z.record(z.string(), z.string()).optional(),
-});
-export type GoalPayload = z.infer<typeof goalPayloadSchema>;
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -106,7 +91,7 @@ export async function findOrCreateGoal(db: MetaDb, siteId: number, payload: Goal
 }
 
 /** Plausible's goal JSON, with the scroll threshold and currency this service also keeps. */
-export function goalJson(goal: Goal, domain: string) {
+export function goalJson(goal: Goal, domain: string): GoalJson {
   return {
     id: goal.id,
     goal_type: goal.eventName !== null ? 'event' : goal.scrollThreshold >= 0 ? 'scroll' : 'page',

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Role } from '../accounts/roles.js';
+import type { InviteOutcome } from '../contracts/invitations.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { findSiteGuest, grantSiteGuest, grantTeamRole, listTeamMembers } from '../stores/meta/guests.js';
@@ -45,18 +46,6 @@ export function parseInvitationRole<R extends string>(input: string, allowed: re
   const why =
     input === 'owner' ? '"owner" is not an invitational role (ownership moves only by a transfer the new owner accepts)' : `"${input}" is not a role here`;
   throw badRequest('invalid_role', `${why}; choose one of ${allowed.join(', ')}.`);
-}
-
-/**
- * What an invite answers. It has the same shape, and the same status, whether or not the address
- * has an account: only an existing grant on this team or site (which the inviter can list
- * anyway) makes it `accepted` without an invitation.
- */
-export interface InviteOutcome {
-  email: string;
-  role: string;
-  status: 'invited' | 'accepted';
-  invitation: { id: number; expires_at: string; accept_url: string } | null;
 }
 
 async function issue(

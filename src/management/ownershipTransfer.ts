@@ -1,3 +1,4 @@
+import type { OwnershipTransfer as OwnershipTransferJson, TransferOutcome } from '../contracts/invitations.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { grantTeamRole, listTeamMembers } from '../stores/meta/guests.js';
@@ -9,14 +10,7 @@ import {
 } from '../stores/meta/invitations.js';
 import { acceptUrl, hashAcceptToken, INVITATION_LIFETIME_MS, newAcceptToken, parseEmail } from './invitations.js';
 
-export interface TransferOutcome {
-  email: string;
-  status: 'pending';
-  expires_at: string;
-  accept_url: string;
-}
-
-export function transferJson(transfer: OwnershipTransfer) {
+export function transferJson(transfer: OwnershipTransfer): OwnershipTransferJson {
   return {
     email: transfer.toEmail,
     status: 'pending' as const,

@@ -1,33 +1,11 @@
-import { z } from 'zod';
-
-/**
- * Per-site tracker options, named as in Plausible's `tracker_script_configuration`, so a
- * provisioning tool can send the same object to either service.
- */
-export const TRACKER_FLAGS = [
-  'hash_based_routing',
-  'outbound_links',
-  'file_downloads',
-  'form_submissions',
-  'tagged_events',
-  'revenue_tracking',
-  'pageview_props',
-  'track_404_pages',
-] as const;
-export type TrackerFlag = (typeof TRACKER_FLAGS)[number];
-
-export const INSTALLATION_TYPES = ['manual', 'wordpress', 'gtm', 'npm'] as const;
-
-export const trackerConfigurationSchema = z.strictObject({
-  installation_type: z.enum(INSTALLATION_TYPES).nullable().optional(),
-  ...(Object.fromEntries(TRACKER_FLAGS.map((flag) => [flag, z.boolean().optional()])) as Record<TrackerFlag, z.ZodOptional<z.ZodBoolean>>),
-});
-
-export type TrackerConfigurationInput = z.infer<typeof trackerConfigurationSchema>;
-
-export interface TrackerConfiguration extends Record<TrackerFlag, boolean> {
-  installation_type: (typeof INSTALLATION_TYPES)[number] | null;
-}
+import {
+  INSTALLATION_TYPES,
+  TRACKER_FLAGS,
+  type TrackerConfiguration,
+  type TrackerConfigurationChange,
+  type TrackerFlag,
+  type TrackerSnippet,
+} from '../contracts/sites.js';
 
 /** Stored options with every flag present (absent means off); unknown stored keys are dropped. */
 export function completeTrackerConfiguration(stored: Record<string, unknown>): TrackerConfiguration {
@@ -38,7 +16,7 @@ export function completeTrackerConfiguration(stored: Record<string, unknown>): T
 }
 
 /** An update sets the flags it names and keeps the others. */
-export function mergeTrackerConfiguration(current: TrackerConfiguration, change: TrackerConfigurationInput): TrackerConfiguration {
+export function mergeTrackerConfiguration(current: TrackerConfiguration, change: TrackerConfigurationChange): TrackerConfiguration {
   const merged: TrackerConfiguration = { ...current };
   for (const flag of TRACKER_FLAGS) {
     const value = change[flag];
@@ -61,17 +39,6 @@ export const SCRIPT_EXTENSIONS: Array<[TrackerFlag, string]> = [
   ['revenue_tracking', 'revenue'],
   ['tagged_events', 'tagged-events'],
 ];
-
-export interface TrackerSnippet {
-  script_url: string;
-  /** Paste into <head>: the script, the command queue for custom events, and the no-script pixel. */
-  snippet: string;
-  /** For pages that run no script at all (e-mail, AMP, markdown hosts): an image that records a pageview. */
-  pixel: string;
-  /** With track_404_pages: one more line for the site's 404 page only; otherwise null. */
-  not_found_page_snippet: string | null;
-  tracker_script_configuration: TrackerConfiguration;
-}
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 

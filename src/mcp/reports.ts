@@ -1,5 +1,6 @@
-import { z } from 'zod';
-import { change, emptyValue, type QueryResponse, type ResultRow } from '../query/run/engine.js';
+import type { QueryEcho, QueryMeta, QueryResponse, ResultRow } from '../contracts/query.js';
+import { metricFacts } from '../query/metrics.js';
+import { change, emptyValue } from '../query/run/engine.js';
 
 /**
  * Query answers reshaped for an assistant: rows as objects keyed by dimension and metric, the
@@ -9,61 +10,38 @@ import { change, emptyValue, type QueryResponse, type ResultRow } from '../query
 const COUNT_METRICS = new Set(['visitors', 'visits', 'pageviews', 'events']);
 const PERCENT_METRICS = new Set(['percentage', 'bounce_rate', 'scroll_depth', 'exit_rate', 'conversion_rate', 'group_conversion_rate']);
 const SECONDS_METRICS = new Set(['visit_duration', 'time_on_page']);
-const POINT_CHANGES = new Set(['bounce_rate', 'conversion_rate', 'group_conversion_rate', 'exit_rate']);
 
-export function unitOf(metric: string, currency: string | undefined): string {
+/** A revenue metric's currency in an answer's meta: one code, or one per goal when goals of differing currencies are grouped. */
+export type MetricCurrency = NonNullable<QueryMeta['currency']>[string] | undefined;
+
+export function unitOf(metric: string, currency: MetricCurrency): string {
   if (COUNT_METRICS.has(metric)) return 'count';
   if (PERCENT_METRICS.has(metric)) return 'percent';
   if (SECONDS_METRICS.has(metric)) return 'seconds';
   if (metric === 'views_per_visit') return 'pageviews per visit';
-  if (metric.includes('revenue')) return currency ? `currency (${currency})` : 'currency';
+  if (metric.includes('revenue')) return typeof currency === 'string' ? `currency (${currency})` : 'currency';
   return 'number';
 }
 
-/** How the engine's `change` reads (src/query/run/engine.ts): points for rates, otherwise percent. */
-export const changeUnitOf = (metric: string) => (POINT_CHANGES.has(metric) ? 'percentage points' : 'percent');
-
-// The engine's own echo and meta, read back with a schema rather than trusted by cast.
-const echoSchema = z.object({
-  site_id: z.string(),
-  metrics: z.array(z.string()),
-  dimensions: z.array(z.string()),
-  date_range: z.tuple([z.string(), z.string()]),
-  timezone: z.string(),
-  pagination: z.object({ limit: z.number(), offset: z.number() }),
-  include: z.object({ comparisons: z.object({ date_range: z.tuple([z.string(), z.string()]) }).optional() }),
-});
-const metaSchema = z.object({
-  metric_warnings: z.record(z.string(), z.object({ code: z.string(), warning: z.string() })),
-  currency: z.record(z.string(), z.string()).optional(),
-  time_labels: z.array(z.string()).optional(),
-  imports_included: z.boolean().optional(),
-  imports_skip_reason: z.string().optional(),
-  imports_warning: z.string().optional(),
-});
-
-export type Echo = z.infer<typeof echoSchema>;
-
-export function readResponse(response: QueryResponse) {
-  return { echo: echoSchema.parse(response.query), meta: metaSchema.parse(response.meta) };
-}
+/** How the engine's `change` reads: the registry's change kind (src/query/metrics.ts), points for rates, otherwise percent. */
+export const changeUnitOf = (metric: string) => (metricFacts(metric).change === 'percent' ? 'percent' : 'percentage points');
 
 const range = ([from, to]: [string, string], timezone: string) => ({ from, to, timezone });
 
-export function unitsOf(echo: Echo, meta: z.infer<typeof metaSchema>): Record<string, string> {
+export function unitsOf(echo: QueryEcho, meta: QueryMeta): Record<string, string> {
   return Object.fromEntries(echo.metrics.map((m) => [m, unitOf(m, meta.currency?.[m])]));
 }
 
 /** Every bucket of a time series, empty ones included (the engine lists only buckets with data). */
 export function fillTimeline(response: QueryResponse): ResultRow[] {
-  const { echo, meta } = readResponse(response);
+  const { query: echo, meta } = response;
   if (!meta.time_labels) return response.results;
   const byLabel = new Map(response.results.map((row) => [row.dimensions[0], row]));
   return meta.time_labels.map((label) => byLabel.get(label) ?? { dimensions: [label], metrics: echo.metrics.map(emptyValue) });
 }
 
 export function reportJson(response: QueryResponse, rows: ResultRow[] = response.results) {
-  const { echo, meta } = readResponse(response);
+  const { query: echo, meta } = response;
   const named = (dimensions: string[], metrics: (number | null)[]) => ({
     ...Object.fromEntries(echo.dimensions.map((d, i) => [d, dimensions[i]])),
     ...Object.fromEntries(echo.metrics.map((m, i) => [m, metrics[i] ?? null])),
@@ -105,6 +83,6 @@ export function reportJson(response: QueryResponse, rows: ResultRow[] = response
 }
 
 /** One metric this period against the previous one. */
-export function comparedMetric(metric: string, value: number | null, previous: number | null, currency: string | undefined) {
+export function comparedMetric(metric: string, value: number | null, previous: number | null, currency: MetricCurrency) {
   return { value, previous, change: change(metric, value, previous), unit: unitOf(metric, currency), change_unit: changeUnitOf(metric) };
 }

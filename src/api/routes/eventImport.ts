@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
+import type { EventImportOutcome } from '../../contracts/imports.js';
 import { AppError } from '../../errors.js';
 import { type ImportRunner, uploadPath } from '../../imports/importRunner.js';
 import { type ImportReport, MAX_IMPORT_LINES, tooManyLines } from '../../ingest/historicalImport.js';
@@ -60,7 +61,7 @@ export function importRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: Cl
         );
       }
       const report: ImportReport = JSON.parse(done.report);
-      return { site_id: site.domain, stored: true, import_id: record.id, ...report };
+      return { site_id: site.domain, stored: true, import_id: record.id, ...report } satisfies EventImportOutcome;
     });
   });
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
-import { exportQuerySchema, exportRange } from '../../export/exportRequest.js';
+import { exportRangeQuery } from '../../contracts/exports.js';
+import { exportRange } from '../../export/exportRequest.js';
 import { sendSiteExport, siteFirstDataAt } from '../../export/exportResponse.js';
 import { parsePayload } from '../../management/payload.js';
 import { requireTeamSite } from '../../management/siteAccess.js';
@@ -14,7 +15,7 @@ const params = z.strictObject({ site_id: z.string().min(1).max(300) });
 export function exportRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: Clock; events: EventStore }): void {
   app.get('/api/v1/sites/:site_id/export', { config: { scope: 'sites:read' } }, async (request, reply) => {
     const { site_id } = parsePayload(params, request.params);
-    const query = parsePayload(exportQuerySchema, request.query ?? {});
+    const query = parsePayload(exportRangeQuery, request.query ?? {});
     const now = deps.clock.now();
     const site = await requireTeamSite(deps.db, request.caller, site_id, now);
     return sendSiteExport(reply, deps, site, exportRange(query, site, await siteFirstDataAt(deps.events, site), now));

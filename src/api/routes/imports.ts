@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
+import type { Deleted } from '../../contracts/acknowledgements.js';
+import type * as contract from '../../contracts/imports.js';
+import { importUploadQuery, type SiteImportList } from '../../contracts/imports.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { type ImportRunner, uploadPath } from '../../imports/importRunner.js';
 import { parsePayload } from '../../management/payload.js';
@@ -16,11 +19,10 @@ const UPLOAD_LIMIT = { limitBytes: IMPORT_UPLOAD_LIMIT, limitText: '2 GiB' };
 
 const siteParams = z.strictObject({ site_id: z.string().min(1).max(300) });
 const importParams = z.strictObject({ site_id: z.string().min(1).max(300), import_id: z.coerce.number().int().positive() });
-const uploadQuery = z.strictObject({ file_name: z.string().min(1).max(200) });
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export const importJson = (item: SiteImport) => ({
+export const importJson = (item: SiteImport): contract.SiteImport => ({
   id: item.id,
   kind: item.kind,
   file_name: item.fileName,
@@ -49,7 +51,7 @@ export function importsRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: C
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     scope.post('/api/v1/sites/:site_id/imports', { config: { scope: 'sites:provision' } }, async (request, reply) => {
       const { site_id } = parsePayload(siteParams, request.params);
-      const { file_name } = parsePayload(uploadQuery, singleValued(request.query));
+      const { file_name } = parsePayload(importUploadQuery, singleValued(request.query));
       if (!/\.(zip|csv)$/i.test(file_name)) throw badRequest('invalid_file_name', `"${file_name}" is neither a .zip nor a .csv file.`);
       refuseDeclaredOversize(request.raw, UPLOAD_LIMIT);
       const now = deps.clock.now();
@@ -71,7 +73,7 @@ export function importsRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: C
     });
   });
 
-  app.get('/api/v1/sites/:site_id/imports', { config: { scope: 'sites:read' } }, async (request) => {
+  app.get('/api/v1/sites/:site_id/imports', { config: { scope: 'sites:read' } }, async (request): Promise<SiteImportList> => {
     const { site_id } = parsePayload(siteParams, request.params);
     const site = await requireTeamSite(deps.db, request.caller, site_id, deps.clock.now());
     return { imports: (await listSiteImports(deps.db, site.id)).map(importJson) };
@@ -85,9 +87,13 @@ export function importsRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: C
     return item;
   };
 
-  app.get('/api/v1/sites/:site_id/imports/:import_id', { config: { scope: 'sites:read' } }, async (request) => importJson(await requireImport(request)));
+  app.get(
+    '/api/v1/sites/:site_id/imports/:import_id',
+    { config: { scope: 'sites:read' } },
+    async (request): Promise<contract.SiteImport> => importJson(await requireImport(request)),
+  );
 
-  app.delete('/api/v1/sites/:site_id/imports/:import_id', { config: { scope: 'sites:provision' } }, async (request) => {
+  app.delete('/api/v1/sites/:site_id/imports/:import_id', { config: { scope: 'sites:provision' } }, async (request): Promise<Deleted> => {
     const item = await requireImport(request);
     if (item.status === 'pending' || item.status === 'running')
       throw conflict('import_running', 'This import is still running; delete it once it has finished.');

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../clock.js';
+import type { IngestionHealth } from '../../contracts/ingestion.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { EventStore } from '../../stores/clickhouse/eventStore.js';
 import { hourlyOutcomes } from '../../stores/clickhouse/ingestCounters.js';
@@ -12,7 +13,7 @@ const MAX_HOURS = 24 * 90;
 
 /** `GET /api/v1/sites/{site_id}/ingestion?hours=N`: outcome counts per hour for the last N hours. */
 export function ingestionHealthRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: Clock; events: EventStore; flushWrites(): Promise<void> }): void {
-  app.get('/api/v1/sites/:site_id/ingestion', { config: { scope: 'sites:read' } }, async (request) => {
+  app.get('/api/v1/sites/:site_id/ingestion', { config: { scope: 'sites:read' } }, async (request): Promise<IngestionHealth> => {
     const hoursText = singleValued(request.query).hours ?? '24';
     if (!/^\d+$/.test(hoursText) || Number(hoursText) < 1 || Number(hoursText) > MAX_HOURS) {
       throw badRequest('invalid_hours', `hours must be a whole number from 1 to ${MAX_HOURS}.`);

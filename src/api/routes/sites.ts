@@ -1,16 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { Deleted } from '../../contracts/acknowledgements.js';
+import type * as contract from '../../contracts/sites.js';
+import {
+  type SiteList,
+  type SiteSnippet,
+  siteCreation,
+  siteListQuery,
+  siteUpdate,
+  type TeamList,
+  type TrackerConfiguration,
+  type TrackerConfigurationChange,
+  teamListQuery,
+} from '../../contracts/sites.js';
 import { AppError, badRequest } from '../../errors.js';
 import { parsePayload } from '../../management/payload.js';
 import { checkTeamParameter, requireRole, requireTeamSite } from '../../management/siteAccess.js';
 import { rawRetentionJson, registerSite } from '../../management/sites.js';
-import {
-  completeTrackerConfiguration,
-  mergeTrackerConfiguration,
-  renderTrackerSnippet,
-  type TrackerConfiguration,
-  trackerConfigurationSchema,
-} from '../../management/trackerSnippet.js';
+import { completeTrackerConfiguration, mergeTrackerConfiguration, renderTrackerSnippet } from '../../management/trackerSnippet.js';
 import { listCustomProps } from '../../stores/meta/customProps.js';
 import { setTrackerScriptConfiguration, trackerScriptConfiguration } from '../../stores/meta/siteSettings.js';
 import { deleteSite, listTeamSites, type Site, updateSite } from '../../stores/meta/sites.js';
@@ -19,40 +25,13 @@ import { fetchPage, pageOfList, parsePageRequest } from '../pagination.js';
 import { singleValued } from '../requestParts.js';
 import { type ManagementDeps, PROVISION, READ } from './management/context.js';
 
-const listQuerySchema = z.strictObject({
-  team_id: z.string().optional(),
-  after: z.string().optional(),
-  before: z.string().optional(),
-  limit: z.string().optional(),
-});
-
-const teamId = z.union([z.string(), z.number().int()]);
-
-/** Days of raw events kept once rolled up, or null for forever; the bounds are the store's (parseRawRetentionDays). */
-const rawRetentionDays = z.number().nullable().optional();
-
-const createSchema = z.strictObject({
-  domain: z.string(),
-  timezone: z.string().optional(),
-  team_id: teamId.optional(),
-  tracker_script_configuration: trackerConfigurationSchema.optional(),
-  raw_retention_days: rawRetentionDays,
-});
-
-const updateSchema = z.strictObject({
-  domain: z.string().optional(),
-  timezone: z.string().optional(),
-  tracker_script_configuration: trackerConfigurationSchema.optional(),
-  raw_retention_days: rawRetentionDays,
-});
-
 const teamNotFound = () => new AppError(404, 'not_found', 'Team could not be found.');
 
 /** Sites in Plausible's Sites API shapes, plus the tracker snippet. */
 export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   const { db, clock } = deps;
 
-  async function siteJson(site: Site) {
+  async function siteJson(site: Site): Promise<contract.Site> {
     return {
       domain: site.domain,
       timezone: site.timezone,
@@ -62,14 +41,14 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
     };
   }
 
-  async function saveTrackerConfiguration(siteId: number, change: z.infer<typeof trackerConfigurationSchema>, now: number): Promise<TrackerConfiguration> {
+  async function saveTrackerConfiguration(siteId: number, change: TrackerConfigurationChange, now: number): Promise<TrackerConfiguration> {
     const merged = mergeTrackerConfiguration(completeTrackerConfiguration(await trackerScriptConfiguration(db, siteId)), change);
     await setTrackerScriptConfiguration(db, siteId, { ...merged }, now);
     return merged;
   }
 
-  app.get('/api/v1/sites', READ, async (request) => {
-    const query = parsePayload(listQuerySchema, singleValued(request.query));
+  app.get('/api/v1/sites', READ, async (request): Promise<SiteList> => {
+    const query = parsePayload(siteListQuery, singleValued(request.query));
     checkTeamParameter(request.caller, query.team_id, teamNotFound);
     const page = parsePageRequest(query);
     const { rows, meta } = await fetchPage(
@@ -80,21 +59,21 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
     return { sites: rows.map((site) => ({ domain: site.domain, timezone: site.timezone })), meta };
   });
 
-  app.get('/api/v1/sites/teams', READ, async (request) => {
-    const page = parsePageRequest(parsePayload(listQuerySchema.omit({ team_id: true }), singleValued(request.query)));
+  app.get('/api/v1/sites/teams', READ, async (request): Promise<TeamList> => {
+    const page = parsePageRequest(parsePayload(teamListQuery, singleValued(request.query)));
     // A key belongs to one team, so that team is the only one it can see.
     const team = await requireTeam(db, request.caller.teamId);
     const { rows, meta } = await pageOfList([team], page, (t) => t.id);
     return { teams: rows.map((t) => ({ id: String(t.id), name: t.name, api_available: true })), meta };
   });
 
-  app.get('/api/v1/sites/:site_id', READ, async (request) => {
+  app.get('/api/v1/sites/:site_id', READ, async (request): Promise<contract.Site> => {
     const site_id = singleValued(request.params).site_id ?? '';
     return siteJson(await requireTeamSite(db, request.caller, site_id, clock.now()));
   });
 
-  app.post('/api/v1/sites', PROVISION, async (request) => {
-    const body = parsePayload(createSchema, request.body);
+  app.post('/api/v1/sites', PROVISION, async (request): Promise<contract.Site> => {
+    const body = parsePayload(siteCreation, request.body);
     checkTeamParameter(request.caller, body.team_id, () => new AppError(403, 'forbidden_team', "You can't add sites to the selected team."));
     const now = clock.now();
     const site = await registerSite(
@@ -107,11 +86,11 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
     return siteJson(site);
   });
 
-  app.put('/api/v1/sites/:site_id', PROVISION, async (request) => {
+  app.put('/api/v1/sites/:site_id', PROVISION, async (request): Promise<contract.Site> => {
     const site_id = singleValued(request.params).site_id ?? '';
-    const body = parsePayload(updateSchema, request.body);
+    const body = parsePayload(siteUpdate, request.body);
     if (Object.values(body).every((value) => value === undefined)) {
-      const names = Object.keys(updateSchema.shape).map((name) => `'${name}'`);
+      const names = Object.keys(siteUpdate.shape).map((name) => `'${name}'`);
       throw badRequest('invalid_payload', `Payload must contain at least one of the parameters ${names.join(', ')}.`);
     }
     const now = clock.now();
@@ -122,7 +101,7 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
     return siteJson(site);
   });
 
-  app.delete('/api/v1/sites/:site_id', PROVISION, async (request) => {
+  app.delete('/api/v1/sites/:site_id', PROVISION, async (request): Promise<Deleted> => {
     const site_id = singleValued(request.params).site_id ?? '';
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, site_id, now);
@@ -132,7 +111,7 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
     return { deleted: true };
   });
 
-  app.get('/api/v1/sites/:site_id/snippet', READ, async (request) => {
+  app.get('/api/v1/sites/:site_id/snippet', READ, async (request): Promise<SiteSnippet> => {
     const site_id = singleValued(request.params).site_id ?? '';
     const site = await requireTeamSite(db, request.caller, site_id, clock.now());
     const configuration = completeTrackerConfiguration(await trackerScriptConfiguration(db, site.id));

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { QueryResponse } from '../../contracts/query.js';
 import { badRequest } from '../../errors.js';
 import type { Interval } from '../../query/catalog.js';
 import { metricFacts } from '../../query/metrics.js';
 import { timeLabels } from '../../query/plan/timeLabels.js';
 import { parseWholeNumber, translateCommon } from '../../query/request/v1.js';
-import { emptyValue, type QueryEngineDeps, type QueryResponse, runQuery } from '../../query/run/engine.js';
+import { emptyValue, type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
 import { dayNumber, parseIsoDate } from '../../time/localTime.js';
 import { singleValued } from '../requestParts.js';
 
@@ -40,7 +41,7 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
     const metrics = v1.body.metrics;
     const interval =
       timeseriesInterval(params.interval, v1.period) ??
-      intervalForSpan((await runQuery(engine, request.caller.teamId, { ...body, metrics: ['visitors'] }, v1.options)).query.date_range as [string, string]);
+      intervalForSpan((await runQuery(engine, request.caller.teamId, { ...body, metrics: ['visitors'] }, v1.options)).query.date_range);
     const response = await runQuery(
       engine,
       request.caller.teamId,
@@ -97,7 +98,7 @@ export function statsV1Routes(app: FastifyInstance, engine: QueryEngineDeps): vo
  */
 function importsWarning(response: QueryResponse): { warning?: string } {
   const warning = response.meta.imports_warning;
-  return typeof warning === 'string' ? { warning } : {};
+  return warning === undefined ? {} : { warning };
 }
 
 /** v1's conversion rate in a timeseries bucket or a group of most breakdowns is that group's own (its registry entry's `v1.perGroup`). */
@@ -149,8 +150,8 @@ function intervalForSpan([first, last]: [string, string]): Interval {
 
 /** v1 timeseries list every bucket of the range, empty ones with each metric's empty value. */
 function everyBucket(response: QueryResponse, interval: Interval, metrics: string[]): Record<string, unknown>[] {
-  const [first, last] = response.query.date_range as [string, string];
-  const tz = response.query.timezone as string;
+  const [first, last] = response.query.date_range;
+  const tz = response.query.timezone;
   const labels = timeLabels({ first: Date.parse(first), last: Date.parse(last), unit: 'days' }, interval, tz);
   const byLabel = new Map(response.results.map((row) => [row.dimensions[0], row.metrics]));
   return labels.map((label) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
+import type { CreatedWebhook, DeliveryLog, Redelivery, RotatedWebhookSecret, Webhook, WebhookList } from '../../contracts/webhooks.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { MetaDb } from '../../stores/meta/database.js';
 import { listAttempts, redeliver } from '../../webhooks/deliveries.js';
@@ -44,23 +45,32 @@ export function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): voi
   const config = { scope: 'webhooks:write' as const };
   const urlRules = { allowPrivate: deps.allowPrivate };
 
-  app.post('/api/v1/webhooks', { config }, async (request, reply) => {
+  app.post('/api/v1/webhooks', { config }, async (request, reply): Promise<CreatedWebhook> => {
     const settings = settingsBody(request.body);
     const { webhook, secret } = await createWebhook(db, { teamId: request.caller.teamId, ...settings }, { ...urlRules, secrets: deps.secrets }, clock.now());
     reply.code(201);
     return { ...webhookJson(webhook), secret };
   });
 
-  app.get('/api/v1/webhooks', { config }, async (request) => ({
-    webhooks: (await listWebhooks(db, request.caller.teamId, clock.now())).map(webhookJson),
-  }));
-
-  app.get('/api/v1/webhooks/:id', { config }, async (request) =>
-    webhookJson(await requireWebhook(db, request.caller.teamId, idParam(request, 'id', 'webhook'), clock.now())),
+  app.get(
+    '/api/v1/webhooks',
+    { config },
+    async (request): Promise<WebhookList> => ({
+      webhooks: (await listWebhooks(db, request.caller.teamId, clock.now())).map(webhookJson),
+    }),
   );
 
-  app.patch('/api/v1/webhooks/:id', { config }, async (request) =>
-    webhookJson(await updateWebhook(db, request.caller.teamId, idParam(request, 'id', 'webhook'), settingsBody(request.body), urlRules, clock.now())),
+  app.get(
+    '/api/v1/webhooks/:id',
+    { config },
+    async (request): Promise<Webhook> => webhookJson(await requireWebhook(db, request.caller.teamId, idParam(request, 'id', 'webhook'), clock.now())),
+  );
+
+  app.patch(
+    '/api/v1/webhooks/:id',
+    { config },
+    async (request): Promise<Webhook> =>
+      webhookJson(await updateWebhook(db, request.caller.teamId, idParam(request, 'id', 'webhook'), settingsBody(request.body), urlRules, clock.now())),
   );
 
   app.delete('/api/v1/webhooks/:id', { config }, async (request, reply) => {
@@ -68,16 +78,18 @@ export function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): voi
     return reply.code(204).send();
   });
 
-  app.post('/api/v1/webhooks/:id/enable', { config }, async (request) =>
-    webhookJson(await reenableWebhook(db, request.caller.teamId, idParam(request, 'id', 'webhook'), clock.now())),
+  app.post(
+    '/api/v1/webhooks/:id/enable',
+    { config },
+    async (request): Promise<Webhook> => webhookJson(await reenableWebhook(db, request.caller.teamId, idParam(request, 'id', 'webhook'), clock.now())),
   );
 
-  app.post('/api/v1/webhooks/:id/rotate-secret', { config }, async (request) => {
+  app.post('/api/v1/webhooks/:id/rotate-secret', { config }, async (request): Promise<RotatedWebhookSecret> => {
     const rotated = await rotateWebhookSecret(db, request.caller.teamId, idParam(request, 'id', 'webhook'), deps.secrets, clock.now());
     return { ...webhookJson(rotated.webhook), secret: rotated.secret, previous_secret_valid_until: iso(rotated.previousSecretValidUntil) };
   });
 
-  app.get('/api/v1/webhooks/:id/deliveries', { config }, async (request) => {
+  app.get('/api/v1/webhooks/:id/deliveries', { config }, async (request): Promise<DeliveryLog> => {
     const page = parsePageRequest(singleValued(request.query), { defaultLimit: 50, maxLimit: MAX_LOG_PAGE });
     if (page.before !== undefined) throw badRequest('invalid_cursor', 'The delivery log pages from newest to oldest only: continue with "after".');
     const entries = await listAttempts(
@@ -94,7 +106,7 @@ export function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): voi
     };
   });
 
-  app.post('/api/v1/webhooks/deliveries/:delivery_id/redeliver', { config }, async (request, reply) => {
+  app.post('/api/v1/webhooks/deliveries/:delivery_id/redeliver', { config }, async (request, reply): Promise<Redelivery> => {
     const delivery = await redeliver(db, request.caller.teamId, idParam(request, 'delivery_id', 'webhook delivery'), clock.now());
     reply.code(202);
     return { delivery: { id: delivery.id, webhook_id: delivery.webhookId, event_id: delivery.eventId, state: 'queued' } };

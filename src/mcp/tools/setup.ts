@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { allowCustomProp, MAX_CUSTOM_PROP_LENGTH } from '../../management/customProps.js';
-import { findOrCreateGoal, goalJson, goalPayloadSchema, removeGoal } from '../../management/goals.js';
+import { MAX_CUSTOM_PROP_LENGTH } from '../../contracts/customProperties.js';
+import { goalPayload } from '../../contracts/goals.js';
+import { allowCustomProp } from '../../management/customProps.js';
+import { findOrCreateGoal, goalJson, removeGoal } from '../../management/goals.js';
 import { requireTeamSite } from '../../management/siteAccess.js';
 import { listCustomProps } from '../../stores/meta/customProps.js';
 import { listSiteGoals } from '../../stores/meta/goals.js';
@@ -10,14 +12,14 @@ import { siteField } from './sites.js';
 const site = (ctx: ToolContext, domain: string) => requireTeamSite(ctx.deps.db, ctx.caller, domain, ctx.deps.clock.now());
 
 // The management API's goal payload; custom_props is left out because only {} is supported.
-const goalInput = goalPayloadSchema.omit({ custom_props: true }).extend({
+const goalInput = goalPayload.omit({ custom_props: true }).extend({
   site_id: siteField,
-  goal_type: goalPayloadSchema.shape.goal_type.describe('event: a custom event by name; page: a pageview of a path; scroll: scrolling a page past a depth.'),
-  event_name: goalPayloadSchema.shape.event_name.describe('For an event goal: the event name, e.g. "Signup".'),
-  page_path: goalPayloadSchema.shape.page_path.describe('For a page or scroll goal: the path, "*" as a wildcard, e.g. "/blog*".'),
-  scroll_threshold: goalPayloadSchema.shape.scroll_threshold.describe('For a scroll goal: percent of the page, 0 to 100.'),
-  display_name: goalPayloadSchema.shape.display_name.describe('Name shown in reports; default derived from the definition.'),
-  currency: goalPayloadSchema.shape.currency.describe('For a revenue event goal: ISO 4217 code such as EUR; fixed once created.'),
+  goal_type: goalPayload.shape.goal_type.describe('event: a custom event by name; page: a pageview of a path; scroll: scrolling a page past a depth.'),
+  event_name: goalPayload.shape.event_name.describe('For an event goal: the event name, e.g. "Signup".'),
+  page_path: goalPayload.shape.page_path.describe('For a page or scroll goal: the path, "*" as a wildcard, e.g. "/blog*".'),
+  scroll_threshold: goalPayload.shape.scroll_threshold.describe('For a scroll goal: percent of the page, 0 to 100.'),
+  display_name: goalPayload.shape.display_name.describe('Name shown in reports; default derived from the definition.'),
+  currency: goalPayload.shape.currency.describe('For a revenue event goal: ISO 4217 code such as EUR; fixed once created.'),
 });
 
 export const setupTools: Tool[] = [

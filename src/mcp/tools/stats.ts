@@ -3,7 +3,7 @@ import { requestSchema } from '../../query/request/v2.js';
 import { type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
 import { runFunnel } from '../../query/run/funnel.js';
 import { rawTool, type Tool, type ToolContext, tool } from '../registry.js';
-import { comparedMetric, fillTimeline, readResponse, reportJson } from '../reports.js';
+import { comparedMetric, fillTimeline, reportJson } from '../reports.js';
 import { siteField } from './sites.js';
 
 const DEFAULT_RANGE = '28d';
@@ -85,7 +85,7 @@ const COMPARED_METRICS = ['visitors', 'visits', 'pageviews', 'views_per_visit', 
 
 /** The resolved range of a request (a funnel report does not echo one), from a one-row query. */
 async function resolvedRange(engine: QueryEngineDeps, teamId: number, body: Record<string, unknown>) {
-  const { echo } = readResponse(await runQuery(engine, teamId, { ...body, metrics: ['visitors'] }));
+  const { query: echo } = await runQuery(engine, teamId, { ...body, metrics: ['visitors'] });
   return { from: echo.date_range[0], to: echo.date_range[1], timezone: echo.timezone };
 }
 
@@ -154,7 +154,7 @@ export const statsTools: Tool[] = [
     input: z.strictObject({ site_id: siteField }),
     run: async ({ site_id }, ctx) => {
       const response = await run(ctx, { site_id, metrics: ['visitors'], date_range: '5m' });
-      const { echo } = readResponse(response);
+      const echo = response.query;
       return { site: echo.site_id, visitors: response.results[0]?.metrics[0] ?? 0, unit: 'count', window: 'the last 5 minutes', as_of: echo.date_range[1] };
     },
   }),
@@ -205,7 +205,7 @@ export const statsTools: Tool[] = [
       const metrics = args.metrics ?? COMPARED_METRICS;
       const response = await run(ctx, { ...common(args), metrics, ...withImports({ comparisons: { mode: args.against ?? 'previous_period' } }) });
       const report = reportJson(response);
-      const { meta } = readResponse(response);
+      const { meta } = response;
       const row = response.results[0];
       return {
         site: report.site,

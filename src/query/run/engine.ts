@@ -1,6 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { CLASSIFICATIONS } from '../../classifications.js';
 import type { QueryConfig } from '../../config/config.js';
+import type { MetricWarning, QueryEcho, QueryMeta, QueryResponse, ResultRow } from '../../contracts/query.js';
 import type { Rollups } from '../../rollups/rollups.js';
 import { DATA_SPAN_SQL, dataSpanFromRows } from '../../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../../stores/meta/database.js';
@@ -34,23 +35,6 @@ export interface QueryEngineDeps {
   now(): number;
   /** Which days each site has rolled up (src/rollups/rollups.ts); without it every answer is read raw. */
   rollups?: Pick<Rollups, 'coverage'>;
-}
-
-export interface ResultRow {
-  dimensions: string[];
-  metrics: (number | null)[];
-  comparison?: { dimensions: string[]; metrics: (number | null)[]; change: (number | null)[] };
-}
-
-export interface MetricWarning {
-  code: string;
-  warning: string;
-}
-
-export interface QueryResponse {
-  results: ResultRow[];
-  meta: Record<string, unknown>;
-  query: Record<string, unknown>;
 }
 
 /** Options the v1 adapter passes: its extra presets, and `with_bots` counting every classification. */
@@ -185,7 +169,7 @@ async function firstDataAt(sql: Statements, site: SiteContext, imports: Complete
 }
 
 /** `meta.imports_*` as the reference's API v2 reports them: included or not, and why not. */
-function importsMeta(decision: ImportsDecision): Record<string, unknown> {
+function importsMeta(decision: ImportsDecision): Pick<QueryMeta, 'imports_included' | 'imports_skip_reason' | 'imports_warning'> {
   if (decision.included) return { imports_included: true };
   const warning = importsWarning(decision);
   return { imports_included: false, imports_skip_reason: decision.reason, ...(warning ? { imports_warning: warning } : {}) };
@@ -251,7 +235,7 @@ function buildMeta(
   rows: Row[],
   results: ResultRow[],
   context: { truncated: boolean; sampleRate: number | null; now: number; sources: string[] },
-): Record<string, unknown> {
+): QueryMeta {
   const warnings: Record<string, MetricWarning[]> = {};
   const warn = (metric: string, warning: MetricWarning) => (warnings[metric] ??= []).push(warning);
   const revenue = compiled.revenue;
@@ -283,7 +267,8 @@ function buildMeta(
     sources: context.sources,
     sample_rate: context.sampleRate ?? 1,
     present_index: presentIndex !== null && presentIndex >= 0 ? presentIndex : null,
-    metric_warnings: Object.fromEntries(Object.entries(warnings).map(([metric, [first, ...also]]) => [metric, also.length > 0 ? { ...first, also } : first])),
+    // Every listed metric has at least one warning.
+    metric_warnings: Object.fromEntries(Object.entries(warnings).map(([metric, [first, ...also]]) => [metric, also.length > 0 ? { ...first!, also } : first!])),
     ...(revenue?.kind === 'converted' ? { currency: Object.fromEntries(revenueMetrics.map((m) => [m, revenue.currency])) } : {}),
     ...(q.timeLabels ? { time_labels: timeLabels(q.range, q.interval, q.tz) } : {}),
     ...(q.totalRows ? { total_rows: toMetricValue(rows[0]?.__total_rows) ?? 0 } : {}),
@@ -291,8 +276,8 @@ function buildMeta(
   };
 }
 
-function echoQuery(q: ResolvedQuery, parsed: ParsedQuery): Record<string, unknown> {
-  const dateRange = (range: DateRange) => [isoWithOffset(range.first, q.tz), isoWithOffset(range.last, q.tz)];
+function echoQuery(q: ResolvedQuery, parsed: ParsedQuery): QueryEcho {
+  const dateRange = (range: DateRange): [string, string] => [isoWithOffset(range.first, q.tz), isoWithOffset(range.last, q.tz)];
   return {
     site_id: q.site.domain,
     metrics: q.metrics,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FunnelReport } from '../../contracts/funnels.js';
 import { badRequest, notFound } from '../../errors.js';
 import { goalCondition, isScrollGoal } from '../goals.js';
 import type { Goal, ResolvedQuery } from '../model.js';
@@ -28,25 +29,6 @@ const funnelSchema = z.strictObject({
 });
 
 const WINDOW_SECONDS = 86_400;
-
-export interface FunnelStep {
-  label: string;
-  visitors: number;
-  conversion_rate: string;
-  conversion_rate_step: string;
-  dropoff: number;
-  dropoff_percentage: string;
-}
-
-export interface FunnelReport {
-  name: string;
-  steps: FunnelStep[];
-  all_visitors: number;
-  entering_visitors: number;
-  entering_visitors_percentage: string;
-  never_entering_visitors: number;
-  never_entering_visitors_percentage: string;
-}
 
 export async function runFunnel(deps: QueryEngineDeps, teamId: number, body: unknown): Promise<FunnelReport> {
   const request = funnelSchema.safeParse(body);

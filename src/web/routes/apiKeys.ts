@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { TEAM_MANAGERS } from '../../accounts/roles.js';
+import { type ApiKey, type ApiKeyList, apiKeyCreation, type CreatedApiKey, type RevokedApiKey } from '../../contracts/apiKeys.js';
 import { badRequest } from '../../errors.js';
 import { parsePayload } from '../../management/payload.js';
 import { type ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from '../../stores/meta/apiKeys.js';
@@ -9,13 +10,8 @@ import { requireTeamRole } from '../siteAccess.js';
 
 const teamParams = z.strictObject({ team: z.coerce.number().int().positive() });
 const keyParams = z.strictObject({ team: z.coerce.number().int().positive(), id: z.coerce.number().int().positive() });
-const newKey = z.strictObject({
-  name: z.string(),
-  scopes: z.array(z.string()).max(10).optional(),
-  hourly_limit: z.number().int().nullable().optional(),
-});
 
-const keyJson = (key: ApiKeyRecord) => ({
+const keyJson = (key: ApiKeyRecord): ApiKey => ({
   id: key.id,
   name: key.name,
   prefix: key.prefix,
@@ -31,15 +27,15 @@ const keyJson = (key: ApiKeyRecord) => ({
  * store functions as the CLI, for a team owner or admin. A key is shown in clear once, here.
  */
 export function apiKeyRoutes(scope: FastifyInstance, deps: WebDeps): void {
-  scope.get('/app/api/teams/:team/api-keys', async (request) => {
+  scope.get('/app/api/teams/:team/api-keys', async (request): Promise<ApiKeyList> => {
     const { team } = parsePayload(teamParams, request.params);
     await requireTeamRole(deps.db, requireViewer(request), team, TEAM_MANAGERS, 'see API keys');
     return { api_keys: (await listApiKeys(deps.db, team)).map(keyJson) };
   });
 
-  scope.post('/app/api/teams/:team/api-keys', async (request) => {
+  scope.post('/app/api/teams/:team/api-keys', async (request): Promise<CreatedApiKey> => {
     const { team } = parsePayload(teamParams, request.params);
-    const body = parsePayload(newKey, request.body);
+    const body = parsePayload(apiKeyCreation, request.body);
     const viewer = requireViewer(request);
     await requireTeamRole(deps.db, viewer, team, TEAM_MANAGERS, 'create API keys');
     // The store reads no scopes as every scope (the CLI's default); on the screen, no box ticked means none was chosen.
@@ -52,7 +48,7 @@ export function apiKeyRoutes(scope: FastifyInstance, deps: WebDeps): void {
     return { key, api_key: keyJson(record) };
   });
 
-  scope.post('/app/api/teams/:team/api-keys/:id/revoke', async (request) => {
+  scope.post('/app/api/teams/:team/api-keys/:id/revoke', async (request): Promise<RevokedApiKey> => {
     const { team, id } = parsePayload(keyParams, request.params);
     await requireTeamRole(deps.db, requireViewer(request), team, TEAM_MANAGERS, 'revoke API keys');
     return { api_key: keyJson(await revokeApiKey(deps.db, team, id, deps.clock.now())) };

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { FunnelReport } from '../../contracts/funnels.js';
+import type { QueryResponse } from '../../contracts/query.js';
+import type { ViewedSite } from '../../contracts/sites.js';
 import { parsePayload } from '../../management/payload.js';
 import { type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
 import { runFunnel } from '../../query/run/funnel.js';
@@ -17,13 +20,13 @@ const engineBody = z.object({}).catchall(z.unknown());
  * the one query engine (`runQuery`, the same parse, validation and SQL as POST /api/v2/query).
  */
 export function dashboardRoutes(scope: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps }): void {
-  scope.get('/app/api/sites/:domain', async (request) => {
+  scope.get('/app/api/sites/:domain', async (request): Promise<ViewedSite> => {
     const { domain } = parsePayload(siteParams, request.params);
     const { site, role, guest } = await requireViewerSite(deps.db, requireViewer(request), domain, deps.clock.now());
     return { ...(await describeSite(deps.db, site)), team_id: site.teamId, role, guest };
   });
 
-  scope.post('/app/api/sites/:domain/query', { bodyLimit: 1024 * 1024 }, async (request) => {
+  scope.post('/app/api/sites/:domain/query', { bodyLimit: 1024 * 1024 }, async (request): Promise<QueryResponse> => {
     const { domain } = parsePayload(siteParams, request.params);
     const body = parsePayload(engineBody, request.body ?? {});
     const { site } = await requireViewerSite(deps.db, requireViewer(request), domain, deps.clock.now());
@@ -31,7 +34,7 @@ export function dashboardRoutes(scope: FastifyInstance, deps: WebDeps & { engine
     return runQuery(deps.engine, site.teamId, { ...body, site_id: site.domain });
   });
 
-  scope.post('/app/api/sites/:domain/funnel', { bodyLimit: 64 * 1024 }, async (request) => {
+  scope.post('/app/api/sites/:domain/funnel', { bodyLimit: 64 * 1024 }, async (request): Promise<FunnelReport> => {
     const { domain } = parsePayload(siteParams, request.params);
     const body = parsePayload(engineBody, request.body ?? {});
     const { site } = await requireViewerSite(deps.db, requireViewer(request), domain, deps.clock.now());

@@ -2,9 +2,11 @@ import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { roleIn, SITE_EDITORS } from '../../accounts/roles.js';
+import type { Deleted } from '../../contracts/acknowledgements.js';
+import { exportRangeQuery, type PreparedExport, type PreparedExportList } from '../../contracts/exports.js';
 import { AppError, notFound } from '../../errors.js';
 import type { ExportJob, ExportJobs } from '../../export/exportJobs.js';
-import { exportQuerySchema, exportRange } from '../../export/exportRequest.js';
+import { exportRange } from '../../export/exportRequest.js';
 import { sendSiteExport, siteFirstDataAt } from '../../export/exportResponse.js';
 import { parsePayload } from '../../management/payload.js';
 import type { EventStore } from '../../stores/clickhouse/eventStore.js';
@@ -14,7 +16,7 @@ import { requireViewerSite } from '../siteAccess.js';
 const params = z.strictObject({ domain: z.string().min(1).max(300) });
 const jobParams = z.strictObject({ domain: z.string().min(1).max(300), id: z.string().regex(/^[0-9a-f]{24}$/) });
 
-const jobJson = (domain: string, job: ExportJob) => ({
+const jobJson = (domain: string, job: ExportJob): PreparedExport => ({
   id: job.id,
   status: job.status,
   from: job.range.from,
@@ -44,7 +46,7 @@ export function webExportRoutes(scope: FastifyInstance, deps: WebDeps & { events
     return site;
   };
   const rangeOf = async (input: unknown, site: Awaited<ReturnType<typeof exporterSite>>) =>
-    exportRange(parsePayload(exportQuerySchema, input ?? {}), site, await siteFirstDataAt(deps.events, site), deps.clock.now());
+    exportRange(parsePayload(exportRangeQuery, input ?? {}), site, await siteFirstDataAt(deps.events, site), deps.clock.now());
 
   scope.get('/app/api/sites/:domain/export', async (request, reply) => {
     const site = await exporterSite(request, parsePayload(params, request.params).domain);
@@ -58,7 +60,7 @@ export function webExportRoutes(scope: FastifyInstance, deps: WebDeps & { events
     return jobJson(site.domain, job);
   });
 
-  scope.get('/app/api/sites/:domain/exports', async (request) => {
+  scope.get('/app/api/sites/:domain/exports', async (request): Promise<PreparedExportList> => {
     const site = await exporterSite(request, parsePayload(params, request.params).domain);
     return { exports: jobs.list(site.id).map((job) => jobJson(site.domain, job)) };
   });
@@ -75,7 +77,7 @@ export function webExportRoutes(scope: FastifyInstance, deps: WebDeps & { events
       .send(createReadStream(ready.path));
   });
 
-  scope.delete('/app/api/sites/:domain/exports/:id', async (request) => {
+  scope.delete('/app/api/sites/:domain/exports/:id', async (request): Promise<Deleted> => {
     const { domain, id } = parsePayload(jobParams, request.params);
     const site = await exporterSite(request, domain);
     if (!jobs.remove(site.id, id)) throw notFound('There is no such prepared export.');

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { Accepted, Declined } from '../../contracts/acknowledgements.js';
+import { linkAcceptance, type MyInvitationAccepted, type MyInvitationList } from '../../contracts/invitations.js';
 import { acceptInvitation, acceptOpenInvitation, openInvitationFor } from '../../management/invitations.js';
 import { acceptOwnershipTransfer } from '../../management/ownershipTransfer.js';
 import { parsePayload } from '../../management/payload.js';
@@ -8,7 +10,6 @@ import { getUserProfile } from '../../stores/meta/users.js';
 import { requireViewer, signedOut, type WebDeps } from '../signIn.js';
 
 const invitationParams = z.strictObject({ id: z.coerce.number().int().positive() });
-const linkBody = z.strictObject({ token: z.string().min(1).max(200), kind: z.enum(['invitations', 'ownership-transfers']) });
 
 /**
  * Invitations addressed to the signed-in user, accepted or declined in the app without the
@@ -21,7 +22,7 @@ export function myInvitationRoutes(scope: FastifyInstance, deps: WebDeps): void 
     return user;
   };
 
-  scope.get('/app/api/invitations/mine', async (request) => {
+  scope.get('/app/api/invitations/mine', async (request): Promise<MyInvitationList> => {
     const user = await me(requireViewer(request).userId);
     const invitations = await listInvitationsForEmail(deps.db, user.email, deps.clock.now());
     return {
@@ -35,7 +36,7 @@ export function myInvitationRoutes(scope: FastifyInstance, deps: WebDeps): void 
     };
   });
 
-  scope.post('/app/api/invitations/:id/accept', async (request) => {
+  scope.post('/app/api/invitations/:id/accept', async (request): Promise<MyInvitationAccepted> => {
     const { id } = parsePayload(invitationParams, request.params);
     const viewer = requireViewer(request);
     const user = await me(viewer.userId);
@@ -45,7 +46,7 @@ export function myInvitationRoutes(scope: FastifyInstance, deps: WebDeps): void 
     return { accepted: true, role: invitation.role };
   });
 
-  scope.post('/app/api/invitations/:id/decline', async (request) => {
+  scope.post('/app/api/invitations/:id/decline', async (request): Promise<Declined> => {
     const { id } = parsePayload(invitationParams, request.params);
     const user = await me(requireViewer(request).userId);
     const now = deps.clock.now();
@@ -55,8 +56,8 @@ export function myInvitationRoutes(scope: FastifyInstance, deps: WebDeps): void 
   });
 
   // The emailed link, opened while signed in: accepted as the signed-in user (whose address must be the invited one).
-  scope.post('/app/api/invitations/accept-link', async (request) => {
-    const body = parsePayload(linkBody, request.body);
+  scope.post('/app/api/invitations/accept-link', async (request): Promise<Accepted> => {
+    const body = parsePayload(linkAcceptance, request.body);
     const user = await me(requireViewer(request).userId);
     const now = deps.clock.now();
     const input = { token: body.token, userId: user.id, userEmail: user.email };

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { TEAM_MANAGERS } from '../../accounts/roles.js';
+import type { Dismissed } from '../../contracts/acknowledgements.js';
+import type { NoticeList } from '../../contracts/webhooks.js';
 import { parsePayload } from '../../management/payload.js';
 import { dismissNotice, listOpenNotices } from '../../webhooks/notices.js';
 import { requireViewer, type WebDeps } from '../signIn.js';
@@ -15,7 +17,7 @@ const noticeParams = z.strictObject({ team: z.coerce.number().int().positive(), 
  * dismisses it; dismissed, it is gone for all of them.
  */
 export function noticeRoutes(scope: FastifyInstance, deps: WebDeps): void {
-  scope.get('/app/api/teams/:team/notices', async (request) => {
+  scope.get('/app/api/teams/:team/notices', async (request): Promise<NoticeList> => {
     const { team } = parsePayload(teamParams, request.params);
     await requireTeamRole(deps.db, requireViewer(request), team, TEAM_MANAGERS, 'see the team’s notices');
     const notices = await listOpenNotices(deps.db, team);
@@ -30,7 +32,7 @@ export function noticeRoutes(scope: FastifyInstance, deps: WebDeps): void {
     };
   });
 
-  scope.post('/app/api/teams/:team/notices/:id/dismiss', async (request) => {
+  scope.post('/app/api/teams/:team/notices/:id/dismiss', async (request): Promise<Dismissed> => {
     const { team, id } = parsePayload(noticeParams, request.params);
     await requireTeamRole(deps.db, requireViewer(request), team, TEAM_MANAGERS, 'dismiss the team’s notices');
     await dismissNotice(deps.db, team, id, deps.clock.now());

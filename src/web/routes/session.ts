@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { SessionState } from '../../contracts/session.js';
 import { getUserProfile, hasNoUsers, listUserTeams } from '../../stores/meta/users.js';
 import type { WebDeps } from '../signIn.js';
 
@@ -7,7 +8,7 @@ import type { WebDeps } from '../signIn.js';
  * teams, the CSRF token to echo, and whether the one-time set-up is still to be done.
  */
 export function sessionRoutes(scope: FastifyInstance, deps: WebDeps): void {
-  scope.get('/app/api/session', async (request) => {
+  scope.get('/app/api/session', async (request): Promise<SessionState> => {
     const viewer = request.viewer;
     const user = viewer ? await getUserProfile(deps.db, viewer.userId) : undefined;
     if (!viewer || !user) return { user: null, csrf_token: null, teams: [], needs_setup: await hasNoUsers(deps.db) };

@@ -3,6 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { verifyPassword } from '../../accounts/passwords.js';
 import { SIGN_IN_LIMIT } from '../../accounts/signInLimiter.js';
+import type { FunnelReport } from '../../contracts/funnels.js';
+import type { QueryResponse } from '../../contracts/query.js';
+import type { Unlocked } from '../../contracts/sharedLinks.js';
+import type { SiteDescription } from '../../contracts/sites.js';
 import { AppError, notFound } from '../../errors.js';
 import { parsePayload } from '../../management/payload.js';
 import { type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
@@ -55,13 +59,13 @@ export function sharedDashboardRoutes(scope: FastifyInstance, deps: WebDeps & { 
     return opened;
   };
 
-  scope.get('/app/api/share/:slug', async (request) => {
+  scope.get('/app/api/share/:slug', async (request): Promise<SiteDescription> => {
     const { site } = await openUnlocked(request);
     // A shared link's visitors are not told why the team is locked, only that it is.
     return { ...(await describeSite(deps.db, site)), locked_reason: null };
   });
 
-  scope.post('/app/api/share/:slug/unlock', async (request, reply) => {
+  scope.post('/app/api/share/:slug/unlock', async (request, reply): Promise<Unlocked> => {
     const { link } = await open(request);
     const body = parsePayload(unlockBody, request.body);
     const now = deps.clock.now();
@@ -92,13 +96,13 @@ export function sharedDashboardRoutes(scope: FastifyInstance, deps: WebDeps & { 
     return { unlocked: true };
   });
 
-  scope.post('/app/api/share/:slug/query', { bodyLimit: 1024 * 1024 }, async (request) => {
+  scope.post('/app/api/share/:slug/query', { bodyLimit: 1024 * 1024 }, async (request): Promise<QueryResponse> => {
     const { site } = await openUnlocked(request);
     await refuseLockedTeam(deps.db, site.teamId);
     return runQuery(deps.engine, site.teamId, { ...parsePayload(engineBody, request.body ?? {}), site_id: site.domain });
   });
 
-  scope.post('/app/api/share/:slug/funnel', { bodyLimit: 64 * 1024 }, async (request) => {
+  scope.post('/app/api/share/:slug/funnel', { bodyLimit: 64 * 1024 }, async (request): Promise<FunnelReport> => {
     const { site } = await openUnlocked(request);
     await refuseLockedTeam(deps.db, site.teamId);
     return runFunnel(deps.engine, site.teamId, { ...parsePayload(engineBody, request.body ?? {}), site_id: site.domain });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { roleIn, SITE_EDITORS } from '../../accounts/roles.js';
+import type { PreviousDomain } from '../../contracts/sites.js';
 import { AppError } from '../../errors.js';
 import { parsePayload } from '../../management/payload.js';
 import { DOMAIN_TRANSITION_MS } from '../../stores/meta/sites.js';
@@ -15,7 +16,7 @@ const params = z.strictObject({ domain: z.string().min(1).max(300) });
  * screen can name the day rather than repeat "30 days".
  */
 export function siteDomainRoutes(scope: FastifyInstance, deps: WebDeps): void {
-  scope.get('/app/api/sites/:domain/previous-domain', async (request) => {
+  scope.get('/app/api/sites/:domain/previous-domain', async (request): Promise<PreviousDomain> => {
     const { domain } = parsePayload(params, request.params);
     const now = deps.clock.now();
     const { site, role, guest } = await requireViewerSite(deps.db, requireViewer(request), domain, now);

@@ -1,19 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { TEAM_MANAGERS } from '../../accounts/roles.js';
+import { type MemberRole, memberRoleChange } from '../../contracts/invitations.js';
 import { changeMemberRole } from '../../management/memberRoles.js';
 import { parsePayload } from '../../management/payload.js';
 import { requireViewer, type WebDeps } from '../signIn.js';
 import { requireTeamRole } from '../siteAccess.js';
 
 const teamParams = z.strictObject({ team: z.coerce.number().int().positive() });
-const roleBody = z.strictObject({ email: z.string().max(320), role: z.string().max(20) });
 
 /** Changing a member's role from Team settings › Members (the API only invites). */
 export function teamMemberRoutes(scope: FastifyInstance, deps: WebDeps): void {
-  scope.post('/app/api/teams/:team/members/role', async (request) => {
+  scope.post('/app/api/teams/:team/members/role', async (request): Promise<MemberRole> => {
     const { team } = parsePayload(teamParams, request.params);
-    const body = parsePayload(roleBody, request.body);
+    const body = parsePayload(memberRoleChange, request.body);
     const actorRole = await requireTeamRole(deps.db, requireViewer(request), team, TEAM_MANAGERS, "change members' roles");
     return changeMemberRole(deps.db, { teamId: team, actorRole, email: body.email, role: body.role }, deps.clock.now());
   });

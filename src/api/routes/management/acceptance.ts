@@ -1,16 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { type AcceptanceOutcome, acceptance } from '../../../contracts/invitations.js';
 import { resolveAcceptingAccount } from '../../../management/acceptingAccount.js';
 import { acceptInvitation, openInvitation } from '../../../management/invitations.js';
 import { acceptOwnershipTransfer, openOwnershipTransferByToken } from '../../../management/ownershipTransfer.js';
 import { parsePayload } from '../../../management/payload.js';
 import type { ManagementDeps } from './context.js';
-
-const acceptSchema = z.strictObject({
-  token: z.string().min(1).max(200),
-  name: z.string().max(200).optional(),
-  password: z.string().max(1000).optional(),
-});
 
 /**
  * Token links, without an API key: the person accepting may have no account yet. The token
@@ -19,8 +13,8 @@ const acceptSchema = z.strictObject({
 export function acceptanceRoutes(app: FastifyInstance, deps: Pick<ManagementDeps, 'db' | 'clock'>): void {
   const { db, clock } = deps;
 
-  app.post('/api/invitations/accept', { bodyLimit: 16 * 1024 }, async (request) => {
-    const body = parsePayload(acceptSchema, request.body);
+  app.post('/api/invitations/accept', { bodyLimit: 16 * 1024 }, async (request): Promise<AcceptanceOutcome> => {
+    const body = parsePayload(acceptance, request.body);
     const now = clock.now();
     const invitation = await openInvitation(db, body.token, now);
     const account = await resolveAcceptingAccount(db, { email: invitation.email, name: body.name, password: body.password }, now);
@@ -28,8 +22,8 @@ export function acceptanceRoutes(app: FastifyInstance, deps: Pick<ManagementDeps
     return { accepted: true, email: accepted.email, role: accepted.role, account_created: account.created };
   });
 
-  app.post('/api/ownership-transfers/accept', { bodyLimit: 16 * 1024 }, async (request) => {
-    const body = parsePayload(acceptSchema, request.body);
+  app.post('/api/ownership-transfers/accept', { bodyLimit: 16 * 1024 }, async (request): Promise<AcceptanceOutcome> => {
+    const body = parsePayload(acceptance, request.body);
     const now = clock.now();
     const transfer = await openOwnershipTransferByToken(db, body.token, now);
     const account = await resolveAcceptingAccount(db, { email: transfer.toEmail, name: body.name, password: body.password }, now);

@@ -1,24 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { allowCustomProp, MAX_CUSTOM_PROP_LENGTH } from '../../../management/customProps.js';
+import type { Created, Deleted } from '../../../contracts/acknowledgements.js';
+import { type CustomPropertyList, customPropertyAddition } from '../../../contracts/customProperties.js';
+import { allowCustomProp } from '../../../management/customProps.js';
 import { parsePayload } from '../../../management/payload.js';
 import { requireTeamSite } from '../../../management/siteAccess.js';
 import { listCustomProps, removeCustomProp } from '../../../stores/meta/customProps.js';
 import { singleValued } from '../../requestParts.js';
 import { bodyWithSiteId, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
-const addSchema = z.strictObject({ site_id: z.string(), property: z.string().min(1).max(MAX_CUSTOM_PROP_LENGTH) });
-
 export function customPropRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   const { db, clock } = deps;
 
-  app.get('/api/v1/sites/custom-props', READ, async (request) => {
+  app.get('/api/v1/sites/custom-props', READ, async (request): Promise<CustomPropertyList> => {
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
     return { custom_properties: (await listCustomProps(db, site.id)).map((property) => ({ property })) };
   });
 
-  app.put('/api/v1/sites/custom-props', PROVISION, async (request) => {
-    const body = parsePayload(addSchema, bodyWithSiteId(request));
+  app.put('/api/v1/sites/custom-props', PROVISION, async (request): Promise<Created> => {
+    const body = parsePayload(customPropertyAddition, bodyWithSiteId(request));
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
     await allowCustomProp(db, site.id, body.property, now);
@@ -26,7 +25,7 @@ export function customPropRoutes(app: FastifyInstance, deps: ManagementDeps): vo
   });
 
   // The rest of the path is the name, which may hold slashes (Plausible's `*property`).
-  app.delete('/api/v1/sites/custom-props/*', PROVISION, async (request) => {
+  app.delete('/api/v1/sites/custom-props/*', PROVISION, async (request): Promise<Deleted> => {
     const property = singleValued(request.params)['*'] ?? '';
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
     // As in Plausible, a name not on the list is already removed: repeating a delete succeeds.

@@ -1,6 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { OWNER, TEAM_MANAGERS } from '../../../accounts/roles.js';
+import type { Cancelled, Deleted, Revoked } from '../../../contracts/acknowledgements.js';
+import {
+  type GuestList,
+  guestInvitation,
+  guestListQuery,
+  type InvitationList,
+  type InviteOutcome,
+  type ListedPerson,
+  type MembershipList,
+  memberInvitation,
+  memberListQuery,
+  type OpenOwnershipTransfer,
+  ownershipTransferRequest,
+  type TransferOutcome,
+} from '../../../contracts/invitations.js';
 import { badRequest, notFound } from '../../../errors.js';
 import { inviteGuest, inviteTeamMember } from '../../../management/invitations.js';
 import { requestOwnershipTransfer, transferJson } from '../../../management/ownershipTransfer.js';
@@ -20,21 +34,9 @@ import { pageOfList, parsePageRequest } from '../../pagination.js';
 import { singleValued } from '../../requestParts.js';
 import { bodyWithSiteId, isoTime, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
-const guestSchema = z.strictObject({ site_id: z.string(), email: z.string(), role: z.string() });
-const memberSchema = z.strictObject({ email: z.string(), role: z.string(), team_id: z.union([z.string(), z.number().int()]).optional() });
-const transferSchema = z.strictObject({ email: z.string() });
-const pageQuerySchema = z.strictObject({
-  site_id: z.string().optional(),
-  after: z.string().optional(),
-  before: z.string().optional(),
-  limit: z.string().optional(),
-});
-
-type Listed = { email: string; role: string; status: 'accepted' | 'invited' };
-
 /** Accepted grants first, then open invitations; each address once. */
-function grantsAndInvitations(granted: Array<{ email: string; role: string }>, invitations: Invitation[], now: number): Listed[] {
-  const listed: Listed[] = granted.map((g) => ({ email: g.email, role: g.role, status: 'accepted' }));
+function grantsAndInvitations(granted: Array<{ email: string; role: string }>, invitations: Invitation[], now: number): ListedPerson[] {
+  const listed: ListedPerson[] = granted.map((g) => ({ email: g.email, role: g.role, status: 'accepted' }));
   for (const invitation of invitations) {
     if (invitation.expiresAt <= now || listed.some((l) => l.email.toLowerCase() === invitation.emailNormalized)) continue;
     listed.push({ email: invitation.email, role: invitation.role, status: 'invited' });
@@ -49,8 +51,8 @@ function grantsAndInvitations(granted: Array<{ email: string; role: string }>, i
 export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   const { db, clock, baseUrl } = deps;
 
-  app.get('/api/v1/sites/guests', READ, async (request) => {
-    const query = parsePayload(pageQuerySchema, request.query ?? {});
+  app.get('/api/v1/sites/guests', READ, async (request): Promise<GuestList> => {
+    const query = parsePayload(guestListQuery, request.query ?? {});
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, query.site_id, now);
     const listed = grantsAndInvitations(await listSiteGuests(db, site.id), await listOpenInvitations(db, request.caller.teamId, { siteId: site.id }), now);
@@ -62,8 +64,8 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     return { guests: rows.map(({ position: _, ...g }) => g), meta };
   });
 
-  app.put('/api/v1/sites/guests', PROVISION, async (request) => {
-    const body = parsePayload(guestSchema, bodyWithSiteId(request));
+  app.put('/api/v1/sites/guests', PROVISION, async (request): Promise<InviteOutcome> => {
+    const body = parsePayload(guestInvitation, bodyWithSiteId(request));
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
     await requireRole(db, request.caller, TEAM_MANAGERS, 'invite guests');
@@ -74,7 +76,7 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     );
   });
 
-  app.delete('/api/v1/sites/guests/:email', PROVISION, async (request) => {
+  app.delete('/api/v1/sites/guests/:email', PROVISION, async (request): Promise<Deleted> => {
     const email = singleValued(request.params).email ?? '';
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), now);
@@ -86,8 +88,8 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     return { deleted: true };
   });
 
-  app.get('/api/v1/teams/memberships', READ, async (request) => {
-    const query = parsePayload(pageQuerySchema.omit({ site_id: true }), request.query ?? {});
+  app.get('/api/v1/teams/memberships', READ, async (request): Promise<MembershipList> => {
+    const query = parsePayload(memberListQuery, request.query ?? {});
     const now = clock.now();
     const listed = grantsAndInvitations(
       await listTeamMembers(db, request.caller.teamId),
@@ -102,14 +104,14 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     return { memberships: rows.map(({ position: _, ...m }) => m), meta };
   });
 
-  app.put('/api/v1/teams/memberships', PROVISION, async (request) => {
-    const body = parsePayload(memberSchema, request.body);
+  app.put('/api/v1/teams/memberships', PROVISION, async (request): Promise<InviteOutcome> => {
+    const body = parsePayload(memberInvitation, request.body);
     checkTeamParameter(request.caller, body.team_id, () => notFound('Team could not be found.'));
     await requireRole(db, request.caller, TEAM_MANAGERS, 'invite team members');
     return inviteTeamMember(db, { teamId: request.caller.teamId, email: body.email, role: body.role, invitedBy: request.caller.userId, baseUrl }, clock.now());
   });
 
-  app.delete('/api/v1/teams/memberships/:email', PROVISION, async (request) => {
+  app.delete('/api/v1/teams/memberships/:email', PROVISION, async (request): Promise<Deleted> => {
     const email = singleValued(request.params).email ?? '';
     const now = clock.now();
     await requireRole(db, request.caller, TEAM_MANAGERS, 'remove team members');
@@ -121,7 +123,7 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     return { deleted: true };
   });
 
-  app.get('/api/v1/teams/invitations', READ, async (request) => {
+  app.get('/api/v1/teams/invitations', READ, async (request): Promise<InvitationList> => {
     const now = clock.now();
     const invitations = await listOpenInvitations(db, request.caller.teamId);
     const domains = new Map<number, string | undefined>();
@@ -139,25 +141,25 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     };
   });
 
-  app.delete('/api/v1/teams/invitations/:invitation_id', PROVISION, async (request) => {
+  app.delete('/api/v1/teams/invitations/:invitation_id', PROVISION, async (request): Promise<Revoked> => {
     const invitationId = parseId(singleValued(request.params).invitation_id, 'The invitation id');
     await requireRole(db, request.caller, TEAM_MANAGERS, 'revoke invitations');
     if (!(await revokeInvitation(db, request.caller.teamId, invitationId, clock.now()))) throw notFound('Invitation could not be found.');
     return { revoked: true };
   });
 
-  app.get('/api/v1/teams/ownership-transfer', READ, async (request) => {
+  app.get('/api/v1/teams/ownership-transfer', READ, async (request): Promise<OpenOwnershipTransfer> => {
     const transfer = await openOwnershipTransfer(db, request.caller.teamId);
     return { transfer: transfer && transfer.expiresAt > clock.now() ? transferJson(transfer) : null };
   });
 
-  app.post('/api/v1/teams/ownership-transfer', PROVISION, async (request) => {
-    const body = parsePayload(transferSchema, request.body);
+  app.post('/api/v1/teams/ownership-transfer', PROVISION, async (request): Promise<TransferOutcome> => {
+    const body = parsePayload(ownershipTransferRequest, request.body);
     await requireRole(db, request.caller, [OWNER], 'transfer ownership');
     return requestOwnershipTransfer(db, { teamId: request.caller.teamId, fromUserId: request.caller.userId, email: body.email, baseUrl }, clock.now());
   });
 
-  app.delete('/api/v1/teams/ownership-transfer', PROVISION, async (request) => {
+  app.delete('/api/v1/teams/ownership-transfer', PROVISION, async (request): Promise<Cancelled> => {
     await requireRole(db, request.caller, [OWNER], 'cancel an ownership transfer');
     if (!(await cancelOwnershipTransfer(db, request.caller.teamId, clock.now()))) throw notFound('There is no open ownership transfer.');
     return { cancelled: true };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { Deleted } from '../../../contracts/acknowledgements.js';
+import { type SharedLink, type SharedLinkList, sharedLinkCreation } from '../../../contracts/sharedLinks.js';
 import { notFound } from '../../../errors.js';
 import { parsePayload } from '../../../management/payload.js';
 import { findOrCreateSharedLink, sharedLinkJson } from '../../../management/sharedLinks.js';
@@ -8,25 +9,23 @@ import { deleteSharedLink, listSharedLinks } from '../../../stores/meta/sharedLi
 import { singleValued } from '../../requestParts.js';
 import { bodyWithSiteId, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
-const createSchema = z.strictObject({ site_id: z.string(), name: z.string().min(1).max(200), password: z.string().max(1000).optional() });
-
 export function sharedLinkRoutes(app: FastifyInstance, deps: ManagementDeps): void {
   const { db, clock, baseUrl } = deps;
 
-  app.get('/api/v1/sites/shared-links', READ, async (request) => {
+  app.get('/api/v1/sites/shared-links', READ, async (request): Promise<SharedLinkList> => {
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
     return { shared_links: (await listSharedLinks(db, site.id)).map((link) => sharedLinkJson(baseUrl, site.domain, link)) };
   });
 
-  app.put('/api/v1/sites/shared-links', PROVISION, async (request) => {
-    const body = parsePayload(createSchema, bodyWithSiteId(request));
+  app.put('/api/v1/sites/shared-links', PROVISION, async (request): Promise<SharedLink> => {
+    const body = parsePayload(sharedLinkCreation, bodyWithSiteId(request));
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
     const { link } = await findOrCreateSharedLink(db, { siteId: site.id, name: body.name, password: body.password }, now);
     return sharedLinkJson(baseUrl, site.domain, link);
   });
 
-  app.delete('/api/v1/sites/shared-links/:name', PROVISION, async (request) => {
+  app.delete('/api/v1/sites/shared-links/:name', PROVISION, async (request): Promise<Deleted> => {
     const name = singleValued(request.params).name ?? '';
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
     if (!(await deleteSharedLink(db, site.id, name))) throw notFound(`This site has no shared link named "${name}".`);
