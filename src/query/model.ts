@@ -38,6 +38,16 @@ export interface ParsedQuery {
   imports: boolean;
 }
 
+/** Options the v1 adapter passes: its extra presets, and `with_bots` counting every classification. */
+export interface EngineOptions {
+  extraPresets?: boolean;
+  countEverything?: boolean;
+  /** v1 `date`: the day ranges are relative to. */
+  relativeTo?: string;
+  /** v1 breakdowns: pageviews and events beside entry or exit pages are the visits' own counts. */
+  visitCounts?: boolean;
+}
+
 /** A metric as the engine understands it: a built-in one, or an aggregate of a numeric custom property. */
 export type MetricSpec = { kind: 'builtin'; name: BuiltinMetric } | { kind: 'prop'; fn: PropAggregate | 'quantile'; quantile: number; prop: string };
 

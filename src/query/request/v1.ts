@@ -2,7 +2,7 @@ import { badRequest } from '../../errors.js';
 import { parseIsoDate } from '../../time/localTime.js';
 import { canonicalDimension, dimensionKind } from '../catalog.js';
 import { METRICS, metricFacts, parseMetric, type V1Use } from '../metrics.js';
-import type { EngineOptions } from '../run/engine.js';
+import type { EngineOptions } from '../model.js';
 import { parseV1Filters } from './v1Filters.js';
 
 /**

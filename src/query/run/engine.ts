@@ -9,7 +9,7 @@ import { completedImports } from '../../stores/meta/imports.js';
 import { formatDate, isoWithOffset, parseIsoDate, startOfDay, toLocal } from '../../time/localTime.js';
 import { dimensionKind } from '../catalog.js';
 import { metricFacts, REVENUE_METRICS } from '../metrics.js';
-import type { DateRange, GroupSet, ParsedQuery, ResolvedQuery, SiteContext } from '../model.js';
+import type { DateRange, EngineOptions, GroupSet, ParsedQuery, ResolvedQuery, SiteContext } from '../model.js';
 import { type CompletedImport, decideImports, type ImportsDecision, importsWarning } from '../plan/importedPlan.js';
 import { resolveQuery } from '../plan/resolve.js';
 import { loadSiteContext, statsSiteRefused } from '../plan/siteContext.js';
@@ -35,16 +35,6 @@ export interface QueryEngineDeps {
   now(): number;
   /** Which days each site has rolled up (src/rollups/rollups.ts); without it every answer is read raw. */
   rollups?: Pick<Rollups, 'coverage'>;
-}
-
-/** Options the v1 adapter passes: its extra presets, and `with_bots` counting every classification. */
-export interface EngineOptions {
-  extraPresets?: boolean;
-  countEverything?: boolean;
-  /** v1 `date`: the day ranges are relative to. */
-  relativeTo?: string;
-  /** v1 breakdowns: pageviews and events beside entry or exit pages are the visits' own counts. */
-  visitCounts?: boolean;
 }
 
 export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unknown, options: EngineOptions = {}): Promise<QueryResponse> {
