@@ -1,4 +1,5 @@
-import type { MetaDb } from './database.js';
+import { sql } from 'kysely';
+import { type MetaDb, records } from './database.js';
 
 /** People with access: accepted site guests and team members, with the address they sign in with. */
 export interface Grantee {
@@ -8,16 +9,23 @@ export interface Grantee {
   createdAt: number;
 }
 
-export async function listSiteGuests(db: MetaDb, siteId: number): Promise<Grantee[]> {
-  return db
-    .selectFrom('site_guests')
-    .innerJoin('users', 'users.id', 'site_guests.user_id')
-    .select(['site_guests.user_id as userId', 'users.email as email', 'site_guests.role as role', 'site_guests.created_at as createdAt'])
-    .where('site_guests.site_id', '=', siteId)
-    .orderBy('site_guests.created_at')
+/** Where each kind of access is kept: a site's guests, a team's members. */
+const GRANTS = { site: { table: 'site_guests', scope: 'siteId' }, team: { table: 'memberships', scope: 'teamId' } } as const;
+
+/** Everyone granted access to one site or team, in the order they were granted it. */
+async function grantees(db: MetaDb, grant: keyof typeof GRANTS, id: number): Promise<Grantee[]> {
+  const { table, scope } = GRANTS[grant];
+  return records(db)
+    .selectFrom(table)
+    .innerJoin('users', 'users.id', 'userId')
+    .select(['userId', 'users.email', 'role', `${table}.createdAt`])
+    .where(sql.ref(`${table}.${scope}`), '=', id)
+    .orderBy(`${table}.createdAt`)
     .orderBy('users.id')
     .execute();
 }
+
+export const listSiteGuests = (db: MetaDb, siteId: number) => grantees(db, 'site', siteId);
 
 export async function findSiteGuest(db: MetaDb, siteId: number, email: string): Promise<Grantee | undefined> {
   return (await listSiteGuests(db, siteId)).find((g) => g.email.toLowerCase() === email.toLowerCase());
@@ -37,16 +45,7 @@ export async function removeSiteGuest(db: MetaDb, siteId: number, userId: number
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function listTeamMembers(db: MetaDb, teamId: number): Promise<Grantee[]> {
-  return db
-    .selectFrom('memberships')
-    .innerJoin('users', 'users.id', 'memberships.user_id')
-    .select(['memberships.user_id as userId', 'users.email as email', 'memberships.role as role', 'memberships.created_at as createdAt'])
-    .where('memberships.team_id', '=', teamId)
-    .orderBy('memberships.created_at')
-    .orderBy('users.id')
-    .execute();
-}
+export const listTeamMembers = (db: MetaDb, teamId: number) => grantees(db, 'team', teamId);
 
 /** Grants or changes a team role: when an invitation or transfer is accepted, or the owner or an admin changes it (src/management/memberRoles.ts). */
 export async function grantTeamRole(db: MetaDb, teamId: number, userId: number, role: string, now: number): Promise<void> {

@@ -1,4 +1,23 @@
-import { type MetaDb, type MetaRecord, records } from './database.js';
+import type { ExpressionBuilder } from 'kysely';
+import { type MetaDb, type MetaRecord, type MetaRecords, records } from './database.js';
+
+/** Invitations and ownership transfers are offers, open until accepted or revoked (expired ones included). */
+type Offer = 'invitations' | 'ownership_transfers';
+const stillOpen = (eb: ExpressionBuilder<MetaRecords, Offer>) => eb.and([eb('acceptedAt', 'is', null), eb('revokedAt', 'is', null)]);
+
+/** Accepts or revokes the open offers `match` picks; how many it settled. */
+async function settle(
+  db: MetaDb,
+  table: Offer,
+  change: { acceptedAt: number } | { revokedAt: number },
+  match: { id?: number; teamId?: number },
+): Promise<number> {
+  let query = records(db).updateTable(table).set(change).where(stillOpen);
+  if (match.id !== undefined) query = query.where('id', '=', match.id);
+  if (match.teamId !== undefined) query = query.where('teamId', '=', match.teamId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
 
 /** Every column of an invitation but its token's hash, which only the lookup by token compares. */
 const INVITATION_COLUMNS = [
@@ -33,24 +52,15 @@ export interface NewInvitation {
  * address has at most one live link per team or site.
  */
 export async function replaceInvitation(db: MetaDb, input: NewInvitation, now: number): Promise<Invitation> {
-  const emailNormalized = input.email.toLowerCase();
   return db.transaction().execute(async (trx) => {
-    let open = records(trx)
-      .updateTable('invitations')
-      .set({ revokedAt: now })
-      .where('teamId', '=', input.teamId)
-      .where('emailNormalized', '=', emailNormalized)
-      .where('acceptedAt', 'is', null)
-      .where('revokedAt', 'is', null);
-    open = input.siteId === null ? open.where('siteId', 'is', null) : open.where('siteId', '=', input.siteId);
-    await open.execute();
-    const row = await records(trx)
+    await revokeInvitationsFor(trx, input.teamId, input.siteId, input.email, now);
+    return records(trx)
       .insertInto('invitations')
       .values({
         teamId: input.teamId,
         siteId: input.siteId,
         email: input.email,
-        emailNormalized: emailNormalized,
+        emailNormalized: input.email.toLowerCase(),
         role: input.role,
         tokenHash: input.tokenHash,
         invitedByUserId: input.invitedByUserId,
@@ -61,18 +71,12 @@ export async function replaceInvitation(db: MetaDb, input: NewInvitation, now: n
       })
       .returning(INVITATION_COLUMNS)
       .executeTakeFirstOrThrow();
-    return row;
   });
 }
 
 /** Invitations of a team not yet accepted or revoked (expired ones included), oldest first. */
 export async function listOpenInvitations(db: MetaDb, teamId: number, filter: { siteId?: number | null } = {}): Promise<Invitation[]> {
-  let query = records(db)
-    .selectFrom('invitations')
-    .select(INVITATION_COLUMNS)
-    .where('teamId', '=', teamId)
-    .where('acceptedAt', 'is', null)
-    .where('revokedAt', 'is', null);
+  let query = records(db).selectFrom('invitations').select(INVITATION_COLUMNS).where('teamId', '=', teamId).where(stillOpen);
   if (filter.siteId === null) query = query.where('siteId', 'is', null);
   else if (filter.siteId !== undefined) query = query.where('siteId', '=', filter.siteId);
   return query.orderBy('id').execute();
@@ -111,15 +115,7 @@ export async function findInvitationByTokenHash(db: MetaDb, tokenHash: string): 
 
 /** True when an open invitation of the team was revoked. */
 export async function revokeInvitation(db: MetaDb, teamId: number, invitationId: number, now: number): Promise<boolean> {
-  const result = await records(db)
-    .updateTable('invitations')
-    .set({ revokedAt: now })
-    .where('teamId', '=', teamId)
-    .where('id', '=', invitationId)
-    .where('acceptedAt', 'is', null)
-    .where('revokedAt', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return (await settle(db, 'invitations', { revokedAt: now }, { teamId, id: invitationId })) > 0;
 }
 
 /** Revokes every open invitation of an address to a team (siteId null) or a site. */
@@ -129,8 +125,7 @@ export async function revokeInvitationsFor(db: MetaDb, teamId: number, siteId: n
     .set({ revokedAt: now })
     .where('teamId', '=', teamId)
     .where('emailNormalized', '=', email.toLowerCase())
-    .where('acceptedAt', 'is', null)
-    .where('revokedAt', 'is', null);
+    .where(stillOpen);
   query = siteId === null ? query.where('siteId', 'is', null) : query.where('siteId', '=', siteId);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
@@ -141,14 +136,7 @@ export async function revokeInvitationsFor(db: MetaDb, teamId: number, siteId: n
  * transaction that grants the access, so both happen or neither.
  */
 export async function markInvitationAccepted(db: MetaDb, invitationId: number, now: number): Promise<boolean> {
-  const result = await records(db)
-    .updateTable('invitations')
-    .set({ acceptedAt: now })
-    .where('id', '=', invitationId)
-    .where('acceptedAt', 'is', null)
-    .where('revokedAt', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return (await settle(db, 'invitations', { acceptedAt: now }, { id: invitationId })) > 0;
 }
 
 export interface OwnershipTransfer {
@@ -173,7 +161,7 @@ export async function replaceOwnershipTransfer(
 ): Promise<OwnershipTransfer> {
   return db.transaction().execute(async (trx) => {
     await cancelOwnershipTransfer(trx, input.teamId, now);
-    const row = await records(trx)
+    return records(trx)
       .insertInto('ownership_transfers')
       .values({
         teamId: input.teamId,
@@ -187,7 +175,6 @@ export async function replaceOwnershipTransfer(
       })
       .returning(TRANSFER_COLUMNS)
       .executeTakeFirstOrThrow();
-    return row;
   });
 }
 
@@ -196,21 +183,13 @@ export async function openOwnershipTransfer(db: MetaDb, teamId: number): Promise
     .selectFrom('ownership_transfers')
     .select(TRANSFER_COLUMNS)
     .where('teamId', '=', teamId)
-    .where('acceptedAt', 'is', null)
-    .where('revokedAt', 'is', null)
+    .where(stillOpen)
     .orderBy('id', 'desc')
     .executeTakeFirst();
 }
 
 export async function cancelOwnershipTransfer(db: MetaDb, teamId: number, now: number): Promise<boolean> {
-  const result = await records(db)
-    .updateTable('ownership_transfers')
-    .set({ revokedAt: now })
-    .where('teamId', '=', teamId)
-    .where('acceptedAt', 'is', null)
-    .where('revokedAt', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return (await settle(db, 'ownership_transfers', { revokedAt: now }, { teamId })) > 0;
 }
 
 export async function findOwnershipTransferByTokenHash(db: MetaDb, tokenHash: string): Promise<OwnershipTransfer | undefined> {
@@ -218,12 +197,5 @@ export async function findOwnershipTransferByTokenHash(db: MetaDb, tokenHash: st
 }
 
 export async function markOwnershipTransferAccepted(db: MetaDb, transferId: number, now: number): Promise<boolean> {
-  const result = await records(db)
-    .updateTable('ownership_transfers')
-    .set({ acceptedAt: now })
-    .where('id', '=', transferId)
-    .where('acceptedAt', 'is', null)
-    .where('revokedAt', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return (await settle(db, 'ownership_transfers', { acceptedAt: now }, { id: transferId })) > 0;
 }
