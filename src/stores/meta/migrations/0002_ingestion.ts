@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { columnTypes, type MetaDialect, primaryKey } from './columns.js';
+import { columnTypes, type MetaDialect, ownedTable, required } from './columns.js';
 
 /** Daily visitor-id salts, per-site shields and which classifications a site puts back into reports. */
 export async function up(db: Kysely<unknown>, dialect: MetaDialect): Promise<void> {
@@ -8,17 +8,14 @@ export async function up(db: Kysely<unknown>, dialect: MetaDialect): Promise<voi
   await db.schema
     .createTable('salts')
     .addColumn('day', 'text', (c) => c.primaryKey())
-    .addColumn('salt', 'text', (c) => c.notNull())
-    .addColumn('created_at', t.bigint, (c) => c.notNull())
+    .addColumn('salt', 'text', required)
+    .addColumn('created_at', t.bigint, required)
     .execute();
-  await db.schema
-    .createTable('site_shields')
-    .addColumn('id', t.id, primaryKey(dialect))
-    .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('value', 'text', (c) => c.notNull())
+  await ownedTable(db, dialect, 'site_shields', 'site')
+    .addColumn('kind', 'text', required)
+    .addColumn('value', 'text', required)
     .addColumn('description', 'text')
-    .addColumn('created_at', t.bigint, (c) => c.notNull())
+    .addColumn('created_at', t.bigint, required)
     .addUniqueConstraint('site_shields_unique', ['site_id', 'kind', 'value'])
     .execute();
   await db.schema

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { columnTypes, type MetaDialect, primaryKey } from './columns.js';
+import { belongsTo, columnTypes, type MetaDialect, primaryKey, required } from './columns.js';
 
 /**
  * The outbox: events that webhooks announce, written in the same transaction as the change
@@ -11,11 +11,11 @@ export async function up(db: Kysely<unknown>, dialect: MetaDialect): Promise<voi
     .createTable('webhook_events')
     .addColumn('id', t.bigId, primaryKey(dialect))
     .addColumn('event_id', 'text', (c) => c.notNull().unique())
-    .addColumn('type', 'text', (c) => c.notNull())
-    .addColumn('team_id', 'integer', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+    .addColumn('type', 'text', required)
+    .addColumn('team_id', 'integer', belongsTo('teams'))
     .addColumn('site_id', 'integer')
-    .addColumn('payload', 'text', (c) => c.notNull())
-    .addColumn('created_at', t.bigint, (c) => c.notNull())
+    .addColumn('payload', 'text', required)
+    .addColumn('created_at', t.bigint, required)
     .addColumn('dispatched_at', t.bigint)
     .execute();
   await db.schema.createIndex('webhook_events_pending').on('webhook_events').columns(['dispatched_at', 'id']).execute();

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { columnTypes, type MetaDialect, primaryKey } from './columns.js';
+import { belongsTo, columnTypes, type MetaDialect, ownedTable, primaryKey, required } from './columns.js';
 
 /**
  * Webhook endpoints, their deliveries (one row per event and endpoint, or per manual
@@ -9,35 +9,32 @@ import { columnTypes, type MetaDialect, primaryKey } from './columns.js';
  */
 export async function up(db: Kysely<unknown>, dialect: MetaDialect): Promise<void> {
   const t = columnTypes(dialect);
-  await db.schema
-    .createTable('webhooks')
-    .addColumn('id', t.id, primaryKey(dialect))
-    .addColumn('team_id', 'integer', (c) => c.notNull().references('teams.id').onDelete('cascade'))
-    .addColumn('url', 'text', (c) => c.notNull())
+  await ownedTable(db, dialect, 'webhooks', 'team')
+    .addColumn('url', 'text', required)
     // Space-separated; empty means every type.
-    .addColumn('event_types', 'text', (c) => c.notNull())
-    .addColumn('secret', 'text', (c) => c.notNull())
+    .addColumn('event_types', 'text', required)
+    .addColumn('secret', 'text', required)
     .addColumn('previous_secret', 'text')
     .addColumn('previous_secret_expires_at', t.bigint)
     .addColumn('consecutive_failures', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('stopped_at', t.bigint)
-    .addColumn('created_at', t.bigint, (c) => c.notNull())
-    .addColumn('updated_at', t.bigint, (c) => c.notNull())
+    .addColumn('created_at', t.bigint, required)
+    .addColumn('updated_at', t.bigint, required)
     .execute();
   await db.schema.createIndex('webhooks_team').on('webhooks').column('team_id').execute();
 
   await db.schema
     .createTable('webhook_deliveries')
     .addColumn('id', t.bigId, primaryKey(dialect))
-    .addColumn('webhook_id', 'integer', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
-    .addColumn('event_row_id', t.bigint, (c) => c.notNull().references('webhook_events.id').onDelete('cascade'))
+    .addColumn('webhook_id', 'integer', belongsTo('webhooks'))
+    .addColumn('event_row_id', t.bigint, belongsTo('webhook_events'))
     .addColumn('redelivery_of', t.bigint)
-    .addColumn('state', 'text', (c) => c.notNull())
+    .addColumn('state', 'text', required)
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', t.bigint)
     .addColumn('claimed_until', t.bigint)
     .addColumn('claim_token', 'text')
-    .addColumn('created_at', t.bigint, (c) => c.notNull())
+    .addColumn('created_at', t.bigint, required)
     .addColumn('completed_at', t.bigint)
     .execute();
   // The worker's poll: queued rows by due time.
@@ -48,26 +45,23 @@ export async function up(db: Kysely<unknown>, dialect: MetaDialect): Promise<voi
   await db.schema
     .createTable('webhook_attempts')
     .addColumn('id', t.bigId, primaryKey(dialect))
-    .addColumn('delivery_id', t.bigint, (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
-    .addColumn('webhook_id', 'integer', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
-    .addColumn('attempted_at', t.bigint, (c) => c.notNull())
+    .addColumn('delivery_id', t.bigint, belongsTo('webhook_deliveries'))
+    .addColumn('webhook_id', 'integer', belongsTo('webhooks'))
+    .addColumn('attempted_at', t.bigint, required)
     .addColumn('status_code', 'integer')
     .addColumn('error', 'text')
     .addColumn('error_detail', 'text')
-    .addColumn('duration_ms', 'integer', (c) => c.notNull())
-    .addColumn('response_body', 'text', (c) => c.notNull())
-    .addColumn('response_truncated', 'integer', (c) => c.notNull())
+    .addColumn('duration_ms', 'integer', required)
+    .addColumn('response_body', 'text', required)
+    .addColumn('response_truncated', 'integer', required)
     .execute();
   await db.schema.createIndex('webhook_attempts_log').on('webhook_attempts').columns(['webhook_id', 'id']).execute();
 
-  await db.schema
-    .createTable('notices')
-    .addColumn('id', t.id, primaryKey(dialect))
-    .addColumn('team_id', 'integer', (c) => c.notNull().references('teams.id').onDelete('cascade'))
-    .addColumn('kind', 'text', (c) => c.notNull())
+  await ownedTable(db, dialect, 'notices', 'team')
+    .addColumn('kind', 'text', required)
     .addColumn('webhook_id', 'integer', (c) => c.references('webhooks.id').onDelete('cascade'))
-    .addColumn('message', 'text', (c) => c.notNull())
-    .addColumn('created_at', t.bigint, (c) => c.notNull())
+    .addColumn('message', 'text', required)
+    .addColumn('created_at', t.bigint, required)
     .addColumn('dismissed_at', t.bigint)
     .execute();
   await db.schema.createIndex('notices_team').on('notices').columns(['team_id', 'id']).execute();

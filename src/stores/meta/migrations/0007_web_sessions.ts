@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { columnTypes, type MetaDialect } from './columns.js';
+import { belongsTo, columnTypes, type MetaDialect, required } from './columns.js';
 
 /**
  * Sign-in sessions of the web app, kept server side so they can be revoked. The cookie holds a
@@ -10,10 +10,10 @@ export async function up(db: Kysely<unknown>, dialect: MetaDialect): Promise<voi
   await db.schema
     .createTable('web_sessions')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('csrf_token', 'text', (c) => c.notNull())
-    .addColumn('created_at', t.bigint, (c) => c.notNull())
-    .addColumn('expires_at', t.bigint, (c) => c.notNull())
+    .addColumn('user_id', 'integer', belongsTo('users'))
+    .addColumn('csrf_token', 'text', required)
+    .addColumn('created_at', t.bigint, required)
+    .addColumn('expires_at', t.bigint, required)
     .execute();
   await db.schema.createIndex('web_sessions_user').on('web_sessions').column('user_id').execute();
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { columnTypes, type MetaDialect, primaryKey } from './columns.js';
+import { columnTypes, type MetaDialect, ownedTable, required } from './columns.js';
 
 /**
  * Imports of another export (Plausible's CSV format, or ours) into a site's imported data: one row
@@ -8,12 +8,9 @@ import { columnTypes, type MetaDialect, primaryKey } from './columns.js';
  */
 export async function up(db: Kysely<unknown>, dialect: MetaDialect): Promise<void> {
   const t = columnTypes(dialect);
-  await db.schema
-    .createTable('imports')
-    .addColumn('id', t.id, primaryKey(dialect))
-    .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
-    .addColumn('file_name', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull())
+  await ownedTable(db, dialect, 'imports', 'site')
+    .addColumn('file_name', 'text', required)
+    .addColumn('status', 'text', required)
     .addColumn('from_date', 'text')
     .addColumn('to_date', 'text')
     .addColumn('rows', t.bigint, (c) => c.notNull().defaultTo(0))
@@ -23,7 +20,7 @@ export async function up(db: Kysely<unknown>, dialect: MetaDialect): Promise<voi
     .addColumn('error_file', 'text')
     .addColumn('error_line', 'integer')
     .addColumn('created_by_user_id', 'integer')
-    .addColumn('created_at', t.bigint, (c) => c.notNull())
+    .addColumn('created_at', t.bigint, required)
     .addColumn('finished_at', t.bigint)
     .execute();
   await db.schema.createIndex('imports_site').on('imports').column('site_id').execute();

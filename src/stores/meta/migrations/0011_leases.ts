@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { columnTypes, type MetaDialect } from './columns.js';
+import { columnTypes, type MetaDialect, required } from './columns.js';
 
 /**
  * Leases for work that must run on one node at a time (src/stores/meta/leases.ts): one row per
@@ -10,8 +10,8 @@ export async function up(db: Kysely<unknown>, dialect: MetaDialect): Promise<voi
   await db.schema
     .createTable('leases')
     .addColumn('name', 'text', (c) => c.primaryKey())
-    .addColumn('holder', 'text', (c) => c.notNull())
-    .addColumn('expires_at', t.bigint, (c) => c.notNull())
-    .addColumn('claimed_at', t.bigint, (c) => c.notNull())
+    .addColumn('holder', 'text', required)
+    .addColumn('expires_at', t.bigint, required)
+    .addColumn('claimed_at', t.bigint, required)
     .execute();
 }
