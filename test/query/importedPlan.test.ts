@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { loadExchangeRates } from '../../src/query/exchangeRates.js';
 import type { SiteContext } from '../../src/query/model.js';
 import { type CompletedImport, decideImports, IMPORTED_TABLES, importsWarning } from '../../src/query/plan/importedPlan.js';
 import { resolveQuery } from '../../src/query/plan/resolve.js';
 import { parseRequest } from '../../src/query/request/v2.js';
-import { loadExchangeRates } from '../../src/query/run/exchangeRates.js';
 import { compileQuery } from '../../src/query/sql/compile.js';
 import { SqlParams } from '../../src/query/sqlParams.js';
 import { ROLLUPS } from '../../src/stores/clickhouse/schema.js';

@@ -1,13 +1,13 @@
 import type { QueryConfig } from '../../config/config.js';
 import { AppError } from '../../errors.js';
 import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
+import type { ExchangeRates } from '../exchangeRates.js';
 import type { DateRange, GroupSet, ResolvedQuery } from '../model.js';
 import type { ImportedSource } from '../plan/importedPlan.js';
 import { candidateCount, leadingRows, leadsAll, tightCandidateCount } from '../plan/leadingGroups.js';
 import { rawReadFrom, rawRowsCover, requireRawRows } from '../plan/rawHorizon.js';
 import { type CompiledQuery, compileQuery } from '../sql/compile.js';
 import { SqlParams } from '../sqlParams.js';
-import type { ExchangeRates } from './exchangeRates.js';
 import type { Row, Statements } from './execute.js';
 import { chooseSampleRate } from './sampling.js';
 

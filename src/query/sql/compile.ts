@@ -1,12 +1,12 @@
 import type { RollupTable } from '../../stores/clickhouse/dailyRollups.js';
 import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { dimensionKind } from '../catalog.js';
+import type { ExchangeRates } from '../exchangeRates.js';
 import { goalCondition, goalDimensionGoals, isScrollGoal } from '../goals.js';
 import { type MetricFacts, metricFacts, metricOf } from '../metrics.js';
 import type { CompileContext, GroupSet, MetricSpec, ResolvedQuery, RevenuePlan, Side } from '../model.js';
 import type { ImportedSource } from '../plan/importedPlan.js';
 import { filterLeaves, isSessionDimension, metricTable } from '../plan/resolve.js';
-import type { ExchangeRates } from '../run/exchangeRates.js';
 import { dayBucket, dimensionLabel, goalKey } from './dimensionSql.js';
 import { filtersCondition, isVisitSetTest, usesScrollGoals } from './filters.js';
 import { importedSubquery, importedTotals } from './importedSql.js';

@@ -1,6 +1,6 @@
+import { type ExchangeRates, multipliersInto } from '../exchangeRates.js';
 import { goalCondition, goalsInFilters } from '../goals.js';
 import type { Goal, ResolvedQuery, RevenuePlan } from '../model.js';
-import { type ExchangeRates, multipliersInto } from '../run/exchangeRates.js';
 import type { SqlParams } from '../sqlParams.js';
 
 /** Goals the query is about: those its top-level goal filters select, else all of the site's. */
