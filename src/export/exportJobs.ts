@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaDb } from '../stores/meta/database.js';
-import { createLeases, NODE_ID, readLease } from '../stores/meta/leases.js';
+import { createLeases, type Leases, NODE_ID, readLease } from '../stores/meta/leases.js';
 import { getSite, type Site } from '../stores/meta/sites.js';
 import { exportSite } from './exportResponse.js';
 import { type ExportRange, exportFileName, streamSiteExport } from './siteExport.js';
@@ -95,7 +95,7 @@ const PICK_UP_MS = 1_000;
  * holder renews the lease while it is queued and written; when it dies another node finds the
  * lease expired within a lease period and marks the export failed with the same sentence.
  */
-export function createExportJobs(deps: {
+export interface ExportJobsDeps {
   db: MetaDb;
   events: EventStore;
   clock: Clock;
@@ -103,43 +103,297 @@ export function createExportJobs(deps: {
   leasePeriodMs?: number;
   /** Whether this node writes exports (the worker role; src/app.ts); true unless given. */
   writes?: boolean;
-}): ExportJobs {
-  const writes = deps.writes ?? true;
-  const dir = join(deps.dataDir, 'exports');
+}
+
+export function createExportJobs(deps: ExportJobsDeps): ExportJobs {
+  const jobs = new PreparedExports(deps);
+  jobs.begin();
+  return jobs;
+}
+
+class PreparedExports implements ExportJobs {
+  private readonly writes: boolean;
+  private readonly folder: ExportFolder;
   // Each instance is its own holder: a stopped one's exports are taken as interrupted at once.
-  const holder = `${NODE_ID}/exports/${randomBytes(4).toString('hex')}`;
-  const leases = createLeases({ db: deps.db, clock: deps.clock, holder, periodMs: deps.leasePeriodMs });
-  liveHolders.add(holder);
-  const jobs = new Map<string, ExportJob>();
+  private readonly holder = `${NODE_ID}/exports/${randomBytes(4).toString('hex')}`;
+  private readonly leases: Leases;
   /** This instance's exports still preparing: their leases are renewed. */
-  const mine = new Set<string>();
-  let queue: Promise<void> = Promise.resolve();
-  let stopped = false;
-  let writing: Readable | null = null;
-  const path = (id: string) => join(dir, `${id}.zip`);
-  const recordPath = (id: string) => join(dir, `${id}.json`);
-  // Written aside and renamed, so another node never reads a record halfway.
-  const record = (job: ExportJob) => {
-    const file = recordPath(job.id);
+  private readonly mine = new Set<string>();
+  private queue: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private writing: Readable | null = null;
+  private writingId: string | null = null;
+  private picking: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private pickUpTimer: NodeJS.Timeout | undefined;
+  /** A sweep at the soonest expiry of the other holders' leases, when it comes before the next regular one. */
+  private atExpiry: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: ExportJobsDeps) {
+    this.writes = deps.writes ?? true;
+    this.folder = new ExportFolder(join(deps.dataDir, 'exports'), deps.clock, this.mine);
+    this.leases = createLeases({ db: deps.db, clock: deps.clock, holder: this.holder, periodMs: deps.leasePeriodMs });
+  }
+
+  /** Reads the folder, then renews, sweeps and (a writer) picks up on timers. */
+  begin(): void {
+    liveHolders.add(this.holder);
+    this.folder.scan(true);
+    this.timer = setInterval(
+      () =>
+        void this.renew()
+          .then(() => this.sweep())
+          .catch(() => {}),
+      Math.floor(this.leases.periodMs / 3),
+    );
+    this.timer.unref();
+    void this.sweep().catch(() => {});
+    if (!this.writes) return;
+    this.pickUpTimer = setInterval(() => void this.pickUp(), PICK_UP_MS);
+    this.pickUpTimer.unref();
+    void this.pickUp();
+  }
+
+  start(site: Site, range: ExportRange): ExportJob {
+    this.expire();
+    const now = this.deps.clock.now();
+    const job: ExportJob = {
+      id: randomBytes(12).toString('hex'),
+      siteId: site.id,
+      range,
+      fileName: exportFileName(site.domain, range.to),
+      status: 'preparing',
+      createdAt: now,
+      finishedAt: null,
+      bytes: null,
+      error: null,
+      holder: this.writes ? this.holder : null,
+    };
+    this.folder.jobs.set(job.id, job);
+    if (this.writes) this.mine.add(job.id);
+    this.folder.record(job);
+    // Taken before the record is a lease period old, so no other node takes it for a dead one's.
+    if (this.writes)
+      this.enqueue(
+        job,
+        this.leases.claim(leaseName(job.id)).catch(() => false),
+        async () => site,
+      );
+    return job;
+  }
+
+  list(siteId: number): ExportJob[] {
+    this.folder.scan(false);
+    this.expire();
+    return [...this.folder.jobs.values()].filter((job) => job.siteId === siteId).sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  ready(siteId: number, id: string): { job: ExportJob; path: string } | undefined {
+    this.folder.scan(false);
+    this.expire();
+    const job = this.folder.jobs.get(id);
+    return job && job.siteId === siteId && job.status === 'ready' ? { job, path: this.folder.path(id) } : undefined;
+  }
+
+  remove(siteId: number, id: string): boolean {
+    const job = this.folder.jobs.get(id);
+    if (!job || job.siteId !== siteId) return false;
+    this.folder.forget(job);
+    return true;
+  }
+
+  stop(): void {
+    // The export being written is abandoned; its record says so to the next process.
+    this.stopped = true;
+    clearInterval(this.timer);
+    clearInterval(this.pickUpTimer);
+    clearTimeout(this.atExpiry);
+    liveHolders.delete(this.holder);
+    this.writing?.destroy();
+    for (const id of this.mine) void this.leases.release(leaseName(id)).catch(() => {});
+    this.mine.clear();
+    this.folder.jobs.clear();
+  }
+
+  async sweep(): Promise<void> {
+    if (this.stopped) return;
+    this.folder.scan(false);
+    const now = this.deps.clock.now();
+    let soonest = Number.POSITIVE_INFINITY;
+    for (const job of [...this.folder.jobs.values()]) {
+      // One waiting for a worker has no holder to lose.
+      if (job.status !== 'preparing' || job.holder === null || this.mine.has(job.id)) continue;
+      const lease = await readLease(this.deps.db, leaseName(job.id));
+      // A lease not taken yet is given a period: its holder claims it just after writing the record.
+      const dead = lease ? lease.expiresAt <= now : now - job.createdAt > this.leases.periodMs;
+      if (!dead) {
+        soonest = Math.min(soonest, lease ? lease.expiresAt - now : job.createdAt + this.leases.periodMs - now + 1);
+        continue;
+      }
+      await this.failDeadHolder(job);
+    }
+    // A holder that died is found at its lease's expiry, so within one lease period of its last renewal.
+    if (soonest < Math.floor(this.leases.periodMs / 3) && !this.stopped) {
+      clearTimeout(this.atExpiry);
+      this.atExpiry = setTimeout(() => void this.sweep().catch(() => {}), soonest);
+      this.atExpiry.unref();
+    }
+  }
+
+  /** Taking the lease makes this node the only one to mark it, and a late renewal of the dead holder fail. */
+  private async failDeadHolder(job: ExportJob): Promise<void> {
+    if (!(await this.leases.claim(leaseName(job.id)))) return;
+    // Unless its holder finished it (or it was removed) since the folder was read.
+    const current = this.folder.reread(job.id);
+    if (current?.status === 'preparing' && current.holder === job.holder) {
+      this.folder.jobs.set(current.id, current);
+      this.folder.interrupted(current);
+    }
+    await this.leases.release(leaseName(job.id));
+  }
+
+  /**
+   * Takes up the exports other nodes recorded for a worker: the lease decides which worker writes
+   * each, and the record, read again once it is held, that nobody wrote it meanwhile.
+   */
+  pickUp(): Promise<void> {
+    this.picking ??= (async () => {
+      if (this.stopped || !this.writes) return;
+      this.folder.scan(false);
+      for (const job of [...this.folder.jobs.values()]) {
+        if (this.stopped || job.status !== 'preparing' || job.holder !== null) continue;
+        if (!(await this.leases.claim(leaseName(job.id)))) continue;
+        const current = this.folder.reread(job.id);
+        if (this.stopped || current?.status !== 'preparing' || current.holder !== null) {
+          await this.leases.release(leaseName(job.id));
+          continue;
+        }
+        current.holder = this.holder;
+        this.folder.jobs.set(current.id, current);
+        this.mine.add(current.id);
+        this.folder.record(current);
+        this.enqueue(current, Promise.resolve(true), () => getSite(this.deps.db, current.siteId));
+      }
+    })()
+      .catch(() => {})
+      .finally(() => {
+        this.picking = null;
+      });
+    return this.picking;
+  }
+
+  /** Queues one of this instance's exports, once its lease is `claimed`; the site is read when its turn comes. */
+  private enqueue(job: ExportJob, claimed: Promise<boolean>, site: () => Promise<Site | undefined>): void {
+    this.queue = this.queue.then(async () => {
+      if (!(await claimed)) this.mine.delete(job.id);
+      if (this.stopped || !this.folder.jobs.has(job.id) || !this.mine.has(job.id)) return;
+      const current = await site().catch(() => undefined);
+      if (current && current.deletedAt === null) return this.write(job, current);
+      Object.assign(job, { status: 'failed', finishedAt: this.deps.clock.now(), error: 'The site was deleted.' });
+      this.folder.record(job);
+      this.mine.delete(job.id);
+      await this.leases.release(leaseName(job.id)).catch(() => {});
+    });
+  }
+
+  private async renew(): Promise<void> {
+    for (const id of [...this.mine]) {
+      if (await this.leases.renew(leaseName(id)).catch(() => true)) continue;
+      // Another node found this instance's lease expired and failed the export: stop writing it.
+      this.mine.delete(id);
+      if (this.writingId === id) this.writing?.destroy();
+    }
+  }
+
+  private expire(): void {
+    const now = this.deps.clock.now();
+    for (const job of this.folder.jobs.values()) if (job.finishedAt !== null && now - job.finishedAt > PREPARED_EXPORT_KEPT_MS) this.folder.forget(job);
+  }
+
+  private async write(job: ExportJob, site: Site): Promise<void> {
+    const { folder } = this;
+    const part = `${folder.path(job.id)}.part`;
+    try {
+      folder.ensure();
+      this.writingId = job.id;
+      this.writing = streamSiteExport(this.deps.events.jobs, await exportSite(this.deps.db, site), job.range);
+      await pipeline(this.writing, createWriteStream(part));
+      // Removed meanwhile, here or through another node (its record is gone): nothing is kept.
+      if (this.stopped || !folder.jobs.has(job.id) || !this.mine.has(job.id) || !existsSync(folder.recordPath(job.id))) return;
+      renameSync(part, folder.path(job.id));
+      Object.assign(job, { status: 'ready', bytes: statSync(folder.path(job.id)).size, finishedAt: this.deps.clock.now() });
+      folder.record(job);
+    } catch (error) {
+      rmSync(part, { force: true });
+      if (this.stopped || !this.mine.has(job.id) || !existsSync(folder.recordPath(job.id))) return;
+      Object.assign(job, {
+        status: 'failed',
+        finishedAt: this.deps.clock.now(),
+        error: `The export could not be written: ${error instanceof Error ? error.message : String(error)}`,
+      });
+      if (folder.jobs.has(job.id)) folder.record(job);
+    } finally {
+      this.writing = null;
+      this.writingId = null;
+      if (this.mine.delete(job.id)) await this.leases.release(leaseName(job.id)).catch(() => {});
+      // Removed on the node that recorded it: nothing of it stays here either.
+      if (!existsSync(folder.recordPath(job.id))) {
+        folder.jobs.delete(job.id);
+        for (const file of [part, folder.path(job.id)]) rmSync(file, { force: true });
+      }
+    }
+  }
+}
+
+/** The exports folder (FILES_DIR/exports, shared by nodes): each export's record (`<id>.json`) beside its file (`<id>.zip`). */
+class ExportFolder {
+  readonly jobs = new Map<string, ExportJob>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly clock: Clock,
+    /** The exports this instance is writing: their records are its own, not re-read. */
+    private readonly mine: Set<string>,
+  ) {
+    this.ensure();
+  }
+
+  ensure(): void {
+    mkdirSync(this.dir, { recursive: true });
+  }
+
+  path(id: string): string {
+    return join(this.dir, `${id}.zip`);
+  }
+
+  recordPath(id: string): string {
+    return join(this.dir, `${id}.json`);
+  }
+
+  /** Written aside and renamed, so another node never reads a record halfway. */
+  record(job: ExportJob): void {
+    const file = this.recordPath(job.id);
     writeFileSync(`${file}.tmp`, JSON.stringify(job));
     renameSync(`${file}.tmp`, file);
-  };
-  /** The record as another node may have rewritten it since it was read; undefined once removed. */
-  const reread = (id: string): ExportJob | undefined => {
-    const parsed = RECORD.safeParse(readJson(recordPath(id)));
-    return parsed.success ? parsed.data : undefined;
-  };
-  const interrupted = (job: ExportJob) => {
-    Object.assign(job, { status: 'failed', finishedAt: deps.clock.now(), error: INTERRUPTED_EXPORT });
-    record(job);
-    rmSync(`${path(job.id)}.part`, { force: true });
-  };
+  }
 
-  const forget = (job: ExportJob) => {
-    jobs.delete(job.id);
-    mine.delete(job.id);
-    for (const file of [path(job.id), `${path(job.id)}.part`, recordPath(job.id)]) rmSync(file, { force: true });
-  };
+  /** The record as another node may have rewritten it since it was read; undefined once removed. */
+  reread(id: string): ExportJob | undefined {
+    const parsed = RECORD.safeParse(readJson(this.recordPath(id)));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  interrupted(job: ExportJob): void {
+    Object.assign(job, { status: 'failed', finishedAt: this.clock.now(), error: INTERRUPTED_EXPORT });
+    this.record(job);
+    rmSync(`${this.path(job.id)}.part`, { force: true });
+  }
+
+  forget(job: ExportJob): void {
+    this.jobs.delete(job.id);
+    this.mine.delete(job.id);
+    for (const file of [this.path(job.id), `${this.path(job.id)}.part`, this.recordPath(job.id)]) rmSync(file, { force: true });
+  }
 
   /**
    * Reads the records in the folder (every node's): a record that cannot be read, or a ready one
@@ -147,237 +401,35 @@ export function createExportJobs(deps: {
    * (or by a version that kept no holder) is failed at once; other nodes' are left to `sweep`, and
    * those waiting for a worker to `pickUp`.
    */
-  const scan = (first: boolean) => {
+  scan(first: boolean): void {
     const seen = new Set<string>();
-    const files = readdirSync(dir);
+    const files = readdirSync(this.dir);
     for (const file of files) {
       if (!file.endsWith('.json')) continue;
       const id = file.slice(0, -'.json'.length);
-      if (mine.has(id)) {
+      if (this.mine.has(id)) {
         seen.add(id);
         continue;
       }
-      const parsed = RECORD.safeParse(readJson(join(dir, file)));
-      if (!parsed.success || `${parsed.data.id}.json` !== file || (parsed.data.status === 'ready' && !existsSync(path(parsed.data.id)))) {
+      const parsed = RECORD.safeParse(readJson(join(this.dir, file)));
+      if (!parsed.success || `${parsed.data.id}.json` !== file || (parsed.data.status === 'ready' && !existsSync(this.path(parsed.data.id)))) {
         // Later, it may be another node's record or file caught halfway: it is only passed over.
-        if (first) rmSync(join(dir, file), { force: true });
+        if (first) rmSync(join(this.dir, file), { force: true });
         continue;
       }
       const job: ExportJob = parsed.data;
       seen.add(job.id);
-      jobs.set(job.id, job);
+      this.jobs.set(job.id, job);
       // One waiting for a worker (holder null) is no writer's: a worker takes it up.
       const sameProcess = job.holder === undefined || (typeof job.holder === 'string' && job.holder.startsWith(`${NODE_ID}/`) && !liveHolders.has(job.holder));
-      if (job.status === 'preparing' && sameProcess) interrupted(job);
+      if (job.status === 'preparing' && sameProcess) this.interrupted(job);
     }
-    for (const id of jobs.keys()) if (!seen.has(id)) jobs.delete(id);
+    for (const id of this.jobs.keys()) if (!seen.has(id)) this.jobs.delete(id);
     // Parts left by a writer that is gone; another live node's export being written keeps its own.
     if (first)
-      for (const file of files) if (file.endsWith('.part') && jobs.get(file.slice(0, 24))?.status !== 'preparing') rmSync(join(dir, file), { force: true });
-  };
-
-  mkdirSync(dir, { recursive: true });
-  scan(true);
-
-  /** A sweep at the soonest expiry of the other holders' leases, when it comes before the next regular one. */
-  let atExpiry: NodeJS.Timeout | undefined;
-  const sweep = async () => {
-    if (stopped) return;
-    scan(false);
-    const now = deps.clock.now();
-    let soonest = Number.POSITIVE_INFINITY;
-    for (const job of [...jobs.values()]) {
-      // One waiting for a worker has no holder to lose.
-      if (job.status !== 'preparing' || job.holder === null || mine.has(job.id)) continue;
-      const lease = await readLease(deps.db, leaseName(job.id));
-      // A lease not taken yet is given a period: its holder claims it just after writing the record.
-      const dead = lease ? lease.expiresAt <= now : now - job.createdAt > leases.periodMs;
-      if (!dead) {
-        soonest = Math.min(soonest, lease ? lease.expiresAt - now : job.createdAt + leases.periodMs - now + 1);
-        continue;
-      }
-      // Taking the lease makes this node the only one to mark it, and a late renewal of the dead holder fail.
-      if (!(await leases.claim(leaseName(job.id)))) continue;
-      // Unless its holder finished it (or it was removed) since the folder was read.
-      const current = reread(job.id);
-      if (current?.status === 'preparing' && current.holder === job.holder) {
-        jobs.set(current.id, current);
-        interrupted(current);
-      }
-      await leases.release(leaseName(job.id));
-    }
-    // A holder that died is found at its lease's expiry, so within one lease period of its last renewal.
-    if (soonest < Math.floor(leases.periodMs / 3) && !stopped) {
-      clearTimeout(atExpiry);
-      atExpiry = setTimeout(() => void sweep().catch(() => {}), soonest);
-      atExpiry.unref();
-    }
-  };
-
-  /** Queues one of this instance's exports, once its lease is `claimed`; the site is read when its turn comes. */
-  const enqueue = (job: ExportJob, claimed: Promise<boolean>, site: () => Promise<Site | undefined>) => {
-    queue = queue.then(async () => {
-      if (!(await claimed)) mine.delete(job.id);
-      if (stopped || !jobs.has(job.id) || !mine.has(job.id)) return;
-      const current = await site().catch(() => undefined);
-      if (current && current.deletedAt === null) return write(job, current);
-      Object.assign(job, { status: 'failed', finishedAt: deps.clock.now(), error: 'The site was deleted.' });
-      record(job);
-      mine.delete(job.id);
-      await leases.release(leaseName(job.id)).catch(() => {});
-    });
-  };
-
-  /**
-   * Takes up the exports other nodes recorded for a worker: the lease decides which worker writes
-   * each, and the record, read again once it is held, that nobody wrote it meanwhile.
-   */
-  let picking: Promise<void> | null = null;
-  const pickUp = () => {
-    picking ??= (async () => {
-      if (stopped || !writes) return;
-      scan(false);
-      for (const job of [...jobs.values()]) {
-        if (stopped || job.status !== 'preparing' || job.holder !== null) continue;
-        if (!(await leases.claim(leaseName(job.id)))) continue;
-        const current = reread(job.id);
-        if (stopped || current?.status !== 'preparing' || current.holder !== null) {
-          await leases.release(leaseName(job.id));
-          continue;
-        }
-        current.holder = holder;
-        jobs.set(current.id, current);
-        mine.add(current.id);
-        record(current);
-        enqueue(current, Promise.resolve(true), () => getSite(deps.db, current.siteId));
-      }
-    })()
-      .catch(() => {})
-      .finally(() => {
-        picking = null;
-      });
-    return picking;
-  };
-  const renew = async () => {
-    for (const id of [...mine]) {
-      if (await leases.renew(leaseName(id)).catch(() => true)) continue;
-      // Another node found this instance's lease expired and failed the export: stop writing it.
-      mine.delete(id);
-      if (writingId === id) writing?.destroy();
-    }
-  };
-  let writingId: string | null = null;
-  const timer = setInterval(
-    () =>
-      void renew()
-        .then(sweep)
-        .catch(() => {}),
-    Math.floor(leases.periodMs / 3),
-  );
-  timer.unref();
-  void sweep().catch(() => {});
-  const pickUpTimer = writes ? setInterval(() => void pickUp(), PICK_UP_MS) : undefined;
-  pickUpTimer?.unref();
-  if (writes) void pickUp();
-
-  const expire = () => {
-    const now = deps.clock.now();
-    for (const job of jobs.values()) if (job.finishedAt !== null && now - job.finishedAt > PREPARED_EXPORT_KEPT_MS) forget(job);
-  };
-
-  async function write(job: ExportJob, site: Site): Promise<void> {
-    const part = `${path(job.id)}.part`;
-    try {
-      mkdirSync(dir, { recursive: true });
-      writingId = job.id;
-      writing = streamSiteExport(deps.events.jobs, await exportSite(deps.db, site), job.range);
-      await pipeline(writing, createWriteStream(part));
-      // Removed meanwhile, here or through another node (its record is gone): nothing is kept.
-      if (stopped || !jobs.has(job.id) || !mine.has(job.id) || !existsSync(recordPath(job.id))) return;
-      renameSync(part, path(job.id));
-      Object.assign(job, { status: 'ready', bytes: statSync(path(job.id)).size, finishedAt: deps.clock.now() });
-      record(job);
-    } catch (error) {
-      rmSync(part, { force: true });
-      if (stopped || !mine.has(job.id) || !existsSync(recordPath(job.id))) return;
-      Object.assign(job, {
-        status: 'failed',
-        finishedAt: deps.clock.now(),
-        error: `The export could not be written: ${error instanceof Error ? error.message : String(error)}`,
-      });
-      if (jobs.has(job.id)) record(job);
-    } finally {
-      writing = null;
-      writingId = null;
-      if (mine.delete(job.id)) await leases.release(leaseName(job.id)).catch(() => {});
-      // Removed on the node that recorded it: nothing of it stays here either.
-      if (!existsSync(recordPath(job.id))) {
-        jobs.delete(job.id);
-        for (const file of [part, path(job.id)]) rmSync(file, { force: true });
-      }
-    }
+      for (const file of files)
+        if (file.endsWith('.part') && this.jobs.get(file.slice(0, 24))?.status !== 'preparing') rmSync(join(this.dir, file), { force: true });
   }
-
-  return {
-    start(site, range) {
-      expire();
-      const now = deps.clock.now();
-      const job: ExportJob = {
-        id: randomBytes(12).toString('hex'),
-        siteId: site.id,
-        range,
-        fileName: exportFileName(site.domain, range.to),
-        status: 'preparing',
-        createdAt: now,
-        finishedAt: null,
-        bytes: null,
-        error: null,
-        holder: writes ? holder : null,
-      };
-      jobs.set(job.id, job);
-      if (writes) mine.add(job.id);
-      record(job);
-      // Taken before the record is a lease period old, so no other node takes it for a dead one's.
-      if (writes)
-        enqueue(
-          job,
-          leases.claim(leaseName(job.id)).catch(() => false),
-          async () => site,
-        );
-      return job;
-    },
-    list(siteId) {
-      scan(false);
-      expire();
-      return [...jobs.values()].filter((job) => job.siteId === siteId).sort((a, b) => b.createdAt - a.createdAt);
-    },
-    ready(siteId, id) {
-      scan(false);
-      expire();
-      const job = jobs.get(id);
-      return job && job.siteId === siteId && job.status === 'ready' ? { job, path: path(id) } : undefined;
-    },
-    remove(siteId, id) {
-      const job = jobs.get(id);
-      if (!job || job.siteId !== siteId) return false;
-      forget(job);
-      return true;
-    },
-    stop() {
-      // The export being written is abandoned; its record says so to the next process.
-      stopped = true;
-      clearInterval(timer);
-      clearInterval(pickUpTimer);
-      clearTimeout(atExpiry);
-      liveHolders.delete(holder);
-      writing?.destroy();
-      for (const id of mine) void leases.release(leaseName(id)).catch(() => {});
-      mine.clear();
-      jobs.clear();
-    },
-    sweep,
-    pickUp,
-  };
 }
 
 function readJson(file: string): unknown {
