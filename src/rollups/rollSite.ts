@@ -120,7 +120,7 @@ async function catchUp(round: RollupRound, site: RollupSite, from: LocalDate, ta
 }
 
 /** Deletes a site's roll-ups from `from` on, with the week holding it (all of them without `from`), and its windows with them. */
-export async function deleteDays(round: Pick<RollupRound, 'client' | 'cluster' | 'book'>, siteId: number, from: string | null): Promise<void> {
+async function deleteDays(round: RollupRound, siteId: number, from: string | null): Promise<void> {
   round.book.windows.delete(siteId);
   await deleteRollupDays(round.client, round.cluster, siteId, from);
 }

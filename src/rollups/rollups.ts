@@ -8,11 +8,11 @@ import { type RollupRound, type RollupSite, rollSite } from './rollSite.js';
 /**
  * Keeps the daily roll-ups (src/stores/clickhouse/dailyRollups.ts) in step with raw events.
  *
- * A site's local day is rolled up once it is closed: ROLLUP_GRACE_MS after its end (rollSite.ts), when no visit can still
- * move out of it (a visit ends after 30 minutes without an event) and the write buffer has long
- * written its rows. Its coverage — the last day rolled up, and the time zone days were cut in —
- * tells the query engine which days it may read from roll-ups; later days are read raw and
- * stitched on (src/query/sql/rollupSource.ts).
+ * A site's local day is rolled up once it is closed: ROLLUP_GRACE_MS (rollSite.ts) after its end,
+ * when no visit can still move out of it (a visit ends after 30 minutes without an event) and the
+ * write buffer has long written its rows. Its coverage — the last day rolled up, and the time
+ * zone days were cut in — tells the query engine which days it may read from roll-ups; later days
+ * are read raw and stitched on (src/query/sql/rollupSource.ts).
  *
  * Rows written into a covered day (a historical import, a clock set back) pull the coverage back
  * at once, before the rows are buffered, so no query reads a stale roll-up; the next round
