@@ -139,18 +139,8 @@ export interface GroupSet {
   values: string[];
 }
 
-/** The totals an imported row carries, each summed over the rows of a group. */
-export type ImportedTotal =
-  | 'visitors'
-  | 'visits'
-  | 'pageviews'
-  | 'events'
-  | 'bounces'
-  | 'visit_duration'
-  | 'time_on_page'
-  | 'time_on_page_visits'
-  | 'scroll_depth'
-  | 'scroll_depth_visits';
+/** The totals an imported row carries, each summed over the rows of a group: the imported tables' (src/stores/clickhouse/schema.ts). */
+export type { ImportedTotal } from '../stores/clickhouse/schema.js';
 
 /** What every statement of one query shares: the query, its parameters, the range read and the sample. */
 export interface CompileContext {

@@ -1,3 +1,4 @@
+import { IMPORTED_ROLLUPS } from '../../stores/clickhouse/schema.js';
 import { formatDate, toLocal } from '../../time/localTime.js';
 import { dimensionKind } from '../catalog.js';
 import { goalDimensionGoals, goalsInFilters, isScrollGoal } from '../goals.js';
@@ -23,66 +24,17 @@ export interface ImportedTable {
   eventGoals?: boolean;
 }
 
-const VISIT_TOTALS: ImportedTable['totals'] = {
-  visitors: 'visitors',
-  visits: 'visits',
-  pageviews: 'pageviews',
-  // As the reference: outside custom events, an imported visit's events are its pageviews.
-  events: 'pageviews',
-  bounces: 'bounces',
-  visit_duration: 'visit_duration',
-};
-
 /**
- * The tables by the dimensions they hold. Left out on purpose: `visit:city` (Plausible's export
- * holds GeoNames ids, ours a name: the two never match), `visit:channel` (exports before
- * 2024-11 have no channel, so imported rows would all read "Direct"), and every other dimension
- * no table carries (`visit:language`, `event:page_title`, custom properties, hostnames of entry
- * and exit pages). `visit:device` and `visit:screen` both read `device`, which Plausible's export
- * (and ours) fills with the screen-size class.
+ * The tables by the dimensions and totals their columns hold (src/stores/clickhouse/schema.ts
+ * IMPORTED_ROLLUPS, which also says which dimensions none holds, and why), in the order a query
+ * chooses among them. Goals are read from the event names of the table that holds them.
  */
-export const IMPORTED_TABLES: ImportedTable[] = [
-  { name: 'rollup_visitors', dimensions: {}, totals: VISIT_TOTALS },
-  {
-    name: 'rollup_sources',
-    dimensions: {
-      'visit:source': 'source',
-      'visit:referrer': 'referrer',
-      'visit:utm_source': 'utm_source',
-      'visit:utm_medium': 'utm_medium',
-      'visit:utm_campaign': 'utm_campaign',
-      'visit:utm_content': 'utm_content',
-      'visit:utm_term': 'utm_term',
-    },
-    totals: VISIT_TOTALS,
-  },
-  {
-    name: 'rollup_pages',
-    dimensions: { 'event:page': 'page', 'event:hostname': 'hostname' },
-    totals: {
-      visitors: 'visitors',
-      visits: 'visits',
-      pageviews: 'pageviews',
-      events: 'pageviews',
-      // Engaged seconds and the visits that engaged; each visit's deepest scroll summed, and the visits measured.
-      time_on_page: 'total_time_on_page',
-      time_on_page_visits: 'total_time_on_page_visits',
-      scroll_depth: 'total_scroll_depth',
-      scroll_depth_visits: 'total_scroll_depth_visits',
-    },
-  },
-  { name: 'rollup_entry_pages', dimensions: { 'visit:entry_page': 'entry_page' }, totals: { ...VISIT_TOTALS, visits: 'entrances' } },
-  { name: 'rollup_exit_pages', dimensions: { 'visit:exit_page': 'exit_page' }, totals: { ...VISIT_TOTALS, visits: 'exits' } },
-  { name: 'rollup_custom_events', dimensions: { 'event:name': 'name' }, totals: { visitors: 'visitors', events: 'events' }, eventGoals: true },
-  { name: 'rollup_locations', dimensions: { 'visit:country': 'toString(country)', 'visit:region': 'region' }, totals: VISIT_TOTALS },
-  { name: 'rollup_devices', dimensions: { 'visit:device': 'device', 'visit:screen': 'device' }, totals: VISIT_TOTALS },
-  { name: 'rollup_browsers', dimensions: { 'visit:browser': 'browser', 'visit:browser_version': 'browser_version' }, totals: VISIT_TOTALS },
-  {
-    name: 'rollup_operating_systems',
-    dimensions: { 'visit:os': 'operating_system', 'visit:os_version': 'operating_system_version' },
-    totals: VISIT_TOTALS,
-  },
-];
+export const IMPORTED_TABLES: ImportedTable[] = IMPORTED_ROLLUPS.map(({ name, columns }) => {
+  const held = Object.entries(columns);
+  const dimensions = Object.fromEntries(held.flatMap(([column, c]) => (c.dimensions ?? []).map((dimension) => [dimension, c.read ?? column])));
+  const totals: ImportedTable['totals'] = Object.fromEntries(held.flatMap(([column, c]) => (c.totals ?? []).map((total) => [total, column])));
+  return { name: `rollup_${name}`, dimensions, totals, eventGoals: Object.hasOwn(dimensions, 'event:name') };
+});
 
 /** One grouped read of an imported table: which table, under which filters, by which of the query's dimensions (indices). */
 export interface ImportedRead {

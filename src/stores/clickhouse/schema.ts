@@ -63,70 +63,149 @@ export const INGEST_COUNTERS: TableDef = {
   shardingKey: 'site_id',
 };
 
-const ROLLUP_KEY = ['site_id UInt64', 'import_id UInt64', 'date Date'];
-const VISIT_TOTALS = ['visitors UInt64', 'visits UInt64', 'visit_duration UInt64', 'bounces UInt64', 'pageviews UInt64'];
-
-function rollup(name: string, columns: string[], orderBy: string): TableDef {
-  return {
-    name: `rollup_${name}`,
-    columns: [...ROLLUP_KEY, ...columns],
-    engine: 'MergeTree',
-    partitionBy: 'toYYYYMM(date)',
-    orderBy: `(site_id, date${orderBy ? `, ${orderBy}` : ''})`,
-    shardingKey: 'site_id',
-  };
-}
+/** A total an imported row carries, summed over the rows of a group (src/query/model.ts ImportedTotal). */
+export type ImportedTotal =
+  | 'visitors'
+  | 'visits'
+  | 'pageviews'
+  | 'events'
+  | 'bounces'
+  | 'visit_duration'
+  | 'time_on_page'
+  | 'time_on_page_visits'
+  | 'scroll_depth'
+  | 'scroll_depth_visits';
 
 /**
- * The ten daily roll-ups, one row per site, local day (in the site's time zone) and dimension
- * value; `import_id` 0 marks rows computed from our own events, others come from imports.
+ * A column of an imported daily table: its type, the query dimensions it holds (read through
+ * `read` when not the column itself) and the totals it holds, from which the query engine plans
+ * its reads of imported data (src/query/plan/importedPlan.ts).
  */
-export const ROLLUPS: TableDef[] = [
-  rollup('visitors', VISIT_TOTALS, ''),
-  rollup(
-    'sources',
-    [
-      'source String',
-      'referrer String',
-      'utm_source String',
-      'utm_medium String',
-      'utm_campaign String',
-      'utm_content String',
-      'utm_term String',
-      'channel LowCardinality(String)',
+export interface ImportedColumn {
+  type: string;
+  dimensions?: string[];
+  read?: string;
+  totals?: ImportedTotal[];
+}
+
+export interface ImportedRollup {
+  /** Without the `rollup_` prefix: the file base of Plausible's export (src/imports/importFiles.ts). */
+  name: string;
+  columns: Record<string, ImportedColumn>;
+  /** Sorting keys after site and day. */
+  orderBy: string;
+}
+
+const holds = (type: string, ...dimensions: string[]): ImportedColumn => ({ type, dimensions });
+const total = (...totals: ImportedTotal[]): ImportedColumn => ({ type: 'UInt64', totals });
+
+/** What visits summed over a group came to (the visits themselves counted by each table). */
+const VISIT_SUMS = {
+  visit_duration: total('visit_duration'),
+  bounces: total('bounces'),
+  // As the reference: outside custom events, an imported visit's events are its pageviews.
+  pageviews: total('pageviews', 'events'),
+};
+const VISIT_TOTALS = { visitors: total('visitors'), visits: total('visits'), ...VISIT_SUMS };
+
+/**
+ * The ten tables of imported data, one row per site, local day (in the site's time zone) and
+ * dimension value, in Plausible's export columns. Held by no query dimension on purpose: `city`
+ * (Plausible's export holds GeoNames ids, ours a name: the two never match) and `channel` (exports
+ * before 2024-11 have no channel, so imported rows would all read "Direct"); the other dimensions
+ * (`visit:language`, `event:page_title`, custom properties, hostnames of entry and exit pages) no
+ * table carries. `device` holds both `visit:device` and `visit:screen`: Plausible's export (and
+ * ours) fills it with the screen-size class.
+ */
+export const IMPORTED_ROLLUPS: ImportedRollup[] = [
+  { name: 'visitors', columns: VISIT_TOTALS, orderBy: '' },
+  {
+    name: 'sources',
+    columns: {
+      source: holds('String', 'visit:source'),
+      referrer: holds('String', 'visit:referrer'),
+      utm_source: holds('String', 'visit:utm_source'),
+      utm_medium: holds('String', 'visit:utm_medium'),
+      utm_campaign: holds('String', 'visit:utm_campaign'),
+      utm_content: holds('String', 'visit:utm_content'),
+      utm_term: holds('String', 'visit:utm_term'),
+      channel: holds('LowCardinality(String)'),
       ...VISIT_TOTALS,
-    ],
-    'source',
-  ),
-  rollup(
-    'pages',
-    [
-      'hostname String',
-      'page String',
-      'visitors UInt64',
-      'pageviews UInt64',
-      'exits UInt64',
-      'visits UInt64',
-      'total_scroll_depth UInt64',
-      'total_scroll_depth_visits UInt64',
-      'total_time_on_page UInt64',
-      'total_time_on_page_visits UInt64',
-    ],
-    'hostname, page',
-  ),
-  rollup(
-    'entry_pages',
-    ['entry_page String', 'visitors UInt64', 'entrances UInt64', 'visit_duration UInt64', 'bounces UInt64', 'pageviews UInt64'],
-    'entry_page',
-  ),
-  rollup('exit_pages', ['exit_page String', 'visitors UInt64', 'exits UInt64', 'visit_duration UInt64', 'bounces UInt64', 'pageviews UInt64'], 'exit_page'),
-  rollup('custom_events', ['name String', 'link_url String', 'path String', 'visitors UInt64', 'events UInt64'], 'name'),
-  rollup('locations', ['country LowCardinality(FixedString(2))', 'region LowCardinality(String)', 'city String', ...VISIT_TOTALS], 'country, region, city'),
-  rollup('devices', ['device LowCardinality(String)', ...VISIT_TOTALS], 'device'),
-  rollup('browsers', ['browser LowCardinality(String)', 'browser_version LowCardinality(String)', ...VISIT_TOTALS], 'browser'),
-  rollup(
-    'operating_systems',
-    ['operating_system LowCardinality(String)', 'operating_system_version LowCardinality(String)', ...VISIT_TOTALS],
-    'operating_system',
-  ),
+    },
+    orderBy: 'source',
+  },
+  {
+    name: 'pages',
+    columns: {
+      hostname: holds('String', 'event:hostname'),
+      page: holds('String', 'event:page'),
+      visitors: total('visitors'),
+      pageviews: total('pageviews', 'events'),
+      exits: total(),
+      visits: total('visits'),
+      // Each visit's deepest scroll summed, and the visits measured; engaged seconds, and the visits that engaged.
+      total_scroll_depth: total('scroll_depth'),
+      total_scroll_depth_visits: total('scroll_depth_visits'),
+      total_time_on_page: total('time_on_page'),
+      total_time_on_page_visits: total('time_on_page_visits'),
+    },
+    orderBy: 'hostname, page',
+  },
+  {
+    name: 'entry_pages',
+    columns: { entry_page: holds('String', 'visit:entry_page'), visitors: total('visitors'), entrances: total('visits'), ...VISIT_SUMS },
+    orderBy: 'entry_page',
+  },
+  {
+    name: 'exit_pages',
+    columns: { exit_page: holds('String', 'visit:exit_page'), visitors: total('visitors'), exits: total('visits'), ...VISIT_SUMS },
+    orderBy: 'exit_page',
+  },
+  {
+    name: 'custom_events',
+    columns: { name: holds('String', 'event:name'), link_url: holds('String'), path: holds('String'), visitors: total('visitors'), events: total('events') },
+    orderBy: 'name',
+  },
+  {
+    name: 'locations',
+    columns: {
+      country: { type: 'LowCardinality(FixedString(2))', dimensions: ['visit:country'], read: 'toString(country)' },
+      region: holds('LowCardinality(String)', 'visit:region'),
+      city: holds('String'),
+      ...VISIT_TOTALS,
+    },
+    orderBy: 'country, region, city',
+  },
+  { name: 'devices', columns: { device: holds('LowCardinality(String)', 'visit:device', 'visit:screen'), ...VISIT_TOTALS }, orderBy: 'device' },
+  {
+    name: 'browsers',
+    columns: {
+      browser: holds('LowCardinality(String)', 'visit:browser'),
+      browser_version: holds('LowCardinality(String)', 'visit:browser_version'),
+      ...VISIT_TOTALS,
+    },
+    orderBy: 'browser',
+  },
+  {
+    name: 'operating_systems',
+    columns: {
+      operating_system: holds('LowCardinality(String)', 'visit:os'),
+      operating_system_version: holds('LowCardinality(String)', 'visit:os_version'),
+      ...VISIT_TOTALS,
+    },
+    orderBy: 'operating_system',
+  },
 ];
+
+/**
+ * The ten daily roll-ups of imported data as tables; `import_id` 0 marks rows computed from our
+ * own events, others come from imports.
+ */
+export const ROLLUPS: TableDef[] = IMPORTED_ROLLUPS.map(({ name, columns, orderBy }) => ({
+  name: `rollup_${name}`,
+  columns: ['site_id UInt64', 'import_id UInt64', 'date Date', ...Object.entries(columns).map(([column, { type }]) => `${column} ${type}`)],
+  engine: 'MergeTree',
+  partitionBy: 'toYYYYMM(date)',
+  orderBy: `(site_id, date${orderBy ? `, ${orderBy}` : ''})`,
+  shardingKey: 'site_id',
+}));
