@@ -97,45 +97,22 @@ export async function createNode(config: Config, options: NodeOptions = {}): Pro
   const has = (role: NodeRole) => roles.includes(role);
   const clock = options.clock ?? systemClock;
   const log = pino({ level: config.logLevel });
-  const meta = await openMetaStore(config.metadata);
-  // Work that must run on one node at a time (docs/scaling.md, Leases), starting with the event store's migrations.
-  const leases = createLeases({ db: meta.db, clock, periodMs: config.leasePeriodMs, onError: (error) => log.warn({ err: error }, 'could not renew a lease') });
-  let events: EventStore;
-  try {
-    events = await openEventStore(config.clickhouse, clock.now(), config.query.connections, {
-      migrationGuard: (work) => leases.runWhenFree('clickhouse-migrations', () => work()),
-    });
-  } catch (error) {
-    await meta.close();
-    throw error;
-  }
+  const { meta, leases, events } = await openStores(config, clock, log);
   // The one connection to STATE_URL (issue 22 §3); /api/health pings it. Opened before ingestion,
   // which keeps its rate limits and idempotency keys there; a Redis that is down delays the start
   // by at most two seconds (ingestion then falls back to its own state).
   const state = config.stateUrl === null ? null : new SharedState(config.stateUrl, log);
   await state?.ready();
-  // Ingest nodes collect; workers replay NDJSON imports through the same pipeline. Query and web nodes only read.
-  let ingestion: Ingestion | null = null;
-  let rollups: Rollups;
+  let parts: { rollups: Rollups; ingestion: Ingestion | null };
   try {
-    rollups = await openRollups({
-      client: events.jobs,
-      cluster: events.cluster,
-      memoryLimitBytes: config.query.memoryLimitBytes,
-      flushWrites: () => ingestion?.buffer.flush() ?? Promise.resolve(),
-      onError: (error) => log.error({ err: error }, 'rolling up failed; retrying next round'),
-      // A server may have other nodes beside this one: what they record is read again every few seconds.
-      reloadEveryMs: events.kind === 'server' ? COVERAGE_RELOAD_MS : undefined,
-    });
-    if (has('ingest') || has('worker')) {
-      ingestion = await createIngestion({ config, clock, meta: meta.db, events, log, noteWrite: rollups.noteWrite, state, ...options.ingestion });
-    }
+    parts = await openEventWork({ config, clock, log, meta, events, state, collects: has('ingest') || has('worker'), ingestion: options.ingestion });
   } catch (error) {
     await events.close();
     await meta.close();
     await state?.close();
     throw error;
   }
+  const { rollups, ingestion } = parts;
   // A change made through this node reaches the other nodes' caches (src/state/invalidation.ts).
   const invalidation = state === null ? null : Invalidation.start(state, { sites: ingestion?.sites, rollups }, log);
   const webhookSecrets = secretBoxFrom(config.secretKeyBase);
@@ -205,6 +182,52 @@ export async function createNode(config: Config, options: NodeOptions = {}): Pro
     },
   };
   return node;
+}
+
+/** Both stores, the event store migrated under a lease so nodes starting together run its migrations once (docs/scaling.md, Leases). */
+async function openStores(config: Config, clock: Clock, log: FastifyBaseLogger) {
+  const meta = await openMetaStore(config.metadata);
+  const leases = createLeases({ db: meta.db, clock, periodMs: config.leasePeriodMs, onError: (error) => log.warn({ err: error }, 'could not renew a lease') });
+  try {
+    const events = await openEventStore(config.clickhouse, clock.now(), config.query.connections, {
+      migrationGuard: (work) => leases.runWhenFree('clickhouse-migrations', () => work()),
+    });
+    return { meta, leases, events };
+  } catch (error) {
+    await meta.close();
+    throw error;
+  }
+}
+
+/**
+ * Roll-ups (every node reads their coverage) and, on ingest and worker nodes, ingestion: ingest
+ * nodes collect, workers replay NDJSON imports through the same pipeline; query and web nodes only read.
+ */
+async function openEventWork(deps: {
+  config: Config;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  meta: MetaStore;
+  events: EventStore;
+  state: SharedState | null;
+  collects: boolean;
+  ingestion: NodeOptions['ingestion'];
+}): Promise<{ rollups: Rollups; ingestion: Ingestion | null }> {
+  const { config, clock, log, events } = deps;
+  let ingestion: Ingestion | null = null;
+  const rollups = await openRollups({
+    client: events.jobs,
+    cluster: events.cluster,
+    memoryLimitBytes: config.query.memoryLimitBytes,
+    flushWrites: () => ingestion?.buffer.flush() ?? Promise.resolve(),
+    onError: (error) => log.error({ err: error }, 'rolling up failed; retrying next round'),
+    // A server may have other nodes beside this one: what they record is read again every few seconds.
+    reloadEveryMs: events.kind === 'server' ? COVERAGE_RELOAD_MS : undefined,
+  });
+  if (deps.collects) {
+    ingestion = await createIngestion({ config, clock, meta: deps.meta.db, events, log, noteWrite: rollups.noteWrite, state: deps.state, ...deps.ingestion });
+  }
+  return { rollups, ingestion };
 }
 
 /**
