@@ -38,7 +38,7 @@ export function parseTimeZone(input: string): string {
 }
 
 export function parseRawRetentionDays(input: number | null): number | null {
-  if (!isValidRawRetention(input)) throw invalid('invalid_rawRetentionDays', rawRetentionProblem(input ?? 0));
+  if (!isValidRawRetention(input)) throw invalid('invalid_raw_retention_days', rawRetentionProblem(input ?? 0));
   return input;
 }
 
