@@ -30,8 +30,16 @@ const teamJson = (team: Team) => ({
   collection_stopped_at: iso(team.collectionStoppedAt),
 });
 
+type Run = (action: (ctx: CommandContext) => Promise<void>) => Promise<void>;
+
 /** Users, teams, sites and API keys: commands that touch the metadata store only. */
-export function accountCommands(program: Command, run: (action: (ctx: CommandContext) => Promise<void>) => Promise<void>): void {
+export function accountCommands(program: Command, run: Run): void {
+  userAndSiteCommands(program, run);
+  apiKeyCommands(program, run);
+  teamCommands(program, run);
+}
+
+function userAndSiteCommands(program: Command, run: Run): void {
   const user = program.command('user').description('Manage users');
   user
     .command('create')
@@ -62,7 +70,9 @@ export function accountCommands(program: Command, run: (action: (ctx: CommandCon
         );
       }),
     );
+}
 
+function apiKeyCommands(program: Command, run: Run): void {
   const key = program.command('api-key').description('Manage API keys');
   key
     .command('create')
@@ -107,7 +117,9 @@ export function accountCommands(program: Command, run: (action: (ctx: CommandCon
         out.result(keyJson(record), `Revoked API key ${record.id}.`);
       }),
     );
+}
 
+function teamCommands(program: Command, run: Run): void {
   const team = program.command('team').description('Manage teams');
   team
     .command('lock')
