@@ -16,6 +16,9 @@ export function clickhouseTime(epochMs: number): string {
 }
 let lastTime = { second: Number.NaN, text: '' };
 
+/** The visit attributes in column order. */
+export const VISIT_ATTRIBUTE_COLUMNS = columnNames(VISIT_ATTRIBUTE_TABLE);
+
 /** Column order of an encoded `events` row; every field of EventRow, once. */
 export const EVENT_COLUMNS = columnNames(EVENT_COLUMN_TABLE);
 

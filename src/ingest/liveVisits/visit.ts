@@ -1,12 +1,10 @@
-import { clickhouseTime, SESSION_COLUMNS, type SessionRow, sessionRow, type VisitAttributes } from '../rows.js';
+import { clickhouseTime, type SessionRow, sessionRow, VISIT_ATTRIBUTE_COLUMNS, type VisitAttributes } from '../rows.js';
 
 export const SESSION_TIMEOUT_MS = 30 * 60_000;
 const SESSION_TIMEOUT_S = SESSION_TIMEOUT_MS / 1000;
 
-/** The visit attributes in column order: the columns of `sessions` between `duration` and `entry_props` (src/ingest/rows.ts). */
-export const VISIT_ATTRIBUTES = SESSION_COLUMNS.slice(SESSION_COLUMNS.indexOf('duration') + 1, SESSION_COLUMNS.indexOf('entry_props')) as ReadonlyArray<
-  keyof VisitAttributes
->;
+/** The visit attributes in column order (src/stores/clickhouse/columns.ts). */
+export const VISIT_ATTRIBUTES = VISIT_ATTRIBUTE_COLUMNS;
 
 /** What a non-engagement event brings to its visit. */
 export interface VisitEvent {
