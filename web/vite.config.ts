@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
@@ -7,6 +8,8 @@ export default defineConfig({
   root: import.meta.dirname,
   base: '/',
   plugins: [react()],
+  // The server's HTTP contracts (src/contracts/: zod only), the one definition of every answer the app reads.
+  resolve: { alias: { '@contracts': fileURLToPath(new URL('../src/contracts', import.meta.url)) } },
   build: {
     outDir: '../dist/webapp',
     emptyOutDir: true,

@@ -12,7 +12,7 @@ export const apiKey = z.object({
   name: z.string(),
   prefix: z.string(),
   scopes: z.array(z.string()),
-  hourly_limit: z.number().nullable(),
+  hourly_limit: z.number(),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The app's one way to the server: JSON to and from `/app/api/...`, the CSRF token echoed on every
  * change, and every failure turned into an ApiError carrying the server's own sentence.
@@ -25,7 +27,14 @@ export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler;
 }
 
-async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal, extra: Record<string, string> = {}): Promise<T> {
+/** One exchange with the server: the answer's status and JSON body, or the failure as an ApiError. */
+async function exchange(
+  method: string,
+  path: string,
+  body: unknown,
+  signal?: AbortSignal,
+  extra: Record<string, string> = {},
+): Promise<{ status: number; data: unknown }> {
   const headers: Record<string, string> = { accept: 'application/json', ...extra };
   const raw = body instanceof Blob;
   if (body !== undefined && !raw) headers['content-type'] = 'application/json';
@@ -46,24 +55,56 @@ async function request<T>(method: string, path: string, body?: unknown, signal?:
     data = null;
   }
   if (!response.ok) {
-    const failure = (data ?? {}) as { error?: unknown; code?: unknown };
-    const error = new ApiError(
-      response.status,
-      typeof failure.code === 'string' ? failure.code : 'http_error',
-      typeof failure.error === 'string' ? failure.error : `The server answered ${response.status}.`,
-    );
+    const failure = failureSchema.safeParse(data);
+    const { code, error: sentence } = failure.success ? failure.data : {};
+    const error = new ApiError(response.status, code ?? 'http_error', sentence ?? `The server answered ${response.status}.`);
     if (response.status === 401 && error.code === 'signed_out') onSignedOut();
     throw error;
   }
-  return data as T;
+  return { status: response.status, data };
+}
+
+/** A failure's body (src/api/errorHandling.ts): its code and sentence, each read only when it is a string. */
+const failureSchema = z.object({ code: z.string().optional().catch(undefined), error: z.string().optional().catch(undefined) });
+
+/**
+ * An answer read with its contract (src/contracts/): a shape the contract does not allow is a
+ * failure like any other, never data of the wrong type.
+ */
+function shaped<S extends z.ZodType>(schema: S, answer: { status: number; data: unknown }, what: string): z.output<S> {
+  const parsed = schema.safeParse(answer.data);
+  if (!parsed.success) throw new ApiError(answer.status, 'unexpected_answer', `The server's answer to ${what} is not in the expected shape; reload the page.`);
+  return parsed.data;
+}
+
+/** A read: its answer in the contract's shape. */
+function reader(extra: Record<string, string> = {}) {
+  return async <S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.output<S>> =>
+    shaped(schema, await exchange('GET', path, undefined, signal, extra), `GET ${path}`);
+}
+
+/** A change: with a contract, its answer in that shape; without one, an answer the caller does not read. */
+interface Change {
+  <S extends z.ZodType>(path: string, body: unknown, schema: S, signal?: AbortSignal): Promise<z.output<S>>;
+  (path: string, body?: unknown): Promise<unknown>;
+}
+
+function change(method: string, defaultBody: unknown, extra: Record<string, string> = {}): Change {
+  function send<S extends z.ZodType>(path: string, body: unknown, schema: S, signal?: AbortSignal): Promise<z.output<S>>;
+  function send(path: string, body?: unknown): Promise<unknown>;
+  async function send(path: string, body: unknown = defaultBody, schema?: z.ZodType, signal?: AbortSignal): Promise<unknown> {
+    const answer = await exchange(method, path, body, signal, extra);
+    return schema ? shaped(schema, answer, `${method} ${path}`) : answer.data;
+  }
+  return send;
 }
 
 export const api = {
-  get: <T>(path: string, signal?: AbortSignal) => request<T>('GET', path, undefined, signal),
-  post: <T>(path: string, body: unknown = {}, signal?: AbortSignal) => request<T>('POST', path, body, signal),
-  put: <T>(path: string, body: unknown = {}) => request<T>('PUT', path, body),
-  patch: <T>(path: string, body: unknown = {}) => request<T>('PATCH', path, body),
-  delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body),
+  get: reader(),
+  post: change('POST', {}),
+  put: change('PUT', {}),
+  patch: change('PATCH', {}),
+  delete: change('DELETE', undefined),
 };
 
 /**
@@ -73,12 +114,12 @@ export const api = {
 export function teamApi(teamId: number) {
   const team = { 'x-svc-team': String(teamId) };
   return {
-    get: <T>(path: string, signal?: AbortSignal) => request<T>('GET', path, undefined, signal, team),
-    post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body, undefined, team),
-    put: <T>(path: string, body: unknown = {}) => request<T>('PUT', path, body, undefined, team),
-    delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body, undefined, team),
+    get: reader(team),
+    post: change('POST', {}, team),
+    put: change('PUT', {}, team),
+    delete: change('DELETE', undefined, team),
     /** Sends a file as the request body (an import upload). */
-    upload: <T>(path: string, file: File) => request<T>('POST', path, file, undefined, { ...team, 'content-type': file.type || 'application/octet-stream' }),
+    upload: (path: string, file: File) => exchange('POST', path, file, undefined, { ...team, 'content-type': file.type || 'application/octet-stream' }),
   };
 }
 

@@ -1,27 +1,8 @@
+import { type SessionState, sessionState } from '@contracts/session';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
 import { api, setCsrfToken, whenSignedOut } from './api';
 
-export interface SessionUser {
-  id: number;
-  email: string;
-  name: string;
-}
-
-export interface SessionTeam {
-  id: number;
-  name: string;
-  role: 'owner' | 'admin' | 'editor' | 'viewer' | string;
-  locked: boolean;
-  locked_reason: string | null;
-}
-
-/** The answer of GET /app/api/session (src/web/routes/session.ts). */
-export interface SessionState {
-  user: SessionUser | null;
-  csrf_token: string | null;
-  teams: SessionTeam[];
-  needs_setup: boolean;
-}
+export type { SessionState, SessionTeam, SessionUser } from '@contracts/session';
 
 interface SessionContextValue {
   session: SessionState | null;
@@ -37,7 +18,7 @@ const SessionContext = createContext<SessionContextValue>({
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<SessionState | null>(null);
   const refresh = useCallback(async () => {
-    const next = await api.get<SessionState>('/app/api/session');
+    const next = await api.get('/app/api/session', sessionState);
     setCsrfToken(next.csrf_token);
     setSession(next);
     return next;

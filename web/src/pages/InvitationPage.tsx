@@ -1,3 +1,4 @@
+import { acceptanceOutcome } from '@contracts/invitations';
 import { useState } from 'react';
 import { api } from '../api';
 import { navigate, useLocation } from '../router';
@@ -53,7 +54,7 @@ export function InvitationPage({ kind }: { kind: 'invitations' | 'ownership-tran
       lead={mode === 'new' ? 'Create your account to join: your name and a password.' : 'Give the password of the account the link was sent to.'}
       submitLabel={mode === 'new' ? 'Create account and join' : 'Sign in and join'}
       onSubmit={async () => {
-        const accepted = await api.post<{ email: string }>(`/api/${kind}/accept`, mode === 'new' ? { token, name, password } : { token, password });
+        const accepted = await api.post(`/api/${kind}/accept`, mode === 'new' ? { token, name, password } : { token, password }, acceptanceOutcome);
         await api.post('/app/api/sign-in', { email: accepted.email, password });
         await done();
       }}

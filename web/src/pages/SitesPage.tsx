@@ -1,17 +1,15 @@
+import { queryResponse } from '@contracts/query';
+import { type SiteList, siteList } from '@contracts/sites';
 import { useEffect, useState } from 'react';
 import { type TeamApi, teamApi } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { type SessionTeam, useSession } from '../session';
 import { Layout } from '../ui/Layout';
 import { Loading } from '../ui/Loading';
-import type { QueryResult } from './dashboard/context';
 import { Sparkline } from './sites/Sparkline';
 import './sites/sites.css';
 
-interface SiteSummary {
-  domain: string;
-  timezone: string;
-}
+type SiteSummary = SiteList['sites'][number];
 
 interface SiteTraffic {
   visitors: number | null;
@@ -30,16 +28,20 @@ export function useCurrentTeam(): SessionTeam | undefined {
 async function trafficOf(api: TeamApi, domain: string): Promise<SiteTraffic> {
   try {
     const [total, hourly] = await Promise.all([
-      api.post<QueryResult>('/api/v2/query', { site_id: domain, metrics: ['visitors'], date_range: '24h' }),
-      api.post<QueryResult>('/api/v2/query', {
-        site_id: domain,
-        metrics: ['visitors'],
-        date_range: '24h',
-        dimensions: ['time:hour'],
-        include: { time_labels: true },
-      }),
+      api.post('/api/v2/query', { site_id: domain, metrics: ['visitors'], date_range: '24h' }, queryResponse),
+      api.post(
+        '/api/v2/query',
+        {
+          site_id: domain,
+          metrics: ['visitors'],
+          date_range: '24h',
+          dimensions: ['time:hour'],
+          include: { time_labels: true },
+        },
+        queryResponse,
+      ),
     ]);
-    const labels = (hourly.meta.time_labels as string[] | undefined) ?? [];
+    const labels = hourly.meta.time_labels ?? [];
     const byLabel = new Map(hourly.results.map((row) => [row.dimensions[0], row.metrics[0] ?? 0]));
     return { visitors: total.results[0]?.metrics[0] ?? 0, hourly: labels.map((label) => byLabel.get(label) ?? 0), error: null };
   } catch (failure) {
@@ -81,7 +83,7 @@ export function SitesPage() {
     if (!team) return;
     setSites(null);
     teamApi(team.id)
-      .get<{ sites: SiteSummary[] }>('/api/v1/sites?limit=1000')
+      .get('/api/v1/sites?limit=1000', siteList)
       .then((answer) => setSites(answer.sites))
       .catch((failure: Error) => setError(failure.message));
   }, [team?.id]);

@@ -1,15 +1,9 @@
+import type { InviteOutcome } from '@contracts/invitations';
 import { formatTime } from '../format';
 import { CopyButton } from './CopyButton';
 
-/** What inviting someone (a team member or a site guest) answers: the same whether or not the address has an account. */
-export interface InviteAnswer {
-  email: string;
-  status: 'invited' | 'accepted';
-  invitation: { accept_url: string; expires_at: string } | null;
-}
-
 /** The invitation link to send, or, when the address already has that access, a sentence saying so. */
-export function InvitationAnswer({ answer, who }: { answer: InviteAnswer; who: string }) {
+export function InvitationAnswer({ answer, who }: { answer: InviteOutcome; who: string }) {
   if (!answer.invitation) {
     return (
       <p className="muted" role="status">

@@ -1,14 +1,7 @@
+import { type MyInvitation, myInvitationList } from '@contracts/invitations';
 import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { useSession } from '../session';
-
-interface MyInvitation {
-  id: number;
-  team: string;
-  site: string | null;
-  role: string;
-  expires_at: string;
-}
 
 /** Invitations addressed to the signed-in user, to accept or decline without the emailed link. */
 export function InvitationsForMe() {
@@ -19,7 +12,7 @@ export function InvitationsForMe() {
   useEffect(() => {
     if (!signedIn) return;
     api
-      .get<{ invitations: MyInvitation[] }>('/app/api/invitations/mine')
+      .get('/app/api/invitations/mine', myInvitationList)
       .then((answer) => setInvitations(answer.invitations))
       .catch(() => setInvitations([]));
   }, [signedIn]);

@@ -1,16 +1,7 @@
+import type { Invitation } from '@contracts/invitations';
 import type { TeamApi } from '../api';
 import { formatTime } from '../format';
 import { ConfirmButton } from './ConfirmButton';
-
-/** An invitation as `GET /api/v1/teams/invitations` lists it (team members and site guests alike). */
-export interface Invitation {
-  id: number;
-  email: string;
-  role: string;
-  site_id: string | null;
-  status: string;
-  expires_at: string;
-}
 
 /** Invitations not yet answered, each with its role, expiry and (for those who may) a revoke button. */
 export function PendingInvitations({ api, invitations, onRevoked }: { api: TeamApi; invitations: Invitation[]; onRevoked?: () => void }) {

@@ -1,9 +1,12 @@
+import { funnelReport } from '@contracts/funnels';
+import { queryResponse } from '@contracts/query';
+import { viewedSite } from '@contracts/sites';
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api';
 import { Link } from '../../router';
 import { Layout } from '../../ui/Layout';
 import { Loading } from '../../ui/Loading';
-import { canEditSite, type Filter, type QueryInput, type QueryResult, type SiteInfo } from './context';
+import { canEditSite, type Filter, type QueryInput, type SiteInfo } from './context';
 import { DashboardView } from './DashboardView';
 
 /** `/<domain>`: a signed-in viewer's dashboard (src/web/routes/dashboard.ts answers its queries). */
@@ -14,14 +17,14 @@ export default function DashboardPage({ domain }: { domain: string }) {
   useEffect(() => {
     setSite(null);
     api
-      .get<SiteInfo>(base)
+      .get(base, viewedSite)
       .then(setSite)
       .catch((failure: Error) => setError(failure.message));
   }, [base]);
-  const run = useCallback((input: QueryInput, signal?: AbortSignal) => api.post<QueryResult>(`${base}/query`, input, signal), [base]);
+  const run = useCallback((input: QueryInput, signal?: AbortSignal) => api.post(`${base}/query`, input, queryResponse, signal), [base]);
   const funnel = useCallback(
     (name: string, dateRange: string | [string, string], filters: Filter[], signal?: AbortSignal) =>
-      api.post(`${base}/funnel`, { funnel: name, date_range: dateRange, filters }, signal),
+      api.post(`${base}/funnel`, { funnel: name, date_range: dateRange, filters }, funnelReport, signal),
     [base],
   );
   if (error) {

@@ -1,9 +1,12 @@
+import { funnelReport } from '@contracts/funnels';
+import { queryResponse } from '@contracts/query';
+import { siteDescription } from '@contracts/sites';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, api } from '../../api';
 import { useLocation } from '../../router';
 import { Loading } from '../../ui/Loading';
 import { AuthForm, Field } from '../AuthForm';
-import type { Filter, QueryInput, QueryResult, SiteInfo } from './context';
+import type { Filter, QueryInput, SiteInfo } from './context';
 import { DashboardView } from './DashboardView';
 
 /** `/share/<domain>?auth=<slug>`: the dashboard read-only, behind the link's password when it has one. */
@@ -16,7 +19,7 @@ export default function SharedDashboardPage({ domain }: { domain: string }) {
   const [password, setPassword] = useState('');
   const load = useCallback(() => {
     api
-      .get<SiteInfo>(base)
+      .get(base, siteDescription)
       .then((info) => {
         setSite(info);
         setState('ready');
@@ -24,10 +27,10 @@ export default function SharedDashboardPage({ domain }: { domain: string }) {
       .catch((failure: unknown) => setState(failure instanceof ApiError && failure.code === 'password_required' ? 'password' : 'missing'));
   }, [base]);
   useEffect(load, [load]);
-  const run = useCallback((input: QueryInput, signal?: AbortSignal) => api.post<QueryResult>(`${base}/query`, input, signal), [base]);
+  const run = useCallback((input: QueryInput, signal?: AbortSignal) => api.post(`${base}/query`, input, queryResponse, signal), [base]);
   const funnel = useCallback(
     (name: string, dateRange: string | [string, string], filters: Filter[], signal?: AbortSignal) =>
-      api.post(`${base}/funnel`, { funnel: name, date_range: dateRange, filters }, signal),
+      api.post(`${base}/funnel`, { funnel: name, date_range: dateRange, filters }, funnelReport, signal),
     [base],
   );
   if (state === 'loading') return <Loading />;

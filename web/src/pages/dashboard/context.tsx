@@ -1,3 +1,6 @@
+import type { FunnelReport } from '@contracts/funnels';
+import type { QueryResponse } from '@contracts/query';
+import type { SiteDescription, ViewedSite } from '@contracts/sites';
 import { createContext, useContext } from 'react';
 import { roleIn, SITE_EDITORS } from '../../../../src/accounts/roles';
 
@@ -20,29 +23,14 @@ export interface QueryInput {
   date_range?: string | [string, string];
 }
 
-export interface QueryResult {
-  results: { dimensions: string[]; metrics: (number | null)[]; comparison?: { metrics: (number | null)[]; change: (number | null)[] } }[];
-  meta: Record<string, unknown> & { metric_warnings?: Record<string, { code: string; warning: string }[]>; interval?: string; present_index?: number | null };
-  query: Record<string, unknown> & { date_range?: [string, string] };
-}
+/** What a query answers (src/contracts/query.ts). */
+export type QueryResult = QueryResponse;
 
-/** GET /app/api/sites/:domain (src/web/routes/dashboard.ts). */
-export interface SiteInfo {
-  domain: string;
-  timezone: string;
-  team_id?: number;
-  role?: string;
-  guest?: boolean;
-  locked?: boolean;
-  locked_reason?: string | null;
-  goals: { id: number; display_name: string; event_name?: string | null; page_path?: string | null; currency?: string | null }[];
-  funnels: { id: number; name: string; steps: { goal_id?: number; display_name?: string }[] }[];
-  custom_properties: string[];
-  /** Days of raw events kept once rolled up; null: forever (docs/rollups.md, Retention). */
-  raw_retention_days: number | null;
-  /** The first day whose raw events are all kept; null while none was deleted. */
-  raw_events_from: string | null;
-}
+/**
+ * The site a dashboard shows: GET /app/api/sites/:domain adds the viewer's team, role and whether
+ * they are a guest to the description a shared link reads (src/contracts/sites.ts).
+ */
+export type SiteInfo = SiteDescription & Partial<Pick<ViewedSite, 'team_id' | 'role' | 'guest'>>;
 
 /** Whether the viewer may open the site's settings (team owners, admins and editors; not guests). */
 export const canEditSite = (site: SiteInfo) => roleIn(site.role, SITE_EDITORS) && !site.guest;
@@ -56,7 +44,7 @@ export interface DashboardContextValue {
   /** Runs a query with the view's range and filters added (a panel's own filters are appended). */
   query(input: QueryInput, signal?: AbortSignal): Promise<QueryResult>;
   /** Funnel report of the view's range and filters (POST …/funnel). */
-  funnel?(name: string, signal?: AbortSignal): Promise<unknown>;
+  funnel?(name: string, signal?: AbortSignal): Promise<FunnelReport>;
   /** Adds a filter to the whole dashboard (clicking a row); replaces one on the same dimension. */
   addFilter(filter: Filter): void;
   /** Counts the realtime view's refreshes; a new count is a new `query`, so panels ask again. */

@@ -1,10 +1,10 @@
+import { viewedSite } from '@contracts/sites';
 import type { ReactNode } from 'react';
 import { ROLE_SCOPES, ROLES, type Role, roleIn, SITE_EDITORS, TEAM_MANAGERS } from '../../../../src/accounts/roles';
 import { api, teamApi } from '../../api';
 import { Link } from '../../router';
 import { Loading } from '../../ui/Loading';
 import { useResource } from '../../ui/useResource';
-import type { SiteInfo } from '../dashboard/context';
 import { NoAccess, SettingsLayout } from './SettingsLayout';
 import { ExportSection } from './sections/ExportSection';
 import { FunnelsSection } from './sections/FunnelsSection';
@@ -35,7 +35,7 @@ const SECTIONS: { section: string; label: string; render(props: SiteSectionProps
 ];
 
 export function SiteSettingsPage({ domain, section }: { domain: string; section: string }) {
-  const { data: site, error, reload } = useResource((signal) => api.get<SiteInfo>(`/app/api/sites/${encodeURIComponent(domain)}`, signal), [domain]);
+  const { data: site, error, reload } = useResource((signal) => api.get(`/app/api/sites/${encodeURIComponent(domain)}`, viewedSite, signal), [domain]);
   if (error) return <NoAccess message={error} />;
   if (!site || site.team_id === undefined) return <Loading />;
   const role = ROLES.find((r) => r === site.role);

@@ -1,14 +1,9 @@
+import { noticeList } from '@contracts/webhooks';
 import { useState } from 'react';
 import { api } from '../../api';
 import { Link } from '../../router';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { useResource } from '../../ui/useResource';
-
-interface Notice {
-  id: number;
-  kind: 'webhook_failing' | 'webhook_stopped';
-  message: string;
-}
 
 /**
  * The team's open notices (a webhook endpoint that looks broken, or was stopped) as banners above
@@ -16,7 +11,7 @@ interface Notice {
  * (src/web/routes/notices.ts).
  */
 export function TeamNotices({ teamId, webhooksHref }: { teamId: number; webhooksHref: string }) {
-  const notices = useResource((signal) => api.get<{ notices: Notice[] }>(`/app/api/teams/${teamId}/notices`, signal), [teamId]);
+  const notices = useResource((signal) => api.get(`/app/api/teams/${teamId}/notices`, noticeList, signal), [teamId]);
   const [error, setError] = useState<string | null>(null);
   return (
     <>

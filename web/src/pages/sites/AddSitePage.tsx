@@ -1,10 +1,11 @@
+import { queryResponse } from '@contracts/query';
+import { site as siteSchema, siteSnippet } from '@contracts/sites';
 import { useEffect, useState } from 'react';
 import TIME_ZONES from '../../../../src/accounts/timeZoneNames.json';
 import { api as appApi, teamApi } from '../../api';
 import { Link } from '../../router';
 import { CopyButton } from '../../ui/CopyButton';
 import { Layout } from '../../ui/Layout';
-import type { QueryResult } from '../dashboard/context';
 import { useCurrentTeam } from '../SitesPage';
 import './sites.css';
 
@@ -17,12 +18,11 @@ function WaitingForFirstPageview({ domain }: { domain: string }) {
     if (arrived) return;
     const check = () =>
       appApi
-        .post<QueryResult>(`/app/api/sites/${encodeURIComponent(domain)}/query`, {
-          metrics: ['pageviews'],
-          date_range: 'realtime',
-          dimensions: ['event:page'],
-          pagination: { limit: 1 },
-        })
+        .post(
+          `/app/api/sites/${encodeURIComponent(domain)}/query`,
+          { metrics: ['pageviews'], date_range: 'realtime', dimensions: ['event:page'], pagination: { limit: 1 } },
+          queryResponse,
+        )
         .then((result) => {
           const first = result.results[0];
           if (first && (first.metrics[0] ?? 0) > 0) setArrived(first.dimensions[0] ?? '/');
@@ -57,8 +57,8 @@ export function AddSitePage() {
   const add = async () => {
     setError(null);
     try {
-      const site = await api.post<{ domain: string }>('/api/v1/sites', { domain, timezone });
-      const snippet = await api.get<{ snippet: string }>(`/api/v1/sites/${encodeURIComponent(site.domain)}/snippet`);
+      const site = await api.post('/api/v1/sites', { domain, timezone }, siteSchema);
+      const snippet = await api.get(`/api/v1/sites/${encodeURIComponent(site.domain)}/snippet`, siteSnippet);
       setCreated({ domain: site.domain, snippet: snippet.snippet });
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));

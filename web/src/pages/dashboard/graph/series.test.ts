@@ -2,10 +2,29 @@ import { describe, expect, it } from 'vitest';
 import type { QueryResult } from '../context';
 import { intervalsOf, seriesCsv, seriesOf } from './series';
 
-const answer = (parts: { results: QueryResult['results']; meta?: QueryResult['meta']; range?: [string, string] }): QueryResult => ({
+const answer = (parts: { results: QueryResult['results']; meta?: Partial<QueryResult['meta']>; range?: [string, string] }): QueryResult => ({
   results: parts.results,
-  meta: { time_labels: ['2024-01-08', '2024-01-09', '2024-01-10'], interval: 'day', present_index: null, ...parts.meta },
-  query: { date_range: parts.range ?? ['2024-01-08T00:00:00Z', '2024-01-10T23:59:59Z'] },
+  meta: {
+    time_labels: ['2024-01-08', '2024-01-09', '2024-01-10'],
+    interval: 'day',
+    present_index: null,
+    sources: ['raw'],
+    sample_rate: 1,
+    metric_warnings: {},
+    ...parts.meta,
+  },
+  query: {
+    site_id: 'example.com',
+    metrics: ['visitors'],
+    date_range: parts.range ?? ['2024-01-08T00:00:00Z', '2024-01-10T23:59:59Z'],
+    dimensions: ['time:day'],
+    filters: [],
+    order_by: [],
+    pagination: { limit: 10_000, offset: 0 },
+    include: {},
+    timezone: 'Etc/UTC',
+    exact: false,
+  },
 });
 
 // The main graph's line from a time-series answer (MainGraph.tsx draws it, and downloads it as CSV).
@@ -17,7 +36,7 @@ describe('the graph series', () => {
   });
 
   it('draws the comparison beside it, named by its mode', () => {
-    const result = answer({ results: [{ dimensions: ['2024-01-08'], metrics: [2], comparison: { metrics: [1], change: [100] } }] });
+    const result = answer({ results: [{ dimensions: ['2024-01-08'], metrics: [2], comparison: { dimensions: ['2023-01-09'], metrics: [1], change: [100] } }] });
     const series = seriesOf(result, 'visitors', { mode: 'year_over_year' }, ['day']);
     expect(series.previous).toEqual([1, 0, 0]);
     expect(series.comparisonLabel).toBe('A year before');
@@ -37,7 +56,7 @@ describe('the graph series', () => {
   });
 
   it('shows the imported-data switch only when the engine says the site has imports in the range', () => {
-    const imports = (meta: QueryResult['meta']) => seriesOf(answer({ results: [], meta }), 'visitors', null, ['day']).imports;
+    const imports = (meta: Partial<QueryResult['meta']>) => seriesOf(answer({ results: [], meta }), 'visitors', null, ['day']).imports;
     expect(imports({ imports_included: true })).toEqual({ applies: true, warning: null });
     expect(imports({ imports_skip_reason: 'unsupported_query', imports_warning: 'Not with this filter.' })).toEqual({
       applies: true,
@@ -52,7 +71,7 @@ describe('the graph series', () => {
   });
 
   it('downloads as CSV, a bucket a line, with the comparison when there is one', () => {
-    const result = answer({ results: [{ dimensions: ['2024-01-09'], metrics: [4], comparison: { metrics: [2], change: [100] } }] });
+    const result = answer({ results: [{ dimensions: ['2024-01-09'], metrics: [4], comparison: { dimensions: ['2024-01-02'], metrics: [2], change: [100] } }] });
     expect(seriesCsv(seriesOf(result, 'visitors', null, ['day']), 'visitors')).toBe('bucket,visitors\n2024-01-08,0\n2024-01-09,4\n2024-01-10,0\n');
     expect(seriesCsv(seriesOf(result, 'visit_duration', { mode: 'previous_period' }, ['day']), 'visit_duration')).toBe(
       'bucket,visit_duration,previous_visit_duration\n2024-01-08,,\n2024-01-09,4,2\n2024-01-10,,\n',

@@ -1,3 +1,4 @@
+import type { FunnelReport } from '@contracts/funnels';
 import { useMemo } from 'react';
 import type { DashboardContextValue, Filter, QueryInput, QueryResult, SiteInfo } from '../context';
 import { dateRangeOf, type ViewState } from '../state';
@@ -6,7 +7,7 @@ import { dateRangeOf, type ViewState } from '../state';
 export interface DashboardSources {
   site: SiteInfo;
   run: (input: QueryInput, signal?: AbortSignal) => Promise<QueryResult>;
-  funnel?: (name: string, dateRange: string | [string, string], filters: Filter[], signal?: AbortSignal) => Promise<unknown>;
+  funnel?: (name: string, dateRange: string | [string, string], filters: Filter[], signal?: AbortSignal) => Promise<FunnelReport>;
   readOnly: boolean;
 }
 

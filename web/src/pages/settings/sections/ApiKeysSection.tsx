@@ -1,3 +1,4 @@
+import { apiKeyList, createdApiKey } from '@contracts/apiKeys';
 import { useState } from 'react';
 import { api } from '../../../api';
 import { formatTime } from '../../../format';
@@ -7,17 +8,6 @@ import { Section } from '../../../ui/Section';
 import { Field, FieldError, ServerForm } from '../../../ui/ServerForm';
 import { ShownOnce } from '../../../ui/ShownOnce';
 import { useResource } from '../../../ui/useResource';
-
-interface ApiKey {
-  id: number;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  hourly_limit: number;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
 
 /** The four scopes (spec: API key), each explained where the key is made. */
 const SCOPES: { scope: string; meaning: string }[] = [
@@ -33,7 +23,7 @@ const hourlyLimit = (typed: string) => (typed.trim() === '' ? null : /^\d+$/.tes
 /** API keys: made here (or with `svc api-key create`), shown once, revoked with the record kept. */
 export function ApiKeysSection({ teamId }: { teamId: number }) {
   const base = `/app/api/teams/${teamId}/api-keys`;
-  const keys = useResource((signal) => api.get<{ api_keys: ApiKey[] }>(base, signal), [teamId]);
+  const keys = useResource((signal) => api.get(base, apiKeyList, signal), [teamId]);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>(SCOPES.map((s) => s.scope));
   const [limit, setLimit] = useState('');
@@ -106,7 +96,7 @@ export function ApiKeysSection({ teamId }: { teamId: number }) {
         <ServerForm
           submitLabel="Create key"
           onSubmit={async () => {
-            const answer = await api.post<{ key: string }>(base, { name, scopes, hourly_limit: hourlyLimit(limit) });
+            const answer = await api.post(base, { name, scopes, hourly_limit: hourlyLimit(limit) }, createdApiKey);
             setCreated(answer.key);
             setName('');
             keys.reload();

@@ -1,3 +1,4 @@
+import { preparedExportList } from '@contracts/exports';
 import { useEffect, useState } from 'react';
 import { api } from '../../../api';
 import { formatTime } from '../../../format';
@@ -7,18 +8,6 @@ import { Section } from '../../../ui/Section';
 import { Field, ServerForm } from '../../../ui/ServerForm';
 import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
-
-interface PreparedExport {
-  id: string;
-  status: 'preparing' | 'ready' | 'failed';
-  from: string;
-  to: string;
-  file_name: string;
-  bytes: number | null;
-  created_at: string;
-  error: string | null;
-  download_url: string | null;
-}
 
 /** How often the list is read again while an export is being prepared. */
 const PREPARING_POLL_MS = 1500;
@@ -39,7 +28,7 @@ export function ExportSection({ site }: SiteSectionProps) {
   const base = `/app/api/sites/${encodeURIComponent(site.domain)}`;
   const query = new URLSearchParams({ ...(from ? { from } : {}), ...(to ? { to } : {}) });
   const href = `${base}/export${query.size ? `?${query}` : ''}`;
-  const prepared = useResource((signal) => api.get<{ exports: PreparedExport[] }>(`${base}/exports`, signal), [base]);
+  const prepared = useResource((signal) => api.get(`${base}/exports`, preparedExportList, signal), [base]);
   // While an export is being prepared, the list is read again after each answer (not once per change of "preparing").
   useEffect(() => {
     if (!prepared.data?.exports.some((e) => e.status === 'preparing')) return;

@@ -1,3 +1,4 @@
+import { previousDomain, site as siteSchema } from '@contracts/sites';
 import { useState } from 'react';
 import { RAW_RETENTION_DAYS } from '../../../../../src/accounts/rawRetention';
 import { OWNER } from '../../../../../src/accounts/roles';
@@ -19,8 +20,7 @@ export function GeneralSection({ site, role, api, refreshSite }: SiteSectionProp
   const [days, setDays] = useState(String(site.raw_retention_days ?? 365));
   const path = `/api/v1/sites/${encodeURIComponent(site.domain)}`;
   const previous = useResource(
-    (signal) =>
-      appApi.get<{ previous_domain: string | null; valid_until: string | null }>(`/app/api/sites/${encodeURIComponent(site.domain)}/previous-domain`, signal),
+    (signal) => appApi.get(`/app/api/sites/${encodeURIComponent(site.domain)}/previous-domain`, previousDomain, signal),
     [site.domain],
   );
   const zones = TIME_ZONES.includes(site.timezone) ? TIME_ZONES : [site.timezone, ...TIME_ZONES];
@@ -38,7 +38,7 @@ export function GeneralSection({ site, role, api, refreshSite }: SiteSectionProp
         <ServerForm
           submitLabel="Change domain"
           onSubmit={async () => {
-            const updated = await api.put<{ domain: string }>(path, { domain });
+            const updated = await api.put(path, { domain }, siteSchema);
             navigate(`/${encodeURIComponent(updated.domain)}/settings/general`, { replace: true });
             refreshSite();
           }}

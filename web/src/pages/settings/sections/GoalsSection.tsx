@@ -1,3 +1,4 @@
+import { type Goal, goalList } from '@contracts/goals';
 import { useState } from 'react';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
@@ -5,16 +6,6 @@ import { Section } from '../../../ui/Section';
 import { Field, ServerForm } from '../../../ui/ServerForm';
 import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
-
-interface Goal {
-  id: number;
-  goal_type: 'event' | 'page' | 'scroll';
-  event_name: string | null;
-  page_path: string | null;
-  scroll_threshold: number;
-  display_name: string;
-  currency: string | null;
-}
 
 type Kind = 'event' | 'page' | 'scroll' | 'revenue';
 
@@ -39,7 +30,7 @@ const describe = (goal: Goal) =>
 /** Goals: the conversions the dashboard's goals panel counts. */
 export function GoalsSection({ site, api, refreshSite }: SiteSectionProps) {
   const query = `site_id=${encodeURIComponent(site.domain)}`;
-  const goals = useResource((signal) => api.get<{ goals: Goal[] }>(`/api/v1/sites/goals?${query}&limit=1000`, signal), [site.domain]);
+  const goals = useResource((signal) => api.get(`/api/v1/sites/goals?${query}&limit=1000`, goalList, signal), [site.domain]);
   const [kind, setKind] = useState<Kind>('event');
   const [eventName, setEventName] = useState('');
   const [pagePath, setPagePath] = useState('');

@@ -1,17 +1,11 @@
+import { type IngestionHealth, ingestionHealth, type OutcomeGuide } from '@contracts/ingestion';
 import { useState } from 'react';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Loading } from '../../../ui/Loading';
-import { type OutcomeGuide, useOutcomeGuide } from '../../../ui/outcomeGuide';
+import { useOutcomeGuide } from '../../../ui/outcomeGuide';
 import { Section } from '../../../ui/Section';
 import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
-
-interface Health {
-  from: string;
-  to: string;
-  totals: Record<string, number>;
-  hours: { hour: string; counts: Record<string, number> }[];
-}
 
 const WINDOWS = [
   { hours: 24, label: 'Last 24 hours' },
@@ -41,7 +35,7 @@ function colours(outcomes: string[], guide: Record<string, OutcomeGuide>): Recor
 export function HealthSection({ site, api }: SiteSectionProps) {
   const [hours, setHours] = useState(24);
   const health = useResource(
-    (signal) => api.get<Health>(`/api/v1/sites/${encodeURIComponent(site.domain)}/ingestion?hours=${hours}`, signal),
+    (signal) => api.get(`/api/v1/sites/${encodeURIComponent(site.domain)}/ingestion?hours=${hours}`, ingestionHealth, signal),
     [site.domain, hours],
   );
   const guide = useOutcomeGuide();
@@ -124,7 +118,7 @@ export function HealthSection({ site, api }: SiteSectionProps) {
   );
 }
 
-function HealthChart({ health, hours, outcomes, colour }: { health: Health; hours: number; outcomes: string[]; colour: Record<string, string> }) {
+function HealthChart({ health, hours, outcomes, colour }: { health: IngestionHealth; hours: number; outcomes: string[]; colour: Record<string, string> }) {
   const start = Date.parse(health.from);
   const byHour = new Map(health.hours.map((h) => [Date.parse(h.hour), h.counts]));
   const slots = Array.from({ length: hours }, (_, i) => start + i * 3_600_000);
@@ -174,7 +168,7 @@ function HealthChart({ health, hours, outcomes, colour }: { health: Health; hour
 }
 
 /** The chart's numbers hour by hour (the hours that had events), for reading exact counts and for screen readers. */
-function HourlyTable({ health, outcomes, legend }: { health: Health; outcomes: string[]; legend: Record<string, OutcomeGuide> }) {
+function HourlyTable({ health, outcomes, legend }: { health: IngestionHealth; outcomes: string[]; legend: Record<string, OutcomeGuide> }) {
   const hours = [...health.hours].sort((a, b) => b.hour.localeCompare(a.hour));
   return (
     <details className="health-hours">

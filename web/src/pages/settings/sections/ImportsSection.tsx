@@ -1,3 +1,4 @@
+import { siteImportList } from '@contracts/imports';
 import { useEffect, useState } from 'react';
 import { formatTime } from '../../../format';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
@@ -6,25 +7,12 @@ import { Section } from '../../../ui/Section';
 import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
 
-interface SiteImport {
-  id: number;
-  file_name: string;
-  status: 'pending' | 'running' | 'completed' | 'failed';
-  from: string | null;
-  to: string | null;
-  rows: number;
-  files_done: number;
-  files_total: number;
-  error: { message: string; file: string | null; line: number | null } | null;
-  created_at: string;
-}
-
 const ACTIVE = ['pending', 'running'];
 
 /** Upload an export (Plausible's or ours) into the site's imported data, and follow it. */
 export function ImportsSection({ site, api }: SiteSectionProps) {
   const base = `/api/v1/sites/${encodeURIComponent(site.domain)}/imports`;
-  const imports = useResource((signal) => api.get<{ imports: SiteImport[] }>(base, signal), [site.domain]);
+  const imports = useResource((signal) => api.get(base, siteImportList, signal), [site.domain]);
   const [file, setFile] = useState<File | null>(null);
   // Re-mounting the file input is the only way to empty it after an upload.
   const [inputKey, setInputKey] = useState(0);

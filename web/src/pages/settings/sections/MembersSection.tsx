@@ -1,3 +1,4 @@
+import { type InviteOutcome, invitationList, inviteOutcome, membershipList, openOwnershipTransfer, transferOutcome } from '@contracts/invitations';
 import { useState } from 'react';
 import { OWNER } from '../../../../../src/accounts/roles';
 import { api as appApi, type TeamApi } from '../../../api';
@@ -5,31 +6,22 @@ import { formatTime } from '../../../format';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { CopyButton } from '../../../ui/CopyButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
-import { InvitationAnswer, type InviteAnswer } from '../../../ui/InvitationAnswer';
-import { type Invitation, PendingInvitations } from '../../../ui/PendingInvitations';
+import { InvitationAnswer } from '../../../ui/InvitationAnswer';
+import { PendingInvitations } from '../../../ui/PendingInvitations';
 import { Section } from '../../../ui/Section';
 import { Field, ServerForm } from '../../../ui/ServerForm';
 import { useResource } from '../../../ui/useResource';
-
-interface Membership {
-  email: string;
-  role: string;
-  status: string;
-}
-interface Transfer {
-  transfer: { email: string; status: string; expires_at: string } | null;
-}
 
 const INVITABLE = ['admin', 'editor', 'viewer', 'billing'];
 
 /** Members, their invitations, and the ownership transfer. */
 export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: number; role: string }) {
-  const members = useResource((signal) => api.get<{ memberships: Membership[] }>('/api/v1/teams/memberships?limit=1000', signal), []);
-  const invitations = useResource((signal) => api.get<{ invitations: Invitation[] }>('/api/v1/teams/invitations', signal), []);
-  const transfer = useResource((signal) => api.get<Transfer>('/api/v1/teams/ownership-transfer', signal), []);
+  const members = useResource((signal) => api.get('/api/v1/teams/memberships?limit=1000', membershipList, signal), []);
+  const invitations = useResource((signal) => api.get('/api/v1/teams/invitations', invitationList, signal), []);
+  const transfer = useResource((signal) => api.get('/api/v1/teams/ownership-transfer', openOwnershipTransfer, signal), []);
   const [email, setEmail] = useState('');
   const [inviteRole, setInviteRole] = useState('viewer');
-  const [invited, setInvited] = useState<InviteAnswer | null>(null);
+  const [invited, setInvited] = useState<InviteOutcome | null>(null);
   const [newOwner, setNewOwner] = useState('');
   const [transferLink, setTransferLink] = useState<string | null>(null);
   const [roleError, setRoleError] = useState<string | null>(null);
@@ -97,7 +89,7 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
           submitLabel="Invite"
           className="settings-form inline-form"
           onSubmit={async () => {
-            setInvited(await api.put<InviteAnswer>('/api/v1/teams/memberships', { email, role: inviteRole }));
+            setInvited(await api.put('/api/v1/teams/memberships', { email, role: inviteRole }, inviteOutcome));
             setEmail('');
             reload();
           }}
@@ -156,7 +148,7 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
               title={`Transfer the team to ${newOwner || 'this address'}?`}
               message="They become the owner when they accept; you become an admin."
               onConfirm={async () => {
-                const answer = await api.post<{ accept_url: string }>('/api/v1/teams/ownership-transfer', { email: newOwner });
+                const answer = await api.post('/api/v1/teams/ownership-transfer', { email: newOwner }, transferOutcome);
                 setTransferLink(answer.accept_url);
                 transfer.reload();
               }}

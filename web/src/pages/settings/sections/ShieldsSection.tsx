@@ -1,3 +1,4 @@
+import { classifications, shieldRuleList } from '@contracts/shields';
 import { useEffect, useState } from 'react';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
@@ -7,11 +8,6 @@ import { Field, ServerForm } from '../../../ui/ServerForm';
 import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
 
-interface Rule {
-  id: number;
-  value: string;
-  description: string | null;
-}
 type Kind = 'ip' | 'country' | 'page' | 'hostname';
 
 const KINDS: { kind: Kind; title: string; one: string; description: string; placeholder: string; empty: string }[] = [
@@ -51,7 +47,7 @@ const KINDS: { kind: Kind; title: string; one: string; description: string; plac
 
 function ShieldList({ site, api, kind }: SiteSectionProps & { kind: (typeof KINDS)[number] }) {
   const query = `site_id=${encodeURIComponent(site.domain)}`;
-  const rules = useResource((signal) => api.get<{ rules: Rule[] }>(`/api/v1/sites/shields/${kind.kind}?${query}`, signal), [site.domain, kind.kind]);
+  const rules = useResource((signal) => api.get(`/api/v1/sites/shields/${kind.kind}?${query}`, shieldRuleList, signal), [site.domain, kind.kind]);
   const [value, setValue] = useState('');
   const [description, setDescription] = useState('');
   return (
@@ -98,15 +94,10 @@ function ShieldList({ site, api, kind }: SiteSectionProps & { kind: (typeof KIND
   );
 }
 
-interface Classifications {
-  included: string[];
-  reasons: string[];
-}
-
 /** Classified events are stored but left out of reports; each reason can be put back. */
 function ClassificationSettings({ site, api, refreshSite }: SiteSectionProps) {
   const query = `site_id=${encodeURIComponent(site.domain)}`;
-  const current = useResource((signal) => api.get<Classifications>(`/api/v1/sites/classifications?${query}`, signal), [site.domain]);
+  const current = useResource((signal) => api.get(`/api/v1/sites/classifications?${query}`, classifications, signal), [site.domain]);
   const guide = useOutcomeGuide();
   const [included, setIncluded] = useState<string[]>([]);
   useEffect(() => {

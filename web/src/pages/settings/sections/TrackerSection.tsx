@@ -1,21 +1,15 @@
+import { queryResponse } from '@contracts/query';
+import { siteSnippet, type TrackerConfiguration, type TrackerFlag } from '@contracts/sites';
 import { useEffect, useState } from 'react';
 import { api as appApi } from '../../../api';
 import { CopyButton } from '../../../ui/CopyButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Section } from '../../../ui/Section';
 import { useResource } from '../../../ui/useResource';
-import type { QueryResult } from '../../dashboard/context';
 import type { SiteSectionProps } from '../siteSection';
 
-interface Snippet {
-  snippet: string;
-  pixel: string;
-  not_found_page_snippet: string | null;
-  tracker_script_configuration: Record<string, boolean | string | null>;
-}
-
 /** The switches of the snippet (Plausible's tracker_script_configuration names). */
-const OPTIONS: { flag: string; label: string; hint: string }[] = [
+const OPTIONS: { flag: TrackerFlag; label: string; hint: string }[] = [
   { flag: 'outbound_links', label: 'Outbound links', hint: 'Clicks on links to other sites.' },
   { flag: 'file_downloads', label: 'File downloads', hint: 'Clicks on links to files (pdf, zip, …).' },
   { flag: 'form_submissions', label: 'Form submissions', hint: 'Submitted forms.' },
@@ -29,7 +23,7 @@ const OPTIONS: { flag: string; label: string; hint: string }[] = [
 /** The snippet to paste, with its options as switches, and a check that events arrive. */
 export function TrackerSection({ site, api }: SiteSectionProps) {
   const path = `/api/v1/sites/${encodeURIComponent(site.domain)}`;
-  const snippet = useResource((signal) => api.get<Snippet>(`${path}/snippet`, signal), [site.domain]);
+  const snippet = useResource((signal) => api.get(`${path}/snippet`, siteSnippet, signal), [site.domain]);
   const [error, setError] = useState<string | null>(null);
   // A switch shows its new position at once; the server's configuration replaces it when the snippet is read again.
   const [switching, setSwitching] = useState<Record<string, boolean>>({});
@@ -55,18 +49,17 @@ export function TrackerSection({ site, api }: SiteSectionProps) {
   const verify = async () => {
     setCheck({ checking: true, pages: null, error: null });
     try {
-      const result = await appApi.post<QueryResult>(`/app/api/sites/${encodeURIComponent(site.domain)}/query`, {
-        metrics: ['visitors'],
-        date_range: 'realtime',
-        dimensions: ['event:page'],
-        pagination: { limit: 5 },
-      });
+      const result = await appApi.post(
+        `/app/api/sites/${encodeURIComponent(site.domain)}/query`,
+        { metrics: ['visitors'], date_range: 'realtime', dimensions: ['event:page'], pagination: { limit: 5 } },
+        queryResponse,
+      );
       setCheck({ checking: false, pages: result.results.map((r) => ({ page: r.dimensions[0] ?? '', visitors: r.metrics[0] ?? 0 })), error: null });
     } catch (failure) {
       setCheck({ checking: false, pages: null, error: failure instanceof Error ? failure.message : String(failure) });
     }
   };
-  const configuration = snippet.data?.tracker_script_configuration ?? {};
+  const configuration: Partial<TrackerConfiguration> = snippet.data?.tracker_script_configuration ?? {};
   return (
     <>
       <Section title="Snippet" description="Paste this into the <head> of every page of the site.">

@@ -1,38 +1,29 @@
+import { guestList, type InviteOutcome, invitationList, inviteOutcome } from '@contracts/invitations';
+import { sharedLinkList } from '@contracts/sharedLinks';
 import { useState } from 'react';
 import { roleIn, TEAM_MANAGERS } from '../../../../../src/accounts/roles';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { CopyButton } from '../../../ui/CopyButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
-import { InvitationAnswer, type InviteAnswer } from '../../../ui/InvitationAnswer';
-import { type Invitation, PendingInvitations } from '../../../ui/PendingInvitations';
+import { InvitationAnswer } from '../../../ui/InvitationAnswer';
+import { PendingInvitations } from '../../../ui/PendingInvitations';
 import { Section } from '../../../ui/Section';
 import { Field, ServerForm } from '../../../ui/ServerForm';
 import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
 
-interface SharedLink {
-  name: string;
-  url: string;
-  password_protected: boolean;
-}
-interface Guest {
-  email: string;
-  role: string;
-  status: 'accepted' | 'invited';
-}
-
 /** Who sees the dashboard besides the team: shared links and guests. */
 export function VisibilitySection({ site, role, api }: SiteSectionProps) {
   const managesGuests = roleIn(role, TEAM_MANAGERS);
   const query = `site_id=${encodeURIComponent(site.domain)}`;
-  const links = useResource((signal) => api.get<{ shared_links: SharedLink[] }>(`/api/v1/sites/shared-links?${query}`, signal), [site.domain]);
-  const guests = useResource((signal) => api.get<{ guests: Guest[] }>(`/api/v1/sites/guests?${query}&limit=1000`, signal), [site.domain]);
-  const invitations = useResource((signal) => api.get<{ invitations: Invitation[] }>('/api/v1/teams/invitations', signal), [site.domain]);
+  const links = useResource((signal) => api.get(`/api/v1/sites/shared-links?${query}`, sharedLinkList, signal), [site.domain]);
+  const guests = useResource((signal) => api.get(`/api/v1/sites/guests?${query}&limit=1000`, guestList, signal), [site.domain]);
+  const invitations = useResource((signal) => api.get('/api/v1/teams/invitations', invitationList, signal), [site.domain]);
   const [linkName, setLinkName] = useState('');
   const [linkPassword, setLinkPassword] = useState('');
   const [email, setEmail] = useState('');
   const [guestRole, setGuestRole] = useState('viewer');
-  const [invited, setInvited] = useState<InviteAnswer | null>(null);
+  const [invited, setInvited] = useState<InviteOutcome | null>(null);
   const pending = invitations.data?.invitations.filter((i) => i.site_id === site.domain && i.status === 'pending') ?? [];
   return (
     <>
@@ -127,7 +118,7 @@ export function VisibilitySection({ site, role, api }: SiteSectionProps) {
             submitLabel="Invite guest"
             className="settings-form inline-form"
             onSubmit={async () => {
-              setInvited(await api.put<InviteAnswer>('/api/v1/sites/guests', { site_id: site.domain, email, role: guestRole }));
+              setInvited(await api.put('/api/v1/sites/guests', { site_id: site.domain, email, role: guestRole }, inviteOutcome));
               setEmail('');
               guests.reload();
               invitations.reload();

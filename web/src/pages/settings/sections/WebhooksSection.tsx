@@ -1,3 +1,4 @@
+import { createdWebhook, deliveryLog, rotatedWebhookSecret, type Webhook, webhookList } from '@contracts/webhooks';
 import { useState } from 'react';
 import { WEBHOOK_EVENT_TYPES } from '../../../../../src/webhooks/eventTypes';
 import { FAILING_THRESHOLD, OLD_SECRET_VALIDITY_MS, STOP_THRESHOLD } from '../../../../../src/webhooks/policy';
@@ -10,28 +11,6 @@ import { Field, FieldError, ServerForm } from '../../../ui/ServerForm';
 import { ShownOnce } from '../../../ui/ShownOnce';
 import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
-
-interface Webhook {
-  id: number;
-  url: string;
-  event_types: string[];
-  state: 'sending' | 'stopped';
-  consecutive_failures: number;
-  stopped_at: string | null;
-  previous_secret_valid_until: string | null;
-  created_at: string;
-}
-interface Attempt {
-  id: number;
-  delivery_id: string;
-  delivery_state: string;
-  event_type: string;
-  attempted_at: string;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number | null;
-  response_body: string | null;
-}
 
 /** The spec's notice: the owner is told an endpoint looks broken at FAILING_THRESHOLD consecutive failures. */
 const looksBroken = (hook: Webhook) => hook.state === 'stopped' || hook.consecutive_failures >= FAILING_THRESHOLD;
@@ -59,7 +38,7 @@ function ResponseBody({ body }: { body: string | null }) {
 }
 
 function Deliveries({ api, hook }: { api: TeamApi; hook: Webhook }) {
-  const log = useResource((signal) => api.get<{ deliveries: Attempt[] }>(`/api/v1/webhooks/${hook.id}/deliveries?limit=20`, signal), [hook.id]);
+  const log = useResource((signal) => api.get(`/api/v1/webhooks/${hook.id}/deliveries?limit=20`, deliveryLog, signal), [hook.id]);
   const [note, setNote] = useState<string | null>(null);
   return (
     <div className="deliveries">
@@ -123,7 +102,7 @@ function Deliveries({ api, hook }: { api: TeamApi; hook: Webhook }) {
 
 /** Webhooks of the team: register, rotate, re-enable, delete, and read each one's delivery log. */
 export function TeamWebhooks({ api }: { api: TeamApi }) {
-  const hooks = useResource((signal) => api.get<{ webhooks: Webhook[] }>('/api/v1/webhooks', signal), []);
+  const hooks = useResource((signal) => api.get('/api/v1/webhooks', webhookList, signal), []);
   const [url, setUrl] = useState('');
   const [types, setTypes] = useState<string[]>([]);
   const [secret, setSecret] = useState<{ label: string; value: string; note?: string } | null>(null);
@@ -180,7 +159,7 @@ export function TeamWebhooks({ api }: { api: TeamApi }) {
                     title="Rotate the signing secret?"
                     message={`A new secret signs every delivery from now on; the old one stays valid for ${OLD_SECRET_VALIDITY_MS / 60_000} minutes so receivers can switch.`}
                     onConfirm={async () => {
-                      const rotated = await api.post<{ secret: string; previous_secret_valid_until: string }>(`/api/v1/webhooks/${hook.id}/rotate-secret`);
+                      const rotated = await api.post(`/api/v1/webhooks/${hook.id}/rotate-secret`, {}, rotatedWebhookSecret);
                       setSecret({
                         label: 'New signing secret',
                         value: rotated.secret,
@@ -210,7 +189,7 @@ export function TeamWebhooks({ api }: { api: TeamApi }) {
         <ServerForm
           submitLabel="Add webhook"
           onSubmit={async () => {
-            const created = await api.post<{ secret: string }>('/api/v1/webhooks', { url, event_types: types });
+            const created = await api.post('/api/v1/webhooks', { url, event_types: types }, createdWebhook);
             setSecret({ label: 'Signing secret', value: created.secret });
             setUrl('');
             setTypes([]);
