@@ -9,7 +9,7 @@ export const importUploadQuery = z.strictObject({ file_name: z.string().min(1).m
 export const importReport = z.object({
   lines: z.number(),
   outcomes: z.record(z.string(), z.number()),
-  /** The first rejected lines, by number. */
+  /** The first rejected lines (up to MAX_REPORTED_REJECTIONS, src/ingest/historicalImport.ts), by number. */
   rejected: z.array(z.object({ line: z.number(), reason: z.string() })),
   rejected_count: z.number(),
 });

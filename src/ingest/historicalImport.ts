@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { isIP } from 'node:net';
+import type { ImportReport } from '../contracts/imports.js';
 import { AppError } from '../errors.js';
 import type { Ingestion } from './ingestion.js';
 import { isJsonObject } from './payload.js';
@@ -8,14 +9,6 @@ import { isJsonObject } from './payload.js';
 /** Lines further in the future than this are refused: history cannot come from tomorrow. */
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 export const MAX_IMPORT_LINES = 1_000_000;
-
-export interface ImportReport {
-  lines: number;
-  outcomes: Record<string, number>;
-  /** The first MAX_REPORTED_REJECTIONS rejected lines, by number. */
-  rejected: Array<{ line: number; reason: string }>;
-  rejected_count: number;
-}
 
 interface ImportLine {
   line: number;

@@ -1,18 +1,8 @@
+import type { OutcomeGuide } from '../contracts/ingestion.js';
 import type { STATE_UNAVAILABLE } from '../state/fallbackCount.js';
 import type { PostResponseReason, PreResponseReason } from './pipeline.js';
 
 export type IngestOutcome = 'accepted' | PreResponseReason | PostResponseReason | typeof STATE_UNAVAILABLE;
-
-export interface OutcomeGuide {
-  /** A short name for charts and tables. */
-  label: string;
-  /** What happened to the event, in one line. */
-  meaning: string;
-  /** What the site owner can do about it. */
-  action: string;
-  /** Counted in reports (accepted, or a classification the site put back) or not. */
-  kind: 'accepted' | 'classified' | 'dropped';
-}
 
 /**
  * The ingestion health panel's explanation of every outcome an event can have (spec: Ingestion

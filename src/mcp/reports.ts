@@ -1,3 +1,4 @@
+import { isMetricName, METRIC_DESCRIPTIONS } from '../contracts/metrics.js';
 import type { QueryEcho, QueryMeta, QueryResponse, ResultRow } from '../contracts/query.js';
 import { metricFacts } from '../query/metrics.js';
 import { change, emptyValue } from '../query/run/engine.js';
@@ -7,20 +8,18 @@ import { change, emptyValue } from '../query/run/engine.js';
  * resolved date range spelled out, each metric's unit named, and a note when rows were left out.
  */
 
-const COUNT_METRICS = new Set(['visitors', 'visits', 'pageviews', 'events']);
-const PERCENT_METRICS = new Set(['percentage', 'bounce_rate', 'scroll_depth', 'exit_rate', 'conversion_rate', 'group_conversion_rate']);
-const SECONDS_METRICS = new Set(['visit_duration', 'time_on_page']);
+/** How the assistant names each unit of src/contracts/metrics.ts. */
+const UNIT_WORDS = { count: 'count', percent: 'percent', seconds: 'seconds', ratio: 'pageviews per visit', currency: 'currency' } as const;
 
 /** A revenue metric's currency in an answer's meta: one code, or one per goal when goals of differing currencies are grouped. */
 export type MetricCurrency = NonNullable<QueryMeta['currency']>[string] | undefined;
 
+/** A metric's unit as its description gives it; an aggregate of a custom property is a plain number. */
 export function unitOf(metric: string, currency: MetricCurrency): string {
-  if (COUNT_METRICS.has(metric)) return 'count';
-  if (PERCENT_METRICS.has(metric)) return 'percent';
-  if (SECONDS_METRICS.has(metric)) return 'seconds';
-  if (metric === 'views_per_visit') return 'pageviews per visit';
-  if (metric.includes('revenue')) return typeof currency === 'string' ? `currency (${currency})` : 'currency';
-  return 'number';
+  if (!isMetricName(metric)) return 'number';
+  const unit = METRIC_DESCRIPTIONS[metric].unit;
+  if (unit === 'currency' && typeof currency === 'string') return `currency (${currency})`;
+  return UNIT_WORDS[unit];
 }
 
 /** How the engine's `change` reads: the registry's change kind (src/query/metrics.ts), points for rates, otherwise percent. */

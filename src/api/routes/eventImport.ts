@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
-import type { EventImportOutcome } from '../../contracts/imports.js';
+import type { EventImportOutcome, ImportReport } from '../../contracts/imports.js';
 import { AppError } from '../../errors.js';
 import { type ImportRunner, uploadPath } from '../../imports/importRunner.js';
-import { type ImportReport, MAX_IMPORT_LINES, tooManyLines } from '../../ingest/historicalImport.js';
+import { MAX_IMPORT_LINES, tooManyLines } from '../../ingest/historicalImport.js';
 import type { Ingestion } from '../../ingest/ingestion.js';
 import { parsePayload } from '../../management/payload.js';
 import { requireTeamSite } from '../../management/siteAccess.js';
