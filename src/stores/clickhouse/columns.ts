@@ -26,7 +26,10 @@ export interface ColumnValues {
 }
 
 export interface Column {
-  /** ClickHouse type, with codec and default, as the table was created. */
+  /**
+   * ClickHouse type, with codec and default, as the table was created: migration 4 stored some as
+   * LowCardinality(String) since (schema.ts LOW_CARDINALITY_COLUMNS).
+   */
   type: string;
   value: keyof ColumnValues;
   /** Added by this migration (src/stores/clickhouse/migrations.ts), so not in the table's CREATE TABLE. */
