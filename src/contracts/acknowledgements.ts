@@ -1,17 +1,8 @@
 import { z } from 'zod';
 
-/** What a change answers when there is nothing more to say than that it was done. */
-export const deleted = z.object({ deleted: z.literal(true) });
-export type Deleted = z.infer<typeof deleted>;
-export const created = z.object({ created: z.literal(true) });
-export type Created = z.infer<typeof created>;
-export const revoked = z.object({ revoked: z.literal(true) });
-export type Revoked = z.infer<typeof revoked>;
-export const cancelled = z.object({ cancelled: z.literal(true) });
-export type Cancelled = z.infer<typeof cancelled>;
-export const accepted = z.object({ accepted: z.literal(true) });
-export type Accepted = z.infer<typeof accepted>;
-export const declined = z.object({ declined: z.literal(true) });
-export type Declined = z.infer<typeof declined>;
-export const dismissed = z.object({ dismissed: z.literal(true) });
-export type Dismissed = z.infer<typeof dismissed>;
+/**
+ * What a change answers when there is nothing more to say than that it was done: one field set to
+ * true, named for what happened (`{"deleted": true}`, `{"signed_in": true}`, …).
+ */
+export const acknowledgement = <const K extends string>(key: K) => z.record(z.enum([key]), z.literal(true));
+export type Acknowledgement<K extends string> = z.infer<ReturnType<typeof acknowledgement<K>>>;

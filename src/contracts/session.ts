@@ -16,11 +16,3 @@ export const sessionState = z.object({
   needs_setup: z.boolean(),
 });
 export type SessionState = z.infer<typeof sessionState>;
-
-/** POST /app/api/setup and /app/api/sign-in; POST /app/api/password. */
-export const signedIn = z.object({ signed_in: z.literal(true) });
-export type SignedIn = z.infer<typeof signedIn>;
-export const signedOut = z.object({ signed_out: z.literal(true) });
-export type SignedOut = z.infer<typeof signedOut>;
-export const passwordChanged = z.object({ changed: z.literal(true) });
-export type PasswordChanged = z.infer<typeof passwordChanged>;

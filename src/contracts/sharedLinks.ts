@@ -9,7 +9,3 @@ export type SharedLink = z.infer<typeof sharedLink>;
 /** GET /api/v1/sites/shared-links?site_id=… */
 export const sharedLinkList = z.object({ shared_links: z.array(sharedLink) });
 export type SharedLinkList = z.infer<typeof sharedLinkList>;
-
-/** POST /app/api/share/:slug/unlock: the link's password opened the dashboard in this browser. */
-export const unlocked = z.object({ unlocked: z.literal(true) });
-export type Unlocked = z.infer<typeof unlocked>;

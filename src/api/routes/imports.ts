@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
-import type { Deleted } from '../../contracts/acknowledgements.js';
+import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import type * as contract from '../../contracts/imports.js';
 import { importUploadQuery, type SiteImportList } from '../../contracts/imports.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
@@ -93,7 +93,7 @@ export function importsRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: C
     async (request): Promise<contract.SiteImport> => importJson(await requireImport(request)),
   );
 
-  app.delete('/api/v1/sites/:site_id/imports/:import_id', { config: { scope: 'sites:provision' } }, async (request): Promise<Deleted> => {
+  app.delete('/api/v1/sites/:site_id/imports/:import_id', { config: { scope: 'sites:provision' } }, async (request): Promise<Acknowledgement<'deleted'>> => {
     const item = await requireImport(request);
     if (item.status === 'pending' || item.status === 'running')
       throw conflict('import_running', 'This import is still running; delete it once it has finished.');

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deleted } from '../../contracts/acknowledgements.js';
+import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import type * as contract from '../../contracts/sites.js';
 import {
   type SiteList,
@@ -101,7 +101,7 @@ export function siteRoutes(app: FastifyInstance, deps: ManagementDeps): void {
     return siteJson(site);
   });
 
-  app.delete('/api/v1/sites/:site_id', PROVISION, async (request): Promise<Deleted> => {
+  app.delete('/api/v1/sites/:site_id', PROVISION, async (request): Promise<Acknowledgement<'deleted'>> => {
     const site_id = singleValued(request.params).site_id ?? '';
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, site_id, now);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { hashPassword, verifyPassword } from '../../accounts/passwords.js';
 import { SIGN_IN_LIMIT } from '../../accounts/signInLimiter.js';
-import type { PasswordChanged, SignedIn, SignedOut } from '../../contracts/session.js';
+import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import { AppError } from '../../errors.js';
 import { parsePayload } from '../../management/payload.js';
 import { createUserWithTeam, findUserByEmail, hasNoUsers, passwordHashOf, setPasswordHash } from '../../stores/meta/users.js';
@@ -27,7 +27,7 @@ export function accountRoutes(scope: FastifyInstance, deps: WebDeps): void {
   // Compared against when there is no account, so a miss costs what a wrong password costs.
   const decoy = hashPassword('not anyone’s password');
 
-  scope.post('/app/api/setup', async (request, reply): Promise<SignedIn> => {
+  scope.post('/app/api/setup', async (request, reply): Promise<Acknowledgement<'signed_in'>> => {
     const body = parsePayload(setupBody, request.body);
     if (!(await hasNoUsers(deps.db))) throw new AppError(409, 'already_set_up', 'This service is set up already: sign in instead.');
     if (body.password.length < MIN_PASSWORD) throw weakPassword();
@@ -38,7 +38,7 @@ export function accountRoutes(scope: FastifyInstance, deps: WebDeps): void {
     return { signed_in: true };
   });
 
-  scope.post('/app/api/sign-in', async (request, reply): Promise<SignedIn> => {
+  scope.post('/app/api/sign-in', async (request, reply): Promise<Acknowledgement<'signed_in'>> => {
     const body = parsePayload(signInBody, request.body);
     const now = deps.clock.now();
     const account = `email:${body.email.trim().toLowerCase()}`;
@@ -69,13 +69,13 @@ export function accountRoutes(scope: FastifyInstance, deps: WebDeps): void {
     return { signed_in: true };
   });
 
-  scope.post('/app/api/sign-out', async (request, reply): Promise<SignedOut> => {
+  scope.post('/app/api/sign-out', async (request, reply): Promise<Acknowledgement<'signed_out'>> => {
     if (request.viewer) await deleteWebSession(deps.db, request.viewer.token);
     clearSessionCookie(reply, deps);
     return { signed_out: true };
   });
 
-  scope.post('/app/api/password', async (request): Promise<PasswordChanged> => {
+  scope.post('/app/api/password', async (request): Promise<Acknowledgement<'changed'>> => {
     const body = parsePayload(passwordBody, request.body);
     const viewer = requireViewer(request);
     const stored = await passwordHashOf(deps.db, viewer.userId);

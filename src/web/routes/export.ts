@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { roleIn, SITE_EDITORS } from '../../accounts/roles.js';
-import type { Deleted } from '../../contracts/acknowledgements.js';
+import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import { exportRangeQuery, type PreparedExport, type PreparedExportList } from '../../contracts/exports.js';
 import { AppError, notFound } from '../../errors.js';
 import type { ExportJob, ExportJobs } from '../../export/exportJobs.js';
@@ -77,7 +77,7 @@ export function webExportRoutes(scope: FastifyInstance, deps: WebDeps & { events
       .send(createReadStream(ready.path));
   });
 
-  scope.delete('/app/api/sites/:domain/exports/:id', async (request): Promise<Deleted> => {
+  scope.delete('/app/api/sites/:domain/exports/:id', async (request): Promise<Acknowledgement<'deleted'>> => {
     const { domain, id } = parsePayload(jobParams, request.params);
     const site = await exporterSite(request, domain);
     if (!jobs.remove(site.id, id)) throw notFound('There is no such prepared export.');

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Accepted, Declined } from '../../contracts/acknowledgements.js';
+import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import { linkAcceptance, type MyInvitationAccepted, type MyInvitationList } from '../../contracts/invitations.js';
 import { acceptInvitation, acceptOpenInvitation, openInvitationFor } from '../../management/invitations.js';
 import { acceptOwnershipTransfer } from '../../management/ownershipTransfer.js';
@@ -46,7 +46,7 @@ export function myInvitationRoutes(scope: FastifyInstance, deps: WebDeps): void 
     return { accepted: true, role: invitation.role };
   });
 
-  scope.post('/app/api/invitations/:id/decline', async (request): Promise<Declined> => {
+  scope.post('/app/api/invitations/:id/decline', async (request): Promise<Acknowledgement<'declined'>> => {
     const { id } = parsePayload(invitationParams, request.params);
     const user = await me(requireViewer(request).userId);
     const now = deps.clock.now();
@@ -56,7 +56,7 @@ export function myInvitationRoutes(scope: FastifyInstance, deps: WebDeps): void 
   });
 
   // The emailed link, opened while signed in: accepted as the signed-in user (whose address must be the invited one).
-  scope.post('/app/api/invitations/accept-link', async (request): Promise<Accepted> => {
+  scope.post('/app/api/invitations/accept-link', async (request): Promise<Acknowledgement<'accepted'>> => {
     const body = parsePayload(linkAcceptance, request.body);
     const user = await me(requireViewer(request).userId);
     const now = deps.clock.now();

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { TEAM_MANAGERS } from '../../accounts/roles.js';
-import type { Dismissed } from '../../contracts/acknowledgements.js';
+import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import type { NoticeList } from '../../contracts/webhooks.js';
 import { parsePayload } from '../../management/payload.js';
 import { dismissNotice, listOpenNotices } from '../../webhooks/notices.js';
@@ -32,7 +32,7 @@ export function noticeRoutes(scope: FastifyInstance, deps: WebDeps): void {
     };
   });
 
-  scope.post('/app/api/teams/:team/notices/:id/dismiss', async (request): Promise<Dismissed> => {
+  scope.post('/app/api/teams/:team/notices/:id/dismiss', async (request): Promise<Acknowledgement<'dismissed'>> => {
     const { team, id } = parsePayload(noticeParams, request.params);
     await requireTeamRole(deps.db, requireViewer(request), team, TEAM_MANAGERS, 'dismiss the team’s notices');
     await dismissNotice(deps.db, team, id, deps.clock.now());

@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { verifyPassword } from '../../accounts/passwords.js';
 import { SIGN_IN_LIMIT } from '../../accounts/signInLimiter.js';
+import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import type { FunnelReport } from '../../contracts/funnels.js';
 import type { QueryResponse } from '../../contracts/query.js';
-import type { Unlocked } from '../../contracts/sharedLinks.js';
 import type { SiteDescription } from '../../contracts/sites.js';
 import { AppError, notFound } from '../../errors.js';
 import { parsePayload } from '../../management/payload.js';
@@ -65,7 +65,7 @@ export function sharedDashboardRoutes(scope: FastifyInstance, deps: WebDeps & { 
     return { ...(await describeSite(deps.db, site)), locked_reason: null };
   });
 
-  scope.post('/app/api/share/:slug/unlock', async (request, reply): Promise<Unlocked> => {
+  scope.post('/app/api/share/:slug/unlock', async (request, reply): Promise<Acknowledgement<'unlocked'>> => {
     const { link } = await open(request);
     const body = parsePayload(unlockBody, request.body);
     const now = deps.clock.now();

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Created, Deleted } from '../../../contracts/acknowledgements.js';
+import type { Acknowledgement } from '../../../contracts/acknowledgements.js';
 import { type CustomPropertyList, customPropertyAddition } from '../../../contracts/customProperties.js';
 import { allowCustomProp } from '../../../management/customProps.js';
 import { parsePayload } from '../../../management/payload.js';
@@ -16,7 +16,7 @@ export function customPropRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     return { custom_properties: (await listCustomProps(db, site.id)).map((property) => ({ property })) };
   });
 
-  app.put('/api/v1/sites/custom-props', PROVISION, async (request): Promise<Created> => {
+  app.put('/api/v1/sites/custom-props', PROVISION, async (request): Promise<Acknowledgement<'created'>> => {
     const body = parsePayload(customPropertyAddition, bodyWithSiteId(request));
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
@@ -25,7 +25,7 @@ export function customPropRoutes(app: FastifyInstance, deps: ManagementDeps): vo
   });
 
   // The rest of the path is the name, which may hold slashes (Plausible's `*property`).
-  app.delete('/api/v1/sites/custom-props/*', PROVISION, async (request): Promise<Deleted> => {
+  app.delete('/api/v1/sites/custom-props/*', PROVISION, async (request): Promise<Acknowledgement<'deleted'>> => {
     const property = singleValued(request.params)['*'] ?? '';
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
     // As in Plausible, a name not on the list is already removed: repeating a delete succeeds.

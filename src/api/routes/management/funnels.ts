@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deleted } from '../../../contracts/acknowledgements.js';
+import type { Acknowledgement } from '../../../contracts/acknowledgements.js';
 import { type Funnel, type FunnelList, type FunnelReportAnswer, funnelPayload, funnelReportQuery } from '../../../contracts/funnels.js';
 import { notFound } from '../../../errors.js';
 import { findOrCreateFunnel, funnelJson } from '../../../management/funnels.js';
@@ -40,7 +40,7 @@ export function funnelRoutes(app: FastifyInstance, deps: ManagementDeps): void {
     return { funnel: { id: funnel.id, name: funnel.name }, from: query.from, to: query.to, ...report };
   });
 
-  app.delete('/api/v1/sites/funnels/:funnel_id', PROVISION, async (request): Promise<Deleted> => {
+  app.delete('/api/v1/sites/funnels/:funnel_id', PROVISION, async (request): Promise<Acknowledgement<'deleted'>> => {
     const funnelId = parseId(singleValued(request.params).funnel_id, 'The funnel id');
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
     if (!(await deleteFunnel(db, site.id, funnelId))) throw notFound('Funnel could not be found.');

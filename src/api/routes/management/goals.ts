@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Deleted } from '../../../contracts/acknowledgements.js';
+import type { Acknowledgement } from '../../../contracts/acknowledgements.js';
 import { type Goal, type GoalList, goalPayload } from '../../../contracts/goals.js';
 import { pageQuery } from '../../../contracts/paging.js';
 import { findOrCreateGoal, goalJson, removeGoal } from '../../../management/goals.js';
@@ -38,7 +38,7 @@ export function goalRoutes(app: FastifyInstance, deps: ManagementDeps): void {
     return goalJson(goal, site.domain);
   });
 
-  app.delete('/api/v1/sites/goals/:goal_id', PROVISION, async (request): Promise<Deleted> => {
+  app.delete('/api/v1/sites/goals/:goal_id', PROVISION, async (request): Promise<Acknowledgement<'deleted'>> => {
     const goalId = parseId(singleValued(request.params).goal_id, 'The goal id');
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
     await removeGoal(db, site.id, goalId);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { OWNER, TEAM_MANAGERS } from '../../../accounts/roles.js';
-import type { Cancelled, Deleted, Revoked } from '../../../contracts/acknowledgements.js';
+import type { Acknowledgement } from '../../../contracts/acknowledgements.js';
 import {
   type GuestList,
   guestInvitation,
@@ -76,7 +76,7 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     );
   });
 
-  app.delete('/api/v1/sites/guests/:email', PROVISION, async (request): Promise<Deleted> => {
+  app.delete('/api/v1/sites/guests/:email', PROVISION, async (request): Promise<Acknowledgement<'deleted'>> => {
     const email = singleValued(request.params).email ?? '';
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), now);
@@ -111,7 +111,7 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     return inviteTeamMember(db, { teamId: request.caller.teamId, email: body.email, role: body.role, invitedBy: request.caller.userId, baseUrl }, clock.now());
   });
 
-  app.delete('/api/v1/teams/memberships/:email', PROVISION, async (request): Promise<Deleted> => {
+  app.delete('/api/v1/teams/memberships/:email', PROVISION, async (request): Promise<Acknowledgement<'deleted'>> => {
     const email = singleValued(request.params).email ?? '';
     const now = clock.now();
     await requireRole(db, request.caller, TEAM_MANAGERS, 'remove team members');
@@ -141,7 +141,7 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     };
   });
 
-  app.delete('/api/v1/teams/invitations/:invitation_id', PROVISION, async (request): Promise<Revoked> => {
+  app.delete('/api/v1/teams/invitations/:invitation_id', PROVISION, async (request): Promise<Acknowledgement<'revoked'>> => {
     const invitationId = parseId(singleValued(request.params).invitation_id, 'The invitation id');
     await requireRole(db, request.caller, TEAM_MANAGERS, 'revoke invitations');
     if (!(await revokeInvitation(db, request.caller.teamId, invitationId, clock.now()))) throw notFound('Invitation could not be found.');
@@ -159,7 +159,7 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     return requestOwnershipTransfer(db, { teamId: request.caller.teamId, fromUserId: request.caller.userId, email: body.email, baseUrl }, clock.now());
   });
 
-  app.delete('/api/v1/teams/ownership-transfer', PROVISION, async (request): Promise<Cancelled> => {
+  app.delete('/api/v1/teams/ownership-transfer', PROVISION, async (request): Promise<Acknowledgement<'cancelled'>> => {
     await requireRole(db, request.caller, [OWNER], 'cancel an ownership transfer');
     if (!(await cancelOwnershipTransfer(db, request.caller.teamId, clock.now()))) throw notFound('There is no open ownership transfer.');
     return { cancelled: true };

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deleted } from '../../../contracts/acknowledgements.js';
+import type { Acknowledgement } from '../../../contracts/acknowledgements.js';
 import { type SharedLink, type SharedLinkList, sharedLinkCreation } from '../../../contracts/sharedLinks.js';
 import { notFound } from '../../../errors.js';
 import { parsePayload } from '../../../management/payload.js';
@@ -25,7 +25,7 @@ export function sharedLinkRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     return sharedLinkJson(baseUrl, site.domain, link);
   });
 
-  app.delete('/api/v1/sites/shared-links/:name', PROVISION, async (request): Promise<Deleted> => {
+  app.delete('/api/v1/sites/shared-links/:name', PROVISION, async (request): Promise<Acknowledgement<'deleted'>> => {
     const name = singleValued(request.params).name ?? '';
     const site = await requireTeamSite(db, request.caller, siteIdParameter(request), clock.now());
     if (!(await deleteSharedLink(db, site.id, name))) throw notFound(`This site has no shared link named "${name}".`);

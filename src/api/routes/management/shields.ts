@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { CLASSIFICATIONS } from '../../../classifications.js';
-import type { Deleted } from '../../../contracts/acknowledgements.js';
+import type { Acknowledgement } from '../../../contracts/acknowledgements.js';
 import type * as contract from '../../../contracts/shields.js';
 import { type Classifications, classificationChoice, type ShieldRuleList, type ShieldRules, shieldRuleAddition } from '../../../contracts/shields.js';
 import { badRequest, notFound } from '../../../errors.js';
@@ -65,7 +65,7 @@ export function shieldRoutes(app: FastifyInstance, deps: ManagementDeps): void {
     return ruleJson(rule);
   });
 
-  app.delete('/api/v1/sites/shields/:kind/:rule_id', PROVISION, async (request): Promise<Deleted> => {
+  app.delete('/api/v1/sites/shields/:kind/:rule_id', PROVISION, async (request): Promise<Acknowledgement<'deleted'>> => {
     const params = singleValued(request.params);
     const kind = parseKind(params.kind ?? '');
     const ruleId = parseId(params.rule_id, 'The rule id');
