@@ -36,7 +36,6 @@ export const funnelStep = z.object({
   dropoff: z.number(),
   dropoff_percentage: z.string(),
 });
-export type FunnelStep = z.infer<typeof funnelStep>;
 
 /** The funnel report (src/query/run/funnel.ts): POST /app/api/sites/:domain/funnel and the shared dashboard's. */
 export const funnelReport = z.object({

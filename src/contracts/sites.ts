@@ -78,14 +78,14 @@ export const siteUpdate = z.strictObject({
 });
 
 /** How long raw events are kept (docs/rollups.md, Retention). */
-const rawRetention = {
+const rawRetentionFields = {
   /** Days of raw events kept once rolled up; null: forever. */
   raw_retention_days: z.number().nullable(),
   /** The first day whose raw events are all kept; null while none was deleted. */
   raw_events_from: z.string().nullable(),
 };
-export const rawRetentionJson = z.object(rawRetention);
-export type RawRetentionJson = z.infer<typeof rawRetentionJson>;
+export const rawRetention = z.object(rawRetentionFields);
+export type RawRetention = z.infer<typeof rawRetention>;
 
 /** A site as GET, POST and PUT /api/v1/sites… answer it. */
 export const site = z.object({
@@ -93,7 +93,7 @@ export const site = z.object({
   timezone: z.string(),
   custom_properties: z.array(z.string()),
   tracker_script_configuration: trackerConfiguration,
-  ...rawRetention,
+  ...rawRetentionFields,
 });
 export type Site = z.infer<typeof site>;
 
@@ -135,7 +135,7 @@ export const siteDescription = z.object({
   goals: z.array(goal),
   funnels: z.array(funnel),
   custom_properties: z.array(z.string()),
-  ...rawRetention,
+  ...rawRetentionFields,
 });
 export type SiteDescription = z.infer<typeof siteDescription>;
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../accounts/passwords.js';
+import type * as contract from '../contracts/sharedLinks.js';
 import { badRequest } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { findSharedLinkByName, insertSharedLink, type SharedLink } from '../stores/meta/sharedLinks.js';
@@ -34,6 +35,6 @@ export function sharedLinkUrl(baseUrl: string, domain: string, link: SharedLink)
   return `${baseUrl}/share/${encodeURIComponent(domain)}?auth=${link.slug}`;
 }
 
-export function sharedLinkJson(baseUrl: string, domain: string, link: SharedLink) {
+export function sharedLinkJson(baseUrl: string, domain: string, link: SharedLink): contract.SharedLink {
   return { name: link.name, url: sharedLinkUrl(baseUrl, domain, link), password_protected: link.passwordHash !== null };
 }

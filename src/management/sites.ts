@@ -1,3 +1,4 @@
+import type { RawRetention } from '../contracts/sites.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { createSite, type Site } from '../stores/meta/sites.js';
 import { formatDate, toLocal } from '../time/localTime.js';
@@ -14,6 +15,6 @@ export function registerSite(db: MetaDb, input: Parameters<typeof createSite>[1]
 export const rawEventsFromDay = (site: Site): string | null => (site.rawEventsFrom === null ? null : formatDate(toLocal(site.rawEventsFrom, site.timezone)));
 
 /** A site's raw-event retention as the site JSON shows it: the setting, and where kept raw events begin. */
-export function rawRetentionJson(site: Site): { raw_retention_days: number | null; raw_events_from: string | null } {
+export function rawRetentionJson(site: Site): RawRetention {
   return { raw_retention_days: site.rawRetentionDays, raw_events_from: rawEventsFromDay(site) };
 }

@@ -1,3 +1,4 @@
+import type { SiteDescription } from '../contracts/sites.js';
 import { funnelJson } from '../management/funnels.js';
 import { goalJson } from '../management/goals.js';
 import { rawRetentionJson } from '../management/sites.js';
@@ -14,7 +15,7 @@ import { getTeam } from '../stores/meta/teams.js';
  * custom properties and how long raw events are kept. Signed-in dashboards and shared links read
  * the same description.
  */
-export async function describeSite(db: MetaDb, site: Site) {
+export async function describeSite(db: MetaDb, site: Site): Promise<SiteDescription> {
   const [team, goals, funnels, props] = await Promise.all([
     getTeam(db, site.teamId),
     listSiteGoals(db, site.id),

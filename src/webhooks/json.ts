@@ -1,3 +1,4 @@
+import type * as contract from '../contracts/webhooks.js';
 import type { AttemptLogEntry } from './deliveries.js';
 import type { Webhook } from './webhooks.js';
 
@@ -5,7 +6,7 @@ import type { Webhook } from './webhooks.js';
 
 export const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export const webhookJson = (webhook: Webhook) => ({
+export const webhookJson = (webhook: Webhook): contract.Webhook => ({
   id: webhook.id,
   url: webhook.url,
   event_types: webhook.eventTypes,
@@ -17,7 +18,7 @@ export const webhookJson = (webhook: Webhook) => ({
   updated_at: iso(webhook.updatedAt),
 });
 
-export const attemptJson = (entry: AttemptLogEntry) => ({
+export const attemptJson = (entry: AttemptLogEntry): contract.DeliveryAttempt => ({
   id: entry.id,
   delivery_id: entry.deliveryId,
   delivery_state: entry.deliveryState,
