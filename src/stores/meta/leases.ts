@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Clock } from '../../clock.js';
 import { DEFAULT_LEASE_PERIOD_MS } from '../../config/config.js';
-import type { MetaDb } from './database.js';
+import { type MetaDb, records } from './database.js';
 
 /**
  * Leases for work that must run on one node at a time (docs/scaling.md, Leases): the periodic
@@ -66,8 +66,8 @@ export async function releaseLease(db: MetaDb, name: string, holder: string): Pr
 
 /** The lease's row as stored, expired or not; undefined when nobody holds it. */
 export async function readLease(db: MetaDb, name: string): Promise<LeaseRow | undefined> {
-  const row = await db.selectFrom('leases').selectAll().where('name', '=', name).executeTakeFirst();
-  return row && { name: row.name, holder: row.holder, expiresAt: Number(row.expires_at), claimedAt: Number(row.claimed_at) };
+  const row = await records(db).selectFrom('leases').selectAll().where('name', '=', name).executeTakeFirst();
+  return row && { ...row, expiresAt: Number(row.expiresAt), claimedAt: Number(row.claimedAt) };
 }
 
 /** Forgets leases expired for more than `olderThanMs` (a finished import's, a dead node's): they are taken like absent ones anyway. */

@@ -1,5 +1,5 @@
 import { invalid, missing } from '../../errors.js';
-import type { MetaDb } from './database.js';
+import { type MetaDb, records } from './database.js';
 
 export interface Team {
   id: number;
@@ -10,8 +10,7 @@ export interface Team {
 }
 
 export async function getTeam(db: MetaDb, teamId: number): Promise<Team | undefined> {
-  const row = await db.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirst();
-  return row && { id: row.id, name: row.name, lockedAt: row.locked_at, lockedReason: row.locked_reason, collectionStoppedAt: row.collection_stopped_at };
+  return records(db).selectFrom('teams').select(['id', 'name', 'lockedAt', 'lockedReason', 'collectionStoppedAt']).where('id', '=', teamId).executeTakeFirst();
 }
 
 export async function requireTeam(db: MetaDb, teamId: number): Promise<Team> {

@@ -1,6 +1,6 @@
 import { hashPassword } from '../../accounts/passwords.js';
 import { invalid, taken } from '../../errors.js';
-import type { MetaDb } from './database.js';
+import { type MetaDb, records } from './database.js';
 
 export interface NewUser {
   email: string;
@@ -69,15 +69,14 @@ export interface UserTeam {
 
 /** The teams a user belongs to, with their role in each, oldest membership first. */
 export async function listUserTeams(db: MetaDb, userId: number): Promise<UserTeam[]> {
-  const rows = await db
+  return records(db)
     .selectFrom('memberships')
-    .innerJoin('teams', 'teams.id', 'memberships.team_id')
-    .select(['teams.id', 'teams.name', 'memberships.role', 'teams.locked_at', 'teams.locked_reason'])
-    .where('memberships.user_id', '=', userId)
-    .orderBy('memberships.created_at')
+    .innerJoin('teams', 'teams.id', 'memberships.teamId')
+    .select(['teams.id', 'teams.name', 'memberships.role', 'teams.lockedAt', 'teams.lockedReason'])
+    .where('memberships.userId', '=', userId)
+    .orderBy('memberships.createdAt')
     .orderBy('teams.id')
     .execute();
-  return rows.map((row) => ({ id: row.id, name: row.name, role: row.role, lockedAt: row.locked_at, lockedReason: row.locked_reason }));
 }
 
 /** The stored password hash of a user (null when the account has none). */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { MetaDb } from './database.js';
+import { type MetaDb, records } from './database.js';
 
 /** A web-app sign-in lasts 14 days from its last use (sliding). */
 export const WEB_SESSION_LIFETIME_MS = 14 * 24 * 3_600_000;
@@ -33,14 +33,14 @@ export async function createWebSession(
 /** The live session of a cookie token, its expiry slid forward; undefined when unknown or expired. */
 export async function findWebSession(db: MetaDb, token: string, now: number): Promise<WebSession | undefined> {
   const tokenHash = hashToken(token);
-  const row = await db.selectFrom('web_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
-  if (!row || row.expires_at <= now) return undefined;
-  let expiresAt = row.expires_at;
+  const row = await records(db).selectFrom('web_sessions').select(['userId', 'csrfToken', 'expiresAt']).where('tokenHash', '=', tokenHash).executeTakeFirst();
+  if (!row || row.expiresAt <= now) return undefined;
+  let expiresAt = row.expiresAt;
   if (now + WEB_SESSION_LIFETIME_MS - expiresAt > EXTEND_AFTER_MS) {
     expiresAt = now + WEB_SESSION_LIFETIME_MS;
     await db.updateTable('web_sessions').set({ expires_at: expiresAt }).where('token_hash', '=', tokenHash).execute();
   }
-  return { userId: row.user_id, csrfToken: row.csrf_token, expiresAt };
+  return { ...row, expiresAt };
 }
 
 export async function deleteWebSession(db: MetaDb, token: string): Promise<void> {
