@@ -1,8 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // chDB must never load inside worker_threads (it segfaults), so every test file runs in its
 // own forked process; each file opens its own embedded data directory.
 export default defineConfig({
+  // The web app's modules import the contracts as @contracts/* (web/vite.config.ts); its unit tests load them too.
+  resolve: { alias: { '@contracts': fileURLToPath(new URL('src/contracts', import.meta.url)) } },
   test: {
     pool: 'forks',
     maxWorkers: 2,
