@@ -1,4 +1,4 @@
-import { ROLLUPS } from '../stores/clickhouse/schema.js';
+import { IMPORTED_ROLLUPS, importedTableName } from '../stores/clickhouse/schema.js';
 
 /**
  * What an import reads: the ten daily tables of Plausible's CSV export (or ours, which has the
@@ -16,23 +16,16 @@ export interface ImportTable {
   columns: { name: string; kind: ColumnKind }[];
 }
 
-const KEY_COLUMNS = new Set(['site_id', 'import_id', 'date']);
-
 function kindOf(type: string): ColumnKind {
   if (type.startsWith('UInt')) return 'count';
   if (type.includes('FixedString(2)')) return 'country';
   return 'text';
 }
 
-export const IMPORT_TABLES: ImportTable[] = ROLLUPS.map((def) => ({
-  base: def.name.replace(/^rollup_/, ''),
-  table: def.name,
-  columns: def.columns
-    .map((column) => {
-      const [name = '', ...type] = column.split(' ');
-      return { name, kind: kindOf(type.join(' ')) };
-    })
-    .filter((column) => !KEY_COLUMNS.has(column.name)),
+export const IMPORT_TABLES: ImportTable[] = IMPORTED_ROLLUPS.map((rollup) => ({
+  base: rollup.name,
+  table: importedTableName(rollup),
+  columns: Object.entries(rollup.columns).map(([name, { type }]) => ({ name, kind: kindOf(type) })),
 }));
 
 /** Files in an export that an import passes over: raw events, and Plausible's custom-props table, which it ignores too. */

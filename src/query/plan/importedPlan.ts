@@ -1,4 +1,4 @@
-import { IMPORTED_ROLLUPS } from '../../stores/clickhouse/schema.js';
+import { IMPORTED_ROLLUPS, importedTableName } from '../../stores/clickhouse/schema.js';
 import { formatDate, toLocal } from '../../time/localTime.js';
 import { dimensionKind } from '../catalog.js';
 import { goalDimensionGoals, goalsInFilters, isScrollGoal } from '../goals.js';
@@ -29,11 +29,11 @@ export interface ImportedTable {
  * IMPORTED_ROLLUPS, which also says which dimensions none holds, and why), in the order a query
  * chooses among them. Goals are read from the event names of the table that holds them.
  */
-export const IMPORTED_TABLES: ImportedTable[] = IMPORTED_ROLLUPS.map(({ name, columns }) => {
-  const held = Object.entries(columns);
+export const IMPORTED_TABLES: ImportedTable[] = IMPORTED_ROLLUPS.map((rollup) => {
+  const held = Object.entries(rollup.columns);
   const dimensions = Object.fromEntries(held.flatMap(([column, c]) => (c.dimensions ?? []).map((dimension) => [dimension, c.read ?? column])));
   const totals: ImportedTable['totals'] = Object.fromEntries(held.flatMap(([column, c]) => (c.totals ?? []).map((total) => [total, column])));
-  return { name: `rollup_${name}`, dimensions, totals, eventGoals: Object.hasOwn(dimensions, 'event:name') };
+  return { name: importedTableName(rollup), dimensions, totals, eventGoals: Object.hasOwn(dimensions, 'event:name') };
 });
 
 /** One grouped read of an imported table: which table, under which filters, by which of the query's dimensions (indices). */

@@ -96,6 +96,8 @@ export interface ImportedRollup {
   orderBy: string;
 }
 
+export const importedTableName = (rollup: ImportedRollup) => `rollup_${rollup.name}`;
+
 const holds = (type: string, ...dimensions: string[]): ImportedColumn => ({ type, dimensions });
 const total = (...totals: ImportedTotal[]): ImportedColumn => ({ type: 'UInt64', totals });
 
@@ -201,11 +203,11 @@ export const IMPORTED_ROLLUPS: ImportedRollup[] = [
  * The ten daily roll-ups of imported data as tables; `import_id` 0 marks rows computed from our
  * own events, others come from imports.
  */
-export const ROLLUPS: TableDef[] = IMPORTED_ROLLUPS.map(({ name, columns, orderBy }) => ({
-  name: `rollup_${name}`,
-  columns: ['site_id UInt64', 'import_id UInt64', 'date Date', ...Object.entries(columns).map(([column, { type }]) => `${column} ${type}`)],
+export const ROLLUPS: TableDef[] = IMPORTED_ROLLUPS.map((rollup) => ({
+  name: importedTableName(rollup),
+  columns: ['site_id UInt64', 'import_id UInt64', 'date Date', ...Object.entries(rollup.columns).map(([column, { type }]) => `${column} ${type}`)],
   engine: 'MergeTree',
   partitionBy: 'toYYYYMM(date)',
-  orderBy: `(site_id, date${orderBy ? `, ${orderBy}` : ''})`,
+  orderBy: `(site_id, date${rollup.orderBy ? `, ${rollup.orderBy}` : ''})`,
   shardingKey: 'site_id',
 }));
