@@ -26,7 +26,7 @@ function readBody(raw: unknown): { ok: true; body: unknown } | { ok: false } {
 }
 
 /**
- * Collection: `POST /api/event` (any content type, read as JSON, 64 KiB) and the no-script
+ * Collection: `POST /api/event` (any content type, its body read for JSON, 64 KiB) and the no-script
  * `GET /api/event/pixel.gif`. No authentication; CORS open so the tracker reads `x-svc-dropped`.
  */
 export function collectRoutes(app: FastifyInstance, deps: { pipeline: IngestionPipeline; clock: Clock }): void {

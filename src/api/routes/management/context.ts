@@ -17,7 +17,7 @@ export interface ManagementDeps {
 }
 
 /**
- * `site_id` (the domain) as Plausible takes it on reads and deletes: in the query string, or in
+ * `site_id` (the domain) where Plausible takes it on reads and deletes: in the query string, or in
  * a JSON body.
  */
 export function siteIdParameter(request: FastifyRequest): unknown {
