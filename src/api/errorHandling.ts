@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Failure } from '../contracts/failures.js';
 import { AppError, Refusal, type RefusalKind } from '../errors.js';
 
 const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, conflict: 409 };
@@ -38,7 +39,7 @@ export function answerUnroutable(error: FastifyError, _request: FastifyRequest, 
   reply.code(400).send({
     error: badUrl ? 'The request path is not a valid URL: a % must begin an escape such as %20 (write a % itself as %25).' : 'The request could not be routed.',
     code: badUrl ? 'invalid_url' : 'bad_request',
-  });
+  } satisfies Failure);
 }
 
 const CLIENT_ERRORS: Record<string, [number, string, string]> = {
@@ -60,7 +61,7 @@ const CLIENT_ERRORS: Record<string, [number, string, string]> = {
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'bad_request', 'The request is not valid HTTP.'];
-  const body = JSON.stringify({ error: message, code });
+  const body = JSON.stringify({ error: message, code } satisfies Failure);
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`,
@@ -74,23 +75,26 @@ export function installErrorHandling(app: FastifyInstance, pages?: { servePage(r
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const answer = asAppError(error);
     if (answer) {
-      reply.headers(answer.headers).code(answer.status).send({ error: answer.message, code: answer.code });
+      reply
+        .headers(answer.headers)
+        .code(answer.status)
+        .send({ error: answer.message, code: answer.code } satisfies Failure);
       return;
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) {
       request.log.error({ err: error }, 'request failed');
-      reply.code(500).send({ error: 'Something went wrong on our side; the failure has been logged.', code: 'internal_error' });
+      reply.code(500).send({ error: 'Something went wrong on our side; the failure has been logged.', code: 'internal_error' } satisfies Failure);
       return;
     }
     const message = frameworkMessage(error, request) ?? error.message;
     const code = status === 413 ? 'body_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
-    reply.code(status).send({ error: message, code });
+    reply.code(status).send({ error: message, code } satisfies Failure);
   });
 
   app.setNotFoundHandler((request, reply) => {
     // Any other GET is a page of the web app (its router draws it); API misses stay JSON.
     if (pages?.servePage(request, reply)) return;
-    reply.code(404).send({ error: `There is no route ${request.method} ${request.url.split('?')[0]}.`, code: 'not_found' });
+    reply.code(404).send({ error: `There is no route ${request.method} ${request.url.split('?')[0]}.`, code: 'not_found' } satisfies Failure);
   });
 }

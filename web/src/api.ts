@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { failure } from '@contracts/failures';
+import type { z } from 'zod';
 
 /**
  * The app's one way to the server: JSON to and from `/app/api/...`, the CSRF token echoed on every
@@ -55,17 +56,16 @@ async function exchange(
     data = null;
   }
   if (!response.ok) {
-    const failure = failureSchema.safeParse(data);
-    const { code, error: sentence } = failure.success ? failure.data : {};
-    const error = new ApiError(response.status, code ?? 'http_error', sentence ?? `The server answered ${response.status}.`);
+    // A failure the service sent is in its contract; another (a proxy's, say) is named by its status.
+    const sent = failure.safeParse(data);
+    const error = sent.success
+      ? new ApiError(response.status, sent.data.code, sent.data.error)
+      : new ApiError(response.status, 'http_error', `The server answered ${response.status}.`);
     if (response.status === 401 && error.code === 'signed_out') onSignedOut();
     throw error;
   }
   return { status: response.status, data };
 }
-
-/** A failure's body (src/api/errorHandling.ts): its code and sentence, each read only when it is a string. */
-const failureSchema = z.object({ code: z.string().optional().catch(undefined), error: z.string().optional().catch(undefined) });
 
 /**
  * An answer read with its contract (src/contracts/): a shape the contract does not allow is a
