@@ -28,7 +28,7 @@ export function intervalsOf(result: QueryResult, dateRange: string | [string, st
 
 /** A time series answer as the graph draws it: every bucket of `time_labels`, empty ones as the metric reads when nothing happened. */
 export function seriesOf(result: QueryResult, metric: string, comparison: Comparison, intervals: Interval[]): Series {
-  const labels = (result.meta.time_labels as string[] | undefined) ?? [];
+  const labels = result.meta.time_labels ?? [];
   const byLabel = new Map(result.results.map((row) => [row.dimensions[0], row]));
   const empty = ['visit_duration', 'time_on_page', 'scroll_depth'].includes(metric) ? null : 0;
   return {

@@ -1,11 +1,7 @@
+import type { FunnelReport } from '@contracts/funnels';
 import { useEffect, useState } from 'react';
 import { formatNumber } from '../../../format';
 import { useDashboard } from '../context';
-
-/** What POST …/funnel answers (src/query/run/funnel.ts): rates are strings of percent. */
-interface FunnelReport {
-  steps: { label: string; visitors: number; conversion_rate: string; dropoff: number; dropoff_percentage: string }[];
-}
 
 /** Funnel steps as bars with the drop-off between them. */
 export function Funnels() {
@@ -18,8 +14,8 @@ export function Funnels() {
     const controller = new AbortController();
     setReport(null);
     funnel(chosen, controller.signal)
-      // The answer's shape is the engine's (src/query/run/funnel.ts), read through one interface.
-      .then((answer) => setReport(answer as FunnelReport))
+      // The answer is read with its contract (src/contracts/funnels.ts) by the page's funnel call.
+      .then(setReport)
       .catch((failure: Error) => !controller.signal.aborted && setError(failure.message));
     return () => controller.abort();
   }, [chosen, funnel]);
