@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/config.js';
+import { eventImportOutcome } from '../../contracts/imports.js';
 import { AppError } from '../../errors.js';
 import type { Output } from '../output.js';
+import { callServer, refusal, serverAddress } from '../server.js';
 
 /**
  * Commands that touch events go through the running server's HTTP API: only the server process
@@ -21,29 +22,25 @@ export function eventCommands(program: Command, run: (action: (out: Output) => P
       run(async (out) => {
         const key = opts.key ?? process.env.SVC_API_KEY;
         if (!key) throw new AppError(400, 'missing_key', 'An API key is needed: pass --key or set SVC_API_KEY.');
-        const base = (opts.url ?? loadConfig().baseUrl).replace(/\/+$/, '');
+        const base = serverAddress(opts.url);
         let body: string;
         try {
           body = await readFile(opts.file, 'utf8');
         } catch {
           throw new AppError(400, 'unreadable_file', `Cannot read ${opts.file}.`);
         }
-        let response: Response;
-        try {
-          response = await fetch(`${base}/api/v1/sites/${encodeURIComponent(opts.site)}/events/import`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' },
-            body,
-          });
-        } catch {
-          throw new AppError(503, 'server_unreachable', `No server answers at ${base}; start it with npm start or pass --url.`);
-        }
-        const result = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-        if (!response.ok) {
-          throw new AppError(response.status, String(result.code ?? 'import_failed'), String(result.error ?? `The server answered ${response.status}.`));
-        }
-        const rejected = (result.rejected as unknown[] | undefined)?.length ?? 0;
-        out.result(result, `Imported ${result.lines} lines into ${opts.site}: ${JSON.stringify(result.outcomes)}; ${rejected} rejected.`);
+        const response = await callServer(base, `/api/v1/sites/${encodeURIComponent(opts.site)}/events/import`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' },
+          body,
+        });
+        if (!response.ok) throw await refusal(response, 'import_failed');
+        const answer: unknown = await response.json().catch(() => null);
+        const outcome = eventImportOutcome.safeParse(answer);
+        if (!outcome.success) throw new AppError(502, 'unexpected_answer', `The server's answer is not an import's outcome (${base}).`);
+        const { lines, outcomes, rejected } = outcome.data;
+        // The answer is printed as it came (its keys in the server's order); it is known to be an outcome.
+        out.result(answer, `Imported ${lines} lines into ${opts.site}: ${JSON.stringify(outcomes)}; ${rejected.length} rejected.`);
       }),
     );
 }

@@ -3,12 +3,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/config.js';
 import { AppError } from '../../errors.js';
 import { listTeamMembers } from '../../stores/meta/guests.js';
 import { findLiveSiteByName } from '../../stores/meta/sites.js';
 import { createWebSession, deleteWebSession } from '../../stores/meta/webSessions.js';
 import type { CommandContext } from '../commandContext.js';
+import { callServer, refusal, serverAddress } from '../server.js';
 
 /** Long enough for a large export to start; the session is deleted as soon as the download ends. */
 const EXPORT_SESSION_MS = 10 * 60_000;
@@ -35,20 +35,14 @@ export function exportCommands(program: Command, run: (action: (ctx: CommandCont
         if (!site) throw new AppError(404, 'not_found', `There is no site ${opts.site}.`);
         const owner = (await listTeamMembers(meta.db, site.teamId)).find((member) => member.role === 'owner');
         if (!owner) throw new AppError(409, 'no_owner', `The team of ${site.domain} has no owner to export as.`);
-        const base = (opts.url ?? loadConfig().baseUrl).replace(/\/+$/, '');
+        const base = serverAddress(opts.url);
         const query = new URLSearchParams({ ...(opts.from ? { from: opts.from } : {}), ...(opts.to ? { to: opts.to } : {}) });
         const { token } = await createWebSession(meta.db, owner.userId, now, EXPORT_SESSION_MS);
         try {
-          let response: Response;
-          try {
-            response = await fetch(`${base}/app/api/sites/${encodeURIComponent(site.domain)}/export?${query}`, { headers: { cookie: `svc_session=${token}` } });
-          } catch {
-            throw new AppError(503, 'server_unreachable', `No server answers at ${base}; start it with npm start or pass --url.`);
-          }
-          if (!response.ok || !response.body) {
-            const failure = (await response.json().catch(() => ({}))) as { error?: string; code?: string };
-            throw new AppError(response.status, failure.code ?? 'export_failed', failure.error ?? `The server answered ${response.status}.`);
-          }
+          const response = await callServer(base, `/app/api/sites/${encodeURIComponent(site.domain)}/export?${query}`, {
+            headers: { cookie: `svc_session=${token}` },
+          });
+          if (!response.ok || !response.body) throw await refusal(response, 'export_failed');
           try {
             await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), createWriteStream(opts.out));
           } catch (error) {
