@@ -37,6 +37,16 @@ export const funnelStep = z.object({
   dropoff_percentage: z.string(),
 });
 
+/** POST /app/api/sites/:domain/funnel (and the shared dashboard's, and the assistant tool): which funnel, over which days and filters. */
+export const funnelRequest = z.strictObject({
+  site_id: z.string().min(1),
+  funnel: z.string("must be the funnel's name").min(1),
+  date_range: z.union([z.string(), z.tuple([z.string(), z.string()])]),
+  filters: z.array(z.unknown()).optional(),
+  timezone: z.string().optional(),
+});
+export type FunnelRequest = z.infer<typeof funnelRequest>;
+
 /** The funnel report (src/query/run/funnel.ts): POST /app/api/sites/:domain/funnel and the shared dashboard's. */
 export const funnelReport = z.object({
   name: z.string(),

@@ -3,8 +3,7 @@ import { z } from 'zod';
 /**
  * The answer of the query engine (src/query/run/engine.ts), as POST /api/v2/query, the dashboards'
  * POST /app/api/sites/:domain/query and /app/api/share/:slug/query send it, and as the v1 stats
- * routes and the assistant tools read it. The request is validated by the engine itself
- * (src/query/request/v2.ts).
+ * routes and the assistant tools read it.
  */
 
 const pair = z.tuple([z.string(), z.string()]);
@@ -74,3 +73,55 @@ export type QueryEcho = z.infer<typeof queryEcho>;
 
 export const queryResponse = z.object({ results: z.array(resultRow), meta: queryMeta, query: queryEcho });
 export type QueryResponse = z.infer<typeof queryResponse>;
+
+/** The bounds of one query request (docs/query-api.md); the engine checks the filters' own bounds by hand. */
+export const QUERY_LIMITS = { dimensions: 5, filters: 32, filterValues: 1000, filterDepth: 16, pageSize: 10_000, defaultPageSize: 100 } as const;
+
+const comparisonSchema = z.strictObject({
+  mode: z.enum(['previous_period', 'year_over_year', 'custom'], 'must be one of previous_period, year_over_year, custom'),
+  date_range: z.tuple([z.string(), z.string()], 'must be a pair of ISO dates').optional(),
+  match_day_of_week: z.boolean('must be true or false').optional(),
+});
+
+/**
+ * POST /api/v2/query (and the dashboards' query routes): the request's structure, with messages
+ * that say where it is wrong; the assistant-tool server publishes the same shape. Filters are
+ * checked by the engine (src/query/request/v2.ts).
+ */
+export const queryRequest = z.strictObject({
+  site_id: z.string("must be the site's domain as a string").min(1, 'must name a site'),
+  metrics: z.array(z.string('must be a metric name'), 'must be an array of metric names').min(1, 'must name at least one metric'),
+  date_range: z.union([z.string(), z.tuple([z.string(), z.string()])], 'must be a preset such as "7d" or a pair of ISO dates'),
+  dimensions: z
+    .array(z.string('must be a dimension name'), 'must be an array of dimension names')
+    .max(QUERY_LIMITS.dimensions, `may hold at most ${QUERY_LIMITS.dimensions} dimensions`)
+    .optional(),
+  filters: z.array(z.unknown(), 'must be an array of filters').max(QUERY_LIMITS.filters, `may hold at most ${QUERY_LIMITS.filters} filters`).optional(),
+  order_by: z
+    .array(z.tuple([z.string(), z.enum(['asc', 'desc'], 'direction must be "asc" or "desc"')], 'each entry must be [metric or dimension, "asc" | "desc"]'))
+    .optional(),
+  pagination: z
+    .strictObject({
+      limit: z
+        .number()
+        .int('must be a whole number')
+        .min(1, 'must be at least 1')
+        .max(QUERY_LIMITS.pageSize, `may be at most ${QUERY_LIMITS.pageSize.toLocaleString('en')}`)
+        .optional(),
+      offset: z.number().int('must be a whole number').min(0, 'must be 0 or more').optional(),
+    })
+    .optional(),
+  include: z
+    .strictObject({
+      comparisons: comparisonSchema.optional(),
+      time_labels: z.boolean().optional(),
+      total_rows: z.boolean().optional(),
+      imports: z.boolean('must be true or false').optional(),
+      trim_relative_date_range: z.boolean().optional(),
+    })
+    .optional(),
+  timezone: z.string('must be an IANA time zone name').optional(),
+  exact: z.boolean('must be true or false').optional(),
+});
+
+export type QueryRequestBody = z.infer<typeof queryRequest>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requestSchema } from '../../query/request/v2.js';
+import { queryRequest } from '../../contracts/query.js';
 import { type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
 import { runFunnel } from '../../query/run/funnel.js';
 import { rawTool, type Tool, type ToolContext, tool } from '../registry.js';
@@ -25,8 +25,8 @@ const breakdownInput = z.strictObject({ site_id: siteField, date_range: dateRang
 type BreakdownArgs = z.infer<typeof breakdownInput>;
 
 // The query API's own schema with a word on each field for the assistant; the engine validates.
-const { shape } = requestSchema;
-const queryInput = requestSchema.extend({
+const { shape } = queryRequest;
+const queryInput = queryRequest.extend({
   site_id: siteField,
   metrics: shape.metrics.describe(
     'Metrics to compute, e.g. ["visitors", "visits", "pageviews", "bounce_rate", "visit_duration", "conversion_rate"]; describe_site lists them all.',

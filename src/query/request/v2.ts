@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { QUERY_LIMITS, queryRequest } from '../../contracts/query.js';
 import { badRequest } from '../../errors.js';
 import { canonicalDimension, dimensionChoices, dimensionKind, FILTER_OPERATORS, type FilterOperator } from '../catalog.js';
 import { METRICS, parseMetric } from '../metrics.js';
@@ -7,56 +8,10 @@ import { expandedRegexSize, MAX_REGEX_SIZE, MAX_REGEX_UNION_SIZE } from './regex
 
 /**
  * The v2 query request: the whole object is validated before any data is touched. Structure is
- * a zod schema (strict everywhere, so an unknown key is named with where it is); filters, being
- * positional arrays, are checked by hand so every message can say exactly what is wrong.
+ * a zod schema (strict everywhere, so an unknown key is named with where it is; src/contracts/query.ts
+ * `queryRequest`); filters, being positional arrays, are checked by hand so every message can say
+ * exactly what is wrong.
  */
-
-export const LIMITS = { dimensions: 5, filters: 32, filterValues: 1000, filterDepth: 16, pageSize: 10_000, defaultPageSize: 100 } as const;
-
-const comparisonSchema = z.strictObject({
-  mode: z.enum(['previous_period', 'year_over_year', 'custom'], 'must be one of previous_period, year_over_year, custom'),
-  date_range: z.tuple([z.string(), z.string()], 'must be a pair of ISO dates').optional(),
-  match_day_of_week: z.boolean('must be true or false').optional(),
-});
-
-/** Exported so the assistant-tool server publishes the same shape it validates with. */
-export const requestSchema = z.strictObject({
-  site_id: z.string("must be the site's domain as a string").min(1, 'must name a site'),
-  metrics: z.array(z.string('must be a metric name'), 'must be an array of metric names').min(1, 'must name at least one metric'),
-  date_range: z.union([z.string(), z.tuple([z.string(), z.string()])], 'must be a preset such as "7d" or a pair of ISO dates'),
-  dimensions: z
-    .array(z.string('must be a dimension name'), 'must be an array of dimension names')
-    .max(LIMITS.dimensions, `may hold at most ${LIMITS.dimensions} dimensions`)
-    .optional(),
-  filters: z.array(z.unknown(), 'must be an array of filters').max(LIMITS.filters, `may hold at most ${LIMITS.filters} filters`).optional(),
-  order_by: z
-    .array(z.tuple([z.string(), z.enum(['asc', 'desc'], 'direction must be "asc" or "desc"')], 'each entry must be [metric or dimension, "asc" | "desc"]'))
-    .optional(),
-  pagination: z
-    .strictObject({
-      limit: z
-        .number()
-        .int('must be a whole number')
-        .min(1, 'must be at least 1')
-        .max(LIMITS.pageSize, `may be at most ${LIMITS.pageSize.toLocaleString('en')}`)
-        .optional(),
-      offset: z.number().int('must be a whole number').min(0, 'must be 0 or more').optional(),
-    })
-    .optional(),
-  include: z
-    .strictObject({
-      comparisons: comparisonSchema.optional(),
-      time_labels: z.boolean().optional(),
-      total_rows: z.boolean().optional(),
-      imports: z.boolean('must be true or false').optional(),
-      trim_relative_date_range: z.boolean().optional(),
-    })
-    .optional(),
-  timezone: z.string('must be an IANA time zone name').optional(),
-  exact: z.boolean('must be true or false').optional(),
-});
-
-export type QueryRequestBody = z.infer<typeof requestSchema>;
 
 function pointer(path: PropertyKey[]): string {
   return `#/${path.map(String).join('/')}`;
@@ -84,7 +39,7 @@ function describeIssue(issue: z.core.$ZodIssue, body: unknown): string {
 
 export function parseRequest(body: unknown): ParsedQuery {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('invalid_query', 'The request body must be a JSON object.');
-  const result = requestSchema.safeParse(body);
+  const result = queryRequest.safeParse(body);
   if (!result.success) {
     const issue = result.error.issues.find((i) => i.code === 'unrecognized_keys') ?? result.error.issues[0];
     throw badRequest(issue?.code === 'unrecognized_keys' ? 'unknown_key' : 'invalid_query', issue ? describeIssue(issue, body) : 'The query is not valid.');
@@ -128,7 +83,7 @@ export function parseRequest(body: unknown): ParsedQuery {
     dimensions,
     filters,
     orderBy: query.order_by ?? null,
-    limit: query.pagination?.limit ?? LIMITS.defaultPageSize,
+    limit: query.pagination?.limit ?? QUERY_LIMITS.defaultPageSize,
     offset: query.pagination?.offset ?? 0,
     comparison: comparisons
       ? {
@@ -172,13 +127,13 @@ export function parseFilter(raw: unknown, path: (string | number)[], insideBehav
   }
   const op = raw[0];
   // Each combinator is a level of nested SQL; past a few the engine refuses the statement (TOO_DEEP_AST).
-  if (depth > LIMITS.filterDepth && (op === 'and' || op === 'or' || op === 'not' || op === 'has_done' || op === 'has_not_done')) {
-    throw invalidFilter(path, `filters may be nested at most ${LIMITS.filterDepth} levels deep.`);
+  if (depth > QUERY_LIMITS.filterDepth && (op === 'and' || op === 'or' || op === 'not' || op === 'has_done' || op === 'has_not_done')) {
+    throw invalidFilter(path, `filters may be nested at most ${QUERY_LIMITS.filterDepth} levels deep.`);
   }
   if (op === 'and' || op === 'or') {
     if (raw.length !== 2 || !Array.isArray(raw[1]) || raw[1].length === 0)
       throw invalidFilter(path, `"${op}" takes one non-empty array of filters: ["${op}", [filter, …]].`);
-    if (raw[1].length > LIMITS.filters) throw invalidFilter(path, `"${op}" may combine at most ${LIMITS.filters} filters.`);
+    if (raw[1].length > QUERY_LIMITS.filters) throw invalidFilter(path, `"${op}" may combine at most ${QUERY_LIMITS.filters} filters.`);
     return { op, children: raw[1].map((child: unknown, i: number) => parseFilter(child, [...path, 1, i], insideBehavioral, depth + 1)) };
   }
   if (op === 'not') {
@@ -205,10 +160,10 @@ export function parseFilter(raw: unknown, path: (string | number)[], insideBehav
   if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === 'string' || typeof v === 'number')) {
     throw invalidFilter([...path, 2], 'the values must be a non-empty array of strings.');
   }
-  if (values.length > LIMITS.filterValues) {
+  if (values.length > QUERY_LIMITS.filterValues) {
     throw invalidFilter(
       [...path, 2],
-      `one filter may hold at most ${LIMITS.filterValues.toLocaleString('en')} values, got ${values.length.toLocaleString('en')}.`,
+      `one filter may hold at most ${QUERY_LIMITS.filterValues.toLocaleString('en')} values, got ${values.length.toLocaleString('en')}.`,
     );
   }
   let caseSensitive = true;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FunnelReport } from '../../contracts/funnels.js';
+import { type FunnelReport, funnelRequest } from '../../contracts/funnels.js';
 import { badRequest, notFound } from '../../errors.js';
 import { goalCondition, isScrollGoal } from '../goals.js';
 import type { Goal, ResolvedQuery } from '../model.js';
@@ -20,18 +20,10 @@ import { teamStatements, toMetricValue } from './execute.js';
  * drop-off and conversion between steps.
  */
 
-const funnelSchema = z.strictObject({
-  site_id: z.string().min(1),
-  funnel: z.string("must be the funnel's name").min(1),
-  date_range: z.union([z.string(), z.tuple([z.string(), z.string()])]),
-  filters: z.array(z.unknown()).optional(),
-  timezone: z.string().optional(),
-});
-
 const WINDOW_SECONDS = 86_400;
 
 export async function runFunnel(deps: QueryEngineDeps, teamId: number, body: unknown): Promise<FunnelReport> {
-  const request = funnelSchema.safeParse(body);
+  const request = funnelRequest.safeParse(body);
   if (!request.success) throw badRequest('invalid_query', `The funnel request is not valid: ${z.prettifyError(request.error)}`);
   const { funnel, ...rest } = request.data;
   const parsed = parseRequest({ ...rest, metrics: ['visitors'] });
