@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { EventImportOutcome, ImportReport } from '../../contracts/imports.js';
+import { siteIdParams } from '../../contracts/params.js';
 import { AppError } from '../../errors.js';
 import { type ImportRunner, uploadPath } from '../../imports/importRunner.js';
 import { MAX_IMPORT_LINES, tooManyLines } from '../../ingest/historicalImport.js';
@@ -14,7 +14,6 @@ import { receiveUpload } from '../upload.js';
 import { importJson } from './imports.js';
 
 const UPLOAD_LIMIT = { limitBytes: 1024 ** 3, limitText: '1 GiB' };
-const siteParams = z.strictObject({ site_id: z.string().min(1).max(300) });
 
 /**
  * `POST /api/v1/sites/{site_id}/events/import`: NDJSON raw events through the live pipeline, as a
@@ -27,7 +26,7 @@ export function importRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: Cl
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     scope.post('/api/v1/sites/:site_id/events/import', { config: { scope: 'sites:provision' } }, async (request, reply) => {
-      const { site_id } = parsePayload(siteParams, request.params);
+      const { site_id } = parsePayload(siteIdParams, request.params);
       const now = deps.clock.now();
       const site = await requireTeamSite(deps.db, request.caller, site_id, now);
       const record = await createImport(deps.db, { siteId: site.id, fileName: 'events.ndjson', userId: request.caller.userId, kind: 'events' }, now);

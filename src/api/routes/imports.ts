@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import type * as contract from '../../contracts/imports.js';
 import { importUploadQuery, type SiteImportList } from '../../contracts/imports.js';
+import { importParams, siteIdParams } from '../../contracts/params.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { type ImportRunner, uploadPath } from '../../imports/importRunner.js';
 import { parsePayload } from '../../management/payload.js';
@@ -16,9 +16,6 @@ import { receiveUpload, refuseDeclaredOversize } from '../upload.js';
 /** An upload's largest size: a whole export, compressed. */
 export const IMPORT_UPLOAD_LIMIT = 2 * 1024 ** 3;
 const UPLOAD_LIMIT = { limitBytes: IMPORT_UPLOAD_LIMIT, limitText: '2 GiB' };
-
-const siteParams = z.strictObject({ site_id: z.string().min(1).max(300) });
-const importParams = z.strictObject({ site_id: z.string().min(1).max(300), import_id: z.coerce.number().int().positive() });
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -50,7 +47,7 @@ export function importsRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: C
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     scope.post('/api/v1/sites/:site_id/imports', { config: { scope: 'sites:provision' } }, async (request, reply) => {
-      const { site_id } = parsePayload(siteParams, request.params);
+      const { site_id } = parsePayload(siteIdParams, request.params);
       const { file_name } = parsePayload(importUploadQuery, singleValued(request.query));
       if (!/\.(zip|csv)$/i.test(file_name)) throw badRequest('invalid_file_name', `"${file_name}" is neither a .zip nor a .csv file.`);
       refuseDeclaredOversize(request.raw, UPLOAD_LIMIT);
@@ -74,7 +71,7 @@ export function importsRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: C
   });
 
   app.get('/api/v1/sites/:site_id/imports', { config: { scope: 'sites:read' } }, async (request): Promise<SiteImportList> => {
-    const { site_id } = parsePayload(siteParams, request.params);
+    const { site_id } = parsePayload(siteIdParams, request.params);
     const site = await requireTeamSite(deps.db, request.caller, site_id, deps.clock.now());
     return { imports: (await listSiteImports(deps.db, site.id)).map(importJson) };
   });

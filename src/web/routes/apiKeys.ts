@@ -1,15 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { TEAM_MANAGERS } from '../../accounts/roles.js';
 import { type ApiKey, type ApiKeyList, apiKeyCreation, type CreatedApiKey, type RevokedApiKey } from '../../contracts/apiKeys.js';
+import { teamItemParams, teamParams } from '../../contracts/params.js';
 import { badRequest } from '../../errors.js';
 import { parsePayload } from '../../management/payload.js';
 import { type ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from '../../stores/meta/apiKeys.js';
 import { requireViewer, type WebDeps } from '../signIn.js';
 import { requireTeamRole } from '../siteAccess.js';
-
-const teamParams = z.strictObject({ team: z.coerce.number().int().positive() });
-const keyParams = z.strictObject({ team: z.coerce.number().int().positive(), id: z.coerce.number().int().positive() });
 
 const keyJson = (key: ApiKeyRecord): ApiKey => ({
   id: key.id,
@@ -49,7 +46,7 @@ export function apiKeyRoutes(scope: FastifyInstance, deps: WebDeps): void {
   });
 
   scope.post('/app/api/teams/:team/api-keys/:id/revoke', async (request): Promise<RevokedApiKey> => {
-    const { team, id } = parsePayload(keyParams, request.params);
+    const { team, id } = parsePayload(teamItemParams, request.params);
     await requireTeamRole(deps.db, requireViewer(request), team, TEAM_MANAGERS, 'revoke API keys');
     return { api_key: keyJson(await revokeApiKey(deps.db, team, id, deps.clock.now())) };
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { FunnelReport } from '../../contracts/funnels.js';
+import { domainParams } from '../../contracts/params.js';
 import type { QueryResponse } from '../../contracts/query.js';
 import type { ViewedSite } from '../../contracts/sites.js';
 import { parsePayload } from '../../management/payload.js';
@@ -9,8 +10,6 @@ import { runFunnel } from '../../query/run/funnel.js';
 import { requireViewer, type WebDeps } from '../signIn.js';
 import { refuseLockedTeam, requireViewerSite } from '../siteAccess.js';
 import { describeSite } from '../siteDescription.js';
-
-const siteParams = z.strictObject({ domain: z.string().min(1).max(300) });
 
 /** A v2 query (or funnel) object; `site_id` is the path's site, and the engine validates the rest. */
 const engineBody = z.object({}).catchall(z.unknown());
@@ -21,13 +20,13 @@ const engineBody = z.object({}).catchall(z.unknown());
  */
 export function dashboardRoutes(scope: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps }): void {
   scope.get('/app/api/sites/:domain', async (request): Promise<ViewedSite> => {
-    const { domain } = parsePayload(siteParams, request.params);
+    const { domain } = parsePayload(domainParams, request.params);
     const { site, role, guest } = await requireViewerSite(deps.db, requireViewer(request), domain, deps.clock.now());
     return { ...(await describeSite(deps.db, site)), team_id: site.teamId, role, guest };
   });
 
   scope.post('/app/api/sites/:domain/query', { bodyLimit: 1024 * 1024 }, async (request): Promise<QueryResponse> => {
-    const { domain } = parsePayload(siteParams, request.params);
+    const { domain } = parsePayload(domainParams, request.params);
     const body = parsePayload(engineBody, request.body ?? {});
     const { site } = await requireViewerSite(deps.db, requireViewer(request), domain, deps.clock.now());
     await refuseLockedTeam(deps.db, site.teamId);
@@ -35,7 +34,7 @@ export function dashboardRoutes(scope: FastifyInstance, deps: WebDeps & { engine
   });
 
   scope.post('/app/api/sites/:domain/funnel', { bodyLimit: 64 * 1024 }, async (request): Promise<FunnelReport> => {
-    const { domain } = parsePayload(siteParams, request.params);
+    const { domain } = parsePayload(domainParams, request.params);
     const body = parsePayload(engineBody, request.body ?? {});
     const { site } = await requireViewerSite(deps.db, requireViewer(request), domain, deps.clock.now());
     await refuseLockedTeam(deps.db, site.teamId);

@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { roleIn, SITE_EDITORS } from '../../accounts/roles.js';
 import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import { exportRangeQuery, type PreparedExport, type PreparedExportList } from '../../contracts/exports.js';
+import { domainParams, exportJobParams } from '../../contracts/params.js';
 import { AppError, notFound } from '../../errors.js';
 import type { ExportJob, ExportJobs } from '../../export/exportJobs.js';
 import { exportRange } from '../../export/exportRequest.js';
@@ -12,9 +12,6 @@ import { parsePayload } from '../../management/payload.js';
 import type { EventStore } from '../../stores/clickhouse/eventStore.js';
 import { requireViewer, type WebDeps } from '../signIn.js';
 import { requireViewerSite } from '../siteAccess.js';
-
-const params = z.strictObject({ domain: z.string().min(1).max(300) });
-const jobParams = z.strictObject({ domain: z.string().min(1).max(300), id: z.string().regex(/^[0-9a-f]{24}$/) });
 
 const jobJson = (domain: string, job: ExportJob): PreparedExport => ({
   id: job.id,
@@ -49,24 +46,24 @@ export function webExportRoutes(scope: FastifyInstance, deps: WebDeps & { events
     exportRange(parsePayload(exportRangeQuery, input ?? {}), site, await siteFirstDataAt(deps.events, site), deps.clock.now());
 
   scope.get('/app/api/sites/:domain/export', async (request, reply) => {
-    const site = await exporterSite(request, parsePayload(params, request.params).domain);
+    const site = await exporterSite(request, parsePayload(domainParams, request.params).domain);
     return sendSiteExport(reply, deps, site, await rangeOf(request.query, site));
   });
 
   scope.post('/app/api/sites/:domain/exports', async (request, reply) => {
-    const site = await exporterSite(request, parsePayload(params, request.params).domain);
+    const site = await exporterSite(request, parsePayload(domainParams, request.params).domain);
     const job = jobs.start(site, await rangeOf(request.body, site));
     reply.code(202);
     return jobJson(site.domain, job);
   });
 
   scope.get('/app/api/sites/:domain/exports', async (request): Promise<PreparedExportList> => {
-    const site = await exporterSite(request, parsePayload(params, request.params).domain);
+    const site = await exporterSite(request, parsePayload(domainParams, request.params).domain);
     return { exports: jobs.list(site.id).map((job) => jobJson(site.domain, job)) };
   });
 
   scope.get('/app/api/sites/:domain/exports/:id', async (request, reply) => {
-    const { domain, id } = parsePayload(jobParams, request.params);
+    const { domain, id } = parsePayload(exportJobParams, request.params);
     const site = await exporterSite(request, domain);
     const ready = jobs.ready(site.id, id);
     if (!ready) throw notFound('There is no such prepared export (it may still be in preparation, or have expired after a day).');
@@ -78,7 +75,7 @@ export function webExportRoutes(scope: FastifyInstance, deps: WebDeps & { events
   });
 
   scope.delete('/app/api/sites/:domain/exports/:id', async (request): Promise<Acknowledgement<'deleted'>> => {
-    const { domain, id } = parsePayload(jobParams, request.params);
+    const { domain, id } = parsePayload(exportJobParams, request.params);
     const site = await exporterSite(request, domain);
     if (!jobs.remove(site.id, id)) throw notFound('There is no such prepared export.');
     return { deleted: true };

@@ -1,15 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { TEAM_MANAGERS } from '../../accounts/roles.js';
 import type { Acknowledgement } from '../../contracts/acknowledgements.js';
+import { teamItemParams, teamParams } from '../../contracts/params.js';
 import type { NoticeList } from '../../contracts/webhooks.js';
 import { parsePayload } from '../../management/payload.js';
 import { dismissNotice, listOpenNotices } from '../../webhooks/notices.js';
 import { requireViewer, type WebDeps } from '../signIn.js';
 import { requireTeamRole } from '../siteAccess.js';
-
-const teamParams = z.strictObject({ team: z.coerce.number().int().positive() });
-const noticeParams = z.strictObject({ team: z.coerce.number().int().positive(), id: z.coerce.number().int().positive() });
 
 /**
  * The team's notices (a webhook endpoint that looks broken or was stopped, src/webhooks/worker.ts),
@@ -33,7 +30,7 @@ export function noticeRoutes(scope: FastifyInstance, deps: WebDeps): void {
   });
 
   scope.post('/app/api/teams/:team/notices/:id/dismiss', async (request): Promise<Acknowledgement<'dismissed'>> => {
-    const { team, id } = parsePayload(noticeParams, request.params);
+    const { team, id } = parsePayload(teamItemParams, request.params);
     await requireTeamRole(deps.db, requireViewer(request), team, TEAM_MANAGERS, 'dismiss the team’s notices');
     await dismissNotice(deps.db, team, id, deps.clock.now());
     return { dismissed: true };

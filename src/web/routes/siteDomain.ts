@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { roleIn, SITE_EDITORS } from '../../accounts/roles.js';
+import { domainParams } from '../../contracts/params.js';
 import type { PreviousDomain } from '../../contracts/sites.js';
 import { AppError } from '../../errors.js';
 import { parsePayload } from '../../management/payload.js';
 import { DOMAIN_TRANSITION_MS } from '../../stores/meta/sites.js';
 import { requireViewer, type WebDeps } from '../signIn.js';
 import { requireViewerSite } from '../siteAccess.js';
-
-const params = z.strictObject({ domain: z.string().min(1).max(300) });
 
 /**
  * Site settings › General: the site's former domain and until when it still receives events and
@@ -17,7 +15,7 @@ const params = z.strictObject({ domain: z.string().min(1).max(300) });
  */
 export function siteDomainRoutes(scope: FastifyInstance, deps: WebDeps): void {
   scope.get('/app/api/sites/:domain/previous-domain', async (request): Promise<PreviousDomain> => {
-    const { domain } = parsePayload(params, request.params);
+    const { domain } = parsePayload(domainParams, request.params);
     const now = deps.clock.now();
     const { site, role, guest } = await requireViewerSite(deps.db, requireViewer(request), domain, now);
     if (guest || !roleIn(role, SITE_EDITORS))

@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { TEAM_MANAGERS } from '../../accounts/roles.js';
 import { type MemberRole, memberRoleChange } from '../../contracts/invitations.js';
+import { teamParams } from '../../contracts/params.js';
 import { changeMemberRole } from '../../management/memberRoles.js';
 import { parsePayload } from '../../management/payload.js';
 import { requireViewer, type WebDeps } from '../signIn.js';
 import { requireTeamRole } from '../siteAccess.js';
-
-const teamParams = z.strictObject({ team: z.coerce.number().int().positive() });
 
 /** Changing a member's role from Team settings › Members (the API only invites). */
 export function teamMemberRoutes(scope: FastifyInstance, deps: WebDeps): void {

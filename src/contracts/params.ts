@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/**
+ * The path parameters of the routes, each written once: the API names a site by `site_id` (its
+ * domain), the web app's routes by `domain`, a team by its number.
+ */
+
+/** /api/v1/sites/:site_id/… */
+export const siteIdParams = z.strictObject({ site_id: z.string().min(1).max(300) });
+
+/** /api/v1/sites/:site_id/imports/:import_id */
+export const importParams = siteIdParams.extend({ import_id: z.coerce.number().int().positive() });
+
+/** /app/api/sites/:domain/… */
+export const domainParams = z.strictObject({ domain: z.string().min(1).max(300) });
+
+/** /app/api/sites/:domain/exports/:id: an export job's id (src/export/). */
+export const exportJobParams = domainParams.extend({ id: z.string().regex(/^[0-9a-f]{24}$/) });
+
+/** /app/api/teams/:team/… */
+export const teamParams = z.strictObject({ team: z.coerce.number().int().positive() });
+
+/** /app/api/teams/:team/<things>/:id: one of a team's API keys or notices. */
+export const teamItemParams = teamParams.extend({ id: z.coerce.number().int().positive() });
