@@ -30,7 +30,7 @@ import {
   revokeInvitationsFor,
 } from '../../../stores/meta/invitations.js';
 import { getSite } from '../../../stores/meta/sites.js';
-import { pageOfList, parsePageRequest } from '../../pagination.js';
+import { type PageMeta, type PageRequest, pageOfList, parsePageRequest } from '../../pagination.js';
 import { singleValued } from '../../requestParts.js';
 import { bodyWithSiteId, isoTime, type ManagementDeps, PROVISION, READ, siteIdParameter } from './context.js';
 
@@ -44,24 +44,36 @@ function grantsAndInvitations(granted: Array<{ email: string; role: string }>, i
   return listed;
 }
 
+/** One page of a list of people, paged by their place in it (the list is built whole, not stored). */
+async function pageOfPeople(listed: ListedPerson[], page: PageRequest): Promise<{ people: ListedPerson[]; meta: PageMeta }> {
+  const { rows, meta } = await pageOfList(
+    listed.map((person, i) => ({ ...person, position: i + 1 })),
+    page,
+    (person) => person.position,
+  );
+  return { people: rows.map(({ position: _, ...person }) => person), meta };
+}
+
 /**
  * Guests, team memberships, invitations and ownership transfers. None of these routes grants
  * access by itself: each creates an invitation (or a transfer) that the invited person accepts.
  */
 export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): void {
-  const { db, clock, baseUrl } = deps;
+  guestRoutes(app, deps);
+  membershipRoutes(app, deps);
+  teamInvitationRoutes(app, deps);
+  ownershipTransferRoutes(app, deps);
+}
 
+/** A site's guests: listed with their open invitations, invited, removed (with their invitations). */
+function guestRoutes(app: FastifyInstance, { db, clock, baseUrl }: ManagementDeps): void {
   app.get('/api/v1/sites/guests', READ, async (request): Promise<GuestList> => {
     const query = parsePayload(guestListQuery, request.query ?? {});
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, query.site_id, now);
     const listed = grantsAndInvitations(await listSiteGuests(db, site.id), await listOpenInvitations(db, request.caller.teamId, { siteId: site.id }), now);
-    const { rows, meta } = await pageOfList(
-      listed.map((g, i) => ({ ...g, position: i + 1 })),
-      parsePageRequest(query),
-      (g) => g.position,
-    );
-    return { guests: rows.map(({ position: _, ...g }) => g), meta };
+    const { people, meta } = await pageOfPeople(listed, parsePageRequest(query));
+    return { guests: people, meta };
   });
 
   app.put('/api/v1/sites/guests', PROVISION, async (request): Promise<InviteOutcome> => {
@@ -87,7 +99,10 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     // As in Plausible, nothing left to remove is still a success, so a provisioning tool can repeat it.
     return { deleted: true };
   });
+}
 
+/** The team's members: listed with their open invitations, invited, removed (never the owner). */
+function membershipRoutes(app: FastifyInstance, { db, clock, baseUrl }: ManagementDeps): void {
   app.get('/api/v1/teams/memberships', READ, async (request): Promise<MembershipList> => {
     const query = parsePayload(memberListQuery, request.query ?? {});
     const now = clock.now();
@@ -96,12 +111,8 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
       await listOpenInvitations(db, request.caller.teamId, { siteId: null }),
       now,
     );
-    const { rows, meta } = await pageOfList(
-      listed.map((m, i) => ({ ...m, position: i + 1 })),
-      parsePageRequest(query),
-      (m) => m.position,
-    );
-    return { memberships: rows.map(({ position: _, ...m }) => m), meta };
+    const { people, meta } = await pageOfPeople(listed, parsePageRequest(query));
+    return { memberships: people, meta };
   });
 
   app.put('/api/v1/teams/memberships', PROVISION, async (request): Promise<InviteOutcome> => {
@@ -122,7 +133,10 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     if (!removed && revoked === 0) throw notFound(`${email} is neither a member of this team nor invited to it.`);
     return { deleted: true };
   });
+}
 
+/** Every open invitation of the team, guests' and members', and revoking one. */
+function teamInvitationRoutes(app: FastifyInstance, { db, clock }: ManagementDeps): void {
   app.get('/api/v1/teams/invitations', READ, async (request): Promise<InvitationList> => {
     const now = clock.now();
     const invitations = await listOpenInvitations(db, request.caller.teamId);
@@ -147,7 +161,10 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
     if (!(await revokeInvitation(db, request.caller.teamId, invitationId, clock.now()))) throw notFound('Invitation could not be found.');
     return { revoked: true };
   });
+}
 
+/** The team's one open ownership transfer: shown, requested by the owner, cancelled. */
+function ownershipTransferRoutes(app: FastifyInstance, { db, clock, baseUrl }: ManagementDeps): void {
   app.get('/api/v1/teams/ownership-transfer', READ, async (request): Promise<OpenOwnershipTransfer> => {
     const transfer = await openOwnershipTransfer(db, request.caller.teamId);
     return { transfer: transfer && transfer.expiresAt > clock.now() ? transferJson(transfer) : null };
