@@ -1,7 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
+/** A loaded resource: its data once it came, the failure's sentence if it did not, and a way to load it again. */
+export interface Resource<T> {
+  data: T | null;
+  error: string | null;
+  reload(): void;
+}
+
 /** Loads a resource and reloads it after a change, so every change shows without a page reload. */
-export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]) {
+export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]): Resource<T> {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);

@@ -1,4 +1,4 @@
-import { createdWebhook, deliveryLog, rotatedWebhookSecret, type Webhook, webhookList } from '@contracts/webhooks';
+import { createdWebhook, deliveryLog, rotatedWebhookSecret, type Webhook, type WebhookList, webhookList } from '@contracts/webhooks';
 import { useState } from 'react';
 import { WEBHOOK_EVENT_TYPES } from '../../../../../src/webhooks/eventTypes';
 import { FAILING_THRESHOLD, OLD_SECRET_VALIDITY_MS, STOP_THRESHOLD } from '../../../../../src/webhooks/policy';
@@ -9,7 +9,7 @@ import { ErrorNote } from '../../../ui/ErrorNote';
 import { Section } from '../../../ui/Section';
 import { Field, FieldError, ServerForm } from '../../../ui/ServerForm';
 import { ShownOnce } from '../../../ui/ShownOnce';
-import { useResource } from '../../../ui/useResource';
+import { type Resource, useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
 
 /** The spec's notice: the owner is told an endpoint looks broken at FAILING_THRESHOLD consecutive failures. */
@@ -100,122 +100,159 @@ function Deliveries({ api, hook }: { api: TeamApi; hook: Webhook }) {
   );
 }
 
+/** A secret shown once: a new webhook's, or a rotated one's with when the old one stops. */
+type ShownSecret = { label: string; value: string; note?: string };
+
 /** Webhooks of the team: register, rotate, re-enable, delete, and read each one's delivery log. */
 export function TeamWebhooks({ api }: { api: TeamApi }) {
   const hooks = useResource((signal) => api.get('/api/v1/webhooks', webhookList, signal), []);
-  const [url, setUrl] = useState('');
-  const [types, setTypes] = useState<string[]>([]);
-  const [secret, setSecret] = useState<{ label: string; value: string; note?: string } | null>(null);
+  const [secret, setSecret] = useState<ShownSecret | null>(null);
+  return (
+    <>
+      <Webhooks api={api} hooks={hooks} secret={secret} setSecret={setSecret} />
+      <AddWebhook api={api} hooks={hooks} setSecret={setSecret} />
+    </>
+  );
+}
+
+interface WebhooksProps {
+  api: TeamApi;
+  hooks: Resource<WebhookList>;
+  secret: ShownSecret | null;
+  setSecret(secret: ShownSecret): void;
+}
+
+/** The team's webhooks, each with its state, its notices, its actions and (opened) its delivery log. */
+function Webhooks({ api, hooks, secret, setSecret }: WebhooksProps) {
   const [open, setOpen] = useState<number | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   return (
-    <>
-      <Section title="Webhooks" description="The service calls these https addresses when something happens in the team, signed with each webhook's secret.">
-        <ErrorNote error={hooks.error ?? actionError} />
-        {secret && <ShownOnce label={secret.label} value={secret.value} />}
-        {secret?.note && <p className="muted small">{secret.note}</p>}
-        {hooks.data && hooks.data.webhooks.length === 0 && <p className="muted">No webhooks yet.</p>}
-        <ul className="settings-list webhooks">
-          {hooks.data?.webhooks.map((hook) => (
-            <li key={hook.id} className="webhook">
-              <div className="grow">
-                <div>
-                  <code>{hook.url}</code> <span className={`badge ${hook.state === 'sending' ? 'badge-good' : 'badge-bad'}`}>{hook.state}</span>
-                  {hook.consecutive_failures > 0 && !looksBroken(hook) && (
-                    <span className="badge badge-bad">{hook.consecutive_failures} failures in a row</span>
-                  )}
-                </div>
-                {looksBroken(hook) && (
-                  <p className="webhook-notice" data-testid="looks-broken">
-                    <strong>Looks broken:</strong> {brokenSentence(hook)}
-                  </p>
-                )}
-                <div className="muted small">{hook.event_types.length === 0 ? 'Every event type' : hook.event_types.join(', ')}</div>
-                {hook.previous_secret_valid_until && (
-                  <div className="muted small">Secret rotated: the old one stays valid until {formatTime(hook.previous_secret_valid_until)}.</div>
-                )}
-                <div className="row-actions">
-                  <button type="button" className="btn btn-small" aria-expanded={open === hook.id} onClick={() => setOpen(open === hook.id ? null : hook.id)}>
-                    {open === hook.id ? 'Hide deliveries' : 'Deliveries'}
-                  </button>
-                  {hook.state === 'stopped' && (
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      onClick={() => {
-                        setActionError(null);
-                        api
-                          .post(`/api/v1/webhooks/${hook.id}/enable`)
-                          .then(() => hooks.reload())
-                          .catch((failure: Error) => setActionError(failure.message));
-                      }}
-                    >
-                      Re-enable
-                    </button>
-                  )}
-                  <ConfirmButton
-                    label="Rotate secret"
-                    className="btn btn-small"
-                    title="Rotate the signing secret?"
-                    message={`A new secret signs every delivery from now on; the old one stays valid for ${OLD_SECRET_VALIDITY_MS / 60_000} minutes so receivers can switch.`}
-                    onConfirm={async () => {
-                      const rotated = await api.post(`/api/v1/webhooks/${hook.id}/rotate-secret`, {}, rotatedWebhookSecret);
-                      setSecret({
-                        label: 'New signing secret',
-                        value: rotated.secret,
-                        note: `The old secret stays valid until ${formatTime(rotated.previous_secret_valid_until)}.`,
-                      });
-                      hooks.reload();
-                    }}
-                  />
-                  <ConfirmButton
-                    label="Delete"
-                    className="btn btn-small btn-danger"
-                    title="Delete this webhook?"
-                    message="No more deliveries are sent to it; its log is deleted."
-                    onConfirm={async () => {
-                      await api.delete(`/api/v1/webhooks/${hook.id}`);
-                      hooks.reload();
-                    }}
-                  />
-                </div>
-                {open === hook.id && <Deliveries api={api} hook={hook} />}
+    <Section title="Webhooks" description="The service calls these https addresses when something happens in the team, signed with each webhook's secret.">
+      <ErrorNote error={hooks.error ?? actionError} />
+      {secret && <ShownOnce label={secret.label} value={secret.value} />}
+      {secret?.note && <p className="muted small">{secret.note}</p>}
+      {hooks.data && hooks.data.webhooks.length === 0 && <p className="muted">No webhooks yet.</p>}
+      <ul className="settings-list webhooks">
+        {hooks.data?.webhooks.map((hook) => (
+          <li key={hook.id} className="webhook">
+            <div className="grow">
+              <div>
+                <code>{hook.url}</code> <span className={`badge ${hook.state === 'sending' ? 'badge-good' : 'badge-bad'}`}>{hook.state}</span>
+                {hook.consecutive_failures > 0 && !looksBroken(hook) && <span className="badge badge-bad">{hook.consecutive_failures} failures in a row</span>}
               </div>
-            </li>
-          ))}
-        </ul>
-      </Section>
-      <Section title="Add a webhook">
-        <ServerForm
-          submitLabel="Add webhook"
-          onSubmit={async () => {
-            const created = await api.post('/api/v1/webhooks', { url, event_types: types }, createdWebhook);
-            setSecret({ label: 'Signing secret', value: created.secret });
-            setUrl('');
-            setTypes([]);
-            hooks.reload();
+              {looksBroken(hook) && (
+                <p className="webhook-notice" data-testid="looks-broken">
+                  <strong>Looks broken:</strong> {brokenSentence(hook)}
+                </p>
+              )}
+              <div className="muted small">{hook.event_types.length === 0 ? 'Every event type' : hook.event_types.join(', ')}</div>
+              {hook.previous_secret_valid_until && (
+                <div className="muted small">Secret rotated: the old one stays valid until {formatTime(hook.previous_secret_valid_until)}.</div>
+              )}
+              <div className="row-actions">
+                <button type="button" className="btn btn-small" aria-expanded={open === hook.id} onClick={() => setOpen(open === hook.id ? null : hook.id)}>
+                  {open === hook.id ? 'Hide deliveries' : 'Deliveries'}
+                </button>
+                <WebhookActions api={api} hooks={hooks} hook={hook} setSecret={setSecret} setActionError={setActionError} />
+              </div>
+              {open === hook.id && <Deliveries api={api} hook={hook} />}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+/** A webhook's changes: re-enable (when stopped), rotate its secret, delete it. */
+function WebhookActions({
+  api,
+  hooks,
+  hook,
+  setSecret,
+  setActionError,
+}: Omit<WebhooksProps, 'secret'> & { hook: Webhook; setActionError(error: string | null): void }) {
+  return (
+    <>
+      {hook.state === 'stopped' && (
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => {
+            setActionError(null);
+            api
+              .post(`/api/v1/webhooks/${hook.id}/enable`)
+              .then(() => hooks.reload())
+              .catch((failure: Error) => setActionError(failure.message));
           }}
         >
-          <Field id="webhook-url" label="URL" name="url" codes={['invalid_url']}>
-            <input type="url" value={url} onChange={(event) => setUrl(event.target.value)} placeholder="https://example.com/hooks/svc" />
-          </Field>
-          <fieldset className="checks columns">
-            <legend>Event types (none ticked: every type)</legend>
-            {WEBHOOK_EVENT_TYPES.map((type) => (
-              <label key={type} className="check">
-                <input
-                  type="checkbox"
-                  checked={types.includes(type)}
-                  onChange={(event) => setTypes(event.target.checked ? [...types, type] : types.filter((t) => t !== type))}
-                />
-                <code>{type}</code>
-              </label>
-            ))}
-            <FieldError name="event_types" codes={['invalid_event_types', 'invalid_event_type']} />
-          </fieldset>
-        </ServerForm>
-      </Section>
+          Re-enable
+        </button>
+      )}
+      <ConfirmButton
+        label="Rotate secret"
+        className="btn btn-small"
+        title="Rotate the signing secret?"
+        message={`A new secret signs every delivery from now on; the old one stays valid for ${OLD_SECRET_VALIDITY_MS / 60_000} minutes so receivers can switch.`}
+        onConfirm={async () => {
+          const rotated = await api.post(`/api/v1/webhooks/${hook.id}/rotate-secret`, {}, rotatedWebhookSecret);
+          setSecret({
+            label: 'New signing secret',
+            value: rotated.secret,
+            note: `The old secret stays valid until ${formatTime(rotated.previous_secret_valid_until)}.`,
+          });
+          hooks.reload();
+        }}
+      />
+      <ConfirmButton
+        label="Delete"
+        className="btn btn-small btn-danger"
+        title="Delete this webhook?"
+        message="No more deliveries are sent to it; its log is deleted."
+        onConfirm={async () => {
+          await api.delete(`/api/v1/webhooks/${hook.id}`);
+          hooks.reload();
+        }}
+      />
     </>
+  );
+}
+
+/** A new webhook: its https address and the event types it is sent (none: all). */
+function AddWebhook({ api, hooks, setSecret }: Omit<WebhooksProps, 'secret'>) {
+  const [url, setUrl] = useState('');
+  const [types, setTypes] = useState<string[]>([]);
+  return (
+    <Section title="Add a webhook">
+      <ServerForm
+        submitLabel="Add webhook"
+        onSubmit={async () => {
+          const created = await api.post('/api/v1/webhooks', { url, event_types: types }, createdWebhook);
+          setSecret({ label: 'Signing secret', value: created.secret });
+          setUrl('');
+          setTypes([]);
+          hooks.reload();
+        }}
+      >
+        <Field id="webhook-url" label="URL" name="url" codes={['invalid_url']}>
+          <input type="url" value={url} onChange={(event) => setUrl(event.target.value)} placeholder="https://example.com/hooks/svc" />
+        </Field>
+        <fieldset className="checks columns">
+          <legend>Event types (none ticked: every type)</legend>
+          {WEBHOOK_EVENT_TYPES.map((type) => (
+            <label key={type} className="check">
+              <input
+                type="checkbox"
+                checked={types.includes(type)}
+                onChange={(event) => setTypes(event.target.checked ? [...types, type] : types.filter((t) => t !== type))}
+              />
+              <code>{type}</code>
+            </label>
+          ))}
+          <FieldError name="event_types" codes={['invalid_event_types', 'invalid_event_type']} />
+        </fieldset>
+      </ServerForm>
+    </Section>
   );
 }
 
