@@ -21,7 +21,10 @@ const filtersField = z
 const limitField = z.number().int().min(1).max(1000).optional().describe('Rows per page, 1 to 1,000; default 10.');
 const offsetField = z.number().int().min(0).optional().describe('Rows to skip, for the next page; default 0.');
 
-const breakdownInput = z.strictObject({ site_id: siteField, date_range: dateRangeField, filters: filtersField, limit: limitField, offset: offsetField });
+/** What a report is of: a site, over a range, filtered. */
+const reportFields = { site_id: siteField, date_range: dateRangeField, filters: filtersField };
+
+const breakdownInput = z.strictObject({ ...reportFields, limit: limitField, offset: offsetField });
 type BreakdownArgs = z.infer<typeof breakdownInput>;
 
 // The query API's own schema with a word on each field for the assistant; the engine validates.
@@ -128,9 +131,7 @@ export const statsTools: Tool[] = [
     scope: 'stats:read',
     effect: 'read',
     input: z.strictObject({
-      site_id: siteField,
-      date_range: dateRangeField,
-      filters: filtersField,
+      ...reportFields,
       interval: z.enum(['minute', 'hour', 'day', 'week', 'month']).optional().describe('Bucket size; default chosen from the range.'),
       metrics: z.array(z.string()).min(1).max(8).optional().describe('Metrics per bucket; default ["visitors", "pageviews"].'),
     }),
@@ -190,9 +191,7 @@ export const statsTools: Tool[] = [
     scope: 'stats:read',
     effect: 'read',
     input: z.strictObject({
-      site_id: siteField,
-      date_range: dateRangeField,
-      filters: filtersField,
+      ...reportFields,
       against: z.enum(['previous_period', 'year_over_year']).optional().describe('What to compare with; default previous_period.'),
       metrics: z
         .array(z.string())
