@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { FunnelReport } from '../../contracts/funnels.js';
 import { domainParams } from '../../contracts/params.js';
@@ -19,6 +19,15 @@ const engineBody = z.object({}).catchall(z.unknown());
  * the one query engine (`runQuery`, the same parse, validation and SQL as POST /api/v2/query).
  */
 export function dashboardRoutes(scope: FastifyInstance, deps: WebDeps & { engine: QueryEngineDeps }): void {
+  /** The engine's request for the path's site, once the viewer may see it and its team is not locked. */
+  const engineRequest = async (request: FastifyRequest) => {
+    const { domain } = parsePayload(domainParams, request.params);
+    const body = parsePayload(engineBody, request.body ?? {});
+    const { site } = await requireViewerSite(deps.db, requireViewer(request), domain, deps.clock.now());
+    await refuseLockedTeam(deps.db, site.teamId);
+    return { teamId: site.teamId, body: { ...body, site_id: site.domain } };
+  };
+
   scope.get('/app/api/sites/:domain', async (request): Promise<ViewedSite> => {
     const { domain } = parsePayload(domainParams, request.params);
     const { site, role, guest } = await requireViewerSite(deps.db, requireViewer(request), domain, deps.clock.now());
@@ -26,18 +35,12 @@ export function dashboardRoutes(scope: FastifyInstance, deps: WebDeps & { engine
   });
 
   scope.post('/app/api/sites/:domain/query', { bodyLimit: 1024 * 1024 }, async (request): Promise<QueryResponse> => {
-    const { domain } = parsePayload(domainParams, request.params);
-    const body = parsePayload(engineBody, request.body ?? {});
-    const { site } = await requireViewerSite(deps.db, requireViewer(request), domain, deps.clock.now());
-    await refuseLockedTeam(deps.db, site.teamId);
-    return runQuery(deps.engine, site.teamId, { ...body, site_id: site.domain });
+    const { teamId, body } = await engineRequest(request);
+    return runQuery(deps.engine, teamId, body);
   });
 
   scope.post('/app/api/sites/:domain/funnel', { bodyLimit: 64 * 1024 }, async (request): Promise<FunnelReport> => {
-    const { domain } = parsePayload(domainParams, request.params);
-    const body = parsePayload(engineBody, request.body ?? {});
-    const { site } = await requireViewerSite(deps.db, requireViewer(request), domain, deps.clock.now());
-    await refuseLockedTeam(deps.db, site.teamId);
-    return runFunnel(deps.engine, site.teamId, { ...body, site_id: site.domain });
+    const { teamId, body } = await engineRequest(request);
+    return runFunnel(deps.engine, teamId, body);
   });
 }
