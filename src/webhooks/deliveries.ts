@@ -3,7 +3,7 @@ import { conflict, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import type { MetaDialect } from '../stores/meta/migrations/index.js';
 import type { WebhookDeliveryState } from '../stores/meta/schema.js';
-import { type Notice, recordNotice, webhookNoticeMessage } from './notices.js';
+import { type Notice, type NoticeKind, recordNotice, webhookNoticeMessage } from './notices.js';
 import { FAILING_THRESHOLD, nextRetryAt, STOP_THRESHOLD } from './policy.js';
 import type { AttemptOutcome } from './sender.js';
 import { requireWebhook, subscribes } from './webhooks.js';
@@ -232,32 +232,19 @@ export async function recordAttempt(
       .where('id', '=', job.webhookId)
       .returning(['consecutive_failures', 'url'])
       .executeTakeFirst();
+    if (!counted) return { state, notices: [] };
+    const notice = (kind: NoticeKind) =>
+      recordNotice(trx, { teamId: job.teamId, kind, webhookId: job.webhookId, message: webhookNoticeMessage(kind, counted.url) }, now);
     const notices: Notice[] = [];
-    if (counted?.consecutive_failures === FAILING_THRESHOLD) {
-      notices.push(
-        await recordNotice(
-          trx,
-          { teamId: job.teamId, kind: 'webhook_failing', webhookId: job.webhookId, message: webhookNoticeMessage('webhook_failing', counted.url) },
-          now,
-        ),
-      );
-    }
-    if (counted && counted.consecutive_failures >= STOP_THRESHOLD) {
+    if (counted.consecutive_failures === FAILING_THRESHOLD) notices.push(await notice('webhook_failing'));
+    if (counted.consecutive_failures >= STOP_THRESHOLD) {
       const stopped = await trx
         .updateTable('webhooks')
         .set({ stopped_at: now })
         .where('id', '=', job.webhookId)
         .where('stopped_at', 'is', null)
         .executeTakeFirst();
-      if (Number(stopped.numUpdatedRows) === 1) {
-        notices.push(
-          await recordNotice(
-            trx,
-            { teamId: job.teamId, kind: 'webhook_stopped', webhookId: job.webhookId, message: webhookNoticeMessage('webhook_stopped', counted.url) },
-            now,
-          ),
-        );
-      }
+      if (Number(stopped.numUpdatedRows) === 1) notices.push(await notice('webhook_stopped'));
     }
     return { state, notices };
   });
