@@ -30,17 +30,11 @@ function describeIssue(issue: z.core.$ZodIssue, allowed: string[]): string {
     case 'invalid_value':
       return `Field ${name} must be one of ${issue.values.map(String).join(', ')}.`;
     case 'too_small':
-      return issue.origin === 'string'
-        ? `Field ${name} must be at least ${issue.minimum} characters long.`
-        : issue.origin === 'array'
-          ? `Field ${name} must hold at least ${issue.minimum} items.`
-          : `Field ${name} must be at least ${issue.minimum}.`;
-    case 'too_big':
-      return issue.origin === 'string'
-        ? `Field ${name} must be at most ${issue.maximum} characters long.`
-        : issue.origin === 'array'
-          ? `Field ${name} must hold at most ${issue.maximum} items.`
-          : `Field ${name} must be at most ${issue.maximum}.`;
+    case 'too_big': {
+      const bound = issue.code === 'too_small' ? `at least ${issue.minimum}` : `at most ${issue.maximum}`;
+      if (issue.origin === 'string') return `Field ${name} must be ${bound} characters long.`;
+      return issue.origin === 'array' ? `Field ${name} must hold ${bound} items.` : `Field ${name} must be ${bound}.`;
+    }
     default:
       return `Field ${name}: ${issue.message}.`;
   }
