@@ -5,12 +5,19 @@ import { hash1 } from './evictedVisitors.js';
 import type { LiveVisit } from './visit.js';
 
 const SLOT_BYTES = 512;
-const BUCKET_SLOTS = 8;
+// Thirty-two slots a bucket (16 KiB, still one read): with the file at four slots per capped
+// visit, a bucket overflows about once in 2,500 at the load a flood of new visitors reaches
+// (docs/benchmarks.md, the soak), where eight slots overflowed once in 30 and sent those visitors
+// to the store.
+const BUCKET_SLOTS = 32;
 const BUCKET_BYTES = SLOT_BYTES * BUCKET_SLOTS;
 /** site, visitor (two words), last seen (epoch seconds, 0: empty), text length. */
 const HEADER_BYTES = 18;
 const TEXT_BYTES = SLOT_BYTES - HEADER_BYTES;
 const SESSION_TIMEOUT_S = 30 * 60;
+
+/** Told of each visitor whose visit the file does not hold although it left memory: the store must answer for it. */
+export type LostVisit = (siteId: number, userHigh: number, userLow: number) => void;
 
 export interface SpillLog {
   error(obj: object, msg: string): void;
@@ -19,8 +26,8 @@ export interface SpillLog {
 /**
  * Visits sent out of memory for room (src/ingest/liveVisits/tracker.ts), kept on local disk until
  * they can no longer continue: an open-addressing table of fixed 512-byte slots in one file, in
- * buckets of eight (one 4 KiB page), placed by the hash of site and visitor. A returning visitor's
- * visit is one page read away, from the page cache as a rule, instead of a read of the visits table
+ * buckets of thirty-two (16 KiB), placed by the hash of site and visitor. A returning visitor's
+ * visit is one read away, from the page cache as a rule, instead of a read of the visits table
  * that waits for the store (which made a cap that real traffic passes cost 95 % of throughput,
  * docs/benchmarks.md). The file holds four slots per visit the cap keeps in memory, so nothing here
  * counts against the process's memory; slots of visits past their 30 minutes are free again.
@@ -44,8 +51,20 @@ export class SpilledVisits {
     this.buckets = Math.max(1, Math.ceil(slots / BUCKET_SLOTS));
   }
 
-  /** Keeps a visit that leaves memory; false when it could not be kept (the store must answer for it). */
-  put(visit: LiveVisit, siteId: number, userHigh: number, userLow: number): boolean {
+  /** Whether visits kept here can be found again (false once the disk failed). */
+  get usable(): boolean {
+    return !this.failed;
+  }
+
+  /**
+   * Keeps a visit that leaves memory. `lost` is told of this visitor when the visit could not be
+   * kept, and of another visitor whose live visit gave up its slot for it (its bucket was full).
+   */
+  put(visit: LiveVisit, siteId: number, userHigh: number, userLow: number, lost: LostVisit): void {
+    if (!this.keep(visit, siteId, userHigh, userLow, lost)) lost(siteId, userHigh, userLow);
+  }
+
+  private keep(visit: LiveVisit, siteId: number, userHigh: number, userLow: number, lost: LostVisit): boolean {
     const fd = this.file();
     if (fd === null) return false;
     try {
@@ -58,6 +77,10 @@ export class SpilledVisits {
         // Too long for a slot: an older copy of this visit must not be found instead.
         if (at.same) this.writeSlot(fd, bucket, at.index, 0, 0, 0, 0, '');
         return false;
+      }
+      if (!at.same && this.isLive(at.index * SLOT_BYTES, visit.lastSeen)) {
+        const base = at.index * SLOT_BYTES;
+        lost(this.page.readUInt32LE(base), this.page.readUInt32LE(base + 4), this.page.readUInt32LE(base + 8));
       }
       this.writeSlot(fd, bucket, at.index, siteId, userHigh, userLow, visit.lastSeen, text);
       return true;
@@ -134,11 +157,16 @@ export class SpilledVisits {
     for (let i = 0; i < BUCKET_SLOTS; i++) {
       const base = i * SLOT_BYTES;
       if (this.holds(base, siteId, userHigh, userLow)) return { index: i, same: true };
-      const lastSeen = this.page.readUInt32LE(base + 12);
-      if (free < 0 && (lastSeen === 0 || now - lastSeen > SESSION_TIMEOUT_S)) free = i;
-      if (lastSeen < this.page.readUInt32LE(oldest * SLOT_BYTES + 12)) oldest = i;
+      if (free < 0 && !this.isLive(base, now)) free = i;
+      if (this.page.readUInt32LE(base + 12) < this.page.readUInt32LE(oldest * SLOT_BYTES + 12)) oldest = i;
     }
     return { index: free >= 0 ? free : oldest, same: false };
+  }
+
+  /** Whether the slot at `base` of the bucket read last holds a visit that can still continue at `now` (epoch seconds). */
+  private isLive(base: number, now: number): boolean {
+    const lastSeen = this.page.readUInt32LE(base + 12);
+    return lastSeen !== 0 && now - lastSeen <= SESSION_TIMEOUT_S;
   }
 
   private writeSlot(fd: number, bucket: number, index: number, siteId: number, userHigh: number, userLow: number, lastSeen: number, text: string): void {

@@ -67,7 +67,10 @@ export const LONGEST_VISIT_MS = 24 * 3_600_000;
  */
 export class SessionTracker implements LiveVisits {
   private readonly slots = new VisitSlots();
+  /** Every visitor whose visit left memory for room: worth a look on disk. */
   private readonly evicted = new EvictedVisitors();
+  /** Those whose visit the disk does not hold (no room, or no disk): worth a read of the store. */
+  private readonly unkept = new EvictedVisitors();
   private readonly max: number;
   /** Evictions whose rows may still wait in the write buffer. */
   /** The latest activity of a visit sent out of memory: read-backs need the rows up to it written. */
@@ -161,14 +164,19 @@ export class SessionTracker implements LiveVisits {
     return undefined;
   }
 
-  /** Whether a visitor's visit may have left memory for room, ahead of any visit held for them. */
+  /**
+   * Whether a visitor's visit may be only in the store, ahead of any visit held for them. Visits
+   * kept on disk were looked for already (find), so only those the disk lost are asked for, unless
+   * the disk itself failed: then every visit that left memory is.
+   */
   private mayBeAway(siteId: number, ids: string[], at: number): boolean {
     if (this.max === Number.POSITIVE_INFINITY) return false;
+    const away = this.options.spill?.usable ? this.unkept : this.evicted;
     for (const id of ids) {
       const [high, low] = toWords(id);
       const slot = this.slots.find(siteId, high, low);
       if (slot >= 0 && isLive(this.slots.lastSeen(slot), at)) return false;
-      if (slot < 0 && this.evicted.mayHave(siteId, high, low)) return true;
+      if (slot < 0 && away.mayHave(siteId, high, low)) return true;
     }
     return false;
   }
@@ -242,9 +250,10 @@ export class SessionTracker implements LiveVisits {
       const slot = this.slots.leastRecent;
       if (isLive(this.slots.lastSeen(slot), at)) {
         const { siteId, userHigh, userLow } = this.slots.key(slot);
-        this.options.spill?.put(this.slots.visit(slot), siteId, userHigh, userLow);
-        // Marked even when kept on disk: should its slot there be taken, the store answers for it.
         this.evicted.add(siteId, userHigh, userLow, at);
+        const lost = (site: number, high: number, low: number) => this.unkept.add(site, high, low, at);
+        if (this.options.spill) this.options.spill.put(this.slots.visit(slot), siteId, userHigh, userLow, lost);
+        else lost(siteId, userHigh, userLow);
         // Seconds, as slots keep them; the end of that second, in milliseconds.
         this.evictedThrough = Math.max(this.evictedThrough, (this.slots.lastSeen(slot) + 1) * 1000);
       }
