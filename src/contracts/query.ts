@@ -75,7 +75,20 @@ export const queryResponse = z.object({ results: z.array(resultRow), meta: query
 export type QueryResponse = z.infer<typeof queryResponse>;
 
 /** The bounds of one query request (docs/query-api.md); the engine checks the filters' own bounds by hand. */
-export const QUERY_LIMITS = { dimensions: 5, filters: 32, filterValues: 1000, filterDepth: 16, pageSize: 10_000, defaultPageSize: 100 } as const;
+/**
+ * `filterValueLength`: a value is a page, a source, a property value…, whose stored columns hold at
+ * most a few kilobytes (a URL is at most 2,048 characters in practice); longer ones can match
+ * nothing and only swell the statement past what the engine parses (max_query_size).
+ */
+export const QUERY_LIMITS = {
+  dimensions: 5,
+  filters: 32,
+  filterValues: 1000,
+  filterValueLength: 2048,
+  filterDepth: 16,
+  pageSize: 10_000,
+  defaultPageSize: 100,
+} as const;
 
 const comparisonSchema = z.strictObject({
   mode: z.enum(['previous_period', 'year_over_year', 'custom'], 'must be one of previous_period, year_over_year, custom'),

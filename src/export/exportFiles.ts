@@ -93,15 +93,21 @@ export const EXPORT_FILES: ExportFile[] = [
       FULL OUTER JOIN (SELECT day AS date, sum(pageviews) AS pageviews FROM ${rolledDays('custom_events')} GROUP BY date) AS e USING (date)`,
     orderBy: 'date',
   },
-  sessionTable('imported_sources', 'sources', [
-    ['referrer_source', 'source'],
-    ['referrer', 'referrer'],
-    ['utm_source', 'utm_source'],
-    ['utm_medium', 'utm_medium'],
-    ['utm_campaign', 'utm_campaign'],
-    ['utm_content', 'utm_content'],
-    ['utm_term', 'utm_term'],
-  ]),
+  sessionTable(
+    'imported_sources',
+    'sources',
+    [
+      ['referrer_source', 'source'],
+      ['referrer', 'referrer'],
+      ['utm_source', 'utm_source'],
+      ['utm_medium', 'utm_medium'],
+      ['utm_campaign', 'utm_campaign'],
+      ['utm_content', 'utm_content'],
+      ['utm_term', 'utm_term'],
+      // Plausible's export starts this file's counts with pageviews (its lib/plausible/exports.ex).
+    ],
+    { order: ['pageviews', 'visitors', 'visits', 'visit_duration', 'bounces'] },
+  ),
   {
     base: 'imported_pages',
     // Scroll depth: each visit's deepest measured scroll on the page (255 = not measured); time on

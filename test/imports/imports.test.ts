@@ -73,6 +73,23 @@ describe('imports', () => {
     ]);
   });
 
+  it("reads a file by its header, so a sources file whose counts start with visitors (our exports before they took Plausible's order) imports alike", async () => {
+    const visitorsFirst =
+      'date,source,referrer,utm_source,utm_medium,utm_campaign,utm_content,utm_term,visitors,visits,visit_duration,bounces,pageviews\n' +
+      '2024-01-01,Google,,,,,,,8,9,500,3,20\n';
+    const other = await createAccount(t.app);
+    for (const file of [SOURCES, visitorsFirst]) {
+      expect((await upload(other, 'imported_sources_20240101_20240102.csv', file)).status).toBe('completed');
+      const result = await t.app.events.query.query({
+        query: `SELECT visitors, visits, visit_duration, bounces, pageviews FROM rollup_sources
+                WHERE site_id = {site:UInt64} AND source = 'Google'`,
+        query_params: { site: other.siteId },
+        format: 'JSONEachRow',
+      });
+      expect((await result.json()).map((row) => Object.values(row as object).map(Number))).toEqual([[8, 9, 500, 3, 20]]);
+    }
+  });
+
   it('fails clearly on bad input and touches no existing data', async () => {
     const before = await importedVisitors(target);
     const badName = await upload(target, 'x.zip', await zipOf({ 'visits_20240101_20240102.csv': VISITORS }));

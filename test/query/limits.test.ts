@@ -169,3 +169,41 @@ describe('deep nesting (issue 11, item 6)', () => {
     expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
   });
 });
+
+describe('a filter value as large as the body allows', () => {
+  const ask = async (filters: unknown[]) => {
+    const res = await fetch(`${t.url}/api/v2/query`, {
+      method: 'POST',
+      headers: { ...bearer(account.key), 'content-type': 'application/json' },
+      body: JSON.stringify({ site_id: account.domain, metrics: ['visitors'], date_range: 'all', filters }),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it('is refused with a sentence naming the value, not a 500', async () => {
+    const room =
+      1024 * 1024 -
+      JSON.stringify({ site_id: account.domain, metrics: ['visitors'], date_range: 'all', filters: [['is_not', 'event:props:plan', ['']]] }).length;
+    for (const [op, dimension] of [
+      ['contains', 'event:page'],
+      ['is', 'event:page'],
+      ['is', 'visit:source'],
+      ['is_not', 'event:props:plan'],
+    ]) {
+      const answer = await ask([[op, dimension, ['a'.repeat(room)]]]);
+      expect(answer.status, `${op} ${dimension}`).toBe(400);
+      expect(answer.body.error).toBe(`#/filters/0/2/0: a filter value may be at most 2,048 characters long, got ${room.toLocaleString('en')}.`);
+    }
+  });
+
+  it('refuses values each within bounds whose statement is longer than the engine reads, and answers them when fewer', async () => {
+    const values = (n: number) => Array.from({ length: n }, (_, i) => `/${i}${'x'.repeat(2000)}`);
+    const many = await ask([['is', 'event:page', values(450)]]);
+    expect(many.status).toBe(400);
+    expect(many.body).toEqual({
+      error: "The query's filters make a statement longer than the engine reads; use fewer or shorter filter values.",
+      code: 'query_too_long',
+    });
+    expect((await ask([['is', 'event:page', values(20)]])).status).toBe(200);
+  });
+});

@@ -166,6 +166,13 @@ export function parseFilter(raw: unknown, path: (string | number)[], insideBehav
       `one filter may hold at most ${QUERY_LIMITS.filterValues.toLocaleString('en')} values, got ${values.length.toLocaleString('en')}.`,
     );
   }
+  const tooLong = values.findIndex((value) => String(value).length > QUERY_LIMITS.filterValueLength);
+  if (tooLong >= 0) {
+    throw invalidFilter(
+      [...path, 2, tooLong],
+      `a filter value may be at most ${QUERY_LIMITS.filterValueLength.toLocaleString('en')} characters long, got ${String(values[tooLong]).length.toLocaleString('en')}.`,
+    );
+  }
   let caseSensitive = true;
   if (options !== undefined) {
     if (typeof options !== 'object' || options === null || Array.isArray(options))

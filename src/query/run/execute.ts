@@ -44,6 +44,10 @@ function translateEngineError(error: unknown, limits: QueryConfig): unknown {
       'The query needed more memory than one query may use; narrow the date range, reduce dimensions or allow sampling.',
     );
   }
+  // Many long filter values, each within its bound, can still make a statement longer than the engine parses.
+  if (error instanceof Error && error.message.startsWith('Max query size exceeded')) {
+    return badRequest('query_too_long', "The query's filters make a statement longer than the engine reads; use fewer or shorter filter values.");
+  }
   if (code === '427' || type === 'CANNOT_COMPILE_REGEXP') {
     return badRequest('invalid_filter', 'A regular expression in the filters is not valid RE2 syntax.');
   }
