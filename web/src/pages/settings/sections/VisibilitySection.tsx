@@ -11,6 +11,7 @@ import { Section } from '../../../ui/Section';
 import { Field, ServerForm } from '../../../ui/ServerForm';
 import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
+import { EmbedCode } from './EmbedCode';
 
 /** Who sees the dashboard besides the team: shared links and guests. */
 export function VisibilitySection(props: SiteSectionProps) {
@@ -41,6 +42,7 @@ function SharedLinks({ site, api }: SiteSectionProps) {
                 <code className="small truncate">{link.url}</code>
                 <CopyButton text={link.url} label="Copy link" />
               </div>
+              <EmbedCode url={link.url} domain={site.domain} passwordProtected={link.password_protected} />
             </div>
             <ConfirmButton
               label="Delete"
