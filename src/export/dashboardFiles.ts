@@ -63,7 +63,7 @@ const cell = (value: unknown) => {
   const text = value === null || value === undefined ? '' : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
-const csvLine = (values: unknown[]) => `${values.map(cell).join(',')}\r\n`;
+const csvLine = (values: unknown[]) => `${values.map(cell).join(',')}\n`;
 
 /** A dimension's column heading: `source` for visit:source, `props:plan` for event:props:plan. */
 const heading = (dimension: string) => dimension.replace(/^(visit|event):/, '');
@@ -124,5 +124,5 @@ export async function dashboardZip(
   }
   zip.end();
   const day = (time: string | undefined) => (time ?? '').slice(0, 10).replaceAll('-', '');
-  return { zip: zip.outputStream, fileName: `${site.domain}_${day(range[0])}_${day(range[1])}.zip` };
+  return { zip: zip.outputStream, fileName: `${site.domain.replaceAll('.', '_')}_dashboard_${day(range[0])}_${day(range[1])}.zip` };
 }

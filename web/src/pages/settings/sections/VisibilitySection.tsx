@@ -35,7 +35,7 @@ function SharedLinks({ site, api }: SiteSectionProps) {
       {links.data?.shared_links.length === 0 && <p className="muted">No shared links yet: only the team and guests see this dashboard.</p>}
       <ul className="settings-list">
         {links.data?.shared_links.map((link) => (
-          <li key={link.name}>
+          <li key={link.name} className="shared-link">
             <div className="grow">
               <strong>{link.name}</strong> {link.password_protected && <span className="badge">password</span>}
               <div className="copy-row">
