@@ -94,7 +94,9 @@ describe('sharing the dashboard', () => {
     await page.getByLabel('Theme').selectOption('dark');
     const code = await page.locator('.embed-code pre').textContent();
     const slug = new URL(sharedUrl).searchParams.get('auth');
-    expect(code).toMatch(new RegExp(`^<iframe src="http://[^"]+/share/${account.domain}\\?auth=${slug}&embed=true&theme=dark" title="${account.domain} analytics"`));
+    expect(code).toMatch(
+      new RegExp(`^<iframe src="http://[^"]+/share/${account.domain}\\?auth=${slug}&embed=true&theme=dark" title="${account.domain} analytics"`),
+    );
     await page.screenshot({ path: screenshotPath('settings-embed-code'), fullPage: true });
     await page.context().close();
   });
