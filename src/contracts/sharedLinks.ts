@@ -9,3 +9,20 @@ export type SharedLink = z.infer<typeof sharedLink>;
 /** GET /api/v1/sites/shared-links?site_id=… */
 export const sharedLinkList = z.object({ shared_links: z.array(sharedLink) });
 export type SharedLinkList = z.infer<typeof sharedLinkList>;
+
+/**
+ * A shared link's page options when another site embeds it (`/share/<domain>?auth=…&embed=true`,
+ * docs/dashboard.md "Embedding"), as Plausible's embed takes them: the colour theme, and the
+ * page's background behind the cards (`transparent` or a hex colour) to match the host page.
+ */
+export const embedOptions = z.object({
+  embed: z.literal('true').optional().catch(undefined),
+  theme: z.enum(['light', 'dark', 'system']).catch('system'),
+  background: z
+    .string()
+    .regex(/^(transparent|#[0-9a-fA-F]{3,8})$/)
+    .optional()
+    .catch(undefined),
+});
+export type EmbedOptions = z.infer<typeof embedOptions>;
+export const EMBED_THEMES = embedOptions.shape.theme.unwrap().options;

@@ -35,13 +35,20 @@ interface AppFile {
  * data reaches these pages only through JSON, rendered as text, and the policy below forbids inline
  * and foreign scripts besides.
  */
-const PAGE_HEADERS = {
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+const pageHeaders = (frameAncestors: string) => ({
+  'content-security-policy': `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors ${frameAncestors}; base-uri 'none'; form-action 'self'`,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
-  'x-frame-options': 'DENY',
-};
+});
+/** Signed-in pages refuse every frame (clickjacking), in both headers for older browsers. */
+const PAGE_HEADERS = { ...pageHeaders("'none'"), 'x-frame-options': 'DENY' };
+/**
+ * A shared link's page may be embedded in any site's page (docs/dashboard.md "Embedding"): it is
+ * read-only and reaches only that link's numbers, so a frame gains nothing a visitor of the link
+ * would not have.
+ */
+const SHARED_PAGE_HEADERS = pageHeaders('*');
+const SHARED_PAGE_PATH = /^\/share\/[^/]+$/;
 
 /** Reads the whole build once at start: a few hundred kilobytes, and no path from a URL ever reaches the file system. */
 function loadAppFiles(dir: string): Map<string, AppFile> {
@@ -92,7 +99,7 @@ export function appFileRoutes(app: FastifyInstance, dir = WEB_APP_DIR): { serveP
       const path = request.url.split('?')[0] ?? '/';
       if (NOT_APP_PATHS.test(path)) return false;
       const index = files.get('/index.html');
-      reply.headers(PAGE_HEADERS);
+      reply.headers(SHARED_PAGE_PATH.test(path) ? SHARED_PAGE_HEADERS : PAGE_HEADERS);
       if (!index)
         reply
           .code(503)

@@ -42,7 +42,7 @@ describe('accounts and sites in the browser', () => {
     });
     expect(again.status).toBe(409);
 
-    await page.locator('summary[aria-label="Account menu"]').click();
+    await page.locator('details.menu > summary').click();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/login/);
     await page.getByLabel('Email').fill('ada@example.com');

@@ -7,6 +7,7 @@ import type { ViewedSite } from '../../contracts/sites.js';
 import { parsePayload } from '../../management/payload.js';
 import { type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
 import { runFunnel } from '../../query/run/funnel.js';
+import { sendDashboardZip } from '../dashboardZip.js';
 import { requireViewer, type WebDeps } from '../signIn.js';
 import { refuseLockedTeam, requireViewerSite } from '../siteAccess.js';
 import { describeSite } from '../siteDescription.js';
@@ -42,5 +43,12 @@ export function dashboardRoutes(scope: FastifyInstance, deps: WebDeps & { engine
   scope.post('/app/api/sites/:domain/funnel', { bodyLimit: 64 * 1024 }, async (request): Promise<FunnelReport> => {
     const { teamId, body } = await engineRequest(request);
     return runFunnel(deps.engine, teamId, body);
+  });
+
+  scope.get('/app/api/sites/:domain/dashboard.zip', async (request, reply) => {
+    const { domain } = parsePayload(domainParams, request.params);
+    const { site } = await requireViewerSite(deps.db, requireViewer(request), domain, deps.clock.now());
+    await refuseLockedTeam(deps.db, site.teamId);
+    return sendDashboardZip(reply, deps, site, request.query);
   });
 }

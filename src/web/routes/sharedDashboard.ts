@@ -13,6 +13,7 @@ import { type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
 import { runFunnel } from '../../query/run/funnel.js';
 import { findSharedLinkBySlug, type SharedLink } from '../../stores/meta/sharedLinks.js';
 import { getSite, type Site } from '../../stores/meta/sites.js';
+import { sendDashboardZip } from '../dashboardZip.js';
 import type { WebDeps } from '../signIn.js';
 import { refuseLockedTeam } from '../siteAccess.js';
 import { describeSite } from '../siteDescription.js';
@@ -106,5 +107,11 @@ export function sharedDashboardRoutes(scope: FastifyInstance, deps: WebDeps & { 
     const { site } = await openUnlocked(request);
     await refuseLockedTeam(deps.db, site.teamId);
     return runFunnel(deps.engine, site.teamId, { ...parsePayload(engineBody, request.body ?? {}), site_id: site.domain });
+  });
+
+  scope.get('/app/api/share/:slug/dashboard.zip', async (request, reply) => {
+    const { site } = await openUnlocked(request);
+    await refuseLockedTeam(deps.db, site.teamId);
+    return sendDashboardZip(reply, deps, site, request.query);
   });
 }

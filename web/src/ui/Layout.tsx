@@ -25,7 +25,11 @@ export function Layout({ children, title, actions }: { children: ReactNode; titl
           {actions}
           {session?.user && (
             <details className="menu">
-              <summary aria-label="Account menu">{session.user.name}</summary>
+              {/* The name shown is the start of the menu's name (WCAG 2.5.3: what is seen is what is said). */}
+              <summary>
+                {session.user.name}
+                <span className="visually-hidden"> — account menu</span>
+              </summary>
               <div className="menu-items">
                 <Link href="/settings/account">Account</Link>
                 {/* Only those who manage a team's people and keys have team settings to open. */}

@@ -47,6 +47,7 @@ export default function DashboardPage({ domain }: { domain: string }) {
         funnel={funnel}
         readOnly={false}
         basePath={`/${encodeURIComponent(site.domain)}`}
+        download={`${base}/dashboard.zip`}
         header={
           canEditSite(site) ? (
             <Link href={`/${encodeURIComponent(site.domain)}/settings`} className="btn btn-small">

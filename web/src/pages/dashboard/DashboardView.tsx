@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { DashboardContext } from './context';
 import { CurrentVisitors } from './controls/CurrentVisitors';
+import { DashboardDownload } from './controls/DashboardDownload';
 import { DateRangePicker } from './controls/DateRangePicker';
 import { FilterChips } from './controls/FilterChips';
 import { FilterMenu } from './FilterMenu';
@@ -38,9 +39,12 @@ export function DashboardView({
   readOnly,
   basePath,
   header,
+  download,
 }: DashboardSources & {
   basePath: string;
   header?: ReactNode;
+  /** Where the view's ZIP is downloaded from (src/web/dashboardZip.ts). */
+  download: string;
 }) {
   const { state, update } = useViewState(basePath);
   const refreshes = useRealtimeRefreshes(state.period);
@@ -85,7 +89,10 @@ export function DashboardView({
           onImported={(imported) => update({ imported })}
         />
         <Reports />
-        <p className="muted small tz-note">Times in {site.timezone}.</p>
+        <div className="dashboard-foot">
+          <DashboardDownload base={download} state={state} />
+          <p className="muted small">Times in {site.timezone}.</p>
+        </div>
       </div>
     </DashboardContext.Provider>
   );

@@ -1,17 +1,39 @@
 import { funnelReport } from '@contracts/funnels';
 import { queryResponse } from '@contracts/query';
+import { embedOptions } from '@contracts/sharedLinks';
 import { siteDescription } from '@contracts/sites';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useState } from 'react';
 import { ApiError, api } from '../../api';
 import { useLocation } from '../../router';
+import { chooseTheme } from '../../theme';
 import { Loading } from '../../ui/Loading';
 import { AuthForm, Field } from '../AuthForm';
 import type { Filter, QueryInput, SiteInfo } from './context';
 import { DashboardView } from './DashboardView';
 
-/** `/share/<domain>?auth=<slug>`: the dashboard read-only, behind the link's password when it has one. */
+/**
+ * An embedded link's look (`embed=true`): its theme, and the page's background behind the cards
+ * (docs/dashboard.md "Embedding"); both are undone when the page is left.
+ */
+function useEmbedLook(search: URLSearchParams): boolean {
+  const { embed, theme, background } = embedOptions.parse(Object.fromEntries(search));
+  const embedded = embed === 'true';
+  useLayoutEffect(() => {
+    if (!embedded) return;
+    chooseTheme(theme);
+    if (background) document.documentElement.style.setProperty('--bg', background);
+    return () => {
+      chooseTheme('system');
+      document.documentElement.style.removeProperty('--bg');
+    };
+  }, [embedded, theme, background]);
+  return embedded;
+}
+
+/** `/share/<domain>?auth=<slug>`: the dashboard read-only, behind the link's password when it has one; `embed=true` inside another site's page. */
 export default function SharedDashboardPage({ domain }: { domain: string }) {
   const { search } = useLocation();
+  const embedded = useEmbedLook(search);
   const slug = search.get('auth') ?? '';
   const base = `/app/api/share/${encodeURIComponent(slug)}`;
   const [site, setSite] = useState<SiteInfo | null>(null);
@@ -62,8 +84,8 @@ export default function SharedDashboardPage({ domain }: { domain: string }) {
     );
   }
   return (
-    <main className="content shared-dashboard">
-      <DashboardView site={site} run={run} funnel={funnel} readOnly basePath={`/share/${encodeURIComponent(site.domain)}`} />
+    <main className={embedded ? 'content shared-dashboard embedded' : 'content shared-dashboard'}>
+      <DashboardView site={site} run={run} funnel={funnel} readOnly basePath={`/share/${encodeURIComponent(site.domain)}`} download={`${base}/dashboard.zip`} />
     </main>
   );
 }

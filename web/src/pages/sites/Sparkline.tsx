@@ -1,9 +1,11 @@
 /** A small line of hourly visitors, drawn as inline SVG (no chart library on the sites list). */
-export function Sparkline({ points, label }: { points: number[]; label: string }) {
+export function Sparkline({ points: given, label }: { points: number[]; label: string }) {
   const width = 240;
   const height = 40;
+  // A site without data yet (no points) or with one point draws a flat line: a path needs two.
+  const points = given.length > 1 ? given : [given[0] ?? 0, given[0] ?? 0];
   const max = Math.max(1, ...points);
-  const step = points.length > 1 ? width / (points.length - 1) : width;
+  const step = width / (points.length - 1);
   const path = points.map((value, i) => `${i === 0 ? 'M' : 'L'}${(i * step).toFixed(1)},${(height - 2 - (value / max) * (height - 6)).toFixed(1)}`).join(' ');
   return (
     <svg className="sparkline" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" role="img" aria-label={label}>

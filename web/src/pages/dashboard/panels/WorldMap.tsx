@@ -47,7 +47,9 @@ export default function WorldMap({
   const values = new Map(result.results.map((row) => [row.dimensions[0] ?? '', row.metrics[0] ?? 0]));
   const max = Math.max(1, ...values.values());
   return (
-    <svg className="world-map" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`Map of ${metric} by country`}>
+    // A group, not an image: an image's parts are hidden from assistive technology, and the countries are buttons.
+    // biome-ignore lint/a11y/useSemanticElements: an <svg> cannot be a <fieldset>; it takes the group role
+    <svg className="world-map" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="group" aria-label={`Map of ${metric} by country`}>
       {SHAPES.map((shape, i) => {
         const value = shape.code ? values.get(shape.code) : undefined;
         const title = `${shape.code ? label(shape.code) : shape.name}: ${formatNumber(value ?? 0)} ${metric}`;

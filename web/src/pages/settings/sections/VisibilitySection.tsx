@@ -11,6 +11,7 @@ import { Section } from '../../../ui/Section';
 import { Field, ServerForm } from '../../../ui/ServerForm';
 import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
+import { EmbedCode } from './EmbedCode';
 
 /** Who sees the dashboard besides the team: shared links and guests. */
 export function VisibilitySection(props: SiteSectionProps) {
@@ -34,13 +35,14 @@ function SharedLinks({ site, api }: SiteSectionProps) {
       {links.data?.shared_links.length === 0 && <p className="muted">No shared links yet: only the team and guests see this dashboard.</p>}
       <ul className="settings-list">
         {links.data?.shared_links.map((link) => (
-          <li key={link.name}>
+          <li key={link.name} className="shared-link">
             <div className="grow">
               <strong>{link.name}</strong> {link.password_protected && <span className="badge">password</span>}
               <div className="copy-row">
                 <code className="small truncate">{link.url}</code>
                 <CopyButton text={link.url} label="Copy link" />
               </div>
+              <EmbedCode url={link.url} domain={site.domain} passwordProtected={link.password_protected} />
             </div>
             <ConfirmButton
               label="Delete"
