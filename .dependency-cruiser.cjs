@@ -4,7 +4,7 @@
 //   entry points   src/main.ts, src/serve.ts, src/app.ts, src/backgroundJobs.ts, src/cli/
 //   HTTP and MCP   src/api/, src/web/ (the web app's server side), src/mcp/
 //   domain         src/ingest/, src/query/, src/management/, src/imports/, src/export/, src/webhooks/,
-//                  src/rollups/, src/state/
+//                  src/rollups/, src/state/, src/reports/
 //   stores         src/stores/, src/mail/ (what holds or sends data, knowing nothing of its callers)
 //   foundation     src/contracts/, src/time/, src/accounts/, src/config/, src/clock.ts, src/errors.ts,
 //                  src/classifications.ts
@@ -13,7 +13,7 @@
 
 const ENTRY = '^src/(main|serve|app|backgroundJobs)[.]ts$|^src/cli/';
 const HTTP = '^src/(api|web|mcp)/';
-const DOMAIN = '^src/(ingest|query|management|imports|export|webhooks|rollups|state)/';
+const DOMAIN = '^src/(ingest|query|management|imports|export|webhooks|rollups|state|reports)/';
 const STORES = '^src/(stores|mail)/';
 const FOUNDATION = '^src/(contracts|time|accounts|config)/|^src/(clock|errors|classifications)[.]ts$';
 

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildHttpServer } from './api/httpServer.js';
 import { type Probe, STATE_STORE } from './api/routes/health.js';
+import { queryEngineDeps } from './api/routes/query.js';
 import { type BackgroundJobs, startBackgroundJobs } from './backgroundJobs.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config/config.js';
@@ -11,6 +12,7 @@ import { createImportHandOff } from './imports/importHandOff.js';
 import { createImportRunner, type ImportRunner } from './imports/importRunner.js';
 import { createIngestion, type Ingestion } from './ingest/ingestion.js';
 import { createSmtpMailer } from './mail/smtpMailer.js';
+import { unsubscribeTokens } from './reports/unsubscribe.js';
 import { COVERAGE_RELOAD_MS, openRollups, type Rollups } from './rollups/rollups.js';
 import { Invalidation } from './state/invalidation.js';
 import { SharedState } from './state/redis.js';
@@ -247,8 +249,17 @@ function startWorker(deps: {
 }) {
   const { config, clock, log, meta, events } = deps;
   const imports = createImportRunner({ db: meta.db, events, ingestion: deps.ingestion, clock, log, dataDir: config.filesDir, leases: deps.leases });
-  const jobs = startBackgroundJobs({ meta: meta.db, events, rollups: deps.rollups, clock, log, leases: deps.leases });
   const mailer = config.smtpUrl === null ? undefined : createSmtpMailer(config.smtpUrl);
+  const emails = {
+    db: meta.db,
+    engine: queryEngineDeps({ config, clock, meta, events, rollups: deps.rollups }),
+    mailer,
+    clock,
+    baseUrl: config.baseUrl,
+    tokens: unsubscribeTokens(config.secretKeyBase),
+    log,
+  };
+  const jobs = startBackgroundJobs({ meta: meta.db, events, rollups: deps.rollups, clock, log, leases: deps.leases, emails });
   const webhooks = createWebhookWorker({
     db: meta.db,
     dialect: meta.dialect,

@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import { purgeDeletedSites } from './management/sitePurge.js';
+import type { EmailDeps } from './reports/emailDeps.js';
+import { sendDueReports } from './reports/reportSender.js';
+import { runTrafficNotices } from './reports/trafficNotices.js';
 import { deleteExpiredRawEvents } from './rollups/retention.js';
 import type { Rollups } from './rollups/rollups.js';
 import type { EventStore } from './stores/clickhouse/eventStore.js';
@@ -17,6 +20,16 @@ export interface BackgroundJobs {
   /** One round of every job, on the clock; the timer calls it, tests may too. */
   runOnce(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Reports and notices apart from the other jobs: a failed roll-up round must not hold back Monday's reports. */
+async function runEmailJobs(leases: Leases, emails: EmailDeps, log: FastifyBaseLogger): Promise<void> {
+  try {
+    await leases.run('traffic-notices', () => runTrafficNotices(emails));
+    if (emails.mailer) await leases.run('email-reports', () => sendDueReports(emails));
+  } catch (error) {
+    log.error({ err: error }, 'email reports or traffic notices failed; retrying next round');
+  }
 }
 
 /**
@@ -44,6 +57,8 @@ export function startBackgroundJobs(deps: {
   leases?: Leases;
   /** Set false by tests that drive rounds themselves. */
   timers?: boolean;
+  /** Email reports and traffic notices (src/reports/), each round under the `email-reports` and `traffic-notices` leases. */
+  emails?: EmailDeps;
 }): BackgroundJobs {
   const leases =
     deps.leases ?? createLeases({ db: deps.meta, clock: deps.clock, onError: (error) => deps.log.warn({ err: error }, 'could not renew a lease') });
@@ -78,6 +93,7 @@ export function startBackgroundJobs(deps: {
       } catch (error) {
         deps.log.error({ err: error }, 'background job failed; retrying next round');
       }
+      if (deps.emails) await runEmailJobs(leases, deps.emails, deps.log);
     })().finally(() => {
       running = null;
     });

@@ -7,8 +7,11 @@ import { NODE_ROLES, type NodeRole } from '../config/roles.js';
 import type { ExportJobs } from '../export/exportJobs.js';
 import type { ImportRunner } from '../imports/importRunner.js';
 import type { Ingestion } from '../ingest/ingestion.js';
+import { createSmtpMailer } from '../mail/smtpMailer.js';
 import { mcpRoutes } from '../mcp/httpRoute.js';
 import type { QueryEngineDeps } from '../query/run/engine.js';
+import type { EmailDeps } from '../reports/emailDeps.js';
+import { unsubscribeTokens } from '../reports/unsubscribe.js';
 import type { Rollups } from '../rollups/rollups.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../stores/meta/database.js';
@@ -148,6 +151,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
         events: deps.events,
         secret: deps.config.secretKeyBase,
         exports: requireExports(deps.exports),
+        emails: emailDeps(deps, shared.engine()),
       })
     : undefined;
   installErrorHandling(app, webApp);
@@ -163,6 +167,20 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
   });
   for (const role of NODE_ROLES) if (deps.roles.includes(role)) ROLE_ROUTES[role](app, deps, shared);
   return app;
+}
+
+/** What the web app's email settings, unsubscribe page and `svc reports send` route run with. */
+function emailDeps(deps: HttpDeps, engine: QueryEngineDeps): EmailDeps {
+  const { config } = deps;
+  return {
+    db: deps.meta.db,
+    engine,
+    mailer: config.smtpUrl === null ? undefined : createSmtpMailer(config.smtpUrl),
+    clock: deps.clock,
+    baseUrl: config.baseUrl,
+    tokens: unsubscribeTokens(config.secretKeyBase),
+    log: deps.log,
+  };
 }
 
 function requireExports(exports: ExportJobs | null): ExportJobs {

@@ -8,6 +8,7 @@ import { accountCommands } from './commands/accounts.js';
 import { eventCommands } from './commands/events.js';
 import { exportCommands } from './commands/export.js';
 import { mcpCommands } from './commands/mcp.js';
+import { reportCommands } from './commands/reports.js';
 import { serveCommands } from './commands/serve.js';
 import { createOutput } from './output.js';
 
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
   };
   accountCommands(program, run);
   exportCommands(program, run);
+  reportCommands(program, run);
   eventCommands(program, (action) => run(({ out }) => action(out), { meta: false }));
   mcpCommands(program, (action) => run(action, { meta: false }));
   serveCommands(

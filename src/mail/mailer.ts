@@ -4,6 +4,8 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string | undefined;
+  /** Extra header fields, such as List-Unsubscribe (RFC 2369, 8058) on reports and notices. */
+  headers?: Record<string, string> | undefined;
 }
 
 /** Sends email; the service has one when SMTP_URL is set (src/mail/smtpMailer.ts). */

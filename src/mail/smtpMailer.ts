@@ -49,7 +49,7 @@ export function createSmtpMailer(smtpUrl: string, options: { tlsCa?: string | Bu
   });
   return {
     async send(mail) {
-      await transport.sendMail({ from: settings.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      await transport.sendMail({ from: settings.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers });
     },
   };
 }

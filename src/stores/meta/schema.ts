@@ -30,6 +30,9 @@ export interface MetaSchema {
   web_sessions: WebSessionsTable;
   imports: ImportsTable;
   leases: LeasesTable;
+  email_recipients: EmailRecipientsTable;
+  traffic_thresholds: TrafficThresholdsTable;
+  report_sendings: ReportSendingsTable;
 }
 
 export interface UsersTable {
@@ -305,4 +308,39 @@ export interface LeasesTable {
   expires_at: number;
   /** When this holder took it. */
   claimed_at: number;
+}
+
+/** Who gets a site's reports and notices (migration 0016). */
+export interface EmailRecipientsTable {
+  site_id: number;
+  /** weekly, monthly (reports), spike, drop (traffic notices) */
+  topic: string;
+  /** Trimmed and lower-cased. */
+  email: string;
+  created_at: number;
+}
+
+/** A site's traffic notice thresholds, and when the last notice of each kind went out. */
+export interface TrafficThresholdsTable {
+  site_id: number;
+  /** spike or drop */
+  kind: string;
+  threshold: number;
+  last_noticed_at: number | null;
+}
+
+/** One report to one recipient for one period (src/reports/reportSender.ts). */
+export interface ReportSendingsTable {
+  site_id: number;
+  /** weekly or monthly */
+  kind: string;
+  /** The period's first day, YYYY-MM-DD in the site's time zone. */
+  period_start: string;
+  email: string;
+  /** sending (claimed, not yet accepted by the SMTP server), sent, failed (refused; retried), interrupted */
+  state: string;
+  attempts: number;
+  claimed_at: number;
+  sent_at: number | null;
+  error: string | null;
 }
