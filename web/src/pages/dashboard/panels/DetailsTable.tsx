@@ -1,5 +1,6 @@
 import { formatMetric, metricHeading } from '../../../format';
 import type { QueryResult } from '../context';
+import { useRegionNames } from '../places';
 import type { PanelTab } from './panelTab';
 import type { DetailsOrder } from './useDetailsRows';
 
@@ -19,6 +20,7 @@ export function DetailsTable({
   sortBy(metric: string): void;
   pick(value: string): void;
 }) {
+  useRegionNames(tab.dimension === 'visit:region');
   return (
     <table className="details-table">
       <thead>

@@ -1,5 +1,6 @@
 import { formatMetric, metricHeading } from '../../../format';
 import type { QueryResult } from '../context';
+import { useRegionNames } from '../places';
 import type { PanelTab } from './panelTab';
 
 /**
@@ -20,6 +21,7 @@ export function PanelRows({
   error: string | null;
   pick(value: string): void;
 }) {
+  useRegionNames(tab.dimension === 'visit:region');
   const max = Math.max(1, ...(result?.results.map((row) => row.metrics[0] ?? 0) ?? [1]));
   return (
     <>

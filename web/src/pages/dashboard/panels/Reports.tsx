@@ -1,6 +1,6 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { type Filter, useDashboard } from '../context';
-import { countryName } from '../countries';
+import { countryName, regionName } from '../places';
 import { Funnels } from './Funnels';
 import { Panel } from './Panel';
 import type { PanelTab } from './panelTab';
@@ -37,7 +37,7 @@ const LOCATIONS: PanelTab[] = [
     ),
   },
   { label: 'Countries', dimension: 'visit:country', metrics: ['visitors'], render: countryName },
-  { label: 'Regions', dimension: 'visit:region', metrics: ['visitors'] },
+  { label: 'Regions', dimension: 'visit:region', metrics: ['visitors'], render: regionName },
   { label: 'Cities', dimension: 'visit:city', metrics: ['visitors'] },
 ];
 

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { type QueryResult, useDashboard } from '../context';
 import { metricsBeside } from '../state';
+import { panelError } from './panelError';
 import type { PanelTab } from './panelTab';
 
 /**
@@ -29,7 +30,7 @@ export function usePanelRows(tab: PanelTab | undefined, limit: number) {
       .catch((failure: Error) => {
         if (controller.signal.aborted) return;
         setResult(null);
-        setError(failure.message);
+        setError(panelError(failure));
         setLoading(false);
       });
     return () => controller.abort();
