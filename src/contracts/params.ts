@@ -22,3 +22,6 @@ export const teamParams = z.strictObject({ team: z.coerce.number().int().positiv
 
 /** /app/api/teams/:team/<things>/:id: one of a team's API keys or notices. */
 export const teamItemParams = teamParams.extend({ id: z.coerce.number().int().positive() });
+
+/** /api/v1/sites/:site_id/segments/:segment_id */
+export const segmentParams = siteIdParams.extend({ segment_id: z.coerce.number().int().positive() });

@@ -46,6 +46,8 @@ export interface EngineOptions {
   relativeTo?: string;
   /** v1 breakdowns: pageviews and events beside entry or exit pages are the visits' own counts. */
   visitCounts?: boolean;
+  /** The signed-in user (or API key's user) asking: their personal segments may be filtered on. */
+  viewerId?: number | null;
 }
 
 /** A metric as the engine understands it: a built-in one, or an aggregate of a numeric custom property. */

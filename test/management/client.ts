@@ -20,6 +20,7 @@ export function apiClient(baseUrl: string, key: string | undefined) {
     get: (path: string) => call('GET', path),
     post: (path: string, body?: unknown) => call('POST', path, body ?? {}),
     put: (path: string, body?: unknown) => call('PUT', path, body ?? {}),
+    patch: (path: string, body?: unknown) => call('PATCH', path, body ?? {}),
     delete: (path: string, body?: unknown) => call('DELETE', path, body),
   };
 }

@@ -41,6 +41,6 @@ export function queryEngineDeps(deps: QueryEngineSources): QueryEngineDeps {
 /** POST /api/v2/query: every report is this one request. */
 export function queryRoutes(app: FastifyInstance, engine: QueryEngineDeps): void {
   app.post('/api/v2/query', { config: { scope: 'stats:read' }, bodyLimit: 1024 * 1024 }, async (request) =>
-    runQuery(engine, request.caller.teamId, request.body),
+    runQuery(engine, request.caller.teamId, request.body, { viewerId: request.caller.userId }),
   );
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { funnelJson } from '../../management/funnels.js';
 import { goalJson } from '../../management/goals.js';
+import { visibleSegments } from '../../management/segments.js';
 import { requireTeamSite } from '../../management/siteAccess.js';
 import { DIMENSIONS, TIME_DIMENSIONS } from '../../query/catalog.js';
 import { METRICS, PROP_AGGREGATES } from '../../query/metrics.js';
@@ -20,12 +21,13 @@ const SITE_PAGE = 100;
 export async function describeSite(ctx: ToolContext, domain: string) {
   const { db, clock, engine } = ctx.deps;
   const site = await requireTeamSite(db, ctx.caller, domain, clock.now());
-  const [goals, funnels, props, days, imports] = await Promise.all([
+  const [goals, funnels, props, days, imports, segments] = await Promise.all([
     listSiteGoals(db, site.id),
     listFunnels(db, site.id),
     listCustomProps(db, site.id),
     siteDataDays(engine, ctx.caller.teamId, site.domain),
     completedImports(db, site.id),
+    visibleSegments(db, site, ctx.caller),
   ]);
   const imported = imports.length > 0 ? { imported_days: imports.map(({ from, to }) => ({ from, to })) } : {};
   return {
@@ -38,6 +40,8 @@ export async function describeSite(ctx: ToolContext, domain: string) {
     goals: goals.map((goal) => goalJson(goal, site.domain)),
     funnels: funnels.map((funnel) => funnelJson(funnel, goals)),
     custom_properties: props,
+    // Saved segments the query tool filters on with ["is", "segment", [id]].
+    segments: segments.map(({ id, name, type, filters }) => ({ id, name, type, filters })),
     metrics: [...METRICS, ...PROP_AGGREGATES.map((fn) => `${fn}(event:props:<name>)`), 'p50…p99(event:props:<name>)'],
     dimensions: [...Object.keys(DIMENSIONS), 'event:goal', ...props.map((p) => `event:props:${p}`), ...TIME_DIMENSIONS],
   };
@@ -68,7 +72,7 @@ export const siteTools: Tool[] = [
     name: 'describe_site',
     title: 'Describe a site',
     description:
-      "A site's set-up and what can be asked about it: time zone (date ranges and days are in it), goals, funnels, allowed custom properties, the metrics and dimensions the query tool accepts, the first and last day with recorded events and the days of imported history. Call it before building a query.",
+      'A site\'s set-up and what can be asked about it: time zone (date ranges and days are in it), goals, funnels, saved segments (the query tool filters on one with ["is", "segment", [id]]), allowed custom properties, the metrics and dimensions the query tool accepts, the first and last day with recorded events and the days of imported history. Call it before building a query.',
     scope: 'sites:read',
     effect: 'read',
     input: z.strictObject({ site_id: siteField }),

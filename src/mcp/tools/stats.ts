@@ -52,7 +52,7 @@ const queryInput = queryRequest.extend({
   exact: shape.exact.describe('true: never answer from a sample on very large sites (slower).'),
 });
 
-const run = (ctx: ToolContext, body: Record<string, unknown>) => runQuery(ctx.deps.engine, ctx.caller.teamId, body);
+const run = (ctx: ToolContext, body: Record<string, unknown>) => runQuery(ctx.deps.engine, ctx.caller.teamId, body, { viewerId: ctx.caller.userId });
 
 /**
  * What the shortcut tools include: a site's imported history too (docs/imports.md), as the

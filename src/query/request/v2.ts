@@ -153,6 +153,7 @@ export function parseFilter(raw: unknown, path: (string | number)[], insideBehav
   if (raw.length < 3 || raw.length > 4) throw invalidFilter(path, `"${op}" takes [operator, dimension, [values], options?].`);
   const [, dimensionRaw, values, options] = raw as [string, unknown, unknown, unknown];
   if (typeof dimensionRaw !== 'string') throw invalidFilter([...path, 1], 'the dimension must be a string.');
+  if (dimensionRaw === SEGMENT) return parseSegmentFilter(op, values, path, insideBehavioral);
   const dimension = canonicalDimension(dimensionRaw);
   const kind = dimensionKind(dimension);
   if (!kind) throw invalidFilter([...path, 1], `unknown dimension "${dimensionRaw}"; choose from ${dimensionChoices()}.`);
@@ -201,6 +202,23 @@ export function parseFilter(raw: unknown, path: (string | number)[], insideBehav
     }
   }
   return { op: op as FilterOperator, dimension, values: strings, caseSensitive };
+}
+
+/** The pseudo-dimension of a saved segment's filter, `["is", "segment", [id]]` (docs/query-api.md "Segments"). */
+export const SEGMENT = 'segment';
+
+/**
+ * A saved segment's filter, kept as a leaf of segment ids until the site's segments replace it
+ * with their filters (src/query/plan/segments.ts); as the reference, only `is` takes it.
+ */
+function parseSegmentFilter(op: string, values: unknown, path: (string | number)[], insideBehavioral: boolean): FilterTree {
+  if (op !== 'is') throw invalidFilter(path, `a segment is chosen with "is" only: ["is", "segment", [segment id]], not "${op}".`);
+  if (insideBehavioral) throw invalidFilter(path, 'a segment filters whole visits, so it cannot stand inside has_done or has_not_done.');
+  const ids = Array.isArray(values) ? values.map((value) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value)) : [];
+  if (ids.length === 0 || !ids.every((id) => typeof id === 'number' && Number.isSafeInteger(id) && id > 0)) {
+    throw invalidFilter([...path, 2], `a segment filter takes the ids of saved segments, such as ["is", "segment", [12]]; got ${preview(values)}.`);
+  }
+  return { op: 'is', dimension: SEGMENT, values: ids.map(String), caseSensitive: true };
 }
 
 function assertEventScoped(tree: FilterTree, path: (string | number)[], op: string): void {

@@ -13,9 +13,10 @@ import { metricFacts, REVENUE_METRICS } from '../metrics.js';
 import type { DateRange, EngineOptions, GroupSet, ParsedQuery, ResolvedQuery, SiteContext } from '../model.js';
 import { type CompletedImport, decideImports, type ImportsDecision, importsWarning } from '../plan/importedPlan.js';
 import { resolveQuery } from '../plan/resolve.js';
+import { expandSegments } from '../plan/segments.js';
 import { loadSiteContext, statsSiteRefused } from '../plan/siteContext.js';
 import { currentLabel, timeLabels } from '../plan/timeLabels.js';
-import { parseRequest } from '../request/v2.js';
+import { parseRequest, SEGMENT } from '../request/v2.js';
 import type { CompiledQuery } from '../sql/compile.js';
 import { labelKeys } from '../sql/dimensionSql.js';
 import { type Row, type Statements, teamStatements, toMetricValue } from './execute.js';
@@ -42,7 +43,8 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   const site = await loadSiteContext(deps.db, teamId, parsed.siteId, statsSiteRefused);
   const now = deps.now();
   const sql = teamStatements(deps.scheduler, teamId, deps.limits);
-  const { q, ranges, importsDecision } = await resolveForSite(deps, sql, parsed, site, now, options);
+  const filters = await expandSegments(deps.db, site, parsed.filters, options.viewerId ?? null);
+  const { q, ranges, importsDecision } = await resolveForSite(deps, sql, { ...parsed, filters }, site, now, options);
   const reads = await openReads({
     q,
     ranges,
@@ -299,7 +301,14 @@ function echoQuery(q: ResolvedQuery, parsed: ParsedQuery): QueryEcho {
 /** Filters as resolved: aliases replaced by their dimensions, options spelled out. */
 function echoFilters(parsed: ParsedQuery): unknown[] {
   const echo = (tree: ParsedQuery['filters'][number]): unknown => {
-    if ('dimension' in tree) return [tree.op, tree.dimension, tree.values, ...(tree.caseSensitive ? [] : [{ case_sensitive: false }])];
+    // A segment's ids are numbers, as they were asked for.
+    if ('dimension' in tree)
+      return [
+        tree.op,
+        tree.dimension,
+        tree.dimension === SEGMENT ? tree.values.map(Number) : tree.values,
+        ...(tree.caseSensitive ? [] : [{ case_sensitive: false }]),
+      ];
     if ('children' in tree) return [tree.op, tree.children.map(echo)];
     return [tree.op, echo(tree.child)];
   };

@@ -5,6 +5,7 @@ import { goalCondition, isScrollGoal } from '../goals.js';
 import type { Goal, ResolvedQuery } from '../model.js';
 import { requireRawRows } from '../plan/rawHorizon.js';
 import { resolveQuery } from '../plan/resolve.js';
+import { expandSegments } from '../plan/segments.js';
 import { loadSiteContext } from '../plan/siteContext.js';
 import { parseRequest } from '../request/v2.js';
 import { filtersCondition } from '../sql/filters.js';
@@ -22,14 +23,15 @@ import { teamStatements, toMetricValue } from './execute.js';
 
 const WINDOW_SECONDS = 86_400;
 
-export async function runFunnel(deps: QueryEngineDeps, teamId: number, body: unknown): Promise<FunnelReport> {
+export async function runFunnel(deps: QueryEngineDeps, teamId: number, body: unknown, viewerId: number | null = null): Promise<FunnelReport> {
   const request = funnelRequest.safeParse(body);
   if (!request.success) throw badRequest('invalid_query', `The funnel request is not valid: ${z.prettifyError(request.error)}`);
   const { funnel, ...rest } = request.data;
   const parsed = parseRequest({ ...rest, metrics: ['visitors'] });
   const site = await loadSiteContext(deps.db, teamId, parsed.siteId);
   const steps = await funnelSteps(deps, site.id, funnel, site.goals);
-  const q = resolveQuery(parsed, { site, now: deps.now(), siteStart: null });
+  const filters = await expandSegments(deps.db, site, parsed.filters, viewerId);
+  const q = resolveQuery({ ...parsed, filters }, { site, now: deps.now(), siteStart: null });
   requireRawRows(site, q.range.first, 'funnel');
   const params = new SqlParams();
   const sql = compileFunnel(q, steps, params);

@@ -33,6 +33,7 @@ export interface MetaSchema {
   email_recipients: EmailRecipientsTable;
   traffic_thresholds: TrafficThresholdsTable;
   report_sendings: ReportSendingsTable;
+  segments: SegmentsTable;
 }
 
 export interface UsersTable {
@@ -127,6 +128,22 @@ export interface GoalsTable {
   display_name: string;
   currency: string | null;
   created_at: number;
+}
+
+export interface SegmentsTable {
+  id: Generated<number>;
+  site_id: number;
+  /** Null once the author's account is gone (a shared segment outlives it). */
+  owner_id: number | null;
+  name: string;
+  /** 'personal' (its owner's own) or 'site' (shared with the site's viewers). */
+  type: string;
+  /** JSON: the v2 filter list. */
+  filters: string;
+  /** JSON: how the dashboard shows filter values, value → label. */
+  labels: string;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface FunnelsTable {

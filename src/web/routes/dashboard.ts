@@ -24,9 +24,10 @@ export function dashboardRoutes(scope: FastifyInstance, deps: WebDeps & { engine
   const engineRequest = async (request: FastifyRequest) => {
     const { domain } = parsePayload(domainParams, request.params);
     const body = parsePayload(engineBody, request.body ?? {});
-    const { site } = await requireViewerSite(deps.db, requireViewer(request), domain, deps.clock.now());
+    const viewer = requireViewer(request);
+    const { site } = await requireViewerSite(deps.db, viewer, domain, deps.clock.now());
     await refuseLockedTeam(deps.db, site.teamId);
-    return { teamId: site.teamId, body: { ...body, site_id: site.domain } };
+    return { teamId: site.teamId, viewerId: viewer.userId, body: { ...body, site_id: site.domain } };
   };
 
   scope.get('/app/api/sites/:domain', async (request): Promise<ViewedSite> => {
@@ -36,13 +37,13 @@ export function dashboardRoutes(scope: FastifyInstance, deps: WebDeps & { engine
   });
 
   scope.post('/app/api/sites/:domain/query', { bodyLimit: 1024 * 1024 }, async (request): Promise<QueryResponse> => {
-    const { teamId, body } = await engineRequest(request);
-    return runQuery(deps.engine, teamId, body);
+    const { teamId, viewerId, body } = await engineRequest(request);
+    return runQuery(deps.engine, teamId, body, { viewerId });
   });
 
   scope.post('/app/api/sites/:domain/funnel', { bodyLimit: 64 * 1024 }, async (request): Promise<FunnelReport> => {
-    const { teamId, body } = await engineRequest(request);
-    return runFunnel(deps.engine, teamId, body);
+    const { teamId, viewerId, body } = await engineRequest(request);
+    return runFunnel(deps.engine, teamId, body, viewerId);
   });
 
   scope.get('/app/api/sites/:domain/dashboard.zip', async (request, reply) => {

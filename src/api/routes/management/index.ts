@@ -5,6 +5,7 @@ import { customPropRoutes } from './customProps.js';
 import { funnelRoutes } from './funnels.js';
 import { goalRoutes } from './goals.js';
 import { invitationRoutes } from './invitations.js';
+import { segmentRoutes } from './segments.js';
 import { sharedLinkRoutes } from './sharedLinks.js';
 import { shieldRoutes } from './shields.js';
 
@@ -19,6 +20,7 @@ export function managementRoutes(app: FastifyInstance, deps: ManagementDeps): vo
   sharedLinkRoutes(app, deps);
   shieldRoutes(app, deps);
   invitationRoutes(app, deps);
+  segmentRoutes(app, deps);
 }
 
 export { acceptanceRoutes } from './acceptance.js';

@@ -7,6 +7,7 @@ import { FilterChips } from './controls/FilterChips';
 import { FilterMenu } from './FilterMenu';
 import { MainGraph } from './MainGraph';
 import { Reports } from './panels/Reports';
+import { useRegionNames } from './places';
 import { comparisonOf, metricsBeside } from './state';
 import { headlinesFor, TopStats } from './TopStats';
 import { type DashboardSources, useDashboardContext } from './view/useDashboardContext';
@@ -58,6 +59,8 @@ export function DashboardView({
   const metric = shown.includes(state.metric) ? state.metric : 'visitors';
   const context = useDashboardContext({ site, run, funnel, readOnly }, state, update, refreshes);
   useRangeShortcuts(update);
+  // A region filter's chip reads its name.
+  useRegionNames(JSON.stringify(state.filters).includes('"visit:region"'));
   if (site.locked) return <LockedScreen reason={site.locked_reason} />;
   return (
     <DashboardContext.Provider value={context}>

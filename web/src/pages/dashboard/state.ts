@@ -1,5 +1,5 @@
 import type { Filter } from './context';
-import { countryName } from './countries';
+import { countryCodeOf, valueLabel } from './places';
 
 /** The whole view lives in the URL, so any view can be bookmarked and back/forward work. */
 export interface ViewState {
@@ -60,11 +60,18 @@ export const PERIODS: { value: string; label: string; key?: string }[] = [
   { value: 'all', label: 'All time', key: 'a' },
 ];
 
+/** A country named in a URL's filter ("Germany") as the code the engine keeps, when it names one. */
+function withCountryCodes(filter: Filter): Filter {
+  const [op, dimension, values, ...rest] = filter;
+  if (dimension !== 'visit:country' || !Array.isArray(values)) return filter;
+  return [op, dimension, values.map((value) => (typeof value === 'string' && value.length !== 2 ? (countryCodeOf(value) ?? value) : value)), ...rest] as Filter;
+}
+
 export function readState(search: URLSearchParams): ViewState {
   let filters: Filter[] = [];
   try {
     const parsed: unknown = JSON.parse(search.get('filters') ?? '[]');
-    if (Array.isArray(parsed)) filters = parsed.filter(Array.isArray) as Filter[];
+    if (Array.isArray(parsed)) filters = (parsed.filter(Array.isArray) as Filter[]).map(withCountryCodes);
   } catch {
     filters = [];
   }
@@ -207,8 +214,7 @@ export function metricsBeside(metrics: string[], filters: readonly unknown[]): s
   return filtersEvents(filters) ? metrics.filter((metric) => metric !== 'views_per_visit' && metric !== 'exit_rate') : metrics;
 }
 
-const valuesText = ([, dimension, values]: Leaf) =>
-  values.map((value) => (dimension === 'visit:country' ? countryName(String(value)) : String(value))).join(' or ');
+const valuesText = ([, dimension, values]: Leaf) => values.map((value) => valueLabel(dimension, String(value))).join(' or ');
 
 /**
  * A filter in words, as its chip shows it: "Page is /pricing", "Visits that reached goal Signup",

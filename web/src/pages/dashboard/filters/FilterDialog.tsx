@@ -2,10 +2,14 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { type Filter, useDashboard } from '../context';
 import { draftDimension, type FilterDraft, filterOfDraft, PROPERTY } from './filterDraft';
 import { useValueSuggestions } from './useValueSuggestions';
-import { ValueFields } from './ValueFields';
+import { ValueSearch } from './ValueSearch';
 import { WhatToFilterFields } from './WhatToFilterFields';
 
-/** The filter menu's dialog (FilterMenu.tsx): a form that builds one filter and hands it to `onAdd`. */
+/**
+ * The filter menu's dialog (FilterMenu.tsx): a form that builds one filter and hands it to
+ * `onAdd`. Values are searched for among the site's own (with names and visitors); a typed value
+ * that cannot match is named under the box and nothing is added.
+ */
 export function FilterDialog({ onClose, onAdd }: { onClose(): void; onAdd(filter: Filter): void }) {
   const { site } = useDashboard();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -15,12 +19,12 @@ export function FilterDialog({ onClose, onAdd }: { onClose(): void; onAdd(filter
     property: site.custom_properties[0] ?? '',
     operator: 'is',
     scope: 'events',
-    values: [''],
+    values: [],
+    typed: '',
   }));
   const [error, setError] = useState<string | null>(null);
   const dimension = draftDimension(draft);
-  const goal = dimension === 'event:goal';
-  const suggestions = useValueSuggestions(dimension, draft.values[draft.values.length - 1] ?? '', !goal && !(draft.choice === PROPERTY && !draft.property));
+  const suggestions = useValueSuggestions(dimension, draft.typed, !(draft.choice === PROPERTY && !draft.property));
 
   useEffect(() => {
     const element = dialog.current;
@@ -30,12 +34,15 @@ export function FilterDialog({ onClose, onAdd }: { onClose(): void; onAdd(filter
 
   const change = (parts: Partial<FilterDraft>) => {
     setDraft((current) => ({ ...current, ...parts }));
-    // A new dimension starts afresh: its values and any complaint about the old ones go.
-    if (parts.choice !== undefined) setError(null);
+    // A change of what is filtered or typed takes back the complaint about the old one.
+    setError(null);
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const built = filterOfDraft(draft);
+    const built = filterOfDraft(
+      draft,
+      site.goals.map((goal) => goal.display_name),
+    );
     if ('error' in built) return setError(built.error);
     onAdd(built.filter);
   };
@@ -50,24 +57,17 @@ export function FilterDialog({ onClose, onAdd }: { onClose(): void; onAdd(filter
           </button>
         </div>
         <WhatToFilterFields id={id} site={site} draft={draft} change={change} />
-        <ValueFields
+        <ValueSearch
           id={id}
-          site={site}
-          goal={goal}
+          dimension={dimension}
           regex={draft.operator.startsWith('matches')}
           values={draft.values}
+          typed={draft.typed}
           suggestions={suggestions}
-          setValues={(values) => change({ values })}
+          error={error}
+          change={change}
         />
-        {error && (
-          <p className="form-error small" role="alert">
-            {error}
-          </p>
-        )}
         <div className="filter-actions">
-          <button type="button" className="btn btn-small" onClick={() => change({ values: [...draft.values, ''] })}>
-            + Another value
-          </button>
           <button type="submit" className="btn btn-primary">
             Add filter
           </button>

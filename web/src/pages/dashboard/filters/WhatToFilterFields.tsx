@@ -1,6 +1,6 @@
 import type { SiteInfo } from '../context';
 import { deedVerb, FILTER_DIMENSIONS, isDeedDimension, OPERATOR_LABELS } from '../state';
-import { draftDimension, type FilterDraft, PROPERTY } from './filterDraft';
+import { draftDimension, type FilterDraft, isClosedList, PROPERTY } from './filterDraft';
 
 const GROUPS = [...new Set(FILTER_DIMENSIONS.map((d) => d.group))];
 const SCOPES: FilterDraft['scope'][] = ['events', 'has_done', 'has_not_done'];
@@ -8,11 +8,11 @@ const SCOPES: FilterDraft['scope'][] = ['events', 'has_done', 'has_not_done'];
 /**
  * The filter dialog's first fields: the dimension (goals and custom properties included), the
  * property, whether to keep events or whole visits that did (or never did) such an event, and the
- * operator (goals are only is or is not).
+ * operator (goals and places, values of a closed list, are only is or is not).
  */
 export function WhatToFilterFields({ id, site, draft, change }: { id: string; site: SiteInfo; draft: FilterDraft; change(parts: Partial<FilterDraft>): void }) {
   const dimension = draftDimension(draft);
-  const operators = dimension === 'event:goal' ? ['is', 'is_not'] : Object.keys(OPERATOR_LABELS);
+  const operators = isClosedList(dimension) ? ['is', 'is_not'] : Object.keys(OPERATOR_LABELS);
   return (
     <>
       <div className="field">
@@ -22,7 +22,7 @@ export function WhatToFilterFields({ id, site, draft, change }: { id: string; si
           value={draft.choice}
           onChange={(event) => {
             const choice = event.target.value;
-            change({ choice, values: [''], ...(choice === 'event:goal' && !['is', 'is_not'].includes(draft.operator) ? { operator: 'is' } : {}) });
+            change({ choice, values: [], typed: '', ...(isClosedList(choice) && !['is', 'is_not'].includes(draft.operator) ? { operator: 'is' } : {}) });
           }}
         >
           {GROUPS.map((group) => (
@@ -44,7 +44,7 @@ export function WhatToFilterFields({ id, site, draft, change }: { id: string; si
       {draft.choice === PROPERTY && (
         <div className="field">
           <label htmlFor={`${id}-property`}>Property</label>
-          <select id={`${id}-property`} value={draft.property} onChange={(event) => change({ property: event.target.value })}>
+          <select id={`${id}-property`} value={draft.property} onChange={(event) => change({ property: event.target.value, values: [], typed: '' })}>
             {site.custom_properties.map((name) => (
               <option key={name} value={name}>
                 {name}

@@ -1,34 +1,59 @@
 import { useEffect, useState } from 'react';
 import { useDashboard } from '../context';
+import { countryMatches, regionMatches, useRegionNames, valueLabel } from '../places';
+
+/** A value to offer: what the engine stores, how it reads, and its visitors in the view's range. */
+export interface Suggestion {
+  value: string;
+  label: string;
+  visitors: number;
+}
+
+/** Places are matched by name here, as the engine knows only their codes: the whole list is read once. */
+const MATCHED_HERE: Record<string, (value: string, typed: string) => boolean> = {
+  'visit:country': countryMatches,
+  'visit:region': regionMatches,
+  'event:goal': (value, typed) => value.toLowerCase().includes(typed.toLowerCase()),
+};
 
 /**
- * Values to suggest for a filter: the dimension's most common values in the view's range that
- * contain what is being typed, asked for once typing pauses. None for goals (chosen from a list)
- * or before a property is chosen.
+ * Values to suggest for a filter, most visitors first: the dimension's values in the view's
+ * range that contain what is being typed (by name for places, so "germ" finds Germany), asked for
+ * once typing pauses. Goals without visitors yet are offered too; nothing before a property is chosen.
  */
-export function useValueSuggestions(dimension: string, typed: string, enabled: boolean): string[] {
-  const { query } = useDashboard();
-  const [suggestions, setSuggestions] = useState<string[]>([]);
+export function useValueSuggestions(dimension: string, typed: string, enabled: boolean): Suggestion[] {
+  const { query, site } = useDashboard();
+  const [rows, setRows] = useState<Omit<Suggestion, 'label'>[]>([]);
+  const matchedHere = MATCHED_HERE[dimension];
+  const search = matchedHere ? '' : typed.trim();
+  // Region names load in their own chunk; the labels are read again once they are in.
+  useRegionNames(dimension === 'visit:region');
   useEffect(() => {
-    if (!enabled) return setSuggestions([]);
+    if (!enabled) return setRows([]);
     const controller = new AbortController();
     const timer = setTimeout(() => {
       query(
         {
           metrics: ['visitors'],
           dimensions: [dimension],
-          filters: typed.trim() ? [['contains', dimension, [typed.trim()]]] : [],
-          pagination: { limit: 20 },
+          filters: search ? [['contains', dimension, [search], { case_sensitive: false }]] : [],
+          pagination: { limit: matchedHere ? 300 : 20 },
         },
         controller.signal,
       )
-        .then((result) => setSuggestions(result.results.map((row) => row.dimensions[0] ?? '').filter(Boolean)))
-        .catch(() => setSuggestions([]));
+        .then((result) =>
+          setRows(result.results.map((row) => ({ value: String(row.dimensions[0] ?? ''), visitors: row.metrics[0] ?? 0 })).filter((row) => row.value)),
+        )
+        .catch(() => setRows([]));
     }, 200);
     return () => {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [query, dimension, enabled, typed]);
-  return suggestions;
+  }, [query, dimension, enabled, search, matchedHere]);
+  const named = rows.map((row) => ({ ...row, label: valueLabel(dimension, row.value) }));
+  if (!matchedHere) return named;
+  const goals = dimension === 'event:goal' ? site.goals.filter((goal) => !named.some((row) => row.value === goal.display_name)) : [];
+  const all = [...named, ...goals.map((goal) => ({ value: goal.display_name, label: goal.display_name, visitors: 0 }))];
+  return all.filter((row) => !typed.trim() || matchedHere(row.value, typed.trim())).slice(0, 20);
 }

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useDashboard } from '../context';
 import { metricsBeside } from '../state';
+import { conversionMetrics } from './conversions';
 import { DetailsTable } from './DetailsTable';
 import type { PanelTab } from './panelTab';
 import { useDetailsRows } from './useDetailsRows';
@@ -26,7 +27,7 @@ export function detailMetrics(dimension: string): string[] {
 export function DetailsModal({ title, tab, onClose }: { title: string; tab: PanelTab; onClose(): void }) {
   const { addFilter, filters } = useDashboard();
   const dialog = useRef<HTMLDialogElement>(null);
-  const metricsKey = metricsBeside(tab.detailMetrics ?? detailMetrics(tab.dimension), filters).join(',');
+  const metricsKey = metricsBeside(conversionMetrics(tab.dimension, tab.detailMetrics ?? detailMetrics(tab.dimension), filters, true), filters).join(',');
   const metrics = useMemo(() => metricsKey.split(','), [metricsKey]);
   const { typed, setTyped, search, order, sortBy, rows, more, loadMore, loading, error } = useDetailsRows(tab, metrics);
 

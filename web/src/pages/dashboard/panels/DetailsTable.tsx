@@ -1,5 +1,7 @@
-import { formatMetric, metricHeading } from '../../../format';
-import type { QueryResult } from '../context';
+import { formatMetric } from '../../../format';
+import { type QueryResult, useDashboard } from '../context';
+import { useRegionNames } from '../places';
+import { columnHeading } from './conversions';
 import type { PanelTab } from './panelTab';
 import type { DetailsOrder } from './useDetailsRows';
 
@@ -19,6 +21,8 @@ export function DetailsTable({
   sortBy(metric: string): void;
   pick(value: string): void;
 }) {
+  const { filters } = useDashboard();
+  useRegionNames(tab.dimension === 'visit:region');
   return (
     <table className="details-table">
       <thead>
@@ -27,7 +31,7 @@ export function DetailsTable({
           {metrics.map((metric) => (
             <th key={metric} scope="col" className="num" aria-sort={order[0] === metric ? (order[1] === 'desc' ? 'descending' : 'ascending') : 'none'}>
               <button type="button" className="sort" onClick={() => sortBy(metric)}>
-                {metricHeading(metric)}
+                {columnHeading(metric, filters, tab.dimension)}
                 {order[0] === metric ? (order[1] === 'desc' ? ' ↓' : ' ↑') : ''}
               </button>
             </th>

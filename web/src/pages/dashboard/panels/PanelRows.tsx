@@ -1,5 +1,7 @@
-import { formatMetric, metricHeading } from '../../../format';
-import type { QueryResult } from '../context';
+import { formatMetric } from '../../../format';
+import { type QueryResult, useDashboard } from '../context';
+import { useRegionNames } from '../places';
+import { columnHeading } from './conversions';
 import type { PanelTab } from './panelTab';
 
 /**
@@ -20,6 +22,8 @@ export function PanelRows({
   error: string | null;
   pick(value: string): void;
 }) {
+  const { filters } = useDashboard();
+  useRegionNames(tab.dimension === 'visit:region');
   const max = Math.max(1, ...(result?.results.map((row) => row.metrics[0] ?? 0) ?? [1]));
   return (
     <>
@@ -28,7 +32,7 @@ export function PanelRows({
         <span />
         {metrics.map((metric) => (
           <span key={metric} className="num">
-            {metricHeading(metric)}
+            {columnHeading(metric, filters, tab.dimension)}
           </span>
         ))}
       </div>

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { type Filter, useDashboard } from '../context';
-import { countryName } from '../countries';
+import { countryName, regionName } from '../places';
+import { specialGoalProperty } from './conversions';
 import { Funnels } from './Funnels';
 import { Panel } from './Panel';
 import type { PanelTab } from './panelTab';
@@ -37,7 +38,7 @@ const LOCATIONS: PanelTab[] = [
     ),
   },
   { label: 'Countries', dimension: 'visit:country', metrics: ['visitors'], render: countryName },
-  { label: 'Regions', dimension: 'visit:region', metrics: ['visitors'] },
+  { label: 'Regions', dimension: 'visit:region', metrics: ['visitors'], render: regionName },
   { label: 'Cities', dimension: 'visit:city', metrics: ['visitors'] },
 ];
 
@@ -94,10 +95,15 @@ function GoalsPanel() {
   return <Panel title="Goal conversions" tabs={goals} />;
 }
 
-/** One custom property's values at a time, chosen beside the title. */
-function PropertiesPanel() {
+/**
+ * One custom property's values at a time, chosen beside the title; a filtered special goal
+ * (outbound link, file download, 404) shows its own `url` or `path` property, as Plausible does.
+ */
+function PropertiesPanel({ special }: { special: string | null }) {
   const { site } = useDashboard();
-  const [prop, setProp] = useState(site.custom_properties[0] ?? '');
+  const [chosen, setProp] = useState(site.custom_properties[0] ?? '');
+  const prop = special ?? chosen;
+  const names = special && !site.custom_properties.includes(special) ? [special, ...site.custom_properties] : site.custom_properties;
   const props = useMemo<PanelTab[]>(() => (prop ? [{ label: prop, dimension: `event:props:${prop}`, metrics: ['visitors', 'events'] }] : []), [prop]);
   return (
     <div className="props-panel">
@@ -107,8 +113,8 @@ function PropertiesPanel() {
         chooser={
           <label className="props-select">
             <span className="muted small">Property</span>
-            <select value={prop} onChange={(event) => setProp(event.target.value)}>
-              {site.custom_properties.map((name) => (
+            <select value={prop} disabled={special !== null} onChange={(event) => setProp(event.target.value)}>
+              {names.map((name) => (
                 <option key={name} value={name}>
                   {name}
                 </option>
@@ -123,7 +129,8 @@ function PropertiesPanel() {
 
 /** Every report panel of the dashboard, in a responsive grid. */
 export function Reports() {
-  const { site } = useDashboard();
+  const { site, filters } = useDashboard();
+  const special = specialGoalProperty(filters, site.goals);
   return (
     <div className="reports">
       <Panel title="Sources" tabs={SOURCES} />
@@ -131,7 +138,7 @@ export function Reports() {
       <Panel title="Locations" tabs={LOCATIONS} footer={<a href="https://db-ip.com">IP Geolocation by DB-IP</a>} />
       <DevicesPanel />
       {site.goals.length > 0 && <GoalsPanel />}
-      {site.custom_properties.length > 0 && <PropertiesPanel />}
+      {(site.custom_properties.length > 0 || special) && <PropertiesPanel special={special} />}
       <Funnels />
     </div>
   );

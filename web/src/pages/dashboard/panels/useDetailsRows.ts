@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { type QueryResult, useDashboard } from '../context';
+import { panelError } from './panelError';
 import type { PanelTab } from './panelTab';
 
 const PAGE = 100;
@@ -51,7 +52,7 @@ export function useDetailsRows(tab: PanelTab, metrics: string[]) {
       })
       .catch((failure: Error) => {
         if (controller.signal.aborted) return;
-        setError(failure.message);
+        setError(panelError(failure));
         setLoading(false);
       });
     return () => controller.abort();

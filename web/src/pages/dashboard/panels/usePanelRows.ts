@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { type QueryResult, useDashboard } from '../context';
 import { metricsBeside } from '../state';
+import { conversionMetrics } from './conversions';
+import { panelError } from './panelError';
 import type { PanelTab } from './panelTab';
 
 /**
@@ -14,7 +16,7 @@ export function usePanelRows(tab: PanelTab | undefined, limit: number) {
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   // Exit rate is refused beside a plain event filter: its column then goes (state.ts metricsBeside).
-  const metricsKey = tab ? metricsBeside(tab.metrics, filters).join(',') : '';
+  const metricsKey = tab ? metricsBeside(conversionMetrics(tab.dimension, tab.metrics, filters, false), filters).join(',') : '';
   const metrics = useMemo(() => metricsKey.split(','), [metricsKey]);
   useEffect(() => {
     if (!tab) return;
@@ -29,7 +31,7 @@ export function usePanelRows(tab: PanelTab | undefined, limit: number) {
       .catch((failure: Error) => {
         if (controller.signal.aborted) return;
         setResult(null);
-        setError(failure.message);
+        setError(panelError(failure));
         setLoading(false);
       });
     return () => controller.abort();

@@ -1,0 +1,48 @@
+import { metricHeading } from '../../../format';
+import type { Filter } from '../context';
+
+/**
+ * With a goal filtered, every panel counts conversions as Plausible's does: the visitors who
+ * reached the goal ("Conversions") and the share of all visitors with the row's value who did
+ * (conversion rate). The goals panel keeps its own columns.
+ */
+
+/** The goals a top-level `is` filter chooses (the conversions the panels then count). */
+export function filteredGoals(filters: readonly Filter[]): string[] {
+  return filters.flatMap((filter) => {
+    const leaf = filter[0] === 'has_done' && Array.isArray(filter[1]) ? filter[1] : filter;
+    return leaf[0] === 'is' && leaf[1] === 'event:goal' && Array.isArray(leaf[2]) ? leaf[2].map(String) : [];
+  });
+}
+
+/** A panel's columns under the view's filters: conversions and their rate once a goal is filtered. */
+export function conversionMetrics(dimension: string, metrics: string[], filters: readonly Filter[], details: boolean): string[] {
+  if (dimension === 'event:goal' || filteredGoals(filters).length === 0) return metrics;
+  return details ? ['visitors', 'events', 'conversion_rate'] : ['visitors', 'conversion_rate'];
+}
+
+/** A column's heading: visitors are the conversions once a goal is filtered. */
+export function columnHeading(metric: string, filters: readonly Filter[], dimension: string): string {
+  if (metric === 'visitors' && dimension !== 'event:goal' && filteredGoals(filters).length > 0) return 'Conversions';
+  return metricHeading(metric);
+}
+
+/**
+ * The property a filtered special goal is about, as Plausible's properties panel switches to it:
+ * the link of an outbound link, cloaked link or file download, the path of a 404.
+ */
+const SPECIAL_GOAL_PROPERTIES: Record<string, string> = {
+  'Outbound Link: Click': 'url',
+  'Cloaked Link: Click': 'url',
+  'File Download': 'url',
+  '404': 'path',
+};
+
+export function specialGoalProperty(filters: readonly Filter[], goals: readonly { display_name: string; event_name: string | null }[]): string | null {
+  for (const name of filteredGoals(filters)) {
+    const event = goals.find((goal) => goal.display_name === name)?.event_name;
+    const property = event ? SPECIAL_GOAL_PROPERTIES[event] : undefined;
+    if (property) return property;
+  }
+  return null;
+}

@@ -1,0 +1,109 @@
+import { iso31661Alpha2ToAlpha3 } from 'iso-3166/1-a2-to-1-a3.js';
+import { useSyncExternalStore } from 'react';
+
+/**
+ * Countries and regions as people read them. The engine keeps ISO codes (visit:country "DE",
+ * visit:region "DE-NI"; cities are already English names, src/ingest/derive/geo.ts): the
+ * dashboard shows their names, and a name typed into a filter is turned back into its code.
+ */
+
+const localNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'region' }) : null;
+const englishNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames('en', { type: 'region' }) : null;
+const flag = (code: string) => String.fromCodePoint(...[...code].map((c) => 0x1f1a5 + c.charCodeAt(0)));
+const COUNTRY_CODES = Object.keys(iso31661Alpha2ToAlpha3);
+
+const nameIn = (names: Intl.DisplayNames | null, code: string) => {
+  try {
+    return names?.of(code) ?? code;
+  } catch {
+    return code;
+  }
+};
+
+/** A visit:country value (ISO 3166-1 alpha-2) as people read it: flag and name in their language. */
+export function countryName(code: string): string {
+  if (!/^[A-Z]{2}$/.test(code)) return code || '(unknown)';
+  return `${flag(code)} ${nameIn(localNames, code)}`;
+}
+
+/** Folds case, accents and punctuation, so "côte d'ivoire" finds "Côte d’Ivoire". */
+export const foldName = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .toLowerCase();
+
+let countryIndex: Map<string, string> | undefined;
+
+/** The country code a typed text stands for: a code (DE, DEU), or a name in the viewer's language or English. */
+export function countryCodeOf(typed: string): string | null {
+  const folded = foldName(typed);
+  if (!folded) return null;
+  if (!countryIndex) {
+    countryIndex = new Map();
+    for (const code of COUNTRY_CODES) {
+      for (const key of [code, iso31661Alpha2ToAlpha3[code] ?? '', nameIn(englishNames, code), nameIn(localNames, code)]) countryIndex.set(foldName(key), code);
+    }
+  }
+  return countryIndex.get(folded) ?? null;
+}
+
+/** Whether a country's code or name (local or English) contains the typed text. */
+export function countryMatches(code: string, typed: string): boolean {
+  const folded = foldName(typed);
+  return [code, nameIn(localNames, code), nameIn(englishNames, code)].some((name) => foldName(name).includes(folded));
+}
+
+// The ISO 3166-2 list is 350 KB: it loads in its own chunk once the dashboard shows places.
+let regions: Map<string, string> | null = null;
+let loading: Promise<void> | null = null;
+const listeners = new Set<() => void>();
+
+function loadRegions(): Promise<void> {
+  loading ??= import('iso-3166/2.js').then(({ iso31662 }) => {
+    regions = new Map(iso31662.map(({ code, name }) => [code, name]));
+    for (const listener of listeners) listener();
+  });
+  return loading;
+}
+
+/**
+ * A visit:region value (ISO 3166-2, "DE-NI") as people read it, "Niedersachsen, Germany"; its
+ * code until the names have loaded (components that show regions call useRegionNames).
+ */
+export function regionName(code: string): string {
+  if (!code) return '(unknown)';
+  const name = regions?.get(code);
+  return name ? `${name}, ${nameIn(localNames, code.slice(0, 2))}` : code;
+}
+
+/** The region code a typed text stands for (its code, or its name), once the names have loaded. */
+export function regionCodeOf(typed: string): string | null {
+  const folded = foldName(typed);
+  if (!folded || !regions) return null;
+  for (const [code, name] of regions) if (foldName(code) === folded || foldName(name) === folded) return code;
+  return null;
+}
+
+/** Whether a region's code or name contains the typed text. */
+export const regionMatches = (code: string, typed: string) => foldName(`${code} ${regionName(code)}`).includes(foldName(typed));
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+
+/** Re-renders the component once the region names have loaded, starting their load when `needed`. */
+export function useRegionNames(needed: boolean): boolean {
+  if (needed) void loadRegions();
+  return useSyncExternalStore(subscribe, () => regions !== null);
+}
+
+/** How a filter's or a row's value reads: places by name, anything else as it is. */
+export function valueLabel(dimension: string, value: string): string {
+  if (dimension === 'visit:country') return countryName(value);
+  if (dimension === 'visit:region') return regionName(value);
+  return value;
+}
