@@ -166,9 +166,23 @@ describe('visits kept on disk when they leave memory', () => {
     const found = many.map((v) => spill.find(...keyOf(v), v.userId, T0 + 200_000) !== undefined);
     expect(found).toEqual([false, ...Array.from({ length: 32 }, () => true)]);
     expect(lost).toEqual([`${many[0]?.siteId}:${many[0]?.userId}`]);
-    // A slot whose visit is over is free again: nothing live is lost for it.
+    // A visit taken back into memory gives up its slot: the next one to keep takes it and nothing is lost.
     lost.length = 0;
-    const later = { ...startVisit(pageview(500, T0), '600'), lastSeen: at + 133 + 1801 };
+    const back = many[5] as LiveVisit;
+    expect(spill.find(...keyOf(back), back.userId, T0 + 200_000)).toEqual(back);
+    spill.release(...keyOf(back));
+    expect(spill.find(...keyOf(back), back.userId, T0 + 200_000)).toBeUndefined();
+    const newcomer = { ...startVisit(pageview(400, T0), '500'), lastSeen: at + 140 };
+    spill.put(newcomer, ...keyOf(newcomer), lose);
+    expect(lost).toEqual([]);
+    // Releasing what another use of the file followed frees nothing.
+    const other = many[6] as LiveVisit;
+    spill.find(...keyOf(other), other.userId, T0 + 200_000);
+    spill.put(newcomer, ...keyOf(newcomer), lose);
+    spill.release(...keyOf(other));
+    expect(spill.find(...keyOf(other), other.userId, T0 + 200_000)).toEqual(other);
+    // A slot whose visit is over is free again: nothing live is lost for it.
+    const later = { ...startVisit(pageview(500, T0), '600'), lastSeen: at + 140 + 1801 };
     spill.put(later, ...keyOf(later), lose);
     expect(lost).toEqual([]);
     spill.close();

@@ -15,6 +15,8 @@ const BUCKET_BYTES = SLOT_BYTES * BUCKET_SLOTS;
 const HEADER_BYTES = 18;
 const TEXT_BYTES = SLOT_BYTES - HEADER_BYTES;
 const SESSION_TIMEOUT_S = 30 * 60;
+/** A slot's last-seen field at zero: the slot is free. */
+const EMPTY_LAST_SEEN = Buffer.alloc(4);
 
 /** Told of each visitor whose visit the file does not hold although it left memory: the store must answer for it. */
 export type LostVisit = (siteId: number, userHigh: number, userLow: number) => void;
@@ -42,6 +44,8 @@ export class SpilledVisits {
   private readonly buckets: number;
   private readonly page = Buffer.alloc(BUCKET_BYTES);
   private readonly slot = Buffer.alloc(SLOT_BYTES);
+  /** Where the last `find` found its visit (cleared by any other use of the file), so that taking it back into memory frees its slot without a second read. */
+  private found: { offset: number; siteId: number; userHigh: number; userLow: number } | null = null;
 
   constructor(
     private readonly path: string,
@@ -65,6 +69,7 @@ export class SpilledVisits {
   }
 
   private keep(visit: LiveVisit, siteId: number, userHigh: number, userLow: number, lost: LostVisit): boolean {
+    this.found = null;
     const fd = this.file();
     if (fd === null) return false;
     try {
@@ -92,6 +97,7 @@ export class SpilledVisits {
 
   /** The visit kept for this visitor, if it can still continue at `at` (epoch ms). */
   find(siteId: number, userHigh: number, userLow: number, userId: string, at: number): LiveVisit | undefined {
+    this.found = null;
     const fd = this.failed ? null : this.fd;
     if (fd === null) return undefined;
     try {
@@ -102,12 +108,30 @@ export class SpilledVisits {
         const lastSeen = this.page.readUInt32LE(base + 12);
         if (Math.floor(at / 1000) - lastSeen > SESSION_TIMEOUT_S) return undefined;
         const text = this.page.toString('utf8', base + HEADER_BYTES, base + HEADER_BYTES + this.page.readUInt16LE(base + 16));
+        this.found = { offset: this.bucketOf(siteId, userHigh, userLow) * BUCKET_BYTES + base, siteId, userHigh, userLow };
         return decodeLiveVisit(siteId, userId, text);
       }
       return undefined;
     } catch (error) {
       this.fail(error);
       return undefined;
+    }
+  }
+
+  /**
+   * Frees the slot of the visit `find` returned last, now that it is back in memory: a copy left
+   * here would hold a slot as long as the visit lives, and with a flood's returning visitors those
+   * copies filled buckets until one visit in 35 was pushed out to the store (docs/benchmarks.md).
+   */
+  release(siteId: number, userHigh: number, userLow: number): void {
+    const found = this.found;
+    this.found = null;
+    if (found === null || this.fd === null || this.failed) return;
+    if (found.siteId !== siteId || found.userHigh !== userHigh || found.userLow !== userLow) return;
+    try {
+      writeSync(this.fd, EMPTY_LAST_SEEN, 0, EMPTY_LAST_SEEN.length, found.offset + 12);
+    } catch (error) {
+      this.fail(error);
     }
   }
 

@@ -110,7 +110,7 @@ export class SessionTracker implements LiveVisits {
       if (commit) {
         const lastSeen = Math.max(found.visit.lastSeen, seconds(at));
         if (found.slot >= 0) this.slots.seen(found.slot, lastSeen);
-        else this.hold({ ...found.visit, lastSeen }, at);
+        else this.takeBack({ ...found.visit, lastSeen }, at);
       }
       return visitRow(found.visit, 1);
     };
@@ -136,7 +136,7 @@ export class SessionTracker implements LiveVisits {
       const next = continueVisit(found.visit, event);
       if (commit) {
         if (found.slot >= 0) this.slots.update(found.slot, next);
-        else this.hold(next, event.timestamp);
+        else this.takeBack(next, event.timestamp);
       }
       const session = visitRow(next, 1);
       return { session, rows: [visitRow(found.visit, -1), session] };
@@ -242,6 +242,13 @@ export class SessionTracker implements LiveVisits {
     } finally {
       this.reading = false;
     }
+  }
+
+  /** Holds again a visit that came back from disk or the store; its copy on disk, now stale, gives up its slot. */
+  private takeBack(visit: LiveVisit, at: number): void {
+    const [userHigh, userLow] = toWords(visit.userId);
+    this.options.spill?.release(visit.siteId, userHigh, userLow);
+    this.hold(visit, at);
   }
 
   /** Keeps a visit in memory, making room by sending the least recently seen to the store. */
