@@ -5,18 +5,14 @@ import { hash1 } from './evictedVisitors.js';
 import type { LiveVisit } from './visit.js';
 
 const SLOT_BYTES = 512;
-// Thirty-two slots a bucket (16 KiB, still one read): with the file at four slots per capped
-// visit, a bucket overflows about once in 2,500 at the load a flood of new visitors reaches
-// (docs/benchmarks.md, the soak), where eight slots overflowed once in 30 and sent those visitors
-// to the store.
+// Thirty-two slots a bucket: with the file at four slots per capped visit, a bucket overflows
+// about once in a million at the load a flood of new visitors reaches (docs/benchmarks.md, the
+// soak), where eight slots overflowed once in 30 and sent those visitors to the store.
 const BUCKET_SLOTS = 32;
-const BUCKET_BYTES = SLOT_BYTES * BUCKET_SLOTS;
-/** site, visitor (two words), last seen (epoch seconds, 0: empty), text length. */
+/** site, visitor (two words), last seen (epoch seconds), text length. */
 const HEADER_BYTES = 18;
 const TEXT_BYTES = SLOT_BYTES - HEADER_BYTES;
 const SESSION_TIMEOUT_S = 30 * 60;
-/** A slot's last-seen field at zero: the slot is free. */
-const EMPTY_LAST_SEEN = Buffer.alloc(4);
 
 /** Told of each visitor whose visit the file does not hold although it left memory: the store must answer for it. */
 export type LostVisit = (siteId: number, userHigh: number, userLow: number) => void;
@@ -28,11 +24,15 @@ export interface SpillLog {
 /**
  * Visits sent out of memory for room (src/ingest/liveVisits/tracker.ts), kept on local disk until
  * they can no longer continue: an open-addressing table of fixed 512-byte slots in one file, in
- * buckets of thirty-two (16 KiB), placed by the hash of site and visitor. A returning visitor's
- * visit is one read away, from the page cache as a rule, instead of a read of the visits table
- * that waits for the store (which made a cap that real traffic passes cost 95 % of throughput,
- * docs/benchmarks.md). The file holds four slots per visit the cap keeps in memory, so nothing here
- * counts against the process's memory; slots of visits past their 30 minutes are free again.
+ * buckets of thirty-two placed by the hash of site and visitor. A returning visitor's visit is one
+ * 512-byte read away, from the page cache as a rule, instead of a read of the visits table that
+ * waits for the store (which made a cap that real traffic passes cost 95 % of throughput,
+ * docs/benchmarks.md). The file holds four slots per visit the cap keeps in memory.
+ *
+ * Each slot's last activity and a 16-bit tag of its visitor stay in memory (6 bytes a slot, 24 per
+ * capped visit, allocated once the cap is first passed): a visitor with no matching tag in its
+ * bucket, nearly every new visitor of a flood, costs no read at all, and keeping a visit costs one
+ * write, no read. Slots of visits past their 30 minutes, or taken back into memory, are free again.
  *
  * It is a cache in front of the visits table, never the only copy: a visit that finds no room (its
  * bucket full of live visits, or text longer than a slot) or a disk that fails leaves the visitor
@@ -42,10 +42,12 @@ export class SpilledVisits {
   private fd: number | null = null;
   private failed = false;
   private readonly buckets: number;
-  private readonly page = Buffer.alloc(BUCKET_BYTES);
+  /** Per slot: the visit's last activity (epoch seconds; 0 when free) and its visitor's tag. */
+  private lastSeen = new Uint32Array(0);
+  private tags = new Uint16Array(0);
   private readonly slot = Buffer.alloc(SLOT_BYTES);
-  /** Where the last `find` found its visit (cleared by any other use of the file), so that taking it back into memory frees its slot without a second read. */
-  private found: { offset: number; siteId: number; userHigh: number; userLow: number } | null = null;
+  /** The slot the last `find` found its visit in (cleared by any other use), so taking it back into memory frees it. */
+  private found = -1;
 
   constructor(
     private readonly path: string,
@@ -68,50 +70,16 @@ export class SpilledVisits {
     if (!this.keep(visit, siteId, userHigh, userLow, lost)) lost(siteId, userHigh, userLow);
   }
 
-  private keep(visit: LiveVisit, siteId: number, userHigh: number, userLow: number, lost: LostVisit): boolean {
-    this.found = null;
-    const fd = this.file();
-    if (fd === null) return false;
-    try {
-      const bucket = this.bucketOf(siteId, userHigh, userLow);
-      this.readBucket(fd, bucket);
-      const text = encodeLiveVisit(visit);
-      const length = Buffer.byteLength(text);
-      const at = this.placeFor(siteId, userHigh, userLow, visit.lastSeen);
-      if (length > TEXT_BYTES) {
-        // Too long for a slot: an older copy of this visit must not be found instead.
-        if (at.same) this.writeSlot(fd, bucket, at.index, 0, 0, 0, 0, '');
-        return false;
-      }
-      if (!at.same && this.isLive(at.index * SLOT_BYTES, visit.lastSeen)) {
-        const base = at.index * SLOT_BYTES;
-        lost(this.page.readUInt32LE(base), this.page.readUInt32LE(base + 4), this.page.readUInt32LE(base + 8));
-      }
-      this.writeSlot(fd, bucket, at.index, siteId, userHigh, userLow, visit.lastSeen, text);
-      return true;
-    } catch (error) {
-      this.fail(error);
-      return false;
-    }
-  }
-
   /** The visit kept for this visitor, if it can still continue at `at` (epoch ms). */
   find(siteId: number, userHigh: number, userLow: number, userId: string, at: number): LiveVisit | undefined {
-    this.found = null;
+    this.found = -1;
     const fd = this.failed ? null : this.fd;
     if (fd === null) return undefined;
     try {
-      this.readBucket(fd, this.bucketOf(siteId, userHigh, userLow));
-      for (let i = 0; i < BUCKET_SLOTS; i++) {
-        const base = i * SLOT_BYTES;
-        if (!this.holds(base, siteId, userHigh, userLow)) continue;
-        const lastSeen = this.page.readUInt32LE(base + 12);
-        if (Math.floor(at / 1000) - lastSeen > SESSION_TIMEOUT_S) return undefined;
-        const text = this.page.toString('utf8', base + HEADER_BYTES, base + HEADER_BYTES + this.page.readUInt16LE(base + 16));
-        this.found = { offset: this.bucketOf(siteId, userHigh, userLow) * BUCKET_BYTES + base, siteId, userHigh, userLow };
-        return decodeLiveVisit(siteId, userId, text);
-      }
-      return undefined;
+      const slot = this.slotOf(fd, siteId, userHigh, userLow);
+      if (slot < 0 || Math.floor(at / 1000) - (this.lastSeen[slot] ?? 0) > SESSION_TIMEOUT_S) return undefined;
+      this.found = slot;
+      return decodeLiveVisit(siteId, userId, this.slot.toString('utf8', HEADER_BYTES, HEADER_BYTES + this.slot.readUInt16LE(16)));
     } catch (error) {
       this.fail(error);
       return undefined;
@@ -124,21 +92,45 @@ export class SpilledVisits {
    * copies filled buckets until one visit in 35 was pushed out to the store (docs/benchmarks.md).
    */
   release(siteId: number, userHigh: number, userLow: number): void {
-    const found = this.found;
-    this.found = null;
-    if (found === null || this.fd === null || this.failed) return;
-    if (found.siteId !== siteId || found.userHigh !== userHigh || found.userLow !== userLow) return;
-    try {
-      writeSync(this.fd, EMPTY_LAST_SEEN, 0, EMPTY_LAST_SEEN.length, found.offset + 12);
-    } catch (error) {
-      this.fail(error);
-    }
+    const slot = this.found;
+    this.found = -1;
+    if (slot < 0 || !this.holds(siteId, userHigh, userLow)) return;
+    this.lastSeen[slot] = 0;
   }
 
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
+    this.lastSeen = new Uint32Array(0);
+    this.tags = new Uint16Array(0);
     rmSync(this.path, { force: true });
+  }
+
+  private keep(visit: LiveVisit, siteId: number, userHigh: number, userLow: number, lost: LostVisit): boolean {
+    this.found = -1;
+    const fd = this.file();
+    if (fd === null) return false;
+    try {
+      const same = this.slotOf(fd, siteId, userHigh, userLow);
+      const text = encodeLiveVisit(visit);
+      if (Buffer.byteLength(text) > TEXT_BYTES) {
+        // Too long for a slot: an older copy of this visit must not be found instead.
+        if (same >= 0) this.lastSeen[same] = 0;
+        return false;
+      }
+      const slot = same >= 0 ? same : this.placeFor(this.bucketOf(siteId, userHigh, userLow), visit.lastSeen);
+      if (same < 0 && this.isLive(slot, visit.lastSeen)) {
+        this.readSlot(fd, slot);
+        lost(this.slot.readUInt32LE(0), this.slot.readUInt32LE(4), this.slot.readUInt32LE(8));
+      }
+      this.writeSlot(fd, slot, siteId, userHigh, userLow, visit.lastSeen, text);
+      this.lastSeen[slot] = visit.lastSeen;
+      this.tags[slot] = tagOf(siteId, userHigh, userLow);
+      return true;
+    } catch (error) {
+      this.fail(error);
+      return false;
+    }
   }
 
   /** The file, created empty on the first visit to keep (what a previous process left is stale: its visits were restored from the store). */
@@ -148,6 +140,8 @@ export class SpilledVisits {
       try {
         mkdirSync(dirname(this.path), { recursive: true });
         this.fd = openSync(this.path, 'w+');
+        this.lastSeen = new Uint32Array(this.buckets * BUCKET_SLOTS);
+        this.tags = new Uint16Array(this.buckets * BUCKET_SLOTS);
       } catch (error) {
         this.fail(error);
       }
@@ -159,49 +153,54 @@ export class SpilledVisits {
     return (hash1(siteId, userHigh, userLow) >>> 0) % this.buckets;
   }
 
-  private readBucket(fd: number, bucket: number): void {
-    const read = readSync(fd, this.page, 0, BUCKET_BYTES, bucket * BUCKET_BYTES);
-    // Past the end of the file (never written there): empty slots.
-    if (read < BUCKET_BYTES) this.page.fill(0, read);
-  }
-
-  private holds(base: number, siteId: number, userHigh: number, userLow: number): boolean {
-    return (
-      this.page.readUInt32LE(base + 12) !== 0 &&
-      this.page.readUInt32LE(base) === siteId &&
-      this.page.readUInt32LE(base + 4) === userHigh &&
-      this.page.readUInt32LE(base + 8) === userLow
-    );
-  }
-
-  /** This visitor's slot in the bucket read last, else a free one, else the one seen longest ago. */
-  private placeFor(siteId: number, userHigh: number, userLow: number, now: number): { index: number; same: boolean } {
-    let free = -1;
-    let oldest = 0;
-    for (let i = 0; i < BUCKET_SLOTS; i++) {
-      const base = i * SLOT_BYTES;
-      if (this.holds(base, siteId, userHigh, userLow)) return { index: i, same: true };
-      if (free < 0 && !this.isLive(base, now)) free = i;
-      if (this.page.readUInt32LE(base + 12) < this.page.readUInt32LE(oldest * SLOT_BYTES + 12)) oldest = i;
+  /** The slot holding this visitor's visit (its header left in `slot`), else -1; reads only slots whose tag matches. */
+  private slotOf(fd: number, siteId: number, userHigh: number, userLow: number): number {
+    const tag = tagOf(siteId, userHigh, userLow);
+    const first = this.bucketOf(siteId, userHigh, userLow) * BUCKET_SLOTS;
+    for (let slot = first; slot < first + BUCKET_SLOTS; slot++) {
+      if (this.tags[slot] !== tag || this.lastSeen[slot] === 0) continue;
+      this.readSlot(fd, slot);
+      if (this.holds(siteId, userHigh, userLow)) return slot;
     }
-    return { index: free >= 0 ? free : oldest, same: false };
+    return -1;
   }
 
-  /** Whether the slot at `base` of the bucket read last holds a visit that can still continue at `now` (epoch seconds). */
-  private isLive(base: number, now: number): boolean {
-    const lastSeen = this.page.readUInt32LE(base + 12);
+  /** Whether the slot read last holds this visitor's visit. */
+  private holds(siteId: number, userHigh: number, userLow: number): boolean {
+    return this.slot.readUInt32LE(0) === siteId && this.slot.readUInt32LE(4) === userHigh && this.slot.readUInt32LE(8) === userLow;
+  }
+
+  /** A free slot of the bucket, else the one seen longest ago. */
+  private placeFor(bucket: number, now: number): number {
+    const first = bucket * BUCKET_SLOTS;
+    let oldest = first;
+    for (let slot = first; slot < first + BUCKET_SLOTS; slot++) {
+      if (!this.isLive(slot, now)) return slot;
+      if ((this.lastSeen[slot] ?? 0) < (this.lastSeen[oldest] ?? 0)) oldest = slot;
+    }
+    return oldest;
+  }
+
+  /** Whether the slot holds a visit that can still continue at `now` (epoch seconds). */
+  private isLive(slot: number, now: number): boolean {
+    const lastSeen = this.lastSeen[slot] ?? 0;
     return lastSeen !== 0 && now - lastSeen <= SESSION_TIMEOUT_S;
   }
 
-  private writeSlot(fd: number, bucket: number, index: number, siteId: number, userHigh: number, userLow: number, lastSeen: number, text: string): void {
-    const slot = this.slot;
-    slot.writeUInt32LE(siteId, 0);
-    slot.writeUInt32LE(userHigh >>> 0, 4);
-    slot.writeUInt32LE(userLow >>> 0, 8);
-    slot.writeUInt32LE(lastSeen, 12);
-    const length = slot.write(text, HEADER_BYTES, 'utf8');
-    slot.writeUInt16LE(length, 16);
-    writeSync(fd, slot, 0, HEADER_BYTES + length, bucket * BUCKET_BYTES + index * SLOT_BYTES);
+  private readSlot(fd: number, slot: number): void {
+    const read = readSync(fd, this.slot, 0, SLOT_BYTES, slot * SLOT_BYTES);
+    if (read < HEADER_BYTES) this.slot.fill(0);
+  }
+
+  private writeSlot(fd: number, slot: number, siteId: number, userHigh: number, userLow: number, lastSeen: number, text: string): void {
+    const buffer = this.slot;
+    buffer.writeUInt32LE(siteId, 0);
+    buffer.writeUInt32LE(userHigh >>> 0, 4);
+    buffer.writeUInt32LE(userLow >>> 0, 8);
+    buffer.writeUInt32LE(lastSeen, 12);
+    const length = buffer.write(text, HEADER_BYTES, 'utf8');
+    buffer.writeUInt16LE(length, 16);
+    writeSync(fd, buffer, 0, HEADER_BYTES + length, slot * SLOT_BYTES);
   }
 
   /** A disk that fails once is not used again: every visit that left memory is then read back from the store. */
@@ -209,4 +208,11 @@ export class SpilledVisits {
     if (!this.failed) this.log.error({ err: error, path: this.path }, 'keeping evicted visits on disk failed; reading them back from the store instead');
     this.failed = true;
   }
+}
+
+/** A 16-bit tag of the visitor, from other bits than the bucket's hash, so a bucket's visitors rarely share one. */
+function tagOf(siteId: number, userHigh: number, userLow: number): number {
+  let h = (userHigh ^ Math.imul(siteId, 0x27d4eb2d) ^ Math.imul(userLow, 0x165667b1)) | 0;
+  h = Math.imul(h ^ (h >>> 15), 0x85ebca6b);
+  return (h ^ (h >>> 13)) >>> 16;
 }
