@@ -6,8 +6,9 @@
  * a dashboard's worth of POST /api/v2/query requests over HTTP, first over raw rows beside the
  * same questions as hand-written SQL on the same engine connection, then after rolling up the
  * closed days (src/rollups/rollups.ts) from roll-ups, and filtered by one page (raw). Prints
- * per-query p50 with the source used, the whole dashboard's time and the overhead ratio. Then,
- * for fairness, times another team's simple
+ * per-query p50 with the source used, the whole dashboard's time and the overhead ratio. Then
+ * the same nine questions over every range the date picker offers (presets, custom dates, ranges
+ * ending today), each against 91d in the same runs. Then, for fairness, times another team's simple
  * aggregate and the event route idle and while this team runs the costliest queries accepted.
  * Scale with BENCH_EVENTS (default 10,000,000).
  */
@@ -101,11 +102,11 @@ const DASHBOARD: DashboardQuery[] = [
 ];
 
 /** One dashboard query over HTTP; returns the sources its answer came from, or the refusal's status. */
-async function viaHttp(query: DashboardQuery): Promise<string> {
+async function viaHttp(query: DashboardQuery, dateRange: string | string[] = range): Promise<string> {
   const res = await fetch(`${url}/api/v2/query`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ site_id: site.domain, date_range: range, pagination: { limit: 10 }, ...query.body }),
+    body: JSON.stringify({ site_id: site.domain, date_range: dateRange, pagination: { limit: 10 }, ...query.body }),
   });
   // A refusal (503: more memory than one query may use) is reported, not fatal.
   if (res.status === 503) return `${res.status} ${((await res.json()) as { code: string }).code}`;
@@ -201,6 +202,62 @@ console.log(
   `\nWhole dashboard ${(dashboard / 1000).toFixed(2)} s from roll-ups against ${(rawDashboard / 1000).toFixed(2)} s raw (${(rawDashboard / dashboard).toFixed(1)}× faster; goal < 0.5 s at 10 M events, < 1 s at 100 M);` +
     ` filtered by one page ${(median(filteredTimes) / 1000).toFixed(2)} s (goal < 1.5 s); engine over hand-written SQL on raw rows ${(rawDashboard / sqlDashboard).toFixed(2)}× (goal ≤ 1.15×).`,
 );
+
+// ---------------------------------------------------------------------------------------------
+// Every range the date picker offers (issue 24): the same nine questions over each, from roll-ups,
+// against 91d (a preset read from its window) measured in the same runs, range by range within a
+// run so the machine's noise falls on all alike.
+const localDay = (daysAgo: number) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(now - daysAgo * 86_400_000));
+const RANGES: [string, string | string[]][] = [
+  ['91d', '91d'],
+  ['28d', '28d'],
+  ['7d', '7d'],
+  ['month', 'month'],
+  ['last_month', 'last_month'],
+  ['year', 'year'],
+  ['12mo', '12mo'],
+  ['all', 'all'],
+  ['custom 30 days', [localDay(30), localDay(1)]],
+  ['custom 60 days', [localDay(60), localDay(1)]],
+  ['custom 85 days', [localDay(85), localDay(1)]],
+  ['custom 60 days to today', [localDay(59), localDay(0)]],
+  ['custom 40 days, 30 ago', [localDay(70), localDay(31)]],
+];
+const RANGE_RUNS = Number(process.env.BENCH_RANGE_RUNS ?? 3);
+const rangeTimes = new Map<string, number[][]>(RANGES.map(([name]) => [name, []]));
+const rangeSources = new Map<string, Set<string>>(RANGES.map(([name]) => [name, new Set()]));
+for (const [name, dateRange] of RANGES) for (const query of DASHBOARD) rangeSources.get(name)!.add(await viaHttp(query, dateRange));
+for (let run = 0; run < RANGE_RUNS; run++) {
+  for (const [name, dateRange] of RANGES) {
+    const times: number[] = [];
+    for (const query of DASHBOARD) times.push(await time(() => viaHttp(query, dateRange)));
+    rangeTimes.get(name)!.push(times);
+  }
+}
+const baseline = median(rangeTimes.get('91d')!.map(sum));
+console.log(`\nEvery range, the nine queries from roll-ups (p50 of ${RANGE_RUNS} runs; ratio against 91d in the same runs):`);
+console.log(`${pad('range', 26)}${'sources'.padStart(16)}${'dashboard'.padStart(12)}${'/ 91d'.padStart(8)}  slowest query (p50)`);
+for (const [name] of RANGES) {
+  const runs = rangeTimes.get(name)!;
+  const total = median(runs.map(sum));
+  const perQuery = DASHBOARD.map((query, i) => [query.name, median(runs.map((times) => times[i]!))] as const);
+  const [slowName, slowTime] = perQuery.reduce((a, b) => (b[1] > a[1] ? b : a));
+  const sourceText = [...rangeSources.get(name)!].join(',');
+  console.log(`${pad(name, 26)}${sourceText.padStart(16)}${ms(total)}${(total / baseline).toFixed(2).padStart(8)}  ${slowName} ${slowTime.toFixed(0)} ms`);
+}
+if (process.env.BENCH_RANGE_DETAIL) {
+  for (const [name] of RANGES) {
+    const runs = rangeTimes.get(name)!;
+    console.log(`  ${name}: ${DASHBOARD.map((query, i) => `${query.name} ${median(runs.map((times) => times[i]!)).toFixed(0)}`).join(', ')}`);
+  }
+}
+
+// BENCH_FAIRNESS=0 stops here (while measuring ranges alone).
+if (process.env.BENCH_FAIRNESS === '0') {
+  await close();
+  process.exit(0);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Fairness (issue 11): while one team runs the costliest queries the API accepts, another team's
