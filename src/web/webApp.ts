@@ -6,6 +6,7 @@ import type { QueryEngineDeps } from '../query/run/engine.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import { appFileRoutes } from './appFiles.js';
 import { accountRoutes } from './routes/account.js';
+import { dashboardAnnotationRoutes } from './routes/annotations.js';
 import { apiKeyRoutes } from './routes/apiKeys.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { webExportRoutes } from './routes/export.js';
@@ -30,6 +31,7 @@ export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: Que
     sessionRoutes(scope, deps);
     accountRoutes(scope, deps);
     dashboardRoutes(scope, deps);
+    dashboardAnnotationRoutes(scope, deps);
     apiKeyRoutes(scope, deps);
     ingestionGuideRoutes(scope);
     webExportRoutes(scope, deps);

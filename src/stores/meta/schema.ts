@@ -30,6 +30,7 @@ export interface MetaSchema {
   web_sessions: WebSessionsTable;
   imports: ImportsTable;
   leases: LeasesTable;
+  annotations: AnnotationsTable;
 }
 
 export interface UsersTable {
@@ -305,4 +306,16 @@ export interface LeasesTable {
   expires_at: number;
   /** When this holder took it. */
   claimed_at: number;
+}
+
+/** A dated note on a site's graph (migration 0014); days are the site's local `YYYY-MM-DD`. */
+export interface AnnotationsTable {
+  id: Generated<number>;
+  site_id: number;
+  date: string;
+  /** The last day of a span; null for a note on one day. */
+  end_date: string | null;
+  note: string;
+  created_at: number;
+  updated_at: number;
 }
