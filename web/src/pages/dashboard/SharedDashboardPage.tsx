@@ -63,7 +63,14 @@ export default function SharedDashboardPage({ domain }: { domain: string }) {
   }
   return (
     <main className="content shared-dashboard">
-      <DashboardView site={site} run={run} funnel={funnel} readOnly basePath={`/share/${encodeURIComponent(site.domain)}`} />
+      <DashboardView
+        site={site}
+        run={run}
+        funnel={funnel}
+        readOnly
+        annotationsPath={`${base}/annotations`}
+        basePath={`/share/${encodeURIComponent(site.domain)}`}
+      />
     </main>
   );
 }

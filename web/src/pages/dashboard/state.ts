@@ -1,5 +1,6 @@
 import type { Filter } from './context';
 import { countryName } from './countries';
+import { periodRange } from './periods';
 
 /** The whole view lives in the URL, so any view can be bookmarked and back/forward work. */
 export interface ViewState {
@@ -11,6 +12,8 @@ export interface ViewState {
   /** The custom comparison's range (compare = custom). */
   compareFrom: string | null;
   compareTo: string | null;
+  /** Compare weekdays with weekdays (previous period, year before): the compared range starts on the same day of the week. */
+  matchDayOfWeek: boolean;
   /** The graph's bucket width; null lets the range decide (spec.md "Dimensions": bare `time`). */
   interval: Interval | null;
   /** Whether a site's imported history is merged into the numbers (as Plausible's dashboard does by default). */
@@ -21,9 +24,9 @@ export interface ViewState {
 export type Comparison = 'off' | 'previous_period' | 'year_over_year' | 'custom';
 export const COMPARISONS: { value: Comparison; label: string }[] = [
   { value: 'off', label: 'No comparison' },
-  { value: 'previous_period', label: 'Compare with previous period' },
-  { value: 'year_over_year', label: 'Compare with a year before' },
-  { value: 'custom', label: 'Compare with a custom range' },
+  { value: 'previous_period', label: 'Compare: previous period' },
+  { value: 'year_over_year', label: 'Compare: year over year' },
+  { value: 'custom', label: 'Compare: custom range…' },
 ];
 
 export type Interval = 'minute' | 'hour' | 'day' | 'week' | 'month';
@@ -46,20 +49,6 @@ export function intervalsFor(days: number): Interval[] {
 
 const isDate = (text: string | null): text is string => text !== null && /^\d{4}-\d{2}-\d{2}$/.test(text);
 
-export const PERIODS: { value: string; label: string; key?: string }[] = [
-  { value: 'realtime', label: 'Realtime', key: 'r' },
-  { value: 'day', label: 'Today', key: 'd' },
-  { value: '24h', label: 'Last 24 hours' },
-  { value: '7d', label: 'Last 7 days', key: 'w' },
-  { value: '28d', label: 'Last 28 days', key: 't' },
-  { value: '91d', label: 'Last 91 days' },
-  { value: 'month', label: 'This month', key: 'm' },
-  { value: 'last_month', label: 'Last month' },
-  { value: 'year', label: 'This year', key: 'y' },
-  { value: '12mo', label: 'Last 12 months' },
-  { value: 'all', label: 'All time', key: 'a' },
-];
-
 export function readState(search: URLSearchParams): ViewState {
   let filters: Filter[] = [];
   try {
@@ -80,6 +69,7 @@ export function readState(search: URLSearchParams): ViewState {
     compare: compare === 'custom' && !(isDate(compareFrom) && isDate(compareTo)) ? 'off' : compare,
     compareFrom: isDate(compareFrom) ? compareFrom : null,
     compareTo: isDate(compareTo) ? compareTo : null,
+    matchDayOfWeek: search.get('match_day_of_week') === 'true',
     interval,
     imported: search.get('imported') !== 'false',
     metric: search.get('metric') ?? 'visitors',
@@ -99,6 +89,7 @@ export function writeState(state: ViewState): string {
     params.set('compare_from', state.compareFrom);
     params.set('compare_to', state.compareTo);
   }
+  if (state.matchDayOfWeek && state.compare !== 'off' && state.compare !== 'custom') params.set('match_day_of_week', 'true');
   if (state.interval) params.set('interval', state.interval);
   if (!state.imported) params.set('imported', 'false');
   if (state.metric !== 'visitors') params.set('metric', state.metric);
@@ -106,16 +97,16 @@ export function writeState(state: ViewState): string {
   return text ? `?${text}` : '';
 }
 
-/** The query API's date_range for the view. */
-export function dateRangeOf(state: ViewState): string | [string, string] {
-  return state.period === 'custom' && state.from && state.to ? [state.from, state.to] : state.period;
+/** The query API's date_range for the view, `today` being the site's (periods.ts). */
+export function dateRangeOf(state: ViewState, today: string): string | [string, string] {
+  return state.period === 'custom' && state.from && state.to ? [state.from, state.to] : periodRange(state.period, today);
 }
 
 /** The query API's include.comparisons for the view, or null without a comparison. */
-export function comparisonOf(state: ViewState): { mode: string; date_range?: [string, string] } | null {
+export function comparisonOf(state: ViewState): { mode: string; date_range?: [string, string]; match_day_of_week?: true } | null {
   if (state.compare === 'off') return null;
   if (state.compare === 'custom') return state.compareFrom && state.compareTo ? { mode: 'custom', date_range: [state.compareFrom, state.compareTo] } : null;
-  return { mode: state.compare };
+  return { mode: state.compare, ...(state.matchDayOfWeek ? { match_day_of_week: true } : {}) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { formatMetric, metricHeading } from '../../../format';
+import { exactFigure, formatMetric, metricHeading } from '../../../format';
 import type { QueryResult } from '../context';
 import type { PanelTab } from './panelTab';
 import type { DetailsOrder } from './useDetailsRows';
@@ -45,7 +45,7 @@ export function DetailsTable({
                 </button>
               </td>
               {row.metrics.map((metricValue, i) => (
-                <td key={metrics[i]} className="num">
+                <td key={metrics[i]} className="num" title={exactFigure(metrics[i] as string, metricValue)}>
                   {formatMetric(metrics[i] as string, metricValue, tab.currency?.(value))}
                 </td>
               ))}
