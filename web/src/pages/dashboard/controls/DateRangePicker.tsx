@@ -89,6 +89,7 @@ export function DateRangePicker({
             from={state.compareFrom}
             to={state.compareTo}
             latest={today}
+            near={state.from}
             cancel={() => setCompareOpen(false)}
             apply={(compareFrom, compareTo) => {
               setCompareOpen(false);

@@ -30,6 +30,7 @@ export function RangeCalendar({
   from,
   to,
   latest,
+  near,
   apply,
   cancel,
 }: {
@@ -37,11 +38,13 @@ export function RangeCalendar({
   from: string | null;
   to: string | null;
   latest: string;
+  /** A day whose month to open on when there is no range yet (the view's, for a comparison). */
+  near?: string | null;
   apply(from: string, to: string): void;
   cancel(): void;
 }) {
   const [range, setRange] = useState<{ from: string | null; to: string | null }>({ from, to });
-  const [month, setMonth] = useState((to ?? latest).slice(0, 7));
+  const [month, setMonth] = useState((to ?? near ?? latest).slice(0, 7));
   const pick = (day: string) =>
     setRange((current) => (current.from === null || current.to !== null || day < current.from ? { from: day, to: null } : { from: current.from, to: day }));
   const inRange = (day: string) => range.from !== null && day >= range.from && day <= (range.to ?? range.from);

@@ -1,6 +1,6 @@
 import type { Annotation } from '@contracts/annotations';
 import { isMetricName, METRIC_DESCRIPTIONS } from '@contracts/metrics';
-import { type RefObject, useEffect } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatMetric } from '../../../format';
@@ -91,6 +91,14 @@ function drawAnnotations(u: uPlot, series: Series, annotations: readonly Annotat
  * redrawn when any of them changes and resized with the window.
  */
 export function usePlot(holder: RefObject<HTMLDivElement | null>, series: Series | null, metric: string, label: string, annotations: readonly Annotation[]) {
+  // Notes arrive on their own and change on their own: the drawn plot reads the latest through
+  // this ref and is redrawn, not rebuilt, when they change.
+  const notes = useRef(annotations);
+  const drawn = useRef<uPlot | null>(null);
+  useEffect(() => {
+    notes.current = annotations;
+    drawn.current?.redraw(false);
+  }, [annotations]);
   useEffect(() => {
     const element = holder.current;
     if (!element || !series || series.labels.length === 0) return;
@@ -111,12 +119,15 @@ export function usePlot(holder: RefObject<HTMLDivElement | null>, series: Series
         tooltip.hidden = true;
         return;
       }
-      renderTooltip(tooltip, tooltipContent(series, idx, metric, label, annotations));
+      renderTooltip(tooltip, tooltipContent(series, idx, metric, label, notes.current));
       tooltip.hidden = false;
       // Beside the pointer, flipped to its left in the right half so it stays inside the graph.
+      // Kept inside the graph's width, so a phone's page never scrolls sideways for it.
       const x = u.over.offsetLeft + left;
+      const width = tooltip.offsetWidth;
       const flip = left > u.over.clientWidth / 2;
-      tooltip.style.left = `${flip ? x - tooltip.offsetWidth - 14 : x + 14}px`;
+      const room = (u.over.parentElement?.clientWidth ?? x + width) - width;
+      tooltip.style.left = `${Math.max(0, Math.min(room, flip ? x - width - 14 : x + 14))}px`;
       tooltip.style.top = `${Math.max(0, u.over.offsetTop + top - tooltip.offsetHeight / 2)}px`;
     };
     const plot = new uPlot(
@@ -150,12 +161,13 @@ export function usePlot(holder: RefObject<HTMLDivElement | null>, series: Series
           ...(filling ? [{ label: 'In progress', stroke: accent, width: 2.5, dash: [5, 5] }] : []),
           ...(series.previous ? [{ label: series.comparisonLabel, stroke: muted, width: 1.5, dash: [6, 5] }] : []),
         ],
-        hooks: { setCursor: [follow], draw: [(u) => drawAnnotations(u, series, annotations, noteColour)] },
+        hooks: { setCursor: [follow], draw: [(u) => drawAnnotations(u, series, notes.current, noteColour)] },
       },
       [times, complete, ...(filling ? [filling] : []), ...(series.previous ? [series.previous] : [])] as uPlot.AlignedData,
       element,
     );
     (plot.over.parentElement ?? plot.root).append(tooltip);
+    drawn.current = plot;
     const hide = () => {
       tooltip.hidden = true;
     };
@@ -164,7 +176,8 @@ export function usePlot(holder: RefObject<HTMLDivElement | null>, series: Series
     window.addEventListener('resize', resize);
     return () => {
       window.removeEventListener('resize', resize);
+      drawn.current = null;
       plot.destroy();
     };
-  }, [holder, series, metric, label, annotations]);
+  }, [holder, series, metric, label]);
 }
