@@ -114,6 +114,13 @@ describe('annotations on the dashboard', () => {
     expect((await call('POST', path, { cookie: ownerHeaders.cookie }, { date: '2026-03-03', note: 'x' })).body.code).toBe('csrf_token_invalid');
     const stranger = await createAccount(t.app);
     expect((await call('GET', path, await signedInHeaders(t.app, stranger.userId))).status).toBe(404);
+    // A shared link shows the notes with the numbers, read-only.
+    const link = await apiClient(t.url, owner.key).put('/api/v1/sites/shared-links', { site_id: owner.domain, name: 'Public' });
+    const slug = new URL(link.body.url).searchParams.get('auth');
+    const shared = await call('GET', `/app/api/share/${slug}/annotations`, {});
+    expect(shared.body.annotations.map((a: { note: string }) => a.note)).toEqual(['Release 2.0 week']);
+    expect((await call('POST', `/app/api/share/${slug}/annotations`, {}, { date: '2026-03-03', note: 'x' })).status).toBe(404);
+
     expect((await call('DELETE', `${path}/${added.body.id}`, ownerHeaders)).body).toEqual({ deleted: true });
   });
 });

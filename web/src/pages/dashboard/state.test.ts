@@ -46,6 +46,15 @@ describe('the dashboard view in the URL', () => {
     expect(read(written.slice(1))).toEqual(view);
   });
 
+  it('reads a hand-edited range the menu cannot show as one it can, so the engine never refuses it', () => {
+    expect(read('period=custom&from=2024-01-09&to=2024-01-02')).toMatchObject({ period: 'custom', from: '2024-01-02', to: '2024-01-09' });
+    expect(read('period=custom&from=2024-02-30&to=2024-03-02')).toMatchObject({ period: '28d', from: null, to: null });
+    expect(read('period=custom&from=2024-01-02')).toMatchObject({ period: '28d' });
+    expect(read('period=fortnight')).toMatchObject({ period: '28d' });
+    expect(read('compare=custom&compare_from=2024-01-09&compare_to=2024-01-02')).toMatchObject({ compareFrom: '2024-01-02', compareTo: '2024-01-09' });
+    expect(read('compare=custom&compare_from=soon&compare_to=2024-01-02').compare).toBe('off');
+  });
+
   it('reads a from date without a period as a custom range', () => {
     expect(read('from=2024-01-08&to=2024-01-09')).toMatchObject({ period: 'custom', from: '2024-01-08', to: '2024-01-09' });
   });

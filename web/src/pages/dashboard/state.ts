@@ -1,6 +1,6 @@
 import type { Filter } from './context';
 import { countryName } from './countries';
-import { periodRange } from './periods';
+import { PERIODS, periodRange } from './periods';
 
 /** The whole view lives in the URL, so any view can be bookmarked and back/forward work. */
 export interface ViewState {
@@ -49,6 +49,23 @@ export function intervalsFor(days: number): Interval[] {
 
 const isDate = (text: string | null): text is string => text !== null && /^\d{4}-\d{2}-\d{2}$/.test(text);
 
+/** A day the calendar has, `YYYY-MM-DD`. */
+const isDay = (text: string | null): text is string => isDate(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+
+/**
+ * The range a URL asks for, as the menu offers it: an unknown period or a custom range with a
+ * missing or impossible day is the default range, and days given the wrong way round are taken the
+ * right way round, so no panel ever shows the engine's refusal of a hand-edited address.
+ */
+function periodOf(search: URLSearchParams): Pick<ViewState, 'period' | 'from' | 'to'> {
+  const from = search.get('from');
+  const to = search.get('to');
+  const period = search.get('period') ?? (from ? 'custom' : '28d');
+  if (period === 'custom') return isDay(from) && isDay(to) ? { period, from: from < to ? from : to, to: from < to ? to : from } : DEFAULT_PERIOD;
+  return PERIODS.some((p) => p.value === period) ? { period, from: null, to: null } : DEFAULT_PERIOD;
+}
+const DEFAULT_PERIOD = { period: '28d', from: null, to: null };
+
 export function readState(search: URLSearchParams): ViewState {
   let filters: Filter[] = [];
   try {
@@ -57,18 +74,16 @@ export function readState(search: URLSearchParams): ViewState {
   } catch {
     filters = [];
   }
-  const compareFrom = search.get('compare_from');
-  const compareTo = search.get('compare_to');
+  const compareDays = [search.get('compare_from'), search.get('compare_to')].filter(isDay).sort();
+  const [compareFrom, compareTo] = compareDays.length === 2 ? compareDays : [null, null];
   const compare = COMPARISONS.find((c) => c.value === search.get('compare'))?.value ?? 'off';
   const interval = INTERVALS.find((i) => i.value === search.get('interval'))?.value ?? null;
   return {
-    period: search.get('period') ?? (search.get('from') ? 'custom' : '28d'),
-    from: search.get('from'),
-    to: search.get('to'),
+    ...periodOf(search),
     filters,
-    compare: compare === 'custom' && !(isDate(compareFrom) && isDate(compareTo)) ? 'off' : compare,
-    compareFrom: isDate(compareFrom) ? compareFrom : null,
-    compareTo: isDate(compareTo) ? compareTo : null,
+    compare: compare === 'custom' && !compareFrom ? 'off' : compare,
+    compareFrom: compareFrom ?? null,
+    compareTo: compareTo ?? null,
     matchDayOfWeek: search.get('match_day_of_week') === 'true',
     interval,
     imported: search.get('imported') !== 'false',
