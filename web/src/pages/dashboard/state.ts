@@ -61,8 +61,11 @@ function periodOf(search: URLSearchParams): Pick<ViewState, 'period' | 'from' | 
   const from = search.get('from');
   const to = search.get('to');
   const period = search.get('period') ?? (from ? 'custom' : '28d');
-  if (period === 'custom') return isDay(from) && isDay(to) ? { period, from: from < to ? from : to, to: from < to ? to : from } : DEFAULT_PERIOD;
-  return PERIODS.some((p) => p.value === period) ? { period, from: null, to: null } : DEFAULT_PERIOD;
+  if (period !== 'custom') return PERIODS.some((p) => p.value === period) ? { period, from: null, to: null } : DEFAULT_PERIOD;
+  if (!isDay(from) || !isDay(to)) return DEFAULT_PERIOD;
+  // Days are YYYY-MM-DD text: sorting them orders them in time.
+  const [first, last] = [from, to].sort() as [string, string];
+  return { period, from: first, to: last };
 }
 const DEFAULT_PERIOD = { period: '28d', from: null, to: null };
 
