@@ -218,6 +218,13 @@ describe('the dashboard graph, ranges and shortcuts', () => {
       await hover(page, 1, 3);
       await page.screenshot({ path: screenshotPath(`graph-${dark ? 'dark' : 'light'}-${phone ? 'phone' : 'desktop'}`), fullPage: phone });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(phone ? 375 : 1280);
+      // The calendar opens inside the screen, over the page.
+      await page.getByLabel('Date range').selectOption('custom');
+      const calendar = page.getByRole('dialog', { name: 'Custom range' });
+      await calendar.waitFor();
+      const box = await calendar.boundingBox();
+      expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= (phone ? 375 : 1280)).toBe(true);
+      await page.screenshot({ path: screenshotPath(`calendar-${dark ? 'dark' : 'light'}-${phone ? 'phone' : 'desktop'}`) });
       await page.context().close();
     }
   });
