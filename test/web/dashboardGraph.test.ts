@@ -172,6 +172,7 @@ describe('the dashboard graph, ranges and shortcuts', () => {
     await expect.poll(() => hover(page, 10, 24), { timeout: 15_000 }).toContain('Jan 2, 10:00 1 Change');
     await page.locator('[data-metric="visitors"]').hover();
     await expect.poll(() => page.locator('[data-metric="visitors"] .stat-previous').textContent()).toBe('Previous period: 1');
+    await page.screenshot({ path: screenshotPath('dashboard-top-stat-compared'), clip: { x: 0, y: 0, width: 1280, height: 320 } });
     await page.context().close();
   });
 
