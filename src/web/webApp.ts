@@ -7,6 +7,7 @@ import type { EmailDeps } from '../reports/emailDeps.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import { appFileRoutes } from './appFiles.js';
 import { accountRoutes } from './routes/account.js';
+import { dashboardAnnotationRoutes } from './routes/annotations.js';
 import { apiKeyRoutes } from './routes/apiKeys.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { emailSettingsRoutes } from './routes/emailSettings.js';
@@ -36,6 +37,7 @@ export function webAppRoutes(
     sessionRoutes(scope, deps);
     accountRoutes(scope, deps);
     dashboardRoutes(scope, deps);
+    dashboardAnnotationRoutes(scope, deps);
     apiKeyRoutes(scope, deps);
     ingestionGuideRoutes(scope);
     webExportRoutes(scope, deps);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { METRIC_DESCRIPTIONS } from '../../src/contracts/metrics';
-import { formatDuration, formatMetric, formatMoney, formatNumber, formatPercent, formatTime, metricHeading } from './format';
+import { countOf, exactFigure, exactNumber, formatDuration, formatMetric, formatMoney, formatNumber, formatPercent, formatTime, metricHeading } from './format';
 
 describe('numbers as people read them', () => {
   it('shortens large numbers to k and M, keeping a decimal only where it tells', () => {
@@ -8,10 +8,28 @@ describe('numbers as people read them', () => {
     expect(formatNumber(999)).toBe('999');
     expect(formatNumber(1000)).toBe('1k');
     expect(formatNumber(1234)).toBe('1.2k');
-    expect(formatNumber(12_345)).toBe('12k');
+    expect(formatNumber(10_500)).toBe('10.5k');
+    expect(formatNumber(12_345)).toBe('12.3k');
+    expect(formatNumber(10_000)).toBe('10k');
+    expect(formatNumber(123_456)).toBe('123k');
+    expect(formatNumber(999_999)).toBe('1M');
     expect(formatNumber(1_500_000)).toBe('1.5M');
-    expect(formatNumber(12_300_000)).toBe('12M');
+    expect(formatNumber(12_300_000)).toBe('12.3M');
+    expect(formatNumber(250_000_000)).toBe('250M');
     expect(formatNumber(-1500)).toBe('-1.5k');
+  });
+
+  it('gives the exact figure behind a shortened one, for a title on hover', () => {
+    expect(exactNumber(10_512)).toBe((10_512).toLocaleString());
+    expect(exactNumber(2.345)).toBe((2.35).toLocaleString());
+    expect(exactNumber(null)).toBeUndefined();
+  });
+
+  it('counts in the singular for exactly one', () => {
+    expect(countOf(1, 'visitor')).toBe('1 visitor');
+    expect(countOf(0, 'visitor')).toBe('0 visitors');
+    expect(countOf(2, 'visitor')).toBe('2 visitors');
+    expect(countOf(1234, 'visitor')).toBe('1.2k visitors');
   });
 
   it('shows fractions with two decimals below ten and one above, without trailing zeros', () => {
@@ -60,6 +78,13 @@ describe('metric figures by their unit in the registry', () => {
     expect(formatMetric('revenue_per_visitor', 2, 'GBP')).toBe(formatMoney(2, 'GBP'));
     expect(formatMetric('visitors', 1234)).toBe('1.2k');
     expect(formatMetric('views_per_visit', 2.5)).toBe('2.5');
+  });
+
+  it('gives the exact figure on hover only where the shown one is shortened', () => {
+    expect(exactFigure('visitors', 10_512)).toBe((10_512).toLocaleString());
+    expect(exactFigure('visitors', 999)).toBeUndefined();
+    expect(exactFigure('visit_duration', 5000)).toBeUndefined();
+    expect(exactFigure('bounce_rate', 45)).toBeUndefined();
   });
 
   it('formats a custom property aggregate, or a name that is no metric, as a number', () => {

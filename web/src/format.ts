@@ -1,14 +1,25 @@
 import { isMetricName, METRIC_DESCRIPTIONS, type MetricName } from '../../src/contracts/metrics';
 
-/** Numbers as people read them: 1.2k, 3m 20s, 45 %, €12.50; null (nothing to compare with) as "—". */
+/** A shortened figure: one decimal while it is under 100 (10.5k, 12.3M), none above (123k); never a trailing ".0". */
+const shortened = (scaled: number, unit: string) =>
+  `${(Math.abs(scaled) < 100 ? scaled.toFixed(1) : Math.round(scaled).toString()).replace(/\.0$/, '')}${unit}`;
+
+/** Numbers as people read them: 1.2k, 10.5k, 3m 20s, 45 %, €12.50; null (nothing to compare with) as "—". */
 export function formatNumber(value: number | null | undefined): string {
   if (value === null || value === undefined) return '—';
   const abs = Math.abs(value);
-  if (abs >= 1_000_000) return `${(value / 1_000_000).toFixed(abs >= 10_000_000 ? 0 : 1).replace(/\.0$/, '')}M`;
-  if (abs >= 10_000) return `${Math.round(value / 1000)}k`;
-  if (abs >= 1_000) return `${(value / 1000).toFixed(1).replace(/\.0$/, '')}k`;
+  // 999,950 and up would read "1000k": they are a million already.
+  if (abs >= 999_950) return shortened(value / 1_000_000, 'M');
+  if (abs >= 1_000) return shortened(value / 1000, 'k');
   return Number.isInteger(value) ? String(value) : value.toFixed(abs < 10 ? 2 : 1).replace(/\.?0+$/, '');
 }
+
+/** The exact figure a shortened one stands for (for a title on hover): 10,512 rather than 10.5k. */
+export const exactNumber = (value: number | null | undefined): string | undefined =>
+  value === null || value === undefined ? undefined : value.toLocaleString(undefined, { maximumFractionDigits: 2 });
+
+/** A count with its noun, singular for exactly one: "1 visitor", "0 visitors", "1.2k visitors". */
+export const countOf = (value: number, noun: string): string => `${formatNumber(value)} ${noun}${value === 1 ? '' : 's'}`;
 
 export function formatDuration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined) return '—';
@@ -41,6 +52,13 @@ export function formatMetric(metric: string, value: number | null | undefined, c
   if (unit === 'percent') return formatPercent(value);
   if (unit === 'currency') return formatMoney(value, currency);
   return formatNumber(value);
+}
+
+/** The title (shown on hover) of a metric's figure that `formatMetric` shortened: the exact count; none when it is shown whole. */
+export function exactFigure(metric: string, value: number | null | undefined): string | undefined {
+  const unit = isMetricName(metric) ? METRIC_DESCRIPTIONS[metric].unit : null;
+  if (unit === 'seconds' || unit === 'percent' || unit === 'currency' || value === null || value === undefined || Math.abs(value) < 1000) return undefined;
+  return exactNumber(value);
 }
 
 /** Column headings of the metrics, short enough for a panel; every built-in metric has one. */

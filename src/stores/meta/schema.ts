@@ -34,6 +34,7 @@ export interface MetaSchema {
   traffic_thresholds: TrafficThresholdsTable;
   report_sendings: ReportSendingsTable;
   segments: SegmentsTable;
+  annotations: AnnotationsTable;
 }
 
 export interface UsersTable {
@@ -360,4 +361,16 @@ export interface ReportSendingsTable {
   claimed_at: number;
   sent_at: number | null;
   error: string | null;
+}
+
+/** A dated note on a site's graph (migration 0014); days are the site's local `YYYY-MM-DD`. */
+export interface AnnotationsTable {
+  id: Generated<number>;
+  site_id: number;
+  date: string;
+  /** The last day of a span; null for a note on one day. */
+  end_date: string | null;
+  note: string;
+  created_at: number;
+  updated_at: number;
 }

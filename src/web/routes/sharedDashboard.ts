@@ -4,13 +4,16 @@ import { z } from 'zod';
 import { verifyPassword } from '../../accounts/passwords.js';
 import { SIGN_IN_LIMIT } from '../../accounts/signInLimiter.js';
 import type { Acknowledgement } from '../../contracts/acknowledgements.js';
+import { type AnnotationList, annotationDays } from '../../contracts/annotations.js';
 import type { FunnelReport } from '../../contracts/funnels.js';
 import type { QueryResponse } from '../../contracts/query.js';
 import type { SiteDescription } from '../../contracts/sites.js';
 import { AppError, notFound } from '../../errors.js';
+import { annotationJson } from '../../management/annotations.js';
 import { parsePayload } from '../../management/payload.js';
 import { type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
 import { runFunnel } from '../../query/run/funnel.js';
+import { listAnnotations } from '../../stores/meta/annotations.js';
 import { findSharedLinkBySlug, type SharedLink } from '../../stores/meta/sharedLinks.js';
 import { getSite, type Site } from '../../stores/meta/sites.js';
 import { sendDashboardZip } from '../dashboardZip.js';
@@ -101,6 +104,13 @@ export function sharedDashboardRoutes(scope: FastifyInstance, deps: WebDeps & { 
     const { site } = await openUnlocked(request);
     await refuseLockedTeam(deps.db, site.teamId);
     return runQuery(deps.engine, site.teamId, { ...parsePayload(engineBody, request.body ?? {}), site_id: site.domain });
+  });
+
+  // The graph's notes are part of what the link shows (read-only, like the numbers).
+  scope.get('/app/api/share/:slug/annotations', async (request): Promise<AnnotationList> => {
+    const { site } = await openUnlocked(request);
+    const days = parsePayload(annotationDays, request.query ?? {});
+    return { annotations: (await listAnnotations(deps.db, site.id, days)).map(annotationJson) };
   });
 
   scope.post('/app/api/share/:slug/funnel', { bodyLimit: 64 * 1024 }, async (request): Promise<FunnelReport> => {

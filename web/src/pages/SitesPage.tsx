@@ -61,7 +61,7 @@ function SiteCard({ site, api }: { site: SiteSummary; api: TeamApi }) {
       </div>
       <div className="site-visitors" aria-live="polite">
         {traffic === null ? '…' : traffic.visitors === null ? '—' : traffic.visitors.toLocaleString()}
-        <small>visitors in 24 h</small>
+        <small>{traffic?.visitors === 1 ? 'visitor' : 'visitors'} in 24 h</small>
       </div>
       {traffic?.error ? (
         <span className="muted small">{traffic.error}</span>

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { siteRoutes } from '../sites.js';
+import { annotationRoutes } from './annotations.js';
 import type { ManagementDeps } from './context.js';
 import { customPropRoutes } from './customProps.js';
 import { funnelRoutes } from './funnels.js';
@@ -21,6 +22,7 @@ export function managementRoutes(app: FastifyInstance, deps: ManagementDeps): vo
   shieldRoutes(app, deps);
   invitationRoutes(app, deps);
   segmentRoutes(app, deps);
+  annotationRoutes(app, deps);
 }
 
 export { acceptanceRoutes } from './acceptance.js';

@@ -46,6 +46,7 @@ export default function DashboardPage({ domain }: { domain: string }) {
         run={run}
         funnel={funnel}
         readOnly={false}
+        annotationsPath={`${base}/annotations`}
         basePath={`/${encodeURIComponent(site.domain)}`}
         download={`${base}/dashboard.zip`}
         header={

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { DashboardContext } from './context';
 import { CurrentVisitors } from './controls/CurrentVisitors';
 import { DashboardDownload } from './controls/DashboardDownload';
@@ -7,7 +7,9 @@ import { FilterChips } from './controls/FilterChips';
 import { FilterMenu } from './FilterMenu';
 import { MainGraph } from './MainGraph';
 import { Reports } from './panels/Reports';
+import { siteToday } from './periods';
 import { useRegionNames } from './places';
+import { ShortcutsHelp } from './ShortcutsHelp';
 import { comparisonOf, metricsBeside } from './state';
 import { headlinesFor, TopStats } from './TopStats';
 import { type DashboardSources, useDashboardContext } from './view/useDashboardContext';
@@ -38,6 +40,7 @@ export function DashboardView({
   run,
   funnel,
   readOnly,
+  annotationsPath,
   basePath,
   header,
   download,
@@ -57,8 +60,11 @@ export function DashboardView({
     state.filters,
   );
   const metric = shown.includes(state.metric) ? state.metric : 'visitors';
-  const context = useDashboardContext({ site, run, funnel, readOnly }, state, update, refreshes);
-  useRangeShortcuts(update);
+  const today = siteToday(site.timezone);
+  const context = useDashboardContext({ site, run, funnel, readOnly }, state, update, refreshes, today);
+  const [customOpen, setCustomOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
+  useRangeShortcuts({ state, today, update, open: (what) => (what === 'custom' ? setCustomOpen(true) : setHelpOpen((open) => !open)) });
   // A region filter's chip reads its name.
   useRegionNames(JSON.stringify(state.filters).includes('"visit:region"'));
   if (site.locked) return <LockedScreen reason={site.locked_reason} />;
@@ -78,7 +84,7 @@ export function DashboardView({
                 if (!state.filters.some((f) => JSON.stringify(f) === text)) update({ filters: [...state.filters, filter] });
               }}
             />
-            <DateRangePicker state={state} update={update} />
+            <DateRangePicker state={state} update={update} today={today} customOpen={customOpen} setCustomOpen={setCustomOpen} />
           </div>
         </div>
         <FilterChips filters={state.filters} remove={(index) => update({ filters: state.filters.filter((_, i) => i !== index) })} />
@@ -90,12 +96,17 @@ export function DashboardView({
           onInterval={(interval) => update({ interval })}
           imported={state.imported}
           onImported={(imported) => update({ imported })}
+          annotationsPath={annotationsPath}
+          today={today}
         />
         <Reports />
         <div className="dashboard-foot">
-          <DashboardDownload base={download} state={state} />
-          <p className="muted small">Times in {site.timezone}.</p>
+          <DashboardDownload base={download} state={state} today={today} />
+          <p className="muted small tz-note">
+            Times in {site.timezone}. Press <kbd>?</kbd> for keyboard shortcuts.
+          </p>
         </div>
+        <ShortcutsHelp open={helpOpen} close={() => setHelpOpen(false)} />
       </div>
     </DashboardContext.Provider>
   );

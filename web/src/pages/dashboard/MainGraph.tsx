@@ -1,8 +1,12 @@
 import { useRef } from 'react';
+import { roleIn, SITE_EDITORS } from '../../../../src/accounts/roles';
 import { metricHeading } from '../../format';
 import { useDashboard } from './context';
+import { AnnotationsDialog } from './graph/AnnotationsDialog';
+import './graph/graph.css';
 import { GraphHead } from './graph/GraphHead';
 import { type Comparison, type Series, seriesCsv } from './graph/series';
+import { useAnnotations } from './graph/useAnnotations';
 import { useGraphSeries } from './graph/useGraphSeries';
 import { usePlot } from './graph/usePlot';
 import type { Interval } from './state';
@@ -28,6 +32,8 @@ export function MainGraph({
   onInterval,
   imported,
   onImported,
+  annotationsPath,
+  today,
 }: {
   metric: string;
   comparison: Comparison;
@@ -35,13 +41,18 @@ export function MainGraph({
   onInterval(interval: Interval): void;
   imported: boolean;
   onImported(imported: boolean): void;
+  annotationsPath: string | undefined;
+  today: string;
 }) {
-  const { site, filters } = useDashboard();
+  const { site, filters, readOnly } = useDashboard();
   // The legend names the metric as the top stats do (a goal's visitors are its conversions).
   const label = headlinesFor(filters, site).list.find((m) => m.metric === metric)?.label ?? metricHeading(metric);
   const holder = useRef<HTMLDivElement>(null);
   const { series, error } = useGraphSeries(metric, comparison, interval);
-  usePlot(holder, series, metric, label);
+  const { annotations, reload } = useAnnotations(annotationsPath);
+  usePlot(holder, series, metric, label, annotations);
+  // Team editors and up, and guests invited as editors, write notes (src/web/routes/annotations.ts).
+  const annotate = !readOnly && annotationsPath && roleIn(site.role, SITE_EDITORS);
   return (
     <section className="card graph" aria-label="Graph">
       <GraphHead
@@ -51,16 +62,20 @@ export function MainGraph({
         imported={imported}
         onImported={onImported}
         download={() => series && downloadCsv(series, metric, site.domain)}
+        annotations={annotate ? <AnnotationsDialog path={annotationsPath} annotations={annotations} today={today} changed={reload} /> : null}
       />
       {error && (
         <p className="form-error small clamped" title={error}>
           {error}
         </p>
       )}
+      {!series && !error && <div className="graph-skeleton" aria-hidden="true" />}
       <div
         ref={holder}
         className="graph-plot"
         data-points={series?.labels.length ?? 0}
+        data-annotations={annotations.length}
+        data-comparison={series?.previous ? series.comparisonLabel : undefined}
         data-interval={series?.interval}
         data-in-progress={series && series.presentIndex !== null && series.presentIndex >= 0 ? series.presentIndex : undefined}
       />

@@ -85,7 +85,15 @@ export default function SharedDashboardPage({ domain }: { domain: string }) {
   }
   return (
     <main className={embedded ? 'content shared-dashboard embedded' : 'content shared-dashboard'}>
-      <DashboardView site={site} run={run} funnel={funnel} readOnly basePath={`/share/${encodeURIComponent(site.domain)}`} download={`${base}/dashboard.zip`} />
+      <DashboardView
+        site={site}
+        run={run}
+        funnel={funnel}
+        readOnly
+        annotationsPath={`${base}/annotations`}
+        basePath={`/share/${encodeURIComponent(site.domain)}`}
+        download={`${base}/dashboard.zip`}
+      />
     </main>
   );
 }

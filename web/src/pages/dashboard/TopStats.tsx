@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { METRIC_DESCRIPTIONS, type MetricName } from '../../../../src/contracts/metrics';
-import { formatMetric } from '../../format';
+import { exactFigure, formatMetric } from '../../format';
 import { Link } from '../../router';
 import { canEditSite, type Filter, type QueryResult, type SiteInfo, useDashboard } from './context';
 import { metricsBeside } from './state';
@@ -97,6 +97,10 @@ const changeTitle = (comparison: Comparison) =>
       ? 'Change against the compared range'
       : 'Change against the previous period';
 
+/** The compared figures' name in a card ("Previous period: 1.2k"). */
+const comparedName = (comparison: Comparison) =>
+  comparison?.mode === 'year_over_year' ? 'A year before' : comparison?.mode === 'custom' ? 'Compared range' : 'Previous period';
+
 /** What an empty dashboard says: choose a longer range, or (for those who may) check the snippet. */
 function NobodyNotice({ realtime }: { realtime: boolean }) {
   const { site, readOnly } = useDashboard();
@@ -141,7 +145,9 @@ export function TopStats({
           const i = answer ? answer.metrics.indexOf(metric) : -1;
           const value = i < 0 ? null : row?.metrics[i];
           const change = i < 0 ? null : row?.comparison?.change[i];
+          const previous = i < 0 ? null : row?.comparison?.metrics[i];
           const good = change === null || change === undefined || change === 0 ? null : lowerIsBetter ? change < 0 : change > 0;
+          const compared = result && !realtime ? `${comparedName(comparison)}: ${formatMetric(metric, previous, headlines.currency)}` : undefined;
           return (
             <button
               key={metric}
@@ -152,12 +158,24 @@ export function TopStats({
               data-metric={metric}
             >
               <span className="stat-label">{label}</span>
-              <span className="stat-value">{result ? formatMetric(metric, value, headlines.currency) : '\u00a0'}</span>
+              {result ? (
+                <span className="stat-value" title={exactFigure(metric, value)}>
+                  {formatMetric(metric, value, headlines.currency)}
+                </span>
+              ) : (
+                <span className="stat-value stat-placeholder" aria-hidden="true">
+                  {'\u00a0'}
+                </span>
+              )}
               {!realtime && (
-                <span className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`} title={changeTitle(comparison)}>
+                <span
+                  className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`}
+                  title={compared ? `${changeTitle(comparison)} (${compared})` : undefined}
+                >
                   {result ? (change === null || change === undefined ? '—' : `${change > 0 ? '↑' : change < 0 ? '↓' : ''} ${Math.abs(change)}%`) : '\u00a0'}
                 </span>
               )}
+              {compared && <span className="stat-previous">{compared}</span>}
             </button>
           );
         })}

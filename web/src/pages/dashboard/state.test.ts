@@ -16,6 +16,7 @@ describe('the dashboard view in the URL', () => {
       compare: 'off',
       compareFrom: null,
       compareTo: null,
+      matchDayOfWeek: false,
       interval: null,
       imported: true,
       metric: 'visitors',
@@ -35,6 +36,7 @@ describe('the dashboard view in the URL', () => {
       compare: 'custom',
       compareFrom: '2023-12-01',
       compareTo: '2023-12-02',
+      matchDayOfWeek: false,
       interval: 'hour',
       imported: false,
       metric: 'bounce_rate',
@@ -42,6 +44,15 @@ describe('the dashboard view in the URL', () => {
     const written = writeState(view);
     expect(written.startsWith('?period=custom&from=2024-01-08&to=2024-01-09&filters=')).toBe(true);
     expect(read(written.slice(1))).toEqual(view);
+  });
+
+  it('reads a hand-edited range the menu cannot show as one it can, so the engine never refuses it', () => {
+    expect(read('period=custom&from=2024-01-09&to=2024-01-02')).toMatchObject({ period: 'custom', from: '2024-01-02', to: '2024-01-09' });
+    expect(read('period=custom&from=2024-02-30&to=2024-03-02')).toMatchObject({ period: '28d', from: null, to: null });
+    expect(read('period=custom&from=2024-01-02')).toMatchObject({ period: '28d' });
+    expect(read('period=fortnight')).toMatchObject({ period: '28d' });
+    expect(read('compare=custom&compare_from=2024-01-09&compare_to=2024-01-02')).toMatchObject({ compareFrom: '2024-01-02', compareTo: '2024-01-09' });
+    expect(read('compare=custom&compare_from=soon&compare_to=2024-01-02').compare).toBe('off');
   });
 
   it('reads a from date without a period as a custom range', () => {
@@ -79,11 +90,18 @@ describe('the dashboard view in the URL', () => {
   });
 
   it('gives the query API its date range and comparison', () => {
-    expect(dateRangeOf(read('period=custom&from=2024-01-08&to=2024-01-09'))).toEqual(['2024-01-08', '2024-01-09']);
-    expect(dateRangeOf(read('period=7d'))).toBe('7d');
-    expect(dateRangeOf({ ...read(''), period: 'custom', from: '2024-01-08' })).toBe('custom');
+    expect(dateRangeOf(read('period=custom&from=2024-01-08&to=2024-01-09'), '2024-03-01')).toEqual(['2024-01-08', '2024-01-09']);
+    expect(dateRangeOf(read('period=7d'), '2024-03-01')).toBe('7d');
+    expect(dateRangeOf({ ...read(''), period: 'custom', from: '2024-01-08' }, '2024-03-01')).toBe('custom');
+    // Yesterday and the last 30 days are not presets of the query API: their days are asked for.
+    expect(dateRangeOf(read('period=yesterday'), '2024-03-01')).toEqual(['2024-02-29', '2024-02-29']);
+    expect(dateRangeOf(read('period=30d'), '2024-03-01')).toEqual(['2024-01-31', '2024-02-29']);
     expect(comparisonOf(read(''))).toBeNull();
     expect(comparisonOf(read('compare=previous_period'))).toEqual({ mode: 'previous_period' });
+    expect(comparisonOf(read('compare=year_over_year&match_day_of_week=true'))).toEqual({ mode: 'year_over_year', match_day_of_week: true });
+    expect(writeState(read('compare=previous_period&match_day_of_week=true'))).toBe('?compare=previous_period&match_day_of_week=true');
+    // Weekdays are matched only by the modes that shift the range; a custom comparison names its days.
+    expect(writeState({ ...read('compare=custom&compare_from=2024-01-01&compare_to=2024-01-02'), matchDayOfWeek: true })).not.toContain('match_day_of_week');
     expect(comparisonOf(read('compare=custom&compare_from=2024-01-01&compare_to=2024-01-02'))).toEqual({
       mode: 'custom',
       date_range: ['2024-01-01', '2024-01-02'],

@@ -1,4 +1,5 @@
 import type { Filter } from './context';
+import { PERIODS, periodRange } from './periods';
 import { countryCodeOf, valueLabel } from './places';
 
 /** The whole view lives in the URL, so any view can be bookmarked and back/forward work. */
@@ -11,6 +12,8 @@ export interface ViewState {
   /** The custom comparison's range (compare = custom). */
   compareFrom: string | null;
   compareTo: string | null;
+  /** Compare weekdays with weekdays (previous period, year before): the compared range starts on the same day of the week. */
+  matchDayOfWeek: boolean;
   /** The graph's bucket width; null lets the range decide (spec.md "Dimensions": bare `time`). */
   interval: Interval | null;
   /** Whether a site's imported history is merged into the numbers (as Plausible's dashboard does by default). */
@@ -21,9 +24,9 @@ export interface ViewState {
 export type Comparison = 'off' | 'previous_period' | 'year_over_year' | 'custom';
 export const COMPARISONS: { value: Comparison; label: string }[] = [
   { value: 'off', label: 'No comparison' },
-  { value: 'previous_period', label: 'Compare with previous period' },
-  { value: 'year_over_year', label: 'Compare with a year before' },
-  { value: 'custom', label: 'Compare with a custom range' },
+  { value: 'previous_period', label: 'Compare: previous period' },
+  { value: 'year_over_year', label: 'Compare: year over year' },
+  { value: 'custom', label: 'Compare: custom range…' },
 ];
 
 export type Interval = 'minute' | 'hour' | 'day' | 'week' | 'month';
@@ -46,19 +49,25 @@ export function intervalsFor(days: number): Interval[] {
 
 const isDate = (text: string | null): text is string => text !== null && /^\d{4}-\d{2}-\d{2}$/.test(text);
 
-export const PERIODS: { value: string; label: string; key?: string }[] = [
-  { value: 'realtime', label: 'Realtime', key: 'r' },
-  { value: 'day', label: 'Today', key: 'd' },
-  { value: '24h', label: 'Last 24 hours' },
-  { value: '7d', label: 'Last 7 days', key: 'w' },
-  { value: '28d', label: 'Last 28 days', key: 't' },
-  { value: '91d', label: 'Last 91 days' },
-  { value: 'month', label: 'This month', key: 'm' },
-  { value: 'last_month', label: 'Last month' },
-  { value: 'year', label: 'This year', key: 'y' },
-  { value: '12mo', label: 'Last 12 months' },
-  { value: 'all', label: 'All time', key: 'a' },
-];
+/** A day the calendar has, `YYYY-MM-DD`. */
+const isDay = (text: string | null): text is string => isDate(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+
+/**
+ * The range a URL asks for, as the menu offers it: an unknown period or a custom range with a
+ * missing or impossible day is the default range, and days given the wrong way round are taken the
+ * right way round, so no panel ever shows the engine's refusal of a hand-edited address.
+ */
+function periodOf(search: URLSearchParams): Pick<ViewState, 'period' | 'from' | 'to'> {
+  const from = search.get('from');
+  const to = search.get('to');
+  const period = search.get('period') ?? (from ? 'custom' : '28d');
+  if (period !== 'custom') return PERIODS.some((p) => p.value === period) ? { period, from: null, to: null } : DEFAULT_PERIOD;
+  if (!isDay(from) || !isDay(to)) return DEFAULT_PERIOD;
+  // Days are YYYY-MM-DD text: sorting them orders them in time.
+  const [first, last] = [from, to].sort() as [string, string];
+  return { period, from: first, to: last };
+}
+const DEFAULT_PERIOD = { period: '28d', from: null, to: null };
 
 /** A country named in a URL's filter ("Germany") as the code the engine keeps, when it names one. */
 function withCountryCodes(filter: Filter): Filter {
@@ -75,18 +84,17 @@ export function readState(search: URLSearchParams): ViewState {
   } catch {
     filters = [];
   }
-  const compareFrom = search.get('compare_from');
-  const compareTo = search.get('compare_to');
+  const compareDays = [search.get('compare_from'), search.get('compare_to')].filter(isDay).sort();
+  const [compareFrom, compareTo] = compareDays.length === 2 ? compareDays : [null, null];
   const compare = COMPARISONS.find((c) => c.value === search.get('compare'))?.value ?? 'off';
   const interval = INTERVALS.find((i) => i.value === search.get('interval'))?.value ?? null;
   return {
-    period: search.get('period') ?? (search.get('from') ? 'custom' : '28d'),
-    from: search.get('from'),
-    to: search.get('to'),
+    ...periodOf(search),
     filters,
-    compare: compare === 'custom' && !(isDate(compareFrom) && isDate(compareTo)) ? 'off' : compare,
-    compareFrom: isDate(compareFrom) ? compareFrom : null,
-    compareTo: isDate(compareTo) ? compareTo : null,
+    compare: compare === 'custom' && !compareFrom ? 'off' : compare,
+    compareFrom: compareFrom ?? null,
+    compareTo: compareTo ?? null,
+    matchDayOfWeek: search.get('match_day_of_week') === 'true',
     interval,
     imported: search.get('imported') !== 'false',
     metric: search.get('metric') ?? 'visitors',
@@ -106,6 +114,7 @@ export function writeState(state: ViewState): string {
     params.set('compare_from', state.compareFrom);
     params.set('compare_to', state.compareTo);
   }
+  if (state.matchDayOfWeek && state.compare !== 'off' && state.compare !== 'custom') params.set('match_day_of_week', 'true');
   if (state.interval) params.set('interval', state.interval);
   if (!state.imported) params.set('imported', 'false');
   if (state.metric !== 'visitors') params.set('metric', state.metric);
@@ -113,16 +122,16 @@ export function writeState(state: ViewState): string {
   return text ? `?${text}` : '';
 }
 
-/** The query API's date_range for the view. */
-export function dateRangeOf(state: ViewState): string | [string, string] {
-  return state.period === 'custom' && state.from && state.to ? [state.from, state.to] : state.period;
+/** The query API's date_range for the view, `today` being the site's (periods.ts). */
+export function dateRangeOf(state: ViewState, today: string): string | [string, string] {
+  return state.period === 'custom' && state.from && state.to ? [state.from, state.to] : periodRange(state.period, today);
 }
 
 /** The query API's include.comparisons for the view, or null without a comparison. */
-export function comparisonOf(state: ViewState): { mode: string; date_range?: [string, string] } | null {
+export function comparisonOf(state: ViewState): { mode: string; date_range?: [string, string]; match_day_of_week?: true } | null {
   if (state.compare === 'off') return null;
   if (state.compare === 'custom') return state.compareFrom && state.compareTo ? { mode: 'custom', date_range: [state.compareFrom, state.compareTo] } : null;
-  return { mode: state.compare };
+  return { mode: state.compare, ...(state.matchDayOfWeek ? { match_day_of_week: true } : {}) };
 }
 
 /**

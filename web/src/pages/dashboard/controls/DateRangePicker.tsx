@@ -1,97 +1,107 @@
 import { useState } from 'react';
-import { COMPARISONS, PERIODS, type ViewState } from '../state';
+import './controls.css';
+import { PERIODS } from '../periods';
+import { COMPARISONS, type ViewState } from '../state';
+import { RangeCalendar } from './RangeCalendar';
 
-/** Two dates and Apply: a custom range for the view or for its comparison. */
-function RangeForm({ label, from, to, apply }: { label: string; from: string | null; to: string | null; apply(from: string, to: string): void }) {
-  const [range, setRange] = useState({ from: from ?? '', to: to ?? '' });
-  return (
-    <form
-      className="range-form"
-      aria-label={label}
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (!range.from || !range.to) return;
-        // Dates given the wrong way round are taken the right way round.
-        const [first, last] = [range.from, range.to].sort();
-        apply(first as string, last as string);
-      }}
-    >
-      <label>
-        From <input type="date" required value={range.from} onChange={(event) => setRange({ ...range, from: event.target.value })} />
-      </label>
-      <label>
-        To <input type="date" required value={range.to} onChange={(event) => setRange({ ...range, to: event.target.value })} />
-      </label>
-      <button type="submit" className="btn btn-small">
-        Apply
-      </button>
-    </form>
-  );
-}
+const shortDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const span = (from: string | null, to: string | null) => (from && to ? (from === to ? shortDay(from) : `${shortDay(from)} – ${shortDay(to)}`) : '');
 
-/** Every preset of the query API (with its shortcut key), a custom range, and the comparison. */
-export function DateRangePicker({ state, update }: { state: ViewState; update(change: Partial<ViewState>): void }) {
-  const [customRange, setCustomRange] = useState(false);
-  const [customCompare, setCustomCompare] = useState(false);
+/**
+ * The range menu (every preset, with its shortcut letter, and a custom range chosen on a calendar)
+ * and the comparison menu with its "match day of week" choice. The calendars open over the page,
+ * so the toolbar keeps its one row.
+ */
+export function DateRangePicker({
+  state,
+  update,
+  today,
+  customOpen,
+  setCustomOpen,
+}: {
+  state: ViewState;
+  update(change: Partial<ViewState>): void;
+  /** The site's today: no later day can be chosen. */
+  today: string;
+  /** Whether the custom range's calendar is open (the C shortcut opens it too). */
+  customOpen: boolean;
+  setCustomOpen(open: boolean): void;
+}) {
+  const [compareOpen, setCompareOpen] = useState(false);
+  const custom = state.period === 'custom' && state.from && state.to;
   return (
     <div className="range-picker">
-      <label>
-        <span className="visually-hidden">Date range</span>
-        <select
-          value={customRange ? 'custom' : state.period}
-          onChange={(event) => {
-            const period = event.target.value;
-            setCustomRange(period === 'custom');
-            if (period !== 'custom') update({ period, from: null, to: null, interval: null });
-          }}
-        >
-          {PERIODS.map((p) => (
-            <option key={p.value} value={p.value}>
-              {p.label}
-              {p.key ? ` (${p.key.toUpperCase()})` : ''}
-            </option>
-          ))}
-          <option value="custom">Custom range{state.period === 'custom' && state.from && state.to ? `: ${state.from} – ${state.to}` : '…'}</option>
-        </select>
-      </label>
-      {customRange && (
-        <RangeForm
-          label="Custom range"
-          from={state.from}
-          to={state.to}
-          apply={(from, to) => {
-            setCustomRange(false);
-            update({ period: 'custom', from, to, interval: null });
-          }}
-        />
-      )}
-      <label>
-        <span className="visually-hidden">Compare</span>
-        <select
-          value={customCompare ? 'custom' : state.compare}
-          onChange={(event) => {
-            const chosen = COMPARISONS.find((c) => c.value === event.target.value)?.value ?? 'off';
-            setCustomCompare(chosen === 'custom');
-            if (chosen !== 'custom') update({ compare: chosen, compareFrom: null, compareTo: null });
-          }}
-        >
-          {COMPARISONS.map((c) => (
-            <option key={c.value} value={c.value}>
-              {c.value === 'custom' && state.compare === 'custom' ? `Compare with ${state.compareFrom} – ${state.compareTo}` : c.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      {customCompare && (
-        <RangeForm
-          label="Comparison range"
-          from={state.compareFrom}
-          to={state.compareTo}
-          apply={(compareFrom, compareTo) => {
-            setCustomCompare(false);
-            update({ compare: 'custom', compareFrom, compareTo });
-          }}
-        />
+      <div className="picker-anchor">
+        <label>
+          <span className="visually-hidden">Date range</span>
+          <select
+            value={customOpen ? 'custom' : state.period}
+            onChange={(event) => {
+              const period = event.target.value;
+              setCustomOpen(period === 'custom');
+              if (period !== 'custom') update({ period, from: null, to: null, interval: null });
+            }}
+          >
+            {PERIODS.map((p) => (
+              <option key={p.value} value={p.value}>
+                {p.label}
+                {p.key ? ` (${p.key.toUpperCase()})` : ''}
+              </option>
+            ))}
+            <option value="custom">{custom ? span(state.from, state.to) : 'Custom range… (C)'}</option>
+          </select>
+        </label>
+        {customOpen && (
+          <RangeCalendar
+            label="Custom range"
+            from={state.from}
+            to={state.to}
+            latest={today}
+            cancel={() => setCustomOpen(false)}
+            apply={(from, to) => {
+              setCustomOpen(false);
+              update({ period: 'custom', from, to, interval: null });
+            }}
+          />
+        )}
+      </div>
+      <div className="picker-anchor">
+        <label>
+          <span className="visually-hidden">Compare</span>
+          <select
+            value={compareOpen ? 'custom' : state.compare}
+            onChange={(event) => {
+              const chosen = COMPARISONS.find((c) => c.value === event.target.value)?.value ?? 'off';
+              setCompareOpen(chosen === 'custom');
+              if (chosen !== 'custom') update({ compare: chosen, compareFrom: null, compareTo: null });
+            }}
+          >
+            {COMPARISONS.map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.value === 'custom' && state.compare === 'custom' ? `Compare with ${span(state.compareFrom, state.compareTo)}` : c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {compareOpen && (
+          <RangeCalendar
+            label="Comparison range"
+            from={state.compareFrom}
+            to={state.compareTo}
+            latest={today}
+            near={state.from}
+            cancel={() => setCompareOpen(false)}
+            apply={(compareFrom, compareTo) => {
+              setCompareOpen(false);
+              update({ compare: 'custom', compareFrom, compareTo });
+            }}
+          />
+        )}
+      </div>
+      {(state.compare === 'previous_period' || state.compare === 'year_over_year') && (
+        <label className="match-weekday small" title="Compare Mondays with Mondays: the compared range starts on the same day of the week">
+          <input type="checkbox" checked={state.matchDayOfWeek} onChange={(event) => update({ matchDayOfWeek: event.target.checked })} /> Match day of week
+        </label>
       )}
     </div>
   );

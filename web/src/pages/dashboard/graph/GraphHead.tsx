@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { INTERVALS, type Interval } from '../state';
 import type { Series } from './series';
 
@@ -9,6 +10,7 @@ export function GraphHead({
   imported,
   onImported,
   download,
+  annotations,
 }: {
   series: Series | null;
   timezone: string;
@@ -16,6 +18,8 @@ export function GraphHead({
   imported: boolean;
   onImported(imported: boolean): void;
   download(): void;
+  /** The editors' annotations button, when the viewer may write notes. */
+  annotations: ReactNode;
 }) {
   return (
     <div className="graph-head">
@@ -48,9 +52,12 @@ export function GraphHead({
           </label>
         )}
       </span>
-      <button type="button" className="btn btn-small" onClick={download} disabled={!series}>
-        Download CSV
-      </button>
+      <span className="graph-actions">
+        {annotations}
+        <button type="button" className="btn btn-small" onClick={download} disabled={!series}>
+          Download CSV
+        </button>
+      </span>
     </div>
   );
 }

@@ -37,8 +37,12 @@ describe('the graph series', () => {
 
   it('draws the comparison beside it, named by its mode', () => {
     const result = answer({ results: [{ dimensions: ['2024-01-08'], metrics: [2], comparison: { dimensions: ['2023-01-09'], metrics: [1], change: [100] } }] });
+    result.query.include.comparisons = { mode: 'year_over_year', date_range: ['2023-01-08T00:00:00Z', '2023-01-10T23:59:59Z'] };
     const series = seriesOf(result, 'visitors', { mode: 'year_over_year' }, ['day']);
     expect(series.previous).toEqual([1, 0, 0]);
+    // The compared bucket's date: the engine's where a row has it, else as far back as the compared range starts.
+    expect(series.previousLabels).toEqual(['2023-01-09', '2023-01-09', '2023-01-10']);
+    expect(series.changes).toEqual([100, null, null]);
     expect(series.comparisonLabel).toBe('A year before');
     expect(seriesOf(result, 'visitors', null, ['day']).previous).toBeNull();
   });

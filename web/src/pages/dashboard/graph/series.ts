@@ -6,6 +6,10 @@ export interface Series {
   labels: string[];
   values: (number | null)[];
   previous: (number | null)[] | null;
+  /** Each bucket's compared bucket, as the engine labels it (the tooltip names its date). */
+  previousLabels: string[] | null;
+  /** Each bucket's change against the compared one, as the engine reports it (src/contracts/metrics.ts `change`). */
+  changes: (number | null)[] | null;
   presentIndex: number | null;
   interval: string;
   /** The intervals the answered range can be drawn in. */
@@ -15,7 +19,7 @@ export interface Series {
   imports: { applies: boolean; warning: string | null };
 }
 
-export type Comparison = { mode: string; date_range?: [string, string] } | null;
+export type Comparison = { mode: string; date_range?: [string, string]; match_day_of_week?: true } | null;
 
 const COMPARISON_LABELS: Record<string, string> = { previous_period: 'Previous period', year_over_year: 'A year before', custom: 'Compared range' };
 
@@ -24,6 +28,24 @@ export function intervalsOf(result: QueryResult, dateRange: string | [string, st
   const [from, to] = result.query.date_range ?? [];
   const days = from && to ? (Date.parse(to) - Date.parse(from)) / 86_400_000 : 1;
   return dateRange === 'realtime' ? ['minute'] : intervalsFor(days);
+}
+
+/** A bucket label moved by so many milliseconds, written as the engine writes labels (a day, or a day and a time). */
+function movedLabel(label: string, by: number): string {
+  const time = Date.parse(`${label.replace(' ', 'T')}${label.length === 10 ? 'T00:00:00' : ''}Z`) + by;
+  const iso = new Date(time).toISOString();
+  return label.length === 10 ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+}
+
+/**
+ * The compared bucket of every bucket: the engine's label where a row has one, otherwise the
+ * bucket moved back as far as the compared range starts before the shown one.
+ */
+function comparedLabels(result: QueryResult, labels: string[], byLabel: Map<string | undefined, QueryResult['results'][number]>): string[] {
+  const compared = result.query.include.comparisons?.date_range;
+  const shownStart = result.query.date_range[0];
+  const offset = compared ? Date.parse(compared[0]) - Date.parse(shownStart) : 0;
+  return labels.map((label) => byLabel.get(label)?.comparison?.dimensions[0] ?? movedLabel(label, offset));
 }
 
 /** A time series answer as the graph draws it: every bucket of `time_labels`, empty ones as the metric reads when nothing happened. */
@@ -35,6 +57,8 @@ export function seriesOf(result: QueryResult, metric: string, comparison: Compar
     labels,
     values: labels.map((label) => byLabel.get(label)?.metrics[0] ?? empty),
     previous: comparison ? labels.map((label) => byLabel.get(label)?.comparison?.metrics[0] ?? empty) : null,
+    previousLabels: comparison ? comparedLabels(result, labels, byLabel) : null,
+    changes: comparison ? labels.map((label) => byLabel.get(label)?.comparison?.change[0] ?? null) : null,
     presentIndex: labels.findIndex((label) => label === result.results[result.meta.present_index ?? -1]?.dimensions[0]),
     interval: String(result.meta.interval ?? 'day'),
     intervals,

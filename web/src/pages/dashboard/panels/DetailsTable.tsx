@@ -1,4 +1,4 @@
-import { formatMetric } from '../../../format';
+import { exactFigure, formatMetric, metricHeading } from '../../../format';
 import { type QueryResult, useDashboard } from '../context';
 import { useRegionNames } from '../places';
 import { columnHeading } from './conversions';
@@ -49,7 +49,7 @@ export function DetailsTable({
                 </button>
               </td>
               {row.metrics.map((metricValue, i) => (
-                <td key={metrics[i]} className="num">
+                <td key={metrics[i]} className="num" title={exactFigure(metrics[i] as string, metricValue)}>
                   {formatMetric(metrics[i] as string, metricValue, tab.currency?.(value))}
                 </td>
               ))}

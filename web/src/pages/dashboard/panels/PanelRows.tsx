@@ -1,4 +1,4 @@
-import { formatMetric } from '../../../format';
+import { exactFigure, formatMetric, metricHeading } from '../../../format';
 import { type QueryResult, useDashboard } from '../context';
 import { useRegionNames } from '../places';
 import { columnHeading } from './conversions';
@@ -63,7 +63,7 @@ export function PanelRows({
                   <span />
                 )}
                 {row.metrics.map((metricValue, i) => (
-                  <span key={metrics[i]} className="num">
+                  <span key={metrics[i]} className="num" title={exactFigure(metrics[i] as string, metricValue)}>
                     {formatMetric(metrics[i] as string, metricValue, tab.currency?.(value))}
                   </span>
                 ))}

@@ -9,6 +9,8 @@ export interface DashboardSources {
   run: (input: QueryInput, signal?: AbortSignal) => Promise<QueryResult>;
   funnel?: (name: string, dateRange: string | [string, string], filters: Filter[], signal?: AbortSignal) => Promise<FunnelReport>;
   readOnly: boolean;
+  /** Where the site's graph notes are read (and, for its editors, written): GET, POST, PUT/DELETE …/:id. */
+  annotationsPath?: string;
 }
 
 /**
@@ -21,8 +23,9 @@ export function useDashboardContext(
   state: ViewState,
   update: (change: Partial<ViewState>) => void,
   refreshes: number,
+  today: string,
 ): DashboardContextValue {
-  const dateRange = dateRangeOf(state);
+  const dateRange = dateRangeOf(state, today);
   const filtersKey = JSON.stringify(state.filters);
   // biome-ignore lint/correctness/useExhaustiveDependencies: filtersKey stands for the filters
   return useMemo<DashboardContextValue>(
