@@ -1,4 +1,4 @@
-import { exactFigure, formatMetric, metricHeading } from '../../../format';
+import { exactFigure, formatMetric } from '../../../format';
 import { type QueryResult, useDashboard } from '../context';
 import { useRegionNames } from '../places';
 import { columnHeading } from './conversions';
