@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { DashboardContext } from './context';
+import { canEditSite, DashboardContext } from './context';
 import { CurrentVisitors } from './controls/CurrentVisitors';
 import { DateRangePicker } from './controls/DateRangePicker';
 import { FilterChips } from './controls/FilterChips';
@@ -7,6 +7,7 @@ import { FilterMenu } from './FilterMenu';
 import { MainGraph } from './MainGraph';
 import { Reports } from './panels/Reports';
 import { useRegionNames } from './places';
+import { SegmentsMenu } from './segments/SegmentsMenu';
 import { comparisonOf, metricsBeside } from './state';
 import { headlinesFor, TopStats } from './TopStats';
 import { type DashboardSources, useDashboardContext } from './view/useDashboardContext';
@@ -74,6 +75,15 @@ export function DashboardView({
                 if (!state.filters.some((f) => JSON.stringify(f) === text)) update({ filters: [...state.filters, filter] });
               }}
             />
+            {!readOnly && site.team_id !== undefined && !site.guest && (
+              <SegmentsMenu
+                domain={site.domain}
+                teamId={site.team_id}
+                canShare={canEditSite(site)}
+                filters={state.filters}
+                apply={(filters) => update({ filters })}
+              />
+            )}
             <DateRangePicker state={state} update={update} />
           </div>
         </div>
