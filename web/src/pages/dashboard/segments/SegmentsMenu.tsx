@@ -191,20 +191,28 @@ function SaveForm({
     event.preventDefault();
     void attempt(segments.create(name.trim(), shared, filters).then(() => setName('')));
   };
+  if (filters.length === 0) {
+    return (
+      <div className="segment-save">
+        <h3>Save the current filters</h3>
+        <p className="muted small">Add filters first; they are saved here under a name.</p>
+      </div>
+    );
+  }
   return (
     <form className="segment-save" onSubmit={save}>
       <h3>Save the current filters</h3>
-      <p className="muted small">{filters.length > 0 ? filters.map(describeFilter).join(' · ') : 'Add filters first; they are saved here under a name.'}</p>
+      <p className="muted small">{filters.map(describeFilter).join(' · ')}</p>
       <div className="field">
         <label htmlFor={`${id}-name`}>Name</label>
-        <input id={`${id}-name`} value={name} onChange={(event) => setName(event.target.value)} required maxLength={120} disabled={filters.length === 0} />
+        <input id={`${id}-name`} value={name} onChange={(event) => setName(event.target.value)} required maxLength={120} />
       </div>
       <label className="segment-share small">
-        <input type="checkbox" checked={shared} disabled={!canShare || filters.length === 0} onChange={(event) => setShared(event.target.checked)} />
+        <input type="checkbox" checked={shared} disabled={!canShare} onChange={(event) => setShared(event.target.checked)} />
         Share with everyone who sees this site{canShare ? '' : ' (editors and up)'}
       </label>
       <div className="filter-actions">
-        <button type="submit" className="btn btn-primary" disabled={filters.length === 0}>
+        <button type="submit" className="btn btn-primary">
           Save segment
         </button>
       </div>
