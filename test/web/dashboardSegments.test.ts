@@ -83,6 +83,12 @@ describe('dashboard filters by name, conversions and segments', () => {
     expect(expected).toBe('2');
     await expect.poll(() => visitors(page), { timeout: 15_000 }).toBe(expected);
     await expectNoPanelError(page);
+    // The map names the country under the pointer, with its visitors.
+    const locations = page.getByRole('region', { name: 'Locations' });
+    await locations.getByRole('tab', { name: 'Map' }).click();
+    await locations.locator('path[data-country="DE"]').hover();
+    await expect.poll(() => locations.locator('.map-tooltip').textContent()).toBe('🇩🇪 Germany: 2 visitors');
+    await page.screenshot({ path: screenshotPath('dashboard-map-tooltip') });
     await page.context().close();
 
     // A view written by hand with the name shows the same numbers, not an error.

@@ -8,12 +8,13 @@ import type { Filter } from '../context';
  * panel keeps its own columns.
  */
 
-/** The goals a top-level `is` filter chooses (the conversions the panels then count). */
+/**
+ * The goals a top-level `is` filter chooses (the conversions the panels then count). As in the
+ * reference, only a top-level one: "visits that reached a goal" keeps whole visits, whose rows
+ * the panels count as usual (and the engine has no conversion rate beside it).
+ */
 export function filteredGoals(filters: readonly Filter[]): string[] {
-  return filters.flatMap((filter) => {
-    const leaf = filter[0] === 'has_done' && Array.isArray(filter[1]) ? filter[1] : filter;
-    return leaf[0] === 'is' && leaf[1] === 'event:goal' && Array.isArray(leaf[2]) ? leaf[2].map(String) : [];
-  });
+  return filters.flatMap((filter) => (filter[0] === 'is' && filter[1] === 'event:goal' && Array.isArray(filter[2]) ? filter[2].map(String) : []));
 }
 
 /** A panel's columns under the view's filters: conversions and their rate once a goal is filtered. */
