@@ -175,9 +175,11 @@ describe('dashboard filters by name, conversions and segments', () => {
     }
 
     // Renamed and deleted from the menu.
-    const last = await open(`${t.url}/${account.domain}${range}`);
+    const last = await open(`${t.url}/${account.domain}${range}`, { phone: true });
     await last.getByRole('button', { name: 'Segments' }).click();
     const menu = last.getByRole('dialog', { name: 'Segments' });
+    await menu.locator('.segment-row').first().waitFor();
+    await last.screenshot({ path: screenshotPath('dashboard-segments-phone') });
     // The only segment: its row holds a form while it is renamed.
     const row = menu.locator('.segment-row').first();
     await row.getByRole('button', { name: 'Rename' }).click();
@@ -185,6 +187,7 @@ describe('dashboard filters by name, conversions and segments', () => {
     await row.getByRole('button', { name: 'Save' }).click();
     const renamed = menu.locator('.segment-row').filter({ hasText: 'German visitors' });
     await renamed.waitFor();
+    await last.screenshot({ path: screenshotPath('dashboard-segment-renamed-phone') });
     await renamed.getByRole('button', { name: 'Delete' }).click();
     await last
       .getByRole('dialog', { name: /Delete the segment/ })
