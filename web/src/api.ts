@@ -117,6 +117,7 @@ export function teamApi(teamId: number) {
     get: reader(team),
     post: change('POST', {}, team),
     put: change('PUT', {}, team),
+    patch: change('PATCH', {}, team),
     delete: change('DELETE', undefined, team),
     /** Sends a file as the request body (an import upload). */
     upload: (path: string, file: File) => exchange('POST', path, file, undefined, { ...team, 'content-type': file.type || 'application/octet-stream' }),

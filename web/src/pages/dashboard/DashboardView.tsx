@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from 'react';
-import { DashboardContext } from './context';
+import { canEditSite, DashboardContext } from './context';
 import { CurrentVisitors } from './controls/CurrentVisitors';
 import { DashboardDownload } from './controls/DashboardDownload';
 import { DateRangePicker } from './controls/DateRangePicker';
@@ -10,6 +10,7 @@ import { Reports } from './panels/Reports';
 import { siteToday } from './periods';
 import { useRegionNames } from './places';
 import { ShortcutsHelp } from './ShortcutsHelp';
+import { SegmentsMenu } from './segments/SegmentsMenu';
 import { comparisonOf, metricsBeside } from './state';
 import { headlinesFor, TopStats } from './TopStats';
 import { type DashboardSources, useDashboardContext } from './view/useDashboardContext';
@@ -84,6 +85,15 @@ export function DashboardView({
                 if (!state.filters.some((f) => JSON.stringify(f) === text)) update({ filters: [...state.filters, filter] });
               }}
             />
+            {!readOnly && site.team_id !== undefined && !site.guest && (
+              <SegmentsMenu
+                domain={site.domain}
+                teamId={site.team_id}
+                canShare={canEditSite(site)}
+                filters={state.filters}
+                apply={(filters) => update({ filters })}
+              />
+            )}
             <DateRangePicker state={state} update={update} today={today} customOpen={customOpen} setCustomOpen={setCustomOpen} />
           </div>
         </div>

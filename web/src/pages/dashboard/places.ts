@@ -60,11 +60,17 @@ export function countryMatches(code: string, typed: string): boolean {
 let regions: Map<string, string> | null = null;
 let loading: Promise<void> | null = null;
 const listeners = new Set<() => void>();
+// Counts each arrival of names (regions, segments), so components showing them read them again.
+let namesVersion = 0;
+const namesChanged = () => {
+  namesVersion += 1;
+  for (const listener of listeners) listener();
+};
 
 function loadRegions(): Promise<void> {
   loading ??= import('iso-3166/2.js').then(({ iso31662 }) => {
     regions = new Map(iso31662.map(({ code, name }) => [code, name]));
-    for (const listener of listeners) listener();
+    namesChanged();
   });
   return loading;
 }
@@ -95,14 +101,27 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener);
 };
 
-/** Re-renders the component once the region names have loaded, starting their load when `needed`. */
-export function useRegionNames(needed: boolean): boolean {
+/**
+ * Re-renders the component once region names have loaded (starting their load when `needed`)
+ * and whenever the segments' names are read again.
+ */
+export function useRegionNames(needed: boolean): number {
   if (needed) void loadRegions();
-  return useSyncExternalStore(subscribe, () => regions !== null);
+  return useSyncExternalStore(subscribe, () => namesVersion);
 }
 
-/** How a filter's or a row's value reads: places by name, anything else as it is. */
+/** The names of the site's saved segments by id, as the segments menu last read them (segments/useSegments.ts). */
+const segmentNames = new Map<string, string>();
+
+export function setSegmentNames(segments: readonly { id: number; name: string }[]): void {
+  segmentNames.clear();
+  for (const segment of segments) segmentNames.set(String(segment.id), segment.name);
+  namesChanged();
+}
+
+/** How a filter's or a row's value reads: places and segments by name, anything else as it is. */
 export function valueLabel(dimension: string, value: string): string {
+  if (dimension === 'segment') return segmentNames.get(value) ?? `#${value}`;
   if (dimension === 'visit:country') return countryName(value);
   if (dimension === 'visit:region') return regionName(value);
   return value;

@@ -175,6 +175,7 @@ export const OPERATOR_LABELS: Record<string, string> = {
 
 export function dimensionLabel(dimension: string): string {
   if (dimension.startsWith('event:props:')) return `Property ${dimension.slice(12)}`;
+  if (dimension === 'segment') return 'Segment';
   return FILTER_DIMENSIONS.find((d) => d.dimension === dimension)?.label ?? dimension;
 }
 

@@ -49,7 +49,7 @@ export function ValueSearch({
     <div className="field value-search">
       <label htmlFor={`${id}-value`}>Value</label>
       {values.length > 0 && (
-        <ul className="chosen-values" aria-label="Chosen values">
+        <ul className="chosen-values" aria-label="Chosen so far">
           {values.map((value) => (
             <li key={value} className="chip">
               {valueLabel(dimension, value)}

@@ -1,5 +1,6 @@
 import { geoEqualEarth, geoPath } from 'd3-geo';
 import { iso31661NumericToAlpha2 } from 'iso-3166/1-n-to-1-a2.js';
+import { useState } from 'react';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import countries110m from 'world-atlas/countries-110m.json';
@@ -29,9 +30,13 @@ const SHAPES = world.features
     d: path(country) ?? '',
   }));
 
+/** "1 visitor", "12 visitors": the metric's name is plural in the query API. */
+const counted = (value: number, metric: string) => `${formatNumber(value)} ${value === 1 ? metric.replace(/s$/, '') : metric}`;
+
 /**
  * Visitors by country as a world map drawn from a bundled topojson (no tiles, no third-party
- * request): the darker, the more visitors; a click filters the dashboard by the country.
+ * request): the darker, the more visitors; a click filters the dashboard by the country. The
+ * pointer's country shows its name and visitors in a tooltip beside it.
  */
 export default function WorldMap({
   result,
@@ -46,42 +51,55 @@ export default function WorldMap({
 }) {
   const values = new Map(result.results.map((row) => [row.dimensions[0] ?? '', row.metrics[0] ?? 0]));
   const max = Math.max(1, ...values.values());
+  const [tip, setTip] = useState<{ text: string; x: number; y: number } | null>(null);
   return (
-    // A group, not an image: an image's parts are hidden from assistive technology, and the countries are buttons.
-    // biome-ignore lint/a11y/useSemanticElements: an <svg> cannot be a <fieldset>; it takes the group role
-    <svg className="world-map" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="group" aria-label={`Map of ${metric} by country`}>
-      {SHAPES.map((shape, i) => {
-        const value = shape.code ? values.get(shape.code) : undefined;
-        const title = `${shape.code ? label(shape.code) : shape.name}: ${formatNumber(value ?? 0)} ${metric}`;
-        // A few shapes share no code (disputed areas): the position tells them apart.
-        const key = `${shape.code}-${i}`;
-        if (!value) {
+    <div className="world-map-frame" onPointerLeave={() => setTip(null)}>
+      {tip && (
+        <div className="map-tooltip" aria-hidden="true" style={{ left: tip.x, top: tip.y }}>
+          {tip.text}
+        </div>
+      )}
+      {/* A group, not an image: an image's parts are hidden from assistive technology, and the countries are buttons. */}
+      {/* biome-ignore lint/a11y/useSemanticElements: an <svg> cannot be a <fieldset>; it takes the group role */}
+      <svg
+        className="world-map"
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="group"
+        aria-label={`Map of ${metric} by country`}
+        onPointerMove={(event) => {
+          const name = event.target instanceof SVGPathElement ? event.target.dataset.name : undefined;
+          const frame = event.currentTarget.getBoundingClientRect();
+          setTip(name ? { text: name, x: event.clientX - frame.left, y: event.clientY - frame.top } : null);
+        }}
+      >
+        {SHAPES.map((shape, i) => {
+          const value = shape.code ? values.get(shape.code) : undefined;
+          const title = `${shape.code ? label(shape.code) : shape.name}: ${counted(value ?? 0, metric)}`;
+          // A few shapes share no code (disputed areas): the position tells them apart.
+          const key = `${shape.code}-${i}`;
+          if (!value) {
+            return <path key={key} d={shape.d} data-name={title} />;
+          }
           return (
-            <path key={key} d={shape.d}>
-              <title>{title}</title>
-            </path>
+            // biome-ignore lint/a11y/useSemanticElements: an SVG shape cannot be a <button>; it takes the role
+            <path
+              key={key}
+              d={shape.d}
+              data-country={shape.code}
+              data-name={title}
+              className="has-data"
+              role="button"
+              tabIndex={0}
+              aria-label={`Filter by ${title}`}
+              style={{ fill: `color-mix(in srgb, var(--accent) ${15 + Math.round((value / max) * 85)}%, var(--surface-2))` }}
+              onClick={() => pick(shape.code)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' || event.key === ' ') pick(shape.code);
+              }}
+            />
           );
-        }
-        return (
-          // biome-ignore lint/a11y/useSemanticElements: an SVG shape cannot be a <button>; it takes the role
-          <path
-            key={key}
-            d={shape.d}
-            data-country={shape.code}
-            className="has-data"
-            role="button"
-            tabIndex={0}
-            aria-label={`Filter by ${title}`}
-            style={{ fill: `color-mix(in srgb, var(--accent) ${15 + Math.round((value / max) * 85)}%, var(--surface-2))` }}
-            onClick={() => pick(shape.code)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' || event.key === ' ') pick(shape.code);
-            }}
-          >
-            <title>{title}</title>
-          </path>
-        );
-      })}
-    </svg>
+        })}
+      </svg>
+    </div>
   );
 }

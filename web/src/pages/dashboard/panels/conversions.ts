@@ -2,29 +2,32 @@ import { metricHeading } from '../../../format';
 import type { Filter } from '../context';
 
 /**
- * With a goal filtered, every panel counts conversions as Plausible's does: the visitors who
- * reached the goal ("Conversions") and the share of all visitors with the row's value who did
- * (conversion rate). The goals panel keeps its own columns.
+ * With a goal filtered, every panel counts conversions as Plausible's does (its stats controller's
+ * breakdown metrics): the visitors who reached the goal ("Conversions") and the share of all
+ * visitors with the row's value who did (the group conversion rate, headed "CR"). The goals
+ * panel keeps its own columns.
  */
 
-/** The goals a top-level `is` filter chooses (the conversions the panels then count). */
+/**
+ * The goals a top-level `is` filter chooses (the conversions the panels then count). As in the
+ * reference, only a top-level one: "visits that reached a goal" keeps whole visits, whose rows
+ * the panels count as usual (and the engine has no conversion rate beside it).
+ */
 export function filteredGoals(filters: readonly Filter[]): string[] {
-  return filters.flatMap((filter) => {
-    const leaf = filter[0] === 'has_done' && Array.isArray(filter[1]) ? filter[1] : filter;
-    return leaf[0] === 'is' && leaf[1] === 'event:goal' && Array.isArray(leaf[2]) ? leaf[2].map(String) : [];
-  });
+  return filters.flatMap((filter) => (filter[0] === 'is' && filter[1] === 'event:goal' && Array.isArray(filter[2]) ? filter[2].map(String) : []));
 }
 
 /** A panel's columns under the view's filters: conversions and their rate once a goal is filtered. */
 export function conversionMetrics(dimension: string, metrics: string[], filters: readonly Filter[], details: boolean): string[] {
   if (dimension === 'event:goal' || filteredGoals(filters).length === 0) return metrics;
-  return details ? ['visitors', 'events', 'conversion_rate'] : ['visitors', 'conversion_rate'];
+  return details ? ['visitors', 'events', 'group_conversion_rate'] : ['visitors', 'group_conversion_rate'];
 }
 
 /** A column's heading: visitors are the conversions once a goal is filtered. */
 export function columnHeading(metric: string, filters: readonly Filter[], dimension: string): string {
-  if (metric === 'visitors' && dimension !== 'event:goal' && filteredGoals(filters).length > 0) return 'Conversions';
-  return metricHeading(metric);
+  if (dimension === 'event:goal' || filteredGoals(filters).length === 0) return metricHeading(metric);
+  if (metric === 'visitors') return 'Conversions';
+  return metric === 'group_conversion_rate' ? 'CR' : metricHeading(metric);
 }
 
 /**
