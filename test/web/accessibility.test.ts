@@ -45,7 +45,11 @@ describe('accessibility', () => {
   const screens: { name: string; path: () => string; ready: string }[] = [
     { name: 'sites list', path: () => '/sites', ready: 'svg.sparkline' },
     // A day against the day before, so the top stats show their changes; the selected card (visit duration) went up, in green on its tint.
-    { name: 'dashboard', path: () => `/${account.domain}?period=custom&from=2024-01-09&to=2024-01-09&compare=previous_period&metric=visit_duration`, ready: '.panel-row' },
+    {
+      name: 'dashboard',
+      path: () => `/${account.domain}?period=custom&from=2024-01-09&to=2024-01-09&compare=previous_period&metric=visit_duration`,
+      ready: '.panel-row',
+    },
     { name: 'site settings', path: () => `/${account.domain}/settings/general`, ready: 'form' },
     { name: 'team members', path: () => '/settings/team/members', ready: '.settings-list li' },
     { name: 'account', path: () => '/settings/account', ready: 'form' },

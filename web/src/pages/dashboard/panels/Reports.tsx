@@ -98,7 +98,14 @@ function GoalsPanel() {
 function PropertiesPanel() {
   const { site } = useDashboard();
   const [prop, setProp] = useState(site.custom_properties[0] ?? '');
-  const props = useMemo<PanelTab[]>(() => (prop ? [{ label: prop, dimension: `event:props:${prop}`, metrics: ['visitors', 'events'] }] : []), [prop]);
+  // Only events that carry the property: the rest (every pageview) would lead the list as one big "(none)" row.
+  const props = useMemo<PanelTab[]>(
+    () =>
+      prop
+        ? [{ label: prop, dimension: `event:props:${prop}`, metrics: ['visitors', 'events'], filters: [['is_not', `event:props:${prop}`, ['(none)']]] }]
+        : [],
+    [prop],
+  );
   return (
     <div className="props-panel">
       <Panel
