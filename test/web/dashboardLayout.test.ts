@@ -68,4 +68,18 @@ describe('the dashboard layout', () => {
     await page.screenshot({ path: screenshotPath('dashboard-layout'), fullPage: true });
     await page.context().close();
   });
+
+  it('loads the world map only when the locations panel comes into view', async () => {
+    const page = await open('');
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    await page.reload();
+    await page.getByRole('region', { name: 'Pages' }).locator('.panel-row').first().waitFor({ timeout: 20_000 });
+    await page.waitForLoadState('networkidle');
+    expect(requested.filter((path) => path.startsWith('/assets/WorldMap-'))).toEqual([]);
+    await page.getByRole('region', { name: 'Locations' }).scrollIntoViewIfNeeded();
+    await page.getByRole('region', { name: 'Locations' }).locator('path.has-data').first().waitFor({ timeout: 20_000 });
+    expect(requested.filter((path) => path.startsWith('/assets/WorldMap-'))).toHaveLength(1);
+    await page.context().close();
+  });
 });

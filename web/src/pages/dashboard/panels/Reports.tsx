@@ -4,8 +4,9 @@ import { countryName } from '../countries';
 import { Funnels } from './Funnels';
 import { Panel } from './Panel';
 import type { PanelTab } from './panelTab';
+import { WhenVisible } from './WhenVisible';
 
-// The map's shapes are 100 KB of data: they load only when the map is shown.
+// The map's shapes are 100 KB of data: they load only when the map is shown and near the screen.
 const WorldMap = lazy(() => import('./WorldMap'));
 
 /** The one value an `is` filter on the dimension selects, if there is such a filter. */
@@ -31,9 +32,11 @@ const LOCATIONS: PanelTab[] = [
     render: countryName,
     limit: 300,
     visual: (result, pick) => (
-      <Suspense fallback={<div className="panel-skeleton" aria-hidden="true" />}>
-        <WorldMap result={result} metric="visitors" pick={pick} label={countryName} />
-      </Suspense>
+      <WhenVisible placeholder={<div className="panel-skeleton" aria-hidden="true" />}>
+        <Suspense fallback={<div className="panel-skeleton" aria-hidden="true" />}>
+          <WorldMap result={result} metric="visitors" pick={pick} label={countryName} />
+        </Suspense>
+      </WhenVisible>
     ),
   },
   { label: 'Countries', dimension: 'visit:country', metrics: ['visitors'], render: countryName },
