@@ -32,6 +32,18 @@ export const siteImport = z.object({
 });
 export type SiteImport = z.infer<typeof siteImport>;
 
+/**
+ * Why an import cannot be deleted, or null when it can: the DELETE route's refusal and the
+ * settings screen's note say the same, and the screen offers Delete only when this is null.
+ */
+export function importDeletionRefusal(item: Pick<SiteImport, 'kind' | 'status'>): { code: string; message: string } | null {
+  if (item.status === 'pending' || item.status === 'running')
+    return { code: 'import_running', message: 'This import is still running; delete it once it has finished.' };
+  if (item.kind === 'events')
+    return { code: 'events_import', message: 'Imported raw events joined the site’s own events and cannot be taken out again by import.' };
+  return null;
+}
+
 /** GET /api/v1/sites/:site_id/imports. */
 export const siteImportList = z.object({ imports: z.array(siteImport) });
 export type SiteImportList = z.infer<typeof siteImportList>;

@@ -40,7 +40,10 @@ describe('dashboard screenshots with realistic data', () => {
     for (const panel of ['Sources', 'Pages', 'Devices', 'Goal conversions', 'Properties']) {
       await page.getByRole('region', { name: panel }).locator('.panel-row').first().waitFor({ timeout: 20_000 });
     }
+    // The map loads as its panel nears the screen (panels/WhenVisible.tsx): below the fold on a phone.
+    await page.getByRole('region', { name: 'Locations' }).scrollIntoViewIfNeeded();
     await page.getByRole('region', { name: 'Locations' }).locator('path.has-data').first().waitFor({ timeout: 20_000 });
+    await page.evaluate(() => window.scrollTo(0, 0));
     await expect.poll(() => page.locator('.graph-plot canvas').count(), { timeout: 20_000 }).toBe(1);
     // The funnel narrows step by step: pricing, then sign-up, then purchase.
     const steps = page.getByRole('region', { name: 'Funnels' }).locator('.funnel li');

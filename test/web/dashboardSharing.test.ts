@@ -87,6 +87,22 @@ describe('sharing the dashboard', () => {
     }
   });
 
+  it('fixes an embed’s theme and background whatever the system’s, on a phone too', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 }, colorScheme: 'dark' });
+    const page = await context.newPage();
+    await page.goto(`${sharedUrl}&embed=true&theme=light&background=%23fafafa&${range}`);
+    await page.locator('[data-metric="visitors"] .stat-value').filter({ hasText: '4' }).waitFor({ timeout: 20_000 });
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(250, 250, 250)');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: screenshotPath('dashboard-embedded-light-phone'), fullPage: true });
+    // An invalid background is ignored, and without embed=true the options do nothing.
+    await page.goto(`${sharedUrl}&theme=light&background=url(x)&${range}`);
+    await page.locator('.top-stats').waitFor({ timeout: 20_000 });
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await context.close();
+  });
+
   it('shows the embed code of a shared link in its settings', async () => {
     const page = await signedInPage();
     await page.goto(`${t.url}/${account.domain}/settings/visibility`);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../clock.js';
 import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import type * as contract from '../../contracts/imports.js';
-import { importUploadQuery, type SiteImportList } from '../../contracts/imports.js';
+import { importDeletionRefusal, importUploadQuery, type SiteImportList } from '../../contracts/imports.js';
 import { importParams, siteIdParams } from '../../contracts/params.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { type ImportRunner, uploadPath } from '../../imports/importRunner.js';
@@ -92,9 +92,8 @@ export function importsRoutes(app: FastifyInstance, deps: { db: MetaDb; clock: C
 
   app.delete('/api/v1/sites/:site_id/imports/:import_id', { config: { scope: 'sites:provision' } }, async (request): Promise<Acknowledgement<'deleted'>> => {
     const item = await requireImport(request);
-    if (item.status === 'pending' || item.status === 'running')
-      throw conflict('import_running', 'This import is still running; delete it once it has finished.');
-    if (item.kind === 'events') throw conflict('events_import', 'Imported raw events joined the site’s own events and cannot be taken out again by import.');
+    const refusal = importDeletionRefusal(item);
+    if (refusal) throw conflict(refusal.code, refusal.message);
     await deps.imports.deleteRows(item.siteId, item.id);
     await updateImport(deps.db, item.id, { status: 'deleted' });
     return { deleted: true };

@@ -5,8 +5,9 @@ import { specialGoalProperty } from './conversions';
 import { Funnels } from './Funnels';
 import { Panel } from './Panel';
 import type { PanelTab } from './panelTab';
+import { WhenVisible } from './WhenVisible';
 
-// The map's shapes are 100 KB of data: they load only when the map is shown.
+// The map's shapes are 100 KB of data: they load only when the map is shown and near the screen.
 const WorldMap = lazy(() => import('./WorldMap'));
 
 /** The one value an `is` filter on the dimension selects, if there is such a filter. */
@@ -32,9 +33,11 @@ const LOCATIONS: PanelTab[] = [
     render: countryName,
     limit: 300,
     visual: (result, pick) => (
-      <Suspense fallback={<div className="panel-skeleton" aria-hidden="true" />}>
-        <WorldMap result={result} metric="visitors" pick={pick} label={countryName} />
-      </Suspense>
+      <WhenVisible placeholder={<div className="panel-skeleton" aria-hidden="true" />}>
+        <Suspense fallback={<div className="panel-skeleton" aria-hidden="true" />}>
+          <WorldMap result={result} metric="visitors" pick={pick} label={countryName} />
+        </Suspense>
+      </WhenVisible>
     ),
   },
   { label: 'Countries', dimension: 'visit:country', metrics: ['visitors'], render: countryName },
@@ -104,7 +107,14 @@ function PropertiesPanel({ special }: { special: string | null }) {
   const [chosen, setProp] = useState(site.custom_properties[0] ?? '');
   const prop = special ?? chosen;
   const names = special && !site.custom_properties.includes(special) ? [special, ...site.custom_properties] : site.custom_properties;
-  const props = useMemo<PanelTab[]>(() => (prop ? [{ label: prop, dimension: `event:props:${prop}`, metrics: ['visitors', 'events'] }] : []), [prop]);
+  // Only events that carry the property: the rest (every pageview) would lead the list as one big "(none)" row.
+  const props = useMemo<PanelTab[]>(
+    () =>
+      prop
+        ? [{ label: prop, dimension: `event:props:${prop}`, metrics: ['visitors', 'events'], filters: [['is_not', `event:props:${prop}`, ['(none)']]] }]
+        : [],
+    [prop],
+  );
   return (
     <div className="props-panel">
       <Panel

@@ -1,4 +1,4 @@
-import { siteImportList } from '@contracts/imports';
+import { importDeletionRefusal, siteImportList } from '@contracts/imports';
 import { useEffect, useState } from 'react';
 import { formatTime } from '../../../format';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
@@ -75,8 +75,11 @@ export function ImportsSection({ site, api }: SiteSectionProps) {
                   {formatTime(item.created_at)}
                 </div>
                 {item.error && <p className="form-error small">{item.error.message}</p>}
+                {/* A finished events import says why it has no Delete (a running one shows its progress instead). */}
+                {importDeletionRefusal(item)?.code === 'events_import' && <p className="muted small import-note">{importDeletionRefusal(item)?.message}</p>}
               </div>
-              {!ACTIVE.includes(item.status) && (
+              {/* Delete only where the server allows it. */}
+              {importDeletionRefusal(item) === null && (
                 <ConfirmButton
                   label="Delete"
                   className="btn btn-small btn-danger"

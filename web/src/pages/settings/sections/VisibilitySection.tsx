@@ -2,11 +2,11 @@ import { guestList, type InviteOutcome, invitationList, inviteOutcome } from '@c
 import { sharedLinkList } from '@contracts/sharedLinks';
 import { useState } from 'react';
 import { roleIn, TEAM_MANAGERS } from '../../../../../src/accounts/roles';
+import { formatTime } from '../../../format';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { CopyButton } from '../../../ui/CopyButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { InvitationAnswer } from '../../../ui/InvitationAnswer';
-import { PendingInvitations } from '../../../ui/PendingInvitations';
 import { Section } from '../../../ui/Section';
 import { Field, ServerForm } from '../../../ui/ServerForm';
 import { useResource } from '../../../ui/useResource';
@@ -78,13 +78,19 @@ function SharedLinks({ site, api }: SiteSectionProps) {
   );
 }
 
-/** People outside the team who see this site: listed with their open invitations; managers invite and remove them. */
+/**
+ * People outside the team who see this site, once each: an invited guest is one row with its
+ * invitation's expiry (not a second row under pending invitations); managers invite, revoke and
+ * remove them (the guest route revokes an open invitation too).
+ */
 function Guests({ site, role, api }: SiteSectionProps) {
   const managesGuests = roleIn(role, TEAM_MANAGERS);
   const query = `site_id=${encodeURIComponent(site.domain)}`;
   const guests = useResource((signal) => api.get(`/api/v1/sites/guests?${query}&limit=1000`, guestList, signal), [site.domain]);
   const invitations = useResource((signal) => api.get('/api/v1/teams/invitations', invitationList, signal), [site.domain]);
-  const pending = invitations.data?.invitations.filter((i) => i.site_id === site.domain && i.status === 'pending') ?? [];
+  const pending = new Map(
+    (invitations.data?.invitations ?? []).filter((i) => i.site_id === site.domain && i.status === 'pending').map((i) => [i.email, i] as const),
+  );
   const reload = () => {
     guests.reload();
     invitations.reload();
@@ -94,28 +100,33 @@ function Guests({ site, role, api }: SiteSectionProps) {
       <ErrorNote error={guests.error} />
       {guests.data?.guests.length === 0 && <p className="muted">No guests yet.</p>}
       <ul className="settings-list">
-        {guests.data?.guests.map((guest) => (
-          <li key={guest.email}>
-            <div>
-              <strong>{guest.email}</strong> <span className="badge">{guest.role}</span>{' '}
-              {guest.status === 'invited' && <span className="badge badge-muted">invited</span>}
-            </div>
-            {managesGuests && (
-              <ConfirmButton
-                label="Remove"
-                className="btn btn-small btn-danger"
-                title={`Remove ${guest.email}?`}
-                message="They lose access to this site, and open invitations for them are revoked."
-                onConfirm={async () => {
-                  await api.delete(`/api/v1/sites/guests/${encodeURIComponent(guest.email)}?${query}`);
-                  reload();
-                }}
-              />
-            )}
-          </li>
-        ))}
+        {guests.data?.guests.map((guest) => {
+          const invited = guest.status === 'invited';
+          const expires = pending.get(guest.email)?.expires_at;
+          return (
+            <li key={guest.email}>
+              <div className="grow">
+                <strong>{guest.email}</strong> <span className="badge">{guest.role}</span> {invited && <span className="badge badge-muted">invited</span>}
+                {invited && expires && <div className="muted small">invitation expires {formatTime(expires)}</div>}
+              </div>
+              {managesGuests && (
+                <ConfirmButton
+                  label={invited ? 'Revoke' : 'Remove'}
+                  className="btn btn-small btn-danger"
+                  title={invited ? `Revoke the invitation of ${guest.email}?` : `Remove ${guest.email}?`}
+                  message={
+                    invited ? 'The link in their invitation stops working.' : 'They lose access to this site, and open invitations for them are revoked.'
+                  }
+                  onConfirm={async () => {
+                    await api.delete(`/api/v1/sites/guests/${encodeURIComponent(guest.email)}?${query}`);
+                    reload();
+                  }}
+                />
+              )}
+            </li>
+          );
+        })}
       </ul>
-      <PendingInvitations api={api} invitations={pending} onRevoked={managesGuests ? reload : undefined} />
       {!managesGuests && <p className="muted small">The team's owner and admins invite and remove guests.</p>}
       <InviteGuest site={site} api={api} managesGuests={managesGuests} reload={reload} />
     </Section>

@@ -1,6 +1,6 @@
 import { createdWebhook, deliveryLog, rotatedWebhookSecret, type Webhook, type WebhookList, webhookList } from '@contracts/webhooks';
 import { useState } from 'react';
-import { WEBHOOK_EVENT_TYPES } from '../../../../../src/webhooks/eventTypes';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from '../../../../../src/webhooks/eventTypes';
 import { FAILING_THRESHOLD, OLD_SECRET_VALIDITY_MS, STOP_THRESHOLD } from '../../../../../src/webhooks/policy';
 import type { TeamApi } from '../../../api';
 import { formatTime } from '../../../format';
@@ -246,7 +246,13 @@ function AddWebhook({ api, hooks, setSecret }: Omit<WebhooksProps, 'secret'>) {
                 checked={types.includes(type)}
                 onChange={(event) => setTypes(event.target.checked ? [...types, type] : types.filter((t) => t !== type))}
               />
-              <code>{type}</code>
+              <span>
+                <code>{type}</code>
+                <span className="muted small check-description">
+                  {WEBHOOK_EVENTS[type].description}
+                  {WEBHOOK_EVENTS[type].published ? '' : ' (not sent yet)'}
+                </span>
+              </span>
             </label>
           ))}
           <FieldError name="event_types" codes={['invalid_event_types', 'invalid_event_type']} />
