@@ -8,38 +8,24 @@ import type { Resource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
 import { MailNotSetUp, RecipientList, useEmailSettings } from './EmailRecipients';
 
-const NOTICES: { kind: NoticeKind; title: string; description: string; label: string; hint: string }[] = [
+const NOTICES: { kind: NoticeKind; title: string; description: string; label: string }[] = [
   {
     kind: 'spike',
     title: 'Traffic spike',
     description: 'A mail when the visitors on the site right now (the last 5 minutes) reach this number.',
     label: 'Current visitors at or above',
-    hint: 'Checked every 5 minutes.',
   },
   {
     kind: 'drop',
     title: 'Traffic drop',
     description: 'A mail when the visitors over the last 12 hours fall below this number — often a sign that the tracking script went missing.',
     label: 'Visitors in 12 hours below',
-    hint: 'Checked every 5 minutes over the 12 hours before.',
   },
 ];
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-function Threshold({
-  domain,
-  kind,
-  label,
-  hint,
-  settings,
-}: {
-  domain: string;
-  kind: NoticeKind;
-  label: string;
-  hint: string;
-  settings: Resource<EmailSettings>;
-}) {
+function Threshold({ domain, kind, label, settings }: { domain: string; kind: NoticeKind; label: string; settings: Resource<EmailSettings> }) {
   const current = settings.data?.thresholds[kind] ?? null;
   const [value, setValue] = useState('');
   useEffect(() => setValue(current === null ? '' : String(current)), [current]);
@@ -50,7 +36,7 @@ function Threshold({
   return (
     <ServerForm
       submitLabel={current === null ? 'Turn on' : 'Save'}
-      className="settings-form inline-form"
+      className="settings-form inline-form threshold-form"
       savedMessage="Saved."
       onSubmit={() => save(value.trim() === '' ? null : Number(value))}
       actions={
@@ -61,7 +47,7 @@ function Threshold({
         )
       }
     >
-      <Field id={`threshold-${kind}`} label={label} name="threshold" hint={hint}>
+      <Field id={`threshold-${kind}`} label={label} name="threshold">
         <input type="number" min={1} step={1} inputMode="numeric" value={value} onChange={(event) => setValue(event.target.value)} placeholder="Off" />
       </Field>
     </ServerForm>
@@ -82,8 +68,8 @@ export function TrafficNoticesSection({ site }: SiteSectionProps) {
         const last = settings.data?.last_noticed[notice.kind] ?? null;
         const on = settings.data?.thresholds[notice.kind] != null;
         return (
-          <Section key={notice.kind} title={notice.title} description={`${notice.description} At most one notice every 12 hours.`}>
-            <Threshold domain={site.domain} kind={notice.kind} label={notice.label} hint={notice.hint} settings={settings} />
+          <Section key={notice.kind} title={notice.title} description={`${notice.description} Checked every 5 minutes; at most one notice every 12 hours.`}>
+            <Threshold domain={site.domain} kind={notice.kind} label={notice.label} settings={settings} />
             <p className="muted small">
               {on ? (last ? `The last notice went out ${when(last)}.` : 'No notice has gone out yet.') : 'Off: set a number to turn it on.'} Webhooks subscribed
               to <code>traffic.{notice.kind}</code> hear of it too.
