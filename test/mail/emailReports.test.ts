@@ -12,6 +12,7 @@ import { type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
 import { svc } from '../support/processes.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { signedInHeaders } from '../support/webSession.js';
+import { type IsolatedMetadata, isolatedMetadata } from '../webhooks/support/database.js';
 import { type MailServer, type ReceivedMail, startMailServer } from './mailServer.js';
 
 /**
@@ -23,6 +24,8 @@ import { type MailServer, type ReceivedMail, startMailServer } from './mailServe
 const clock = new ManualClock(Date.parse('2026-11-20T10:00:00Z'));
 let mail: MailServer;
 let t: TestApp;
+/** SQLite, or with TEST_DATABASE_URL a PostgreSQL database of this file's own. */
+let metadata: IsolatedMetadata;
 let site: Account;
 const silent = { info() {}, warn() {}, error() {} };
 
@@ -31,7 +34,8 @@ let secondWorker: EmailDeps;
 
 beforeAll(async () => {
   mail = await startMailServer();
-  t = await startTestApp({ clock, env: { SMTP_URL: `smtp://127.0.0.1:${mail.port}?from=reports@svc.example` } });
+  metadata = await isolatedMetadata();
+  t = await startTestApp({ clock, env: { ...metadata.env, SMTP_URL: `smtp://127.0.0.1:${mail.port}?from=reports@svc.example` } });
   const { app } = t;
   secondWorker = {
     db: app.meta.db,
@@ -48,6 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await mail?.close();
+  await metadata?.dispose();
 });
 
 const visit = (visitor: string, at: string, pages: string[], source?: string): FixtureEvent[] =>
