@@ -28,6 +28,7 @@ const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyl
 function Threshold({ domain, kind, label, settings }: { domain: string; kind: NoticeKind; label: string; settings: Resource<EmailSettings> }) {
   const current = settings.data?.thresholds[kind] ?? null;
   const [value, setValue] = useState('');
+  const [offError, setOffError] = useState<string | null>(null);
   useEffect(() => setValue(current === null ? '' : String(current)), [current]);
   const save = async (threshold: number | null) => {
     await api.put(`/app/api/sites/${encodeURIComponent(domain)}/traffic-thresholds`, { kind, threshold });
@@ -41,12 +42,23 @@ function Threshold({ domain, kind, label, settings }: { domain: string; kind: No
       onSubmit={() => save(value.trim() === '' ? null : Number(value))}
       actions={
         current !== null && (
-          <button type="button" className="btn" onClick={() => void save(null).then(() => setValue(''))}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => {
+              setOffError(null);
+              save(null).then(
+                () => setValue(''),
+                (error: unknown) => setOffError(error instanceof Error ? error.message : String(error)),
+              );
+            }}
+          >
             Turn off
           </button>
         )
       }
     >
+      <ErrorNote error={offError} />
       <Field id={`threshold-${kind}`} label={label} name="threshold">
         <input type="number" min={1} step={1} inputMode="numeric" value={value} onChange={(event) => setValue(event.target.value)} placeholder="Off" />
       </Field>
