@@ -23,7 +23,7 @@ export interface Config {
   secretKeyBaseSource: 'environment' | 'generated';
   /** Webhook deliveries may reach private and loopback addresses (internal receivers). */
   webhookAllowPrivate: boolean;
-  /** smtp:// or smtps:// server for owner notices; null sends no email. */
+  /** smtp:// or smtps:// server for reports, traffic notices and owner notices; null sends no email. */
   smtpUrl: string | null;
   query: QueryConfig;
   /** redis://… holding per-event state shared by several nodes (docs/scaling.md); null keeps it in this process. */
@@ -101,7 +101,11 @@ export const CONFIG_VARIABLES = [
   ['LOG_LEVEL', 'info', `One of ${LOG_LEVELS.join(', ')}.`],
   ['SECRET_KEY_BASE', '(generated into DATA_DIR)', 'Secret for signing; at least 32 characters.'],
   ['WEBHOOK_ALLOW_PRIVATE', 'false', 'true lets webhooks reach private, loopback and link-local addresses (receivers on an internal network).'],
-  ['SMTP_URL', '(unset: no email)', 'smtp://user:pass@host:587 or smtps://…:465 (optional ?from=address) to email team owners about broken webhook endpoints.'],
+  [
+    'SMTP_URL',
+    '(unset: no email)',
+    'smtp://user:pass@host:587 or smtps://…:465 (optional ?from=address) to send email reports and traffic notices (docs/settings.md) and tell team owners about broken webhook endpoints.',
+  ],
   ['QUERY_TIMEOUT_SECONDS', '30', 'Time limit of one analytics query (each statement of a stats request).'],
   ['QUERY_MEMORY_LIMIT_MB', '512', 'Memory limit of one analytics query.'],
   ['QUERY_CONNECTIONS', '3 (8 with CLICKHOUSE_URL)', 'Statistics statements answered side by side, shared between teams in turn.'],

@@ -89,7 +89,7 @@ async function sendPeriod(deps: EmailDeps, site: Site, period: ReportPeriod, onl
     }
     sendings.push(said(email, await deliver({ ...deps, mailer }, content, site, email, keyOf(email))));
   }
-  return sendings;
+  return sendings.sort((a, b) => a.email.localeCompare(b.email));
 }
 
 async function deliver(deps: EmailDeps & { mailer: Mailer }, content: ReportContent, site: Site, email: string, key: SendingKey): Promise<Sending['outcome']> {

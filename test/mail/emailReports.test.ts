@@ -12,6 +12,7 @@ import { type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
 import { svc } from '../support/processes.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { signedInHeaders } from '../support/webSession.js';
+import { type IsolatedMetadata, isolatedMetadata } from '../webhooks/support/database.js';
 import { type MailServer, type ReceivedMail, startMailServer } from './mailServer.js';
 
 /**
@@ -23,6 +24,8 @@ import { type MailServer, type ReceivedMail, startMailServer } from './mailServe
 const clock = new ManualClock(Date.parse('2026-11-20T10:00:00Z'));
 let mail: MailServer;
 let t: TestApp;
+/** SQLite, or with TEST_DATABASE_URL a PostgreSQL database of this file's own. */
+let metadata: IsolatedMetadata;
 let site: Account;
 const silent = { info() {}, warn() {}, error() {} };
 
@@ -31,7 +34,8 @@ let secondWorker: EmailDeps;
 
 beforeAll(async () => {
   mail = await startMailServer();
-  t = await startTestApp({ clock, env: { SMTP_URL: `smtp://127.0.0.1:${mail.port}?from=reports@svc.example` } });
+  metadata = await isolatedMetadata();
+  t = await startTestApp({ clock, env: { ...metadata.env, SMTP_URL: `smtp://127.0.0.1:${mail.port}?from=reports@svc.example` } });
   const { app } = t;
   secondWorker = {
     db: app.meta.db,
@@ -48,6 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await mail?.close();
+  await metadata?.dispose();
 });
 
 const visit = (visitor: string, at: string, pages: string[], source?: string): FixtureEvent[] =>
@@ -220,6 +225,63 @@ describe('email reports', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('Field "kind" must be one of weekly, monthly.');
   }, 60_000);
+});
+
+describe('a refused or interrupted sending', () => {
+  const asOf = { year: 2026, month: 11, day: 23 };
+  let retried: Account;
+
+  it('retries a mail the SMTP server refused, and never resends one whose sender stopped before the answer', async () => {
+    retried = await createAccount(t.app, { domain: 'retries.example.com', timezone: 'Europe/Berlin' });
+    const settings = await web('GET', `/app/api/sites/${site.domain}/email-settings`);
+    expect((await settings.json()).mail_configured).toBe(true);
+    for (const email of ['r@example.com', 'x@example.com']) {
+      await t.app.meta.db.insertInto('email_recipients').values({ site_id: retried.siteId, topic: 'weekly', email, created_at: clock.now() }).execute();
+    }
+    // x@'s sender died 20 minutes ago between its claim and the SMTP server's answer.
+    await t.app.meta.db
+      .insertInto('report_sendings')
+      .values({
+        site_id: retried.siteId,
+        kind: 'weekly',
+        period_start: '2026-11-16',
+        email: 'x@example.com',
+        state: 'sending',
+        attempts: 1,
+        claimed_at: clock.now() - 20 * 60_000,
+      })
+      .execute();
+    const refusing = await startMailServer({ refuseLogin: true });
+    try {
+      const refused = await sendDueReports(
+        { ...secondWorker, mailer: createSmtpMailer(`smtp://u:p@127.0.0.1:${refusing.port}`) },
+        { siteId: retried.siteId, kind: 'weekly', asOf },
+      );
+      expect(refused[0]!.sendings.map((s) => [s.email, s.outcome])).toEqual([
+        ['r@example.com', 'failed'],
+        ['x@example.com', 'interrupted'],
+      ]);
+    } finally {
+      await refusing.close();
+    }
+    const again = await sendDueReports(secondWorker, { siteId: retried.siteId, kind: 'weekly', asOf });
+    expect(again[0]!.sendings.map((s) => [s.email, s.outcome])).toEqual([
+      ['r@example.com', 'sent'],
+      ['x@example.com', 'interrupted'],
+    ]);
+    expect(mailsTo('r@example.com')).toHaveLength(1);
+    expect(mailsTo('x@example.com')).toHaveLength(0);
+    const rows = await t.app.meta.db
+      .selectFrom('report_sendings')
+      .select(['email', 'state', 'attempts'])
+      .where('site_id', '=', retried.siteId)
+      .orderBy('email')
+      .execute();
+    expect(rows).toEqual([
+      { email: 'r@example.com', state: 'sent', attempts: 2 },
+      { email: 'x@example.com', state: 'interrupted', attempts: 1 },
+    ]);
+  });
 });
 
 describe('traffic notices', () => {

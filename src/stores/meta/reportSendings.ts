@@ -1,4 +1,3 @@
-import type { ReportKind } from '../../contracts/emailReports.js';
 import { type MetaDb, type MetaRecord, records } from './database.js';
 
 /**
@@ -11,7 +10,8 @@ export type ReportSending = MetaRecord<'report_sendings'>;
 
 export interface SendingKey {
   siteId: number;
-  kind: ReportKind;
+  /** weekly or monthly */
+  kind: string;
   /** YYYY-MM-DD, the site's time zone. */
   periodStart: string;
   email: string;
@@ -66,7 +66,7 @@ export async function markFailed(db: MetaDb, key: SendingKey, error: string): Pr
 export async function closeInterrupted(db: MetaDb, claimedBefore: number): Promise<ReportSending[]> {
   const stale = await records(db).selectFrom('report_sendings').selectAll().where('state', '=', 'sending').where('claimedAt', '<', claimedBefore).execute();
   for (const row of stale) {
-    await keyed(db, { siteId: row.siteId, kind: row.kind as ReportKind, periodStart: row.periodStart, email: row.email })
+    await keyed(db, row)
       .set({ state: 'interrupted', error: 'The sender stopped before the SMTP server answered; not sent again, to never send twice.' })
       .where('state', '=', 'sending')
       .where('claimedAt', '=', row.claimedAt)

@@ -6,6 +6,7 @@ import { Link } from '../../router';
 import { Loading } from '../../ui/Loading';
 import { useResource } from '../../ui/useResource';
 import { NoAccess, SettingsLayout } from './SettingsLayout';
+import { EmailReportsSection } from './sections/EmailReportsSection';
 import { ExportSection } from './sections/ExportSection';
 import { FunnelsSection } from './sections/FunnelsSection';
 import { GeneralSection } from './sections/GeneralSection';
@@ -15,6 +16,7 @@ import { ImportsSection } from './sections/ImportsSection';
 import { PropertiesSection } from './sections/PropertiesSection';
 import { ShieldsSection } from './sections/ShieldsSection';
 import { TrackerSection } from './sections/TrackerSection';
+import { TrafficNoticesSection } from './sections/TrafficNoticesSection';
 import { VisibilitySection } from './sections/VisibilitySection';
 import { WebhooksSection } from './sections/WebhooksSection';
 import type { SiteSectionProps } from './siteSection';
@@ -29,6 +31,8 @@ const SECTIONS: { section: string; label: string; render(props: SiteSectionProps
   { section: 'shields', label: 'Shields', render: (p) => <ShieldsSection {...p} /> },
   { section: 'tracker', label: 'Tracker', render: (p) => <TrackerSection {...p} /> },
   { section: 'health', label: 'Ingestion health', render: (p) => <HealthSection {...p} /> },
+  { section: 'email-reports', label: 'Email reports', render: (p) => <EmailReportsSection {...p} /> },
+  { section: 'traffic-notices', label: 'Traffic notices', render: (p) => <TrafficNoticesSection {...p} /> },
   { section: 'webhooks', label: 'Webhooks', render: (p) => <WebhooksSection {...p} />, for: ROLES.filter((r) => ROLE_SCOPES[r].includes('webhooks:write')) },
   { section: 'imports', label: 'Imports', render: (p) => <ImportsSection {...p} /> },
   { section: 'export', label: 'Export data', render: (p) => <ExportSection {...p} /> },
