@@ -6,16 +6,20 @@ import type { QueryEngineDeps } from '../query/run/engine.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import { appFileRoutes } from './appFiles.js';
 import { accountRoutes } from './routes/account.js';
+import { accountSessionRoutes } from './routes/accountSessions.js';
 import { apiKeyRoutes } from './routes/apiKeys.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { webExportRoutes } from './routes/export.js';
 import { ingestionGuideRoutes } from './routes/ingestionGuide.js';
 import { myInvitationRoutes } from './routes/myInvitations.js';
 import { noticeRoutes } from './routes/notices.js';
+import { passwordResetRoutes } from './routes/passwordReset.js';
+import { profileRoutes } from './routes/profile.js';
 import { sessionRoutes } from './routes/session.js';
 import { sharedDashboardRoutes } from './routes/sharedDashboard.js';
 import { siteDomainRoutes } from './routes/siteDomain.js';
 import { teamMemberRoutes } from './routes/teamMembers.js';
+import { twoFactorRoutes } from './routes/twoFactor.js';
 import { readWebSession, type WebDeps } from './signIn.js';
 
 /**
@@ -29,6 +33,10 @@ export function webAppRoutes(app: FastifyInstance, deps: WebDeps & { engine: Que
     scope.addHook('preValidation', refuseNulCharacters);
     sessionRoutes(scope, deps);
     accountRoutes(scope, deps);
+    twoFactorRoutes(scope, deps);
+    passwordResetRoutes(scope, deps);
+    accountSessionRoutes(scope, deps);
+    profileRoutes(scope, deps);
     dashboardRoutes(scope, deps);
     apiKeyRoutes(scope, deps);
     ingestionGuideRoutes(scope);

@@ -11,6 +11,7 @@ import * as m0009 from './0009_event_imports.js';
 import * as m0010 from './0010_raw_retention.js';
 import * as m0011 from './0011_leases.js';
 import * as m0012 from './0012_webhook_subscription_start.js';
+import * as m0015 from './0015_account_security.js';
 import type { MetaDialect } from './columns.js';
 
 export type { MetaDialect } from './columns.js';
@@ -31,6 +32,7 @@ const MIGRATIONS: Array<[string, Up]> = [
   ['0010_raw_retention', m0010.up],
   ['0011_leases', m0011.up],
   ['0012_webhook_subscription_start', m0012.up],
+  ['0015_account_security', m0015.up],
 ];
 
 export function metaMigrations(dialect: MetaDialect): MigrationProvider {
