@@ -51,10 +51,10 @@ async function screenshots(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: screenshotPath(name), fullPage: true });
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: screenshotPath(`${name}-dark`), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
   const size = page.viewportSize();
   await page.setViewportSize({ width: 375, height: 812 });
   await page.screenshot({ path: screenshotPath(`${name}-phone`), fullPage: true });
-  await page.emulateMedia({ colorScheme: 'light' });
   if (size) await page.setViewportSize(size);
 }
 
@@ -174,6 +174,30 @@ describe('accounts in the browser', () => {
     await page.getByRole('button', { name: 'Sign out Firefox on Windows' }).click();
     await expect.poll(() => list.locator('li').count()).toBe(1);
     expect(await stillIn()).toBe(false);
+    await context.close();
+  });
+
+  it('shows a team owner which members have two-factor sign-in on, and no one else', async () => {
+    const tess = await t.app.meta.db.selectFrom('users').select('id').where('email_normalized', '=', 'tess@example.com').executeTakeFirstOrThrow();
+    const team = await t.app.meta.db.selectFrom('memberships').select('team_id').where('user_id', '=', tess.id).executeTakeFirstOrThrow();
+    const sam = await t.app.meta.db.selectFrom('users').select('id').where('email_normalized', '=', 'sam@example.com').executeTakeFirstOrThrow();
+    await t.app.meta.db.insertInto('memberships').values({ team_id: team.team_id, user_id: sam.id, role: 'admin', created_at: clock.now() }).execute();
+    const list = (userId: number) =>
+      signedInHeaders(t.app, userId).then((headers) => fetch(`${t.url}/app/api/teams/${team.team_id}/members/two-factor`, { headers }));
+    expect(await (await list(tess.id)).json()).toEqual({
+      members: [
+        { email: 'tess@example.com', two_factor: true },
+        { email: 'sam@example.com', two_factor: false },
+      ],
+    });
+    expect((await list(sam.id)).status).toBe(403);
+
+    const { context, page } = await newPage();
+    await context.addCookies([{ name: 'svc_session', value: (await signedInHeaders(t.app, tess.id)).token, url: t.url }]);
+    await page.goto(`${t.url}/settings/team/members`);
+    await page.locator('li.member').filter({ hasText: 'tess@example.com' }).getByText('two-factor on').waitFor();
+    await page.locator('li.member').filter({ hasText: 'sam@example.com' }).getByText('no two-factor').waitFor();
+    await page.screenshot({ path: screenshotPath('team-members-two-factor'), fullPage: true });
     await context.close();
   });
 });

@@ -85,13 +85,13 @@ function RecoveryCodesShown({ codes, onDone }: { codes: string[]; onDone(): void
         <strong>Two-factor sign-in is on.</strong> Keep these recovery codes somewhere safe: each signs you in once if you lose your phone. They will not be
         shown again.
       </p>
-      <ol className="recovery-codes" data-testid="recovery-codes">
+      <ul className="recovery-codes" data-testid="recovery-codes">
         {codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
           </li>
         ))}
-      </ol>
+      </ul>
       <div className="form-actions">
         <CopyButton text={codes.join('\n')} label="Copy codes" />
         <button type="button" className="btn btn-primary" onClick={onDone}>
