@@ -68,7 +68,6 @@ async function issue(
     role,
     status: 'invited',
     invitation: { id: invitation.id, expires_at: new Date(invitation.expiresAt).toISOString(), accept_url: acceptUrl(baseUrl, 'invitations', token) },
-    mail: null,
   };
 }
 
@@ -82,7 +81,7 @@ export async function inviteGuest(
   // Find-or-create, as Plausible: an address already a guest, or already invited, keeps the role
   // it holds or was offered; changing it means removing the guest first.
   const guest = await findSiteGuest(db, input.siteId, email);
-  if (guest) return { email: guest.email, role: guest.role, status: 'accepted', invitation: null, mail: null };
+  if (guest) return { email: guest.email, role: guest.role, status: 'accepted', invitation: null };
   const pending = (await listOpenInvitations(db, input.teamId, { siteId: input.siteId })).find(
     (invitation) => invitation.expiresAt > now && invitation.emailNormalized === email.toLowerCase(),
   );
@@ -99,7 +98,7 @@ export async function inviteTeamMember(
   const role = parseInvitationRole(input.role, TEAM_INVITATION_ROLES);
   const member = (await listTeamMembers(db, input.teamId)).find((m) => m.email.toLowerCase() === email.toLowerCase());
   if (member && member.role === 'owner') throw badRequest('invalid_role', `${member.email} owns this team; ownership changes only by a transfer.`);
-  if (member && member.role === role) return { email: member.email, role, status: 'accepted', invitation: null, mail: null };
+  if (member && member.role === role) return { email: member.email, role, status: 'accepted', invitation: null };
   return issue(db, { teamId: input.teamId, siteId: null }, email, role, input.invitedBy, input.baseUrl, now);
 }
 
