@@ -200,4 +200,29 @@ describe('accounts in the browser', () => {
     await page.screenshot({ path: screenshotPath('team-members-two-factor'), fullPage: true });
     await context.close();
   });
+
+  it('deletes one’s own account, refused while it owns a team with other members', async () => {
+    const tess = await t.app.meta.db.selectFrom('users').select('id').where('email_normalized', '=', 'tess@example.com').executeTakeFirstOrThrow();
+    const { context, page } = await newPage();
+    await context.addCookies([{ name: 'svc_session', value: (await signedInHeaders(t.app, tess.id)).token, url: t.url }]);
+    await page.goto(`${t.url}/settings/account`);
+    await page.getByLabel('Your password, to confirm').last().fill('tess password');
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.getByRole('button', { name: 'Delete my account' }).click();
+    await dialog.getByRole('alert').filter({ hasText: "You are the owner of “Tess Two's team”, which has other members or sites" }).waitFor();
+    await page.screenshot({ path: screenshotPath('account-delete-refused'), fullPage: true });
+    await context.close();
+
+    const { userId } = await createUserWithTeam(t.app.meta.db, { email: 'dora@example.com', name: 'Dora', password: 'dora password' }, clock.now());
+    const dora = await newPage();
+    await dora.context.addCookies([{ name: 'svc_session', value: (await signedInHeaders(t.app, userId)).token, url: t.url }]);
+    await dora.page.goto(`${t.url}/settings/account`);
+    await dora.page.getByLabel('Your password, to confirm').last().fill('dora password');
+    await dora.page.getByRole('button', { name: 'Delete my account' }).click();
+    await dora.page.getByRole('dialog').getByRole('button', { name: 'Delete my account' }).click();
+    await dora.page.waitForURL(/\/login/);
+    expect(await t.app.meta.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()).toBeUndefined();
+    await dora.context.close();
+  });
 });
