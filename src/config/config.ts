@@ -101,7 +101,11 @@ export const CONFIG_VARIABLES = [
   ['LOG_LEVEL', 'info', `One of ${LOG_LEVELS.join(', ')}.`],
   ['SECRET_KEY_BASE', '(generated into DATA_DIR)', 'Secret for signing; at least 32 characters.'],
   ['WEBHOOK_ALLOW_PRIVATE', 'false', 'true lets webhooks reach private, loopback and link-local addresses (receivers on an internal network).'],
-  ['SMTP_URL', '(unset: no email)', 'smtp://user:pass@host:587 or smtps://…:465 (optional ?from=address) to send password resets, email changes, invitations and broken-webhook notices.'],
+  [
+    'SMTP_URL',
+    '(unset: no email)',
+    'smtp://user:pass@host:587 or smtps://…:465 (optional ?from=address) to send password resets, email changes, invitations and broken-webhook notices.',
+  ],
   ['QUERY_TIMEOUT_SECONDS', '30', 'Time limit of one analytics query (each statement of a stats request).'],
   ['QUERY_MEMORY_LIMIT_MB', '512', 'Memory limit of one analytics query.'],
   ['QUERY_CONNECTIONS', '3 (8 with CLICKHOUSE_URL)', 'Statistics statements answered side by side, shared between teams in turn.'],
