@@ -1,4 +1,4 @@
-import { hashPassword } from '../../accounts/passwords.js';
+import { hashPassword, passwordTooShort, WEAK_PASSWORD } from '../../accounts/passwords.js';
 import { invalid, taken } from '../../errors.js';
 import { type MetaDb, records } from './database.js';
 
@@ -15,9 +15,7 @@ export async function createUserWithTeam(db: MetaDb, input: NewUser, now: number
   const email = input.email.trim();
   if (!EMAIL.test(email) || email.length > 320) throw invalid('invalid_email', `"${input.email}" is not an email address.`);
   const name = parseUserName(input.name);
-  if (input.password !== undefined && input.password.length < 8) {
-    throw invalid('weak_password', 'The password must be at least 8 characters long.');
-  }
+  if (input.password !== undefined && passwordTooShort(input.password)) throw invalid('weak_password', WEAK_PASSWORD);
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
   const emailNormalized = email.toLowerCase();
   return db.transaction().execute(async (trx) => {
