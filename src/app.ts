@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
+import { type SecretBox, secretBoxFrom } from './accounts/secretBox.js';
 import { buildHttpServer } from './api/httpServer.js';
 import { type Probe, STATE_STORE } from './api/routes/health.js';
 import { queryEngineDeps } from './api/routes/query.js';
@@ -20,7 +21,6 @@ import { signInLimiterFor } from './state/signInLimiter.js';
 import { type EventStore, openEventStore } from './stores/clickhouse/eventStore.js';
 import { type MetaStore, openMetaStore } from './stores/meta/database.js';
 import { createLeases, type Leases } from './stores/meta/leases.js';
-import { type SecretBox, secretBoxFrom } from './webhooks/secretBox.js';
 import { createWebhookWorker, type WebhookWorker } from './webhooks/worker.js';
 
 /** One process of the service with the given roles (src/config/roles.ts); parts of other roles are null. */
@@ -137,6 +137,7 @@ export async function createNode(config: Config, options: NodeOptions = {}): Pro
     imports,
     exports,
     webhookSecrets,
+    mailer: config.smtpUrl === null ? null : createSmtpMailer(config.smtpUrl),
     state: stateProbe(state),
     signInLimiter: signInLimiterFor(state),
     siteChanged: (siteId) => {

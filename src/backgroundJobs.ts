@@ -7,6 +7,7 @@ import { runTrafficNotices } from './reports/trafficNotices.js';
 import { deleteExpiredRawEvents } from './rollups/retention.js';
 import type { Rollups } from './rollups/rollups.js';
 import type { EventStore } from './stores/clickhouse/eventStore.js';
+import { deleteExpiredAccountTokens } from './stores/meta/accountTokens.js';
 import { pruneApiUsage } from './stores/meta/apiKeys.js';
 import type { MetaDb } from './stores/meta/database.js';
 import { createLeases, type Leases, pruneLeases } from './stores/meta/leases.js';
@@ -76,6 +77,7 @@ export function startBackgroundJobs(deps: {
         // Idempotent deletes: any node may run them.
         await pruneApiUsage(deps.meta, now - 2 * 3_600_000);
         await deleteExpiredWebSessions(deps.meta, now);
+        await deleteExpiredAccountTokens(deps.meta, now);
         await pruneLeases(deps.meta, now);
         await leases.run('rollups', async () => {
           const sites = await liveSites(deps.meta);

@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { type SecretBox, secretBoxFrom } from '../accounts/secretBox.js';
 import type { SignInLimiter } from '../accounts/signInLimiter.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
@@ -7,7 +8,7 @@ import { NODE_ROLES, type NodeRole } from '../config/roles.js';
 import type { ExportJobs } from '../export/exportJobs.js';
 import type { ImportRunner } from '../imports/importRunner.js';
 import type { Ingestion } from '../ingest/ingestion.js';
-import { createSmtpMailer } from '../mail/smtpMailer.js';
+import type { Mailer } from '../mail/mailer.js';
 import { mcpRoutes } from '../mcp/httpRoute.js';
 import type { QueryEngineDeps } from '../query/run/engine.js';
 import type { EmailDeps } from '../reports/emailDeps.js';
@@ -16,7 +17,6 @@ import type { Rollups } from '../rollups/rollups.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../stores/meta/database.js';
 import { webAppRoutes } from '../web/webApp.js';
-import type { SecretBox } from '../webhooks/secretBox.js';
 import { requireApiKey } from './authentication.js';
 import { answerClientError, answerUnroutable, installErrorHandling } from './errorHandling.js';
 import { collectRoutes } from './routes/collect.js';
@@ -47,6 +47,8 @@ export interface HttpDeps {
   /** Prepared exports (src/export/exportJobs.ts): the web routes record them; null on a node with neither web nor worker. */
   exports: ExportJobs | null;
   webhookSecrets: SecretBox;
+  /** Sends account and invitation emails; null without SMTP_URL (every screen then says what to do instead). */
+  mailer: Mailer | null;
   /** The STATE_URL store /api/health pings; null when STATE_URL is not set. */
   state: Probe | null;
   /** The web app's sign-in limiter, shared by every node with STATE_URL (src/state/signInLimiter.ts). */
@@ -105,6 +107,7 @@ const ROLE_ROUTES: Record<NodeRole, (app: FastifyInstance, deps: HttpDeps, share
         clock: deps.clock,
         engine,
         baseUrl: deps.config.baseUrl,
+        mailer: deps.mailer,
         siteChanged: deps.siteChanged,
       });
       // Counts this node still holds belong in the answer; a node without collection holds none.
@@ -152,6 +155,9 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
         secret: deps.config.secretKeyBase,
         exports: requireExports(deps.exports),
         emails: emailDeps(deps, shared.engine()),
+        mailer: deps.mailer,
+        baseUrl: deps.config.baseUrl,
+        twoFactorSecrets: secretBoxFrom(deps.config.secretKeyBase, 'twoFactor'),
       })
     : undefined;
   installErrorHandling(app, webApp);
@@ -175,7 +181,7 @@ function emailDeps(deps: HttpDeps, engine: QueryEngineDeps): EmailDeps {
   return {
     db: deps.meta.db,
     engine,
-    mailer: config.smtpUrl === null ? undefined : createSmtpMailer(config.smtpUrl),
+    mailer: deps.mailer ?? undefined,
     clock: deps.clock,
     baseUrl: config.baseUrl,
     tokens: unsubscribeTokens(config.secretKeyBase),

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { Config } from '../config/config.js';
 import type { MetaStore } from '../stores/meta/database.js';
 import type { Output } from './output.js';
 
@@ -6,5 +7,7 @@ import type { Output } from './output.js';
 export interface CommandContext {
   meta: MetaStore;
   clock: Clock;
+  /** The service's configuration (BASE_URL for links the CLI prints). */
+  config: Config;
   out: Output;
 }

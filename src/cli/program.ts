@@ -39,7 +39,7 @@ export function buildProgram(): Command {
     try {
       const config = loadConfig();
       if (options.meta) meta = await openMetaStore(config.metadata);
-      await action({ meta: meta as MetaStore, clock: systemClock, out: createOutput(json()) });
+      await action({ meta: meta as MetaStore, clock: systemClock, config, out: createOutput(json()) });
     } catch (error) {
       if (error instanceof Exit) throw error;
       if (error instanceof AppError) fail(json(), error.status < 500 ? 2 : 1, error.message, error.code);

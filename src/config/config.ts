@@ -104,7 +104,7 @@ export const CONFIG_VARIABLES = [
   [
     'SMTP_URL',
     '(unset: no email)',
-    'smtp://user:pass@host:587 or smtps://…:465 (optional ?from=address) to send email reports and traffic notices (docs/settings.md) and tell team owners about broken webhook endpoints.',
+    'smtp://user:pass@host:587 or smtps://…:465 (optional ?from=address) to send password resets, email changes, invitations, email reports and traffic notices (docs/settings.md) and broken-webhook notices.',
   ],
   ['QUERY_TIMEOUT_SECONDS', '30', 'Time limit of one analytics query (each statement of a stats request).'],
   ['QUERY_MEMORY_LIMIT_MB', '512', 'Memory limit of one analytics query.'],

@@ -23,6 +23,11 @@ export const inviteOutcome = z.object({
   role: z.string(),
   status: z.enum(['invited', 'accepted']),
   invitation: z.object({ id: z.number(), expires_at: z.string(), accept_url: z.string() }).nullable(),
+  /**
+   * Whether the link was emailed: `sent`, `not_set_up` (no SMTP_URL), `failed` (the mail server
+   * refused; the link still works); absent when there was no invitation to send.
+   */
+  mail: z.enum(['sent', 'not_set_up', 'failed']).optional(),
 });
 export type InviteOutcome = z.infer<typeof inviteOutcome>;
 

@@ -14,5 +14,7 @@ export const sessionState = z.object({
   csrf_token: z.string().nullable(),
   teams: z.array(sessionTeam),
   needs_setup: z.boolean(),
+  /** Whether the server sends email (SMTP_URL); without it, the pages that would send one say what to do instead. */
+  mail: z.boolean(),
 });
 export type SessionState = z.infer<typeof sessionState>;

@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SecretBox } from '../accounts/secretBox.js';
 import type { SignInLimiter } from '../accounts/signInLimiter.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
+import type { Mailer } from '../mail/mailer.js';
 import type { MetaDb } from '../stores/meta/database.js';
-import { findWebSession, WEB_SESSION_LIFETIME_MS, type WebSession } from '../stores/meta/webSessions.js';
+import { createWebSession, deleteWebSession, findWebSession, WEB_SESSION_LIFETIME_MS, type WebSession } from '../stores/meta/webSessions.js';
+import { sessionDevice } from './sessionDevice.js';
 
 export const SESSION_COOKIE = 'svc_session';
 
@@ -28,6 +31,12 @@ export interface WebDeps {
   secureCookies: boolean;
   /** Failed sign-ins and shared-link passwords, counted across every node with STATE_URL (src/state/signInLimiter.ts signInLimiterFor). */
   signInLimiter: SignInLimiter;
+  /** Sends account emails (password reset, email change); null without SMTP_URL. */
+  mailer: Mailer | null;
+  /** Public address of the service, on which emailed links are built. */
+  baseUrl: string;
+  /** Seals two-factor secrets at rest. */
+  twoFactorSecrets: SecretBox;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -71,6 +80,16 @@ export function setSessionCookie(reply: FastifyReply, deps: WebDeps, token: stri
     secure: deps.secureCookies,
     maxAge: Math.floor(WEB_SESSION_LIFETIME_MS / 1000),
   });
+}
+
+/**
+ * Signs the request's browser in as the user: a new session on every sign-in (a session id planted
+ * before sign-in is never promoted), named by the browser and OS it was signed in from.
+ */
+export async function startSession(request: FastifyRequest, reply: FastifyReply, deps: WebDeps, userId: number): Promise<void> {
+  if (request.viewer) await deleteWebSession(deps.db, request.viewer.token);
+  const { token } = await createWebSession(deps.db, userId, deps.clock.now(), { device: sessionDevice(request) });
+  setSessionCookie(reply, deps, token);
 }
 
 export function clearSessionCookie(reply: FastifyReply, deps: WebDeps): void {

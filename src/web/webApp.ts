@@ -8,6 +8,7 @@ import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import { appFileRoutes } from './appFiles.js';
 import { accountRoutes } from './routes/account.js';
 import { dashboardAnnotationRoutes } from './routes/annotations.js';
+import { accountSessionRoutes } from './routes/accountSessions.js';
 import { apiKeyRoutes } from './routes/apiKeys.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { emailSettingsRoutes } from './routes/emailSettings.js';
@@ -15,11 +16,14 @@ import { webExportRoutes } from './routes/export.js';
 import { ingestionGuideRoutes } from './routes/ingestionGuide.js';
 import { myInvitationRoutes } from './routes/myInvitations.js';
 import { noticeRoutes } from './routes/notices.js';
+import { passwordResetRoutes } from './routes/passwordReset.js';
+import { profileRoutes } from './routes/profile.js';
 import { sessionRoutes } from './routes/session.js';
 import { sharedDashboardRoutes } from './routes/sharedDashboard.js';
 import { siteDomainRoutes } from './routes/siteDomain.js';
 import { teamMemberRoutes } from './routes/teamMembers.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
+import { twoFactorRoutes } from './routes/twoFactor.js';
 import { readWebSession, type WebDeps } from './signIn.js';
 
 /**
@@ -36,6 +40,10 @@ export function webAppRoutes(
     scope.addHook('preValidation', refuseNulCharacters);
     sessionRoutes(scope, deps);
     accountRoutes(scope, deps);
+    twoFactorRoutes(scope, deps);
+    passwordResetRoutes(scope, deps);
+    accountSessionRoutes(scope, deps);
+    profileRoutes(scope, deps);
     dashboardRoutes(scope, deps);
     dashboardAnnotationRoutes(scope, deps);
     apiKeyRoutes(scope, deps);

@@ -1,3 +1,4 @@
+import type { SecretBox } from '../accounts/secretBox.js';
 import type { Clock } from '../clock.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { MetaDb } from '../stores/meta/database.js';
@@ -6,7 +7,6 @@ import { claimDueDeliveries, closeUnattempted, type DeliveryJob, fanOutEvents, l
 import { type Notice, teamOwnerEmails } from './notices.js';
 import { deliveryBody, deliveryHeaders } from './payload.js';
 import { ATTEMPT_TIMEOUT_MS } from './policy.js';
-import type { SecretBox } from './secretBox.js';
 import { type Resolver, sendWebhook } from './sender.js';
 import { liveSecrets } from './webhooks.js';
 

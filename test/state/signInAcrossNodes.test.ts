@@ -41,6 +41,7 @@ describe('the sign-in limiter across two web nodes sharing Redis', () => {
       imports: app.imports,
       exports: app.exports,
       webhookSecrets: app.webhookSecrets,
+      mailer: null,
       state: null,
       signInLimiter: signInLimiterFor(stateB),
       siteChanged() {},

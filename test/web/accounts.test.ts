@@ -4,6 +4,7 @@ import { registerSite } from '../../src/management/sites.js';
 import { createUserWithTeam, findUserByEmail } from '../../src/stores/meta/users.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { collect } from '../support/collect.js';
+import { svc } from '../support/processes.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { signedInHeaders } from '../support/webSession.js';
 
@@ -178,5 +179,51 @@ describe('accounts and sites in the browser', () => {
     await t.app.close();
     t = await startTestApp({ dataDir: t.dataDir, env: { TRUSTED_PROXIES: '127.0.0.1', BASE_URL: 'https://analytics.example.com' } });
     expect(await cookieOf()).toEqual(expect.arrayContaining(['httponly', 'samesite=lax', 'secure']));
+  });
+
+  it('says on the sign-in page that mail is not set up, and names the command that prints a reset link', async () => {
+    const refused = await fetch(`${t.url}/app/api/password-reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ada@example.com' }),
+    });
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).code).toBe('mail_not_set_up');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${t.url}/login`);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByText('./bin/svc user reset-password --email you@example.com').waitFor();
+    expect(await page.getByRole('status').textContent()).toContain('This server does not send email (SMTP_URL is not set)');
+    await page.screenshot({ path: screenshotPath('password-reset-no-mail'), fullPage: true });
+    await context.close();
+  });
+
+  it('prints a reset link, turns two-factor sign-in off and deletes a user from the command line', async () => {
+    const now = t.app.clock.now();
+    const { userId } = await createUserWithTeam(t.app.meta.db, { email: 'cli@example.com', name: 'Cli', password: 'cli password' }, now);
+    const printed = await svc(['user', 'reset-password', '--email', 'CLI@example.com', '--json'], t.env);
+    expect(printed.code).toBe(0);
+    const { link } = JSON.parse(printed.stdout);
+    const token = new URL(link).searchParams.get('token');
+    const reset = await fetch(`${t.url}/app/api/password-reset/complete`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, password: 'printed link password' }),
+    });
+    expect(reset.status).toBe(200);
+
+    await t.app.meta.db.updateTable('users').set({ totp_secret: 'v1.x.y.z', totp_enabled_at: now }).where('id', '=', userId).execute();
+    expect((await svc(['user', 'disable-2fa', '--email', 'cli@example.com'], t.env)).code).toBe(0);
+    const after = await t.app.meta.db.selectFrom('users').select(['totp_secret', 'totp_enabled_at']).where('id', '=', userId).executeTakeFirstOrThrow();
+    expect(after).toEqual({ totp_secret: null, totp_enabled_at: null });
+
+    // Ada owns a team with a site: refused with a sentence; the new user's empty team goes with them.
+    const refused = await svc(['user', 'delete', '--email', 'ada@example.com'], t.env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^svc: You are the owner of “Ada Owner's team”, which has other members or sites: transfer its ownership/);
+    expect((await svc(['user', 'delete', '--email', 'cli@example.com'], t.env)).code).toBe(0);
+    expect(await findUserByEmail(t.app.meta.db, 'cli@example.com')).toBeUndefined();
+    expect((await svc(['user', 'delete', '--email', 'cli@example.com'], t.env)).stderr).toBe('svc: There is no user with email cli@example.com.\n');
   });
 });

@@ -44,7 +44,7 @@ describe('web app shell', () => {
 
   it('tells the app about set-up, then about the signed-in user', async () => {
     const before = await (await fetch(`${t.url}/app/api/session`)).json();
-    expect(before).toEqual({ user: null, csrf_token: null, teams: [], needs_setup: true });
+    expect(before).toEqual({ user: null, csrf_token: null, teams: [], needs_setup: true, mail: false });
     const now = t.app.clock.now();
     const { userId, teamId } = await createUserWithTeam(t.app.meta.db, { email: 'owner@example.com', name: 'Owner' }, now);
     const signedOut = await (await fetch(`${t.url}/app/api/session`)).json();

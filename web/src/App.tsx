@@ -1,7 +1,8 @@
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
-import { AccountPage } from './pages/AccountPage';
+import { ConfirmEmailPage } from './pages/ConfirmEmailPage';
 import { InvitationPage } from './pages/InvitationPage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import { PasswordResetPage } from './pages/PasswordResetPage';
 import { SetupPage } from './pages/SetupPage';
 import { SignInPage } from './pages/SignInPage';
 import { SitesPage } from './pages/SitesPage';
@@ -15,6 +16,7 @@ const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
 const SharedDashboardPage = lazy(() => import('./pages/dashboard/SharedDashboardPage'));
 // Settings are opened less often than the dashboard: their own chunk too.
 const SiteSettingsPage = lazy(() => import('./pages/settings/SiteSettingsPage').then((m) => ({ default: m.SiteSettingsPage })));
+const AccountPage = lazy(() => import('./pages/account/AccountPage').then((m) => ({ default: m.AccountPage })));
 const TeamSettingsPage = lazy(() => import('./pages/settings/TeamSettingsPage').then((m) => ({ default: m.TeamSettingsPage })));
 
 type Access = 'public' | 'signed-in' | 'signed-out';
@@ -29,6 +31,9 @@ interface Route {
 const ROUTES: Route[] = [
   { pattern: '/setup', access: 'public', render: () => <SetupPage /> },
   { pattern: '/login', access: 'signed-out', render: () => <SignInPage /> },
+  // The links of the reset and email-change emails (src/management/passwordReset.ts, emailChange.ts).
+  { pattern: '/password-reset', access: 'public', render: () => <PasswordResetPage /> },
+  { pattern: '/confirm-email', access: 'public', render: () => <ConfirmEmailPage /> },
   // The links that invitation and ownership-transfer emails carry (src/management/invitations.ts acceptUrl).
   { pattern: '/invitations/accept', access: 'public', render: () => <InvitationPage kind="invitations" /> },
   { pattern: '/ownership-transfers/accept', access: 'public', render: () => <InvitationPage kind="ownership-transfers" /> },

@@ -12,7 +12,7 @@ interface SessionContextValue {
 
 const SessionContext = createContext<SessionContextValue>({
   session: null,
-  refresh: async () => ({ user: null, csrf_token: null, teams: [], needs_setup: false }),
+  refresh: async () => ({ user: null, csrf_token: null, teams: [], needs_setup: false, mail: false }),
 });
 
 export function SessionProvider({ children }: { children: ReactNode }) {
@@ -25,7 +25,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
   useEffect(() => {
     whenSignedOut(() => void refresh());
-    void refresh().catch(() => setSession({ user: null, csrf_token: null, teams: [], needs_setup: false }));
+    void refresh().catch(() => setSession({ user: null, csrf_token: null, teams: [], needs_setup: false, mail: false }));
   }, [refresh]);
   return <SessionContext.Provider value={{ session, refresh }}>{children}</SessionContext.Provider>;
 }

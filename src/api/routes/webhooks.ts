@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SecretBox } from '../../accounts/secretBox.js';
 import type { Clock } from '../../clock.js';
 import type { CreatedWebhook, DeliveryLog, Redelivery, RotatedWebhookSecret, Webhook, WebhookList } from '../../contracts/webhooks.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { MetaDb } from '../../stores/meta/database.js';
 import { listAttempts, redeliver } from '../../webhooks/deliveries.js';
 import { attemptJson, iso, webhookJson } from '../../webhooks/json.js';
-import type { SecretBox } from '../../webhooks/secretBox.js';
 import {
   createWebhook,
   deleteWebhook,

@@ -1,8 +1,13 @@
 import type { Command } from 'commander';
+import { missing } from '../../errors.js';
+import { deleteAccount } from '../../management/accountDeletion.js';
+import { createResetLink } from '../../management/passwordReset.js';
 import { registerSite } from '../../management/sites.js';
 import { type ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from '../../stores/meta/apiKeys.js';
+import type { MetaStore } from '../../stores/meta/database.js';
 import { lockTeam, setTeamCollection, type Team, unlockTeam } from '../../stores/meta/teams.js';
-import { createUserWithTeam } from '../../stores/meta/users.js';
+import { disableTwoFactor } from '../../stores/meta/twoFactor.js';
+import { createUserWithTeam, findUserByEmail } from '../../stores/meta/users.js';
 import { commaList, idArgument, positiveInteger } from '../arguments.js';
 import type { CommandContext } from '../commandContext.js';
 import { iso } from '../output.js';
@@ -54,6 +59,8 @@ function userAndSiteCommands(program: Command, run: Run): void {
       }),
     );
 
+  userAccessCommands(user, run);
+
   const site = program.command('site').description('Manage sites');
   site
     .command('create')
@@ -68,6 +75,51 @@ function userAndSiteCommands(program: Command, run: Run): void {
           { id: created.id, team_id: created.teamId, domain: created.domain, timezone: created.timezone, created_at: iso(created.createdAt) },
           `Created site ${created.domain} (${created.timezone}) with id ${created.id}.`,
         );
+      }),
+    );
+}
+
+/** What the server's operator does for someone who cannot help themselves in the web app (docs/settings.md, Account). */
+function userAccessCommands(user: Command, run: Run): void {
+  const byEmail = async (db: MetaStore['db'], email: string) => {
+    const found = await findUserByEmail(db, email);
+    if (!found) throw missing(`There is no user with email ${email}.`);
+    return found;
+  };
+  user
+    .command('reset-password')
+    .description('Print a link to choose a new password (works once, for an hour), for a server that sends no email')
+    .requiredOption('--email <email>', "the user's email address")
+    .action((opts: { email: string }) =>
+      run(async ({ meta, clock, config, out }) => {
+        const found = await byEmail(meta.db, opts.email);
+        const { link, expiresAt } = await createResetLink(meta.db, found.id, config.baseUrl, clock.now());
+        out.result(
+          { user_id: found.id, link, expires_at: iso(expiresAt) },
+          `${link}\nGive this link to ${found.email}: it works once, until ${iso(expiresAt)}.`,
+        );
+      }),
+    );
+  user
+    .command('disable-2fa')
+    .description('Turn off two-factor sign-in for a user who lost their authenticator and recovery codes')
+    .requiredOption('--email <email>', "the user's email address")
+    .action((opts: { email: string }) =>
+      run(async ({ meta, out }) => {
+        const found = await byEmail(meta.db, opts.email);
+        await disableTwoFactor(meta.db, found.id);
+        out.result({ user_id: found.id, two_factor: false }, `Two-factor sign-in is off for ${found.email}; they sign in with their password alone.`);
+      }),
+    );
+  user
+    .command('delete')
+    .description('Delete a user (refused while they own a team with other members or sites)')
+    .requiredOption('--email <email>', "the user's email address")
+    .action((opts: { email: string }) =>
+      run(async ({ meta, out }) => {
+        const found = await byEmail(meta.db, opts.email);
+        await deleteAccount(meta.db, found.id);
+        out.result({ user_id: found.id, deleted: true }, `Deleted user ${found.id} (${found.email}).`);
       }),
     );
 }

@@ -37,7 +37,7 @@ export function exportCommands(program: Command, run: (action: (ctx: CommandCont
         if (!owner) throw new AppError(409, 'no_owner', `The team of ${site.domain} has no owner to export as.`);
         const base = serverAddress(opts.url);
         const query = new URLSearchParams({ ...(opts.from ? { from: opts.from } : {}), ...(opts.to ? { to: opts.to } : {}) });
-        const { token } = await createWebSession(meta.db, owner.userId, now, EXPORT_SESSION_MS);
+        const { token } = await createWebSession(meta.db, owner.userId, now, { lifetimeMs: EXPORT_SESSION_MS });
         try {
           const response = await callServer(base, `/app/api/sites/${encodeURIComponent(site.domain)}/export?${query}`, {
             headers: { cookie: `svc_session=${token}` },

@@ -54,7 +54,7 @@ async function sendSite(
 ): Promise<ReportSendOutcome> {
   const owner = (await listTeamMembers(meta.db, site.teamId)).find((member) => member.role === 'owner');
   if (!owner) throw new AppError(409, 'no_owner', `The team of ${site.domain} has no owner to send its reports as.`);
-  const { token, session } = await createWebSession(meta.db, owner.userId, now, SEND_SESSION_MS);
+  const { token, session } = await createWebSession(meta.db, owner.userId, now, { lifetimeMs: SEND_SESSION_MS });
   try {
     const response = await callServer(base, `/app/api/sites/${encodeURIComponent(site.domain)}/email-reports/send`, {
       method: 'POST',

@@ -28,6 +28,8 @@ export interface MetaSchema {
   webhook_attempts: WebhookAttemptsTable;
   notices: NoticesTable;
   web_sessions: WebSessionsTable;
+  recovery_codes: RecoveryCodesTable;
+  account_tokens: AccountTokensTable;
   imports: ImportsTable;
   leases: LeasesTable;
   email_recipients: EmailRecipientsTable;
@@ -44,6 +46,12 @@ export interface UsersTable {
   name: string;
   password_hash: string | null;
   created_at: number;
+  /** The TOTP secret, sealed (src/accounts/secretBox.ts); set while two-factor sign-in is being set up or is on. */
+  totp_secret: string | null;
+  /** When two-factor sign-in was turned on; null while off or being set up. */
+  totp_enabled_at: number | null;
+  /** The last TOTP time step used to sign in: a code is accepted once. */
+  totp_last_step: number | null;
 }
 
 export interface TeamsTable {
@@ -291,6 +299,30 @@ export interface WebSessionsTable {
   csrf_token: string;
   created_at: number;
   expires_at: number;
+  /** Names the session in the sessions list (the token's hash is never shown). */
+  handle: string | null;
+  /** Browser and operating system names read from the user agent at sign-in; the agent itself is not kept. */
+  browser: Generated<string>;
+  os: Generated<string>;
+  last_used_at: number | null;
+}
+
+export interface RecoveryCodesTable {
+  user_id: number;
+  code_hash: string;
+  used_at: number | null;
+}
+
+/** One-time links and challenges: a password reset, an email change, the second step of a sign-in. */
+export interface AccountTokensTable {
+  token_hash: string;
+  user_id: number;
+  purpose: string;
+  /** The address an email change moves to. */
+  new_email: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface ImportsTable {

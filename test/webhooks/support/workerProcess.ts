@@ -1,9 +1,9 @@
 // A separate worker process for the multi-process test: opens the metadata store named in
 // SVC_TEST_METADATA, runs one tick at SVC_TEST_NOW on the injected clock, prints its summary.
 import { readFileSync } from 'node:fs';
+import { secretBoxFrom } from '../../../src/accounts/secretBox.js';
 import { ManualClock } from '../../../src/clock.js';
 import { openMetaStore } from '../../../src/stores/meta/database.js';
-import { secretBoxFrom } from '../../../src/webhooks/secretBox.js';
 import { createWebhookWorker } from '../../../src/webhooks/worker.js';
 
 const quiet = { info: () => {}, warn: () => {}, error: (object: object, message: string) => process.stderr.write(`${message} ${JSON.stringify(object)}\n`) };

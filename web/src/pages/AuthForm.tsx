@@ -65,6 +65,8 @@ export function Field({
   onChange,
   autoComplete,
   hint,
+  inputMode,
+  autoFocus,
 }: {
   id: string;
   label: string;
@@ -73,11 +75,23 @@ export function Field({
   onChange(value: string): void;
   autoComplete?: string;
   hint?: string;
+  inputMode?: 'numeric' | 'text';
+  autoFocus?: boolean;
 }) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} type={type} value={value} onChange={(event) => onChange(event.target.value)} autoComplete={autoComplete} required />
+      <input
+        id={id}
+        type={type}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        autoComplete={autoComplete}
+        inputMode={inputMode}
+        // biome-ignore lint/a11y/noAutofocus: the code field is the one thing this step asks for, right after the password
+        autoFocus={autoFocus}
+        required
+      />
       {hint && <span className="field-hint">{hint}</span>}
     </div>
   );

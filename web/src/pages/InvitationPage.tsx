@@ -1,3 +1,4 @@
+import { signInOutcome } from '@contracts/account';
 import { acceptanceOutcome } from '@contracts/invitations';
 import { useState } from 'react';
 import { api } from '../api';
@@ -55,8 +56,10 @@ export function InvitationPage({ kind }: { kind: 'invitations' | 'ownership-tran
       submitLabel={mode === 'new' ? 'Create account and join' : 'Sign in and join'}
       onSubmit={async () => {
         const accepted = await api.post(`/api/${kind}/accept`, mode === 'new' ? { token, name, password } : { token, password }, acceptanceOutcome);
-        await api.post('/app/api/sign-in', { email: accepted.email, password });
-        await done();
+        const signedIn = await api.post('/app/api/sign-in', { email: accepted.email, password }, signInOutcome);
+        // Accepted; an account with two-factor sign-in on finishes signing in on the sign-in page, with its code.
+        if ('challenge' in signedIn) navigate(`/login?next=/`, { replace: true });
+        else await done();
       }}
       foot={
         <button type="button" className="link-button" onClick={() => setMode(mode === 'new' ? 'existing' : 'new')}>

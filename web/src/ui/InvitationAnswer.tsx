@@ -2,6 +2,20 @@ import type { InviteOutcome } from '@contracts/invitations';
 import { formatTime } from '../format';
 import { CopyButton } from './CopyButton';
 
+/** Whether the link went by email, and what to do when it did not. */
+function mailSentence(answer: InviteOutcome, who: string): string {
+  switch (answer.mail) {
+    case 'sent':
+      return `Invitation emailed to ${answer.email}. The link is also here, to send ${who} another way:`;
+    case 'failed':
+      return `Invitation created for ${answer.email}, but the mail server refused the email: send ${who} this link yourself.`;
+    case 'not_set_up':
+      return `Invitation created for ${answer.email}. This server does not send email (SMTP_URL is not set): send ${who} this link yourself.`;
+    default:
+      return `Invitation created for ${answer.email}. Send ${who} this link:`;
+  }
+}
+
 /** The invitation link to send, or, when the address already has that access, a sentence saying so. */
 export function InvitationAnswer({ answer, who }: { answer: InviteOutcome; who: string }) {
   if (!answer.invitation) {
@@ -13,9 +27,8 @@ export function InvitationAnswer({ answer, who }: { answer: InviteOutcome; who: 
   }
   return (
     <div className="shown-once" role="status">
-      <p>
-        Invitation created for {answer.email}. Send {who} this link (it expires {formatTime(answer.invitation.expires_at)}):
-      </p>
+      <p>{mailSentence(answer, who)}</p>
+      <p className="muted small">The link expires {formatTime(answer.invitation.expires_at)}.</p>
       <div className="copy-row">
         <code className="small truncate" data-testid="invitation-link">
           {answer.invitation.accept_url}

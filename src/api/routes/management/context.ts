@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../../clock.js';
+import type { Mailer } from '../../../mail/mailer.js';
 import type { QueryEngineDeps } from '../../../query/run/engine.js';
 import type { MetaDb } from '../../../stores/meta/database.js';
 import { bodyFields, singleValued } from '../../requestParts.js';
@@ -12,6 +13,8 @@ export interface ManagementDeps {
   engine: QueryEngineDeps;
   /** Public address of the service: snippet, shared-link and invitation URLs are built on it. */
   baseUrl: string;
+  /** Sends invitation emails; null without SMTP_URL (the answer's link is then the only way). */
+  mailer: Mailer | null;
   /** Tell cached lookups (ingestion) that a site, its shields or its settings changed. */
   siteChanged(siteId: number): void;
 }

@@ -16,6 +16,7 @@ import {
   type TransferOutcome,
 } from '../../../contracts/invitations.js';
 import { badRequest, notFound } from '../../../errors.js';
+import { mailInvitation } from '../../../management/invitationMail.js';
 import { inviteGuest, inviteTeamMember } from '../../../management/invitations.js';
 import { requestOwnershipTransfer, transferJson } from '../../../management/ownershipTransfer.js';
 import { parseId, parsePayload } from '../../../management/payload.js';
@@ -66,7 +67,7 @@ export function invitationRoutes(app: FastifyInstance, deps: ManagementDeps): vo
 }
 
 /** A site's guests: listed with their open invitations, invited, removed (with their invitations). */
-function guestRoutes(app: FastifyInstance, { db, clock, baseUrl }: ManagementDeps): void {
+function guestRoutes(app: FastifyInstance, { db, clock, baseUrl, mailer }: ManagementDeps): void {
   app.get('/api/v1/sites/guests', READ, async (request): Promise<GuestList> => {
     const query = parsePayload(guestListQuery, request.query ?? {});
     const now = clock.now();
@@ -81,11 +82,9 @@ function guestRoutes(app: FastifyInstance, { db, clock, baseUrl }: ManagementDep
     const now = clock.now();
     const site = await requireTeamSite(db, request.caller, body.site_id, now);
     await requireRole(db, request.caller, TEAM_MANAGERS, 'invite guests');
-    return inviteGuest(
-      db,
-      { teamId: request.caller.teamId, siteId: site.id, email: body.email, role: body.role, invitedBy: request.caller.userId, baseUrl },
-      now,
-    );
+    const target = { teamId: request.caller.teamId, siteId: site.id, invitedBy: request.caller.userId };
+    const outcome = await inviteGuest(db, { ...target, email: body.email, role: body.role, baseUrl }, now);
+    return mailInvitation({ db, mailer }, outcome, target);
   });
 
   app.delete('/api/v1/sites/guests/:email', PROVISION, async (request): Promise<Acknowledgement<'deleted'>> => {
@@ -102,7 +101,7 @@ function guestRoutes(app: FastifyInstance, { db, clock, baseUrl }: ManagementDep
 }
 
 /** The team's members: listed with their open invitations, invited, removed (never the owner). */
-function membershipRoutes(app: FastifyInstance, { db, clock, baseUrl }: ManagementDeps): void {
+function membershipRoutes(app: FastifyInstance, { db, clock, baseUrl, mailer }: ManagementDeps): void {
   app.get('/api/v1/teams/memberships', READ, async (request): Promise<MembershipList> => {
     const query = parsePayload(memberListQuery, request.query ?? {});
     const now = clock.now();
@@ -119,7 +118,9 @@ function membershipRoutes(app: FastifyInstance, { db, clock, baseUrl }: Manageme
     const body = parsePayload(memberInvitation, request.body);
     checkTeamParameter(request.caller, body.team_id, () => notFound('Team could not be found.'));
     await requireRole(db, request.caller, TEAM_MANAGERS, 'invite team members');
-    return inviteTeamMember(db, { teamId: request.caller.teamId, email: body.email, role: body.role, invitedBy: request.caller.userId, baseUrl }, clock.now());
+    const target = { teamId: request.caller.teamId, siteId: null, invitedBy: request.caller.userId };
+    const outcome = await inviteTeamMember(db, { ...target, email: body.email, role: body.role, baseUrl }, clock.now());
+    return mailInvitation({ db, mailer }, outcome, target);
   });
 
   app.delete('/api/v1/teams/memberships/:email', PROVISION, async (request): Promise<Acknowledgement<'deleted'>> => {

@@ -13,6 +13,7 @@ import * as m0011 from './0011_leases.js';
 import * as m0012 from './0012_webhook_subscription_start.js';
 import * as m0013 from './0013_segments.js';
 import * as m0014 from './0014_annotations.js';
+import * as m0015 from './0015_account_security.js';
 import * as m0016 from './0016_email_reports.js';
 import type { MetaDialect } from './columns.js';
 
@@ -36,6 +37,7 @@ const MIGRATIONS: Array<[string, Up]> = [
   ['0012_webhook_subscription_start', m0012.up],
   ['0013_segments', m0013.up],
   ['0014_annotations', m0014.up],
+  ['0015_account_security', m0015.up],
   ['0016_email_reports', m0016.up],
 ];
 

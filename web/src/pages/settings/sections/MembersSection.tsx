@@ -1,3 +1,4 @@
+import { type MemberTwoFactorList, memberTwoFactorList } from '@contracts/account';
 import {
   type Invitation,
   type InviteOutcome,
@@ -29,6 +30,11 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
   const members = useResource((signal) => api.get('/api/v1/teams/memberships?limit=1000', membershipList, signal), []);
   const invitations = useResource((signal) => api.get('/api/v1/teams/invitations', invitationList, signal), []);
   const transfer = useResource((signal) => api.get('/api/v1/teams/ownership-transfer', openOwnershipTransfer, signal), []);
+  // Only the owner is told who has two-factor sign-in on (src/web/routes/profile.ts).
+  const twoFactor = useResource(
+    (signal) => (role === OWNER ? appApi.get(`/app/api/teams/${teamId}/members/two-factor`, memberTwoFactorList, signal) : Promise.resolve(null)),
+    [role, teamId],
+  );
   const pending = invitations.data?.invitations.filter((i) => i.site_id === null && i.status === 'pending') ?? [];
   const reload = () => {
     members.reload();
@@ -36,7 +42,7 @@ export function MembersSection({ api, teamId, role }: { api: TeamApi; teamId: nu
   };
   return (
     <>
-      <Members api={api} teamId={teamId} members={members} pending={pending} reload={reload} />
+      <Members api={api} teamId={teamId} members={members} pending={pending} reload={reload} twoFactor={role === OWNER ? twoFactor.data : null} />
       <InviteMember api={api} reload={reload} />
       {role === OWNER && <OwnershipTransfer api={api} transfer={transfer} />}
     </>
@@ -50,13 +56,17 @@ function Members({
   members,
   pending,
   reload,
+  twoFactor,
 }: {
   api: TeamApi;
   teamId: number;
   members: Resource<MembershipList>;
   pending: Invitation[];
   reload(): void;
+  /** Who has two-factor sign-in on: for the owner only, else null. */
+  twoFactor: MemberTwoFactorList | null;
 }) {
+  const hasTwoFactor = (email: string) => twoFactor?.members.find((m) => m.email === email)?.two_factor;
   const [roleError, setRoleError] = useState<string | null>(null);
   return (
     <Section
@@ -68,7 +78,13 @@ function Members({
         {members.data?.memberships.map((member) => (
           <li key={member.email} className="member">
             <div className="grow">
-              <strong>{member.email}</strong> {member.role === 'owner' && <span className="badge">owner</span>}
+              <strong>{member.email}</strong> {member.role === 'owner' && <span className="badge">owner</span>}{' '}
+              {twoFactor &&
+                (hasTwoFactor(member.email) ? (
+                  <span className="badge badge-good">two-factor on</span>
+                ) : (
+                  <span className="badge badge-muted">no two-factor</span>
+                ))}
             </div>
             {member.role !== 'owner' && (
               <label className="role-select">
