@@ -7,8 +7,8 @@ import type { EmailDeps } from '../reports/emailDeps.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import { appFileRoutes } from './appFiles.js';
 import { accountRoutes } from './routes/account.js';
-import { dashboardAnnotationRoutes } from './routes/annotations.js';
 import { accountSessionRoutes } from './routes/accountSessions.js';
+import { dashboardAnnotationRoutes } from './routes/annotations.js';
 import { apiKeyRoutes } from './routes/apiKeys.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { emailSettingsRoutes } from './routes/emailSettings.js';
@@ -22,8 +22,8 @@ import { sessionRoutes } from './routes/session.js';
 import { sharedDashboardRoutes } from './routes/sharedDashboard.js';
 import { siteDomainRoutes } from './routes/siteDomain.js';
 import { teamMemberRoutes } from './routes/teamMembers.js';
-import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { twoFactorRoutes } from './routes/twoFactor.js';
+import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { readWebSession, type WebDeps } from './signIn.js';
 
 /**

@@ -118,7 +118,7 @@ describe('invitations by email', () => {
     expect(answer.mail).toBe('sent');
     const sent = await nextMail(before);
     expect(sent.to).toEqual(['new.member@example.com']);
-    expect(sent.headers.subject).toBe('Olga Owner (' + (await userEmail(owner.userId)) + ') invited you to Acme Analytics on svc analytics');
+    expect(sent.headers.subject).toBe(`Olga Owner (${await userEmail(owner.userId)}) invited you to Acme Analytics on svc analytics`);
     expect(sent.text).toContain('to the team Acme Analytics on svc analytics, with the role editor.');
     expect(sent.text).toContain(answer.invitation.accept_url);
 
