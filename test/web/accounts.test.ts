@@ -76,7 +76,7 @@ describe('accounts and sites in the browser', () => {
     const card = page.locator('[data-site="blog.example.org"]');
     await card
       .locator('.site-visitors')
-      .filter({ hasText: /^1\s*visitors in 24 h/ })
+      .filter({ hasText: /^1\s*visitor in 24 h/ })
       .waitFor();
     await page.screenshot({ path: screenshotPath('sites'), fullPage: true });
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -217,6 +217,7 @@ describe('dashboard controls', () => {
     expect(await goals.locator('.panel-row[data-value="Signup"] .num').last().textContent()).toBe('—');
     await goals.getByRole('button', { name: 'Details' }).click();
     const details = page.getByRole('dialog');
+    await details.locator('thead th').first().waitFor();
     expect(await details.locator('thead th').allTextContents()).toEqual(['Goal', 'Visitors ↓', 'Events', 'CR', 'Revenue', 'Average']);
     await details.getByRole('button', { name: 'Close' }).click();
     // The revenue goal chosen: its revenue heads the dashboard, in euros.

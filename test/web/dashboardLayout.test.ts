@@ -73,6 +73,8 @@ describe('the dashboard layout', () => {
     const page = await open('');
     const requested: string[] = [];
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    // A screen short enough that the locations panel starts well below it.
+    await page.setViewportSize({ width: 1280, height: 700 });
     await page.reload();
     await page.getByRole('region', { name: 'Pages' }).locator('.panel-row').first().waitFor({ timeout: 20_000 });
     await page.waitForLoadState('networkidle');

@@ -50,6 +50,8 @@ describe('dashboard filters by name, conversions and segments', () => {
   const apiVisitors = async (filters: unknown[]) => String((await apiQuery(filters)).body.results[0].metrics[0]);
   /** No panel shows an error, once every panel has answered. */
   async function expectNoPanelError(page: Page) {
+    // The map is drawn once its panel comes near the screen (panels/WhenVisible.tsx): bring it there.
+    await page.getByRole('region', { name: 'Locations' }).scrollIntoViewIfNeeded();
     await expect.poll(() => page.locator('.panel-skeleton').count(), { timeout: 15_000 }).toBe(0);
     expect(await page.locator('.form-error').allTextContents()).toEqual([]);
   }

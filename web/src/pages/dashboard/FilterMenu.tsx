@@ -1,6 +1,8 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { Filter } from './context';
-import { FilterDialog } from './filters/FilterDialog';
+
+// Fetched when first opened: the dialog and its value search stay out of the dashboard's first load (test/web/bundleSize.test.ts).
+const FilterDialog = lazy(() => import('./filters/FilterDialog').then((module) => ({ default: module.FilterDialog })));
 
 /**
  * Builds any filter the query API takes (spec.md "Filters"): a dimension (goals and custom
@@ -17,13 +19,15 @@ export function FilterMenu({ onAdd }: { onAdd(filter: Filter): void }) {
         + Filter
       </button>
       {open && (
-        <FilterDialog
-          onClose={() => setOpen(false)}
-          onAdd={(filter) => {
-            onAdd(filter);
-            setOpen(false);
-          }}
-        />
+        <Suspense fallback={null}>
+          <FilterDialog
+            onClose={() => setOpen(false)}
+            onAdd={(filter) => {
+              onAdd(filter);
+              setOpen(false);
+            }}
+          />
+        </Suspense>
       )}
     </>
   );

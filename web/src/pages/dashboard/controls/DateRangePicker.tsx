@@ -1,8 +1,10 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import './controls.css';
 import { PERIODS } from '../periods';
 import { COMPARISONS, type ViewState } from '../state';
-import { RangeCalendar } from './RangeCalendar';
+
+// Fetched when a custom range is first chosen, not with the dashboard's first load (test/web/bundleSize.test.ts).
+const RangeCalendar = lazy(() => import('./RangeCalendar').then((module) => ({ default: module.RangeCalendar })));
 
 const shortDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
 const span = (from: string | null, to: string | null) => (from && to ? (from === to ? shortDay(from) : `${shortDay(from)} – ${shortDay(to)}`) : '');
@@ -52,17 +54,19 @@ export function DateRangePicker({
           </select>
         </label>
         {customOpen && (
-          <RangeCalendar
-            label="Custom range"
-            from={state.from}
-            to={state.to}
-            latest={today}
-            cancel={() => setCustomOpen(false)}
-            apply={(from, to) => {
-              setCustomOpen(false);
-              update({ period: 'custom', from, to, interval: null });
-            }}
-          />
+          <Suspense fallback={null}>
+            <RangeCalendar
+              label="Custom range"
+              from={state.from}
+              to={state.to}
+              latest={today}
+              cancel={() => setCustomOpen(false)}
+              apply={(from, to) => {
+                setCustomOpen(false);
+                update({ period: 'custom', from, to, interval: null });
+              }}
+            />
+          </Suspense>
         )}
       </div>
       <div className="picker-anchor">
@@ -84,18 +88,20 @@ export function DateRangePicker({
           </select>
         </label>
         {compareOpen && (
-          <RangeCalendar
-            label="Comparison range"
-            from={state.compareFrom}
-            to={state.compareTo}
-            latest={today}
-            near={state.from}
-            cancel={() => setCompareOpen(false)}
-            apply={(compareFrom, compareTo) => {
-              setCompareOpen(false);
-              update({ compare: 'custom', compareFrom, compareTo });
-            }}
-          />
+          <Suspense fallback={null}>
+            <RangeCalendar
+              label="Comparison range"
+              from={state.compareFrom}
+              to={state.compareTo}
+              latest={today}
+              near={state.from}
+              cancel={() => setCompareOpen(false)}
+              apply={(compareFrom, compareTo) => {
+                setCompareOpen(false);
+                update({ compare: 'custom', compareFrom, compareTo });
+              }}
+            />
+          </Suspense>
         )}
       </div>
       {(state.compare === 'previous_period' || state.compare === 'year_over_year') && (

@@ -1,11 +1,13 @@
-import { type CSSProperties, type ReactNode, useState } from 'react';
+import { type CSSProperties, lazy, type ReactNode, Suspense, useState } from 'react';
 import { useDashboard } from '../context';
-import { DetailsModal } from './DetailsModal';
 import { PanelRows } from './PanelRows';
 import { PanelTabs } from './PanelTabs';
 import type { PanelTab } from './panelTab';
 import { rememberedTab, rememberTab } from './rememberedTab';
 import { usePanelRows } from './usePanelRows';
+
+// Fetched when a panel's details first open, not with the dashboard's first load (test/web/bundleSize.test.ts).
+const DetailsModal = lazy(() => import('./DetailsModal').then((module) => ({ default: module.DetailsModal })));
 
 /**
  * A report panel: tabs, a list of rows with a bar behind each sized by its share, the numbers
@@ -62,7 +64,11 @@ export function Panel({
         )}
         {footer}
       </div>
-      {details && <DetailsModal title={title} tab={tab} onClose={() => setDetails(false)} />}
+      {details && (
+        <Suspense fallback={null}>
+          <DetailsModal title={title} tab={tab} onClose={() => setDetails(false)} />
+        </Suspense>
+      )}
     </section>
   );
 }
