@@ -170,7 +170,7 @@ export const LIVE_VISIT_BYTES = 200;
  * engine shares the process: at this size a flood of new visitors keeps the whole process under
  * 1 GB (npm run bench:soak, docs/benchmarks.md).
  */
-function defaultLiveVisitsMax(): number {
+export function defaultLiveVisitsMax(): number {
   return Math.max(1000, Math.floor(Math.min(heapLimitBytes() / 16, 256 * 2 ** 20) / LIVE_VISIT_BYTES));
 }
 
