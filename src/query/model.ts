@@ -106,6 +106,8 @@ export interface DateRange {
   last: number;
   /** Whole local days (shifted by days and years in comparisons) or an instant span (`day`, `24h`, realtime). */
   unit: 'days' | 'span';
+  /** `all`: it starts at the site's first stored day, so a run of days starting earlier holds the same rows. */
+  fromFirstEvent?: true;
 }
 
 /** A query with every name, bound and default settled: what the planner and compiler read. */

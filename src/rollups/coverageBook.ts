@@ -8,6 +8,13 @@ import { addDays, endOfDay, formatDate, type LocalDate, parseIsoDate } from '../
 export type Covered = Omit<Coverage, 'windows'>;
 
 export const day = (text: string): LocalDate => parseIsoDate(text)!;
+
+/**
+ * Named among a coverage row's window tables when its computation holds the presets' windows
+ * (rollupWindows.ts PRESET_WINDOW_SLOTS): a row written before they were merged names none, and
+ * its computation is read as the six windows it has until the job merges them all again.
+ */
+const PRESETS_MARK = '+presets';
 export const coverageOf = (timezone: string, through: LocalDate): Covered => ({ timezone, through: formatDate(through), until: endOfDay(through, timezone) });
 
 /**
@@ -67,10 +74,10 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
     if (before && before.timezone === row.timezone && row.through < before.through) markStale(siteId, formatDate(addDays(day(row.through), 1)));
     // Windows recorded before the coverage moved end on another day: the job merges them again.
     if (Number(row.computed) === 0 || row.windows_through !== row.through) return;
-    const spans = windowsEnding(day(row.through));
+    const spans = windowsEnding(day(row.through), row.tables.includes(PRESETS_MARK));
     windows.set(
       siteId,
-      row.tables.flatMap((table) => spans.map((span) => ({ ...span, table, computed: Number(row.computed) }))),
+      row.tables.filter((table) => table !== PRESETS_MARK).flatMap((table) => spans.map((span) => ({ ...span, table, computed: Number(row.computed) }))),
     );
   };
 
@@ -91,7 +98,7 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
       windows_computed: recorded?.computed ?? 0,
       // The day the windows end on: the coverage's last day when they were merged.
       windows_through: recorded?.last ?? '1970-01-01',
-      window_tables: [...new Set(published.map((w) => w.table))],
+      window_tables: [...new Set(published.map((w) => w.table)), ...(published.some((w) => w.days === 0) ? [PRESETS_MARK] : [])],
     });
   };
 

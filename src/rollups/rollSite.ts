@@ -138,7 +138,7 @@ async function refreshWindows(round: RollupRound, site: RollupSite): Promise<voi
   if (!coverage || book.stale.has(site.id)) return;
   const spans = windowsEnding(day(coverage.through));
   const published = book.windows.get(site.id) ?? [];
-  if (published.length > 0 && published.every((w) => spans.some((s) => s.slot === w.slot && s.days === w.days && s.last === w.last))) return;
+  if (published.length > 0 && spans.every((s) => published.some((w) => s.slot === w.slot && s.days === w.days && s.last === w.last))) return;
   book.windows.delete(site.id);
   // Recorded before any row of the new computation is written: its rows replace the old one's as
   // the table merges, so a service restarted halfway must not read the old one.

@@ -104,7 +104,9 @@ describe('the ingestion journal', () => {
     expect((await pages(store)).filter((page) => page.startsWith('/t'))).toEqual(['/t1', '/t2', '/t2']);
     // Nor an INSERT … SELECT sent as a statement: each one after the first was dropped as a repeat.
     for (const copy of ['/s1', '/s2']) {
-      await store.ingest.command({ query: `INSERT INTO events (site_id, name, pathname, timestamp) SELECT site_id, name, '${copy}', timestamp FROM events WHERE pathname = '/t1'` });
+      await store.ingest.command({
+        query: `INSERT INTO events (site_id, name, pathname, timestamp) SELECT site_id, name, '${copy}', timestamp FROM events WHERE pathname = '/t1'`,
+      });
     }
     expect((await pages(store)).filter((page) => page.startsWith('/s'))).toEqual(['/s1', '/s2']);
   });

@@ -5,6 +5,7 @@ import { ManualClock } from '../../src/clock.js';
 import { runQuery } from '../../src/query/run/engine.js';
 import { openRollups } from '../../src/rollups/rollups.js';
 import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
+import { PRESET_WINDOW_SLOTS } from '../../src/stores/clickhouse/rollupWindows.js';
 import { updateSite } from '../../src/stores/meta/sites.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
 import { refusingRollups, watchingStatements } from '../support/refusingRollups.js';
@@ -271,10 +272,10 @@ describe('a breakdown by visitors from roll-ups', () => {
     await t.app.jobs.runOnce();
 
     const { deps: watched, statements, params } = watchingStatements(deps);
-    /** How many groups each read of daily_pages merged (0: the ranking; every group: -1). */
+    /** How many groups each read of the pages roll-ups merged (0: the ranking; every group: -1). */
     const merged = () =>
       statements.flatMap((sql, i) => {
-        if (!sql.includes('daily_pages')) return [];
+        if (!/daily_pages|window_pages/.test(sql)) return [];
         if (sql.includes('c0_bound')) return [0];
         const among = Object.values(params[i]!).find(Array.isArray);
         return [among ? among.length : -1];
@@ -297,13 +298,14 @@ describe('a breakdown by visitors from roll-ups', () => {
     // own counts: one read, no ranking, no visitor set.
     expect(await read(20, 0, window)).toEqual({ results: windowRaw, reads: 1 });
     expect(statements.at(-1)).not.toMatch(/uniqMerge|daily_pages/);
-    // With today's rows added, the window's sets are merged with them, and the ranking by the
-    // window rows' own counts settles the page with the 21 rows and 4 more.
+    // With today's rows added, the window's sets (one per page, no day row) are merged with them,
+    // and the ranking by the window rows' own counts settles the page with the 21 rows and 4 more.
     statements.length = 0;
     params.length = 0;
     const withToday = await runQuery(watched, account.teamId, body(20, 0, { date_range: ['2023-12-13', '2024-01-10'] }));
     expect(withToday.meta.sources).toEqual(['rollup', 'raw']);
     expect(merged()).toEqual([0, 25]);
+    expect(statements.join()).not.toMatch(/FROM daily_pages/);
     // A comparison of the page reads only its groups' sets in the earlier range.
     statements.length = 0;
     const compared = await runQuery(
@@ -434,8 +436,10 @@ describe('window rows', () => {
       { metrics: ['visitors', 'percentage'], dimensions: ['visit:country'] },
       { metrics: ['visitors'], dimensions: ['visit:source'] },
     ];
-    // 7d is the 7 days ending yesterday, the window itself; the others hold it and more days.
-    const ranges = ['7d', ['2024-01-02', '2024-01-10'], ['2023-12-20', '2024-01-09'], '28d'];
+    // 7d is the 7 days ending yesterday, the window itself; the next two hold it and more days.
+    // The calendar presets and `all` are windows of their own (`month`, `year` and `all` with today
+    // read raw beside them).
+    const ranges = ['7d', ['2024-01-02', '2024-01-10'], ['2023-12-20', '2024-01-09'], '28d', 'month', 'last_month', 'year', '12mo', 'all'];
     const bodies = ranges.flatMap((date_range) => questions.map((question) => ({ site_id: account.domain, date_range, ...question })));
     const deps = queryEngineDeps(t.app);
     const raw = [];
@@ -443,7 +447,7 @@ describe('window rows', () => {
 
     await t.app.jobs.runOnce();
     const windows = t.app.rollups.coverage(account.siteId)!.windows;
-    expect(windows).toHaveLength(6 * 10);
+    expect(windows).toHaveLength(10 * 10);
     // A restarted service reads the published windows at once, from the coverage row that names them.
     expect((await restarted()).coverage(account.siteId)!.windows).toEqual(windows);
     expect(windows.filter((w) => w.table === 'pages').map(({ days, slot, first, last }) => ({ days, slot, first, last }))).toEqual([
@@ -453,14 +457,30 @@ describe('window rows', () => {
       { days: 28, slot: 1, first: '2023-11-15', last: '2023-12-12' },
       { days: 91, slot: 0, first: '2023-10-11', last: '2024-01-09' },
       { days: 91, slot: 1, first: '2023-07-12', last: '2023-10-10' },
+      { days: 0, slot: 2, first: '2024-01-01', last: '2024-01-09' },
+      { days: 0, slot: 3, first: '2023-12-01', last: '2023-12-31' },
+      { days: 0, slot: 5, first: '2023-01-01', last: '2023-12-31' },
+      { days: 0, slot: 6, first: '1970-01-01', last: '2024-01-09' },
     ]);
-    const { deps: watched, statements } = watchingStatements(deps);
+    const { deps: watched, statements, params } = watchingStatements(deps);
     for (const [i, body] of bodies.entries()) {
       statements.length = 0;
       const answer = await runQuery(watched, account.teamId, body);
       expect(answer.meta.sources, JSON.stringify(body)).toContain('rollup');
       expect(statements.join(), JSON.stringify(body)).toMatch(/FROM window_/);
       expect(answer.results, JSON.stringify(body)).toEqual(raw[i]);
+    }
+    // Each calendar preset and `all` reads its own window, not a shorter one with days beside it
+    // (in January the year so far is the month's window).
+    const windowSlots = (sql: string, values: Record<string, unknown>) => [...sql.matchAll(/slot = \{(\w+):UInt8\}/g)].map((m) => Number(values[m[1]!]));
+    for (const [preset, slot] of Object.entries({ ...PRESET_WINDOW_SLOTS, year: PRESET_WINDOW_SLOTS.month })) {
+      statements.length = 0;
+      params.length = 0;
+      await runQuery(watched, account.teamId, { site_id: account.domain, date_range: preset, metrics: ['visitors'], dimensions: ['event:page'] });
+      expect(
+        statements.flatMap((sql, i) => windowSlots(sql, params[i]!)),
+        preset,
+      ).toContain(slot);
     }
     // A report by time needs its days apart.
     statements.length = 0;
@@ -475,11 +495,39 @@ describe('window rows', () => {
     const before = (await runQuery(deps, account.teamId, late)).results;
     expect(before).toContainEqual({ dimensions: ['/late'], metrics: [1, 1] });
     await t.app.jobs.runOnce();
-    expect(t.app.rollups.coverage(account.siteId)!.windows).toHaveLength(6 * 10);
+    expect(t.app.rollups.coverage(account.siteId)!.windows).toHaveLength(10 * 10);
     expect((await restarted()).coverage(account.siteId)!.windows).toEqual(t.app.rollups.coverage(account.siteId)!.windows);
     statements.length = 0;
     expect((await runQuery(watched, account.teamId, late)).results).toEqual(before);
     expect(statements.join()).toMatch(/FROM window_pages/);
+  });
+});
+
+describe('a window with today read raw beside it', () => {
+  it("counts a visit begun on the window's last day and still going today, as raw rows do", async () => {
+    const account = await createAccount(t.app);
+    await insertEvents(t.app, account.siteId, [
+      { visitor: 'a', at: '2024-01-08 10:00:00', page: '/' },
+      { visitor: 'f', at: '2024-01-09 23:55:00', page: '/docs', source: 'Bing' },
+      { visitor: 'f', at: '2024-01-10 00:05:00', page: '/' },
+    ]);
+    const questions = [
+      { metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'] },
+      { metrics: ['visitors', 'visits', 'bounce_rate'], dimensions: ['visit:source'] },
+      { metrics: ['visitors', 'visits'], dimensions: ['visit:entry_page'] },
+    ];
+    const bodies = ['month', 'all'].flatMap((date_range) => questions.map((q) => ({ site_id: account.domain, date_range, ...q })));
+    const deps = queryEngineDeps(t.app);
+    const raw = [];
+    for (const body of bodies) raw.push((await runQuery(deps, account.teamId, body)).results);
+    await t.app.jobs.runOnce();
+    const { deps: watched, statements } = watchingStatements(deps);
+    for (const [i, body] of bodies.entries()) {
+      statements.length = 0;
+      const answer = await runQuery(watched, account.teamId, body);
+      expect(statements.join(), JSON.stringify(body)).toMatch(/FROM window_/);
+      expect(answer.results, JSON.stringify(body)).toEqual(raw[i]);
+    }
   });
 });
 
@@ -535,8 +583,8 @@ describe('window rows too large for one statement', () => {
     });
     await rollups.runOnce([{ id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null }], SMALL_SITE_NOW);
     expect(errors).toEqual([]);
-    expect(rollups.coverage(account.siteId)!.windows).toHaveLength(6 * 10);
-    // The 91-day window's pages and all six windows merged again by column take more than one slice each.
+    expect(rollups.coverage(account.siteId)!.windows).toHaveLength(10 * 10);
+    // The 91-day window's pages and all ten windows merged again by column take more than one slice each.
     expect(Math.max(...slices.full)).toBeGreaterThan(1);
     expect(slices.regrouped.length).toBeGreaterThan(1);
     expect(slices.regrouped.every((count) => count === slices.regrouped.length)).toBe(true);

@@ -1,17 +1,6 @@
 import { badRequest } from '../../errors.js';
-import {
-  addDays,
-  addMonths,
-  dayNumber,
-  daysInMonth,
-  endOfDay,
-  fromLocal,
-  isoWeekday,
-  type LocalDate,
-  parseIsoDate,
-  startOfDay,
-  toLocal,
-} from '../../time/localTime.js';
+import { calendarPresetDays } from '../../time/calendarPresets.js';
+import { addDays, addMonths, dayNumber, endOfDay, fromLocal, isoWeekday, type LocalDate, parseIsoDate, startOfDay, toLocal } from '../../time/localTime.js';
 import type { Interval } from '../catalog.js';
 import type { ComparisonRequest, DateRange } from '../model.js';
 
@@ -33,9 +22,6 @@ function days(first: LocalDate, last: LocalDate, tz: string): DateRange {
   return { first: startOfDay(first, tz), last: endOfDay(last, tz), unit: 'days' };
 }
 
-const firstOfMonth = (date: LocalDate): LocalDate => ({ ...date, day: 1 });
-const lastOfMonth = (date: LocalDate): LocalDate => ({ ...date, day: daysInMonth(date.year, date.month) });
-
 /**
  * Resolve a preset or `[start, end]` pair. `extraPresets` lets v1 use `30d` and `6mo`;
  * `siteStart` is the first day with data, needed only by `all`; `trim` ends `month` and
@@ -56,8 +42,8 @@ export function resolveDateRange(
     return days(addDays(today, -Number(nDays[1])), addDays(today, -1), tz);
   }
   if (nMonths && (input === '12mo' || (context.extraPresets && input === '6mo'))) {
-    const thisMonth = firstOfMonth(today);
-    return days(addMonths(thisMonth, -Number(nMonths[1])), lastOfMonth(addMonths(thisMonth, -1)), tz);
+    const { first, last } = calendarPresetDays(input, today);
+    return days(first, last, tz);
   }
   switch (input) {
     case 'day':
@@ -65,16 +51,14 @@ export function resolveDateRange(
     case '24h':
       return { first: now - DAY, last: now, unit: 'span' };
     case 'month':
-      return days(firstOfMonth(today), context.trim ? today : lastOfMonth(today), tz);
-    case 'last_month': {
-      const previous = addMonths(firstOfMonth(today), -1);
-      return days(previous, lastOfMonth(previous), tz);
+    case 'last_month':
+    case 'year': {
+      const { first, last } = calendarPresetDays(input, today);
+      return days(first, context.trim && input !== 'last_month' ? today : last, tz);
     }
-    case 'year':
-      return days({ year: today.year, month: 1, day: 1 }, context.trim ? today : { year: today.year, month: 12, day: 31 }, tz);
     case 'all': {
       const start = context.siteStart === null ? today : toLocal(Math.min(context.siteStart, now), tz);
-      return days(start, today, tz);
+      return { ...days(start, today, tz), fromFirstEvent: true };
     }
     case 'realtime':
       return { first: now - 30 * MINUTE, last: now, unit: 'span' };

@@ -1,6 +1,6 @@
 import { allColumns, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName, rowDay, weekRows } from '../../stores/clickhouse/dailyRollups.js';
 import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
-import { FULL, type RollupWindow, WHOLE, WINDOW_HOLDS, windowRowsSql } from '../../stores/clickhouse/rollupWindows.js';
+import { FULL, OPEN_START, type RollupWindow, WHOLE, WINDOW_HOLDS, windowLength, windowRowsSql } from '../../stores/clickhouse/rollupWindows.js';
 import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, toLocal, wholeWeeks } from '../../time/localTime.js';
 import { dimensionKind } from '../catalog.js';
 import { goalDimensionGoals, isScrollGoal, selectGoals } from '../goals.js';
@@ -140,14 +140,26 @@ function oneRowForm(rollup: string | null): string | null {
  * - Goals: custom events merged by name across pages, and pageviews by page, as a goal is an
  *   event name or a pageview of some pages (src/query/goals.ts; scroll goals are read raw).
  */
-export function windowReading(
-  side: Side,
-  ctx: CompileContext,
-  table: RollupTable,
-  coverage: Coverage,
-): { window: RollupWindow; rows: string; oneRowEach: boolean; noSets: boolean } | null {
+export function windowReading(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): WindowReading | null {
+  return stitched(ctx, coverage) ? null : windowGrouping(side, ctx, table, coverage);
+}
+
+interface WindowReading {
+  window: RollupWindow;
+  rows: string;
+  oneRowEach: boolean;
+  noSets: boolean;
+}
+
+/**
+ * The rows of the window that is all of a side's rolled-up days, grouped as the side asks (see
+ * windowReading), whether or not later days are read raw beside them: with today's rows stitched
+ * on (`month`, `year`, `all`), a report by one column merges each group's one window set with the
+ * raw day's instead of the window's rows by every key.
+ */
+function windowGrouping(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): WindowReading | null {
   const window = wholeWindow(side, ctx, table, coverage);
-  if (window === null || stitched(ctx, coverage)) return null;
+  if (window === null) return null;
   // Shown classes (src/query/sql/tables.ts) add their own rows to a group; filters need the keys they read.
   if (ctx.q.classifications.length > 0 || side.filters.length > 0 || side.dims.length > 1) return null;
   const { params } = ctx;
@@ -202,8 +214,13 @@ function rolledSpan(ctx: CompileContext, coverage: Coverage): [LocalDate, LocalD
 function windowFor(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): RollupWindow | null {
   if (side.dims.some((i) => dimensionKind(ctx.q.dimensions[i]!)?.kind === 'time')) return null;
   const [first, limit] = rolledSpan(ctx, coverage).map(formatDate);
-  const within = coverage.windows.filter((w) => w.table === table.name && w.first >= first! && w.last <= limit!);
-  return within.reduce<RollupWindow | null>((best, w) => (best === null || w.days > best.days ? w : best), null);
+  const within = coverage.windows.filter((w) => w.table === table.name && startsWithin(w, first!, ctx) && w.last <= limit!);
+  return within.reduce<RollupWindow | null>((best, w) => (best === null || windowLength(w) > windowLength(best) ? w : best), null);
+}
+
+/** Whether a window starts within a range beginning on `first`: the open `all` window does in a range from the site's first day. */
+function startsWithin(window: RollupWindow, first: string, ctx: CompileContext): boolean {
+  return window.first >= first || (window.first === OPEN_START && ctx.range.fromFirstEvent === true);
 }
 
 /**
@@ -221,7 +238,7 @@ export function groupRanking(side: Side, ctx: CompileContext, table: RollupTable
 function wholeWindow(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): RollupWindow | null {
   const window = windowFor(side, ctx, table, coverage);
   const [first, limit] = rolledSpan(ctx, coverage).map(formatDate);
-  return window !== null && window.first === first && window.last === limit ? window : null;
+  return window !== null && (window.first === first || window.first === OPEN_START) && window.last === limit ? window : null;
 }
 
 /** Rows of a range that one stored row holds merged: `rows` picks the stored rows, `holds` the day rows they stand for. */
@@ -247,7 +264,8 @@ function rangeRows(side: Side, ctx: CompileContext, table: RollupTable, coverage
   let spans: [LocalDate, LocalDate][] = [[first, limit]];
   if (window) {
     const [from, to] = [parseIsoDate(window.first)!, parseIsoDate(window.last)!];
-    merged.push({ rows: 'days = 0', holds: WINDOW_HOLDS[table.family](date(from), date(to)) });
+    // Of the rolled-up days only: a visit begun in the window and still going today was not rolled up with it.
+    merged.push({ rows: 'days = 0', holds: `${WINDOW_HOLDS[table.family](date(from), date(to))} AND ${rowDay(table)} <= ${date(limit)}` });
     spans = [
       [first, addDays(from, -1)],
       [addDays(to, 1), limit],
@@ -275,10 +293,13 @@ function rollupRows(side: Side, ctx: CompileContext, table: RollupTable, coverag
   if (!later && !window) return name;
   const { params, range } = ctx;
   const columns = allColumns(table);
-  const parts = [
-    `SELECT ${columns.join(', ')} FROM ${name} WHERE site_id = ${site}${later ? ` AND ${rowDay(table)} <= toDate(${params.instant(coverage.until)}, ${tz})` : ''}`,
-  ];
-  if (window) parts.push(windowRows(ctx, table, site, window, `grouping = ${params.string(FULL)}`));
+  // A window holding every rolled-up day of the range leaves none of the table's own rows to read.
+  const parts = wholeWindow(side, ctx, table, coverage)
+    ? []
+    : [
+        `SELECT ${columns.join(', ')} FROM ${name} WHERE site_id = ${site}${later ? ` AND ${rowDay(table)} <= toDate(${params.instant(coverage.until)}, ${tz})` : ''}`,
+      ];
+  if (window) parts.push(windowRows(ctx, table, site, window, windowGrouping(side, ctx, table, coverage)?.rows ?? `grouping = ${params.string(FULL)}`));
   if (later) {
     const recent = [`site_id = ${site}`, `timestamp > ${params.instant(coverage.until)}`];
     if (table.family === 'events') recent.push(`timestamp <= ${params.instant(range.last)}`);

@@ -1,4 +1,5 @@
-import { addDays, formatDate, type LocalDate, parseIsoDate, wholeWeeks } from '../../time/localTime.js';
+import { calendarPresetDays } from '../../time/calendarPresets.js';
+import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, wholeWeeks } from '../../time/localTime.js';
 import { DAY_KEYS, ROLLUP_AGGREGATES, ROLLUP_TABLES, type RollupFamily, type RollupTable, rollupTableName, VISITOR_BOUND, weekRows } from './dailyRollups.js';
 import type { TableDef } from './ddl.js';
 
@@ -23,10 +24,22 @@ import type { TableDef } from './ddl.js';
 /** The lengths merged: the dashboard's presets that end yesterday (src/query/plan/dateRange.ts). */
 export const WINDOW_DAYS = [7, 28, 91] as const;
 
-/** A run of days merged into window rows: `days` long, ending on `last` (`YYYY-MM-DD`). */
+/**
+ * The date picker's other presets, merged ahead too so that picking one reads one row per group
+ * (docs/rollups.md): `month` and `year` up to the last day rolled up (today is read raw beside
+ * them), `last_month` and `12mo` whole, and `all` from the open start below. Each is known by its
+ * slot; its `days` is 0, as its length varies.
+ */
+export const PRESET_WINDOW_SLOTS = { month: 2, last_month: 3, year: 4, '12mo': 5, all: 6 } as const;
+
+/** The first day of the `all` window: before any stored day, so it holds every day up to its last. */
+export const OPEN_START = '1970-01-01';
+
+/** A run of days merged into window rows, from `first` to `last` (`YYYY-MM-DD`). */
 export interface WindowSpan {
+  /** Its length for the windows of WINDOW_DAYS; 0 for a preset's (PRESET_WINDOW_SLOTS). */
   days: number;
-  /** 0: ending on the last day rolled up; 1: the same length just before. */
+  /** For WINDOW_DAYS, 0: ending on the last day rolled up, 1: the same length just before; otherwise its preset's slot. */
   slot: number;
   first: string;
   last: string;
@@ -38,15 +51,34 @@ export interface RollupWindow extends WindowSpan {
   computed: number;
 }
 
-/** The windows kept for a site whose roll-ups reach `through`. */
-export function windowsEnding(through: LocalDate): WindowSpan[] {
-  return WINDOW_DAYS.flatMap((days) =>
+/**
+ * The windows kept for a site whose roll-ups reach `through`, seen from the day after it (today,
+ * once yesterday is rolled up); `presets` adds those of PRESET_WINDOW_SLOTS (a coverage row written
+ * before they existed names only the others: src/rollups/coverageBook.ts). A preset that has no
+ * rolled-up day yet (`month` on the 1st) has none, and one holding the same days as another is
+ * left to it.
+ */
+export function windowsEnding(through: LocalDate, presets = true): WindowSpan[] {
+  const lengths = WINDOW_DAYS.flatMap((days) =>
     [0, 1].map((slot) => {
       const last = addDays(through, -slot * days);
       return { days, slot, first: formatDate(addDays(last, 1 - days)), last: formatDate(last) };
     }),
   );
+  if (!presets) return lengths;
+  const today = addDays(through, 1);
+  const calendar = (['month', 'last_month', 'year', '12mo'] as const).map((preset) => {
+    const { first, last } = calendarPresetDays(preset, today);
+    return { days: 0, slot: PRESET_WINDOW_SLOTS[preset], first: formatDate(first), last: formatDate(dayNumber(last) < dayNumber(today) ? last : through) };
+  });
+  const all = { days: 0, slot: PRESET_WINDOW_SLOTS.all, first: OPEN_START, last: formatDate(through) };
+  // In January the year so far is the month so far: merged once, as the month's.
+  const distinct = calendar.filter((span, i) => span.first <= span.last && !calendar.slice(0, i).some((o) => o.first === span.first && o.last === span.last));
+  return [...lengths, ...distinct, all];
 }
+
+/** A window's length in days (the open `all` window's counted from OPEN_START). */
+export const windowLength = (span: WindowSpan) => dayNumber(parseIsoDate(span.last)!) - dayNumber(parseIsoDate(span.first)!) + 1;
 
 export const windowTableName = (table: RollupTable) => `window_${table.name}`;
 
