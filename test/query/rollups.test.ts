@@ -5,6 +5,7 @@ import { ManualClock } from '../../src/clock.js';
 import { runQuery } from '../../src/query/run/engine.js';
 import { openRollups } from '../../src/rollups/rollups.js';
 import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
+import { readCoverage, writeCoverage } from '../../src/stores/clickhouse/rollupStore.js';
 import { PRESET_WINDOW_SLOTS } from '../../src/stores/clickhouse/rollupWindows.js';
 import { updateSite } from '../../src/stores/meta/sites.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
@@ -500,6 +501,30 @@ describe('window rows', () => {
     statements.length = 0;
     expect((await runQuery(watched, account.teamId, late)).results).toEqual(before);
     expect(statements.join()).toMatch(/FROM window_pages/);
+  });
+});
+
+describe("a coverage row written before the presets' windows", () => {
+  it('is read as the six windows it names, and the next round merges all of them', async () => {
+    const account = await createAccount(t.app);
+    await insertEvents(t.app, account.siteId, [{ visitor: 'a', at: '2024-01-08 10:00:00', page: '/' }]);
+    await t.app.jobs.runOnce();
+    const windows = t.app.rollups.coverage(account.siteId)!.windows;
+    const [row] = await readCoverage(t.app.events.jobs, account.siteId);
+    // As an older build wrote it: the tables alone, without `+presets`.
+    await writeCoverage(t.app.events.jobs, {
+      site_id: account.siteId,
+      timezone: row!.timezone,
+      through: row!.through,
+      version: Number(row!.latest) + 1,
+      windows_computed: Number(row!.computed),
+      windows_through: row!.windows_through,
+      window_tables: row!.tables.filter((table) => !table.startsWith('+')),
+    });
+    const older = await restarted();
+    expect(older.coverage(account.siteId)!.windows).toEqual(windows.filter((w) => w.days !== 0));
+    await older.runOnce([{ id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null }], SMALL_SITE_NOW);
+    expect(older.coverage(account.siteId)!.windows).toHaveLength(10 * 10);
   });
 });
 
