@@ -504,6 +504,36 @@ describe('window rows', () => {
   });
 });
 
+describe('a dimension with few groups', () => {
+  it('is ranked once per coverage, then merged whole at once, to the same answer', async () => {
+    const account = await createAccount(t.app);
+    await insertEvents(
+      t.app,
+      account.siteId,
+      ['/a', '/b', '/c'].flatMap((page, i) => Array.from({ length: 3 + i }, (_, v) => ({ visitor: `${page}${v}`, at: `2024-01-0${2 + v} 10:00:00`, page }))),
+    );
+    await t.app.jobs.runOnce();
+    const body = {
+      site_id: account.domain,
+      date_range: ['2024-01-02', '2024-01-08'],
+      metrics: ['visitors'],
+      dimensions: ['event:page'],
+      pagination: { limit: 9 },
+    };
+    const { deps: watched, statements } = watchingStatements(queryEngineDeps(t.app));
+    // One page's ranking says nothing of how many pages there are.
+    await runQuery(watched, account.teamId, { ...body, filters: [['is', 'event:page', ['/a']]] });
+    statements.length = 0;
+    const first = await runQuery(watched, account.teamId, body);
+    expect(statements.some((sql) => sql.includes('c0_bound'))).toBe(true);
+    statements.length = 0;
+    const again = await runQuery(watched, account.teamId, body);
+    expect(statements.some((sql) => sql.includes('c0_bound'))).toBe(false);
+    expect(again.results).toEqual(first.results);
+    expect(again.results.map((r) => r.metrics[0])).toEqual([5, 4, 3]);
+  });
+});
+
 describe("a coverage row written before the presets' windows", () => {
   it('is read as the six windows it names, and the next round merges all of them', async () => {
     const account = await createAccount(t.app);

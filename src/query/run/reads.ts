@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { QueryConfig } from '../../config/config.js';
 import { AppError } from '../../errors.js';
 import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
@@ -51,6 +52,14 @@ export interface ReadSetup {
   coverage: Coverage | undefined;
 }
 
+/**
+ * Per site, roll-up coverage (its zone and last day), dimension and filters, the most groups a
+ * ranking returned (at most its candidates and one more). It only ever spares a ranking whose answer would
+ * be "merge every group", which is always a correct read: a range with more groups than seen
+ * before is merged whole, slower but to the same answer.
+ */
+const seenGroups = new LRUCache<string, number>({ max: 10_000 });
+
 export async function openReads(setup: ReadSetup): Promise<QueryReads> {
   const { q, ranges, sql } = setup;
   const site = q.site;
@@ -85,6 +94,11 @@ export async function openReads(setup: ReadSetup): Promise<QueryReads> {
   /** The page read from the leading groups of a ranking from roll-ups, or null when the ranking cannot tell them. */
   const leading = async (rowsNeeded: number): Promise<Answer | null> => {
     const count = candidateCount(rowsNeeded);
+    // Filters narrow the groups: a page filter leaves one page, which says nothing of every page.
+    const seenKey = rollups && JSON.stringify([site.id, rollups.timezone, rollups.through, q.dimensions[0], q.filters, q.classifications]);
+    // A dimension whose every group was a candidate in an earlier ranking of this coverage (devices,
+    // browsers, most sites' sources) is merged whole at once: the ranking would name them all again.
+    if (seenKey && (seenGroups.get(seenKey) ?? Number.POSITIVE_INFINITY) <= count / 2) return null;
     const ranking = compile(q.range, null, { paginate: false, bounds: count });
     if (!ranking.sources.includes('rollup') || ranking.ranking === 'needless') return null;
     // A ranking refused for memory leaves the answer to the usual read and its fallback below.
@@ -92,6 +106,7 @@ export async function openReads(setup: ReadSetup): Promise<QueryReads> {
       if (error instanceof AppError && error.code === 'query_too_large') return [];
       throw error;
     });
+    if (seenKey && ranked.length > 0) seenGroups.set(seenKey, Math.max(seenGroups.get(seenKey) ?? 0, ranked.length));
     for (const candidates of ranking.ranking === 'tight' ? [tightCandidateCount(rowsNeeded), count] : [count]) {
       if (ranked.length <= candidates) return null;
       const values = ranked.slice(0, candidates).map((row) => String(row.value));
