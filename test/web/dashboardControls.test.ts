@@ -193,6 +193,8 @@ describe('dashboard controls', () => {
     const germany = locations.locator('path.has-data[data-country="DE"]');
     await germany.waitFor({ timeout: 15_000 });
     expect(await locations.locator('path.has-data').count()).toBe(4);
+    // The map has no column headings.
+    expect(await locations.locator('.panel-columns').isVisible()).toBe(false);
     await page.screenshot({ path: screenshotPath('dashboard-map') });
     await germany.click();
     await page.getByRole('button', { name: 'Remove filter: Country is 🇩🇪 Germany' }).click();
