@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser } from '../support/browser.js';
 import type { Account, TestApp } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext } from '../support/webSession.js';
 
 const AXE = new URL('../../node_modules/axe-core/axe.min.js', import.meta.url).pathname;
 
@@ -58,9 +58,7 @@ describe('accessibility', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`finds no serious violation on any screen (${colorScheme})`, async () => {
       // The page's policy forbids injected scripts; axe is the test's own, not the page's.
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme, bypassCSP: true });
-      const { token } = await signedInHeaders(t.app, account.userId);
-      await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+      const context = await signedInContext(browser, t, account.userId, { dark: colorScheme === 'dark', bypassCSP: true });
       const page = await context.newPage();
       const found: string[] = [];
       for (const screen of screens) {

@@ -6,7 +6,7 @@ import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { collect } from '../support/collect.js';
 import { svc } from '../support/processes.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext } from '../support/webSession.js';
 
 // A new installation as its first user meets it: set-up, sign-out and in, a site, its snippet,
 // the first pageview arriving, the sites list (issue 13: sign-in and accounts, sites list).
@@ -94,9 +94,7 @@ describe('accounts and sites in the browser', () => {
     await registerSite(t.app.meta.db, { teamId, domain: 'shop.example.com', timezone: 'Etc/UTC' }, now);
     await t.app.meta.db.insertInto('memberships').values({ team_id: teamId, user_id: ada!.id, role: 'viewer', created_at: now }).execute();
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const { token } = await signedInHeaders(t.app, ada!.id);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, ada!.id);
     const page = await context.newPage();
     await page.goto(t.url);
     await page.locator('[data-site="blog.example.org"]').waitFor();

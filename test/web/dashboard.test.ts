@@ -4,7 +4,7 @@ import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { insertEvents } from '../support/eventFixtures.js';
 import { type Account, bearer, type TestApp } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext } from '../support/webSession.js';
 
 // The dashboard in a real browser on the small site, whose figures are counted by hand
 // (test/query/smallSite.ts): 8–9 Jan 2024, 4 visitors, 5 visits, 8 pageviews.
@@ -26,12 +26,7 @@ describe('the dashboard', () => {
   });
 
   async function signedIn(options: { dark?: boolean; phone?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; dialogs: string[] }> {
-    const context = await browser.newContext({
-      viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-    });
-    const { token } = await signedInHeaders(t.app, account.userId);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, account.userId, options);
     const page = await context.newPage();
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {

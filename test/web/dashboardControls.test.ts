@@ -7,7 +7,7 @@ import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { insertEvents } from '../support/eventFixtures.js';
 import { type Account, bearer, type TestApp } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext } from '../support/webSession.js';
 
 // The dashboard's controls in Chromium: filter menu, shortcuts, comparison, interval, map,
 // drill-downs, revenue, CSV. The small site (test/query/smallSite.ts, 8–9 Jan 2024) plus eve,
@@ -37,9 +37,7 @@ describe('dashboard controls', () => {
   });
 
   async function dashboard(search = range, options: { phone?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: 900 } });
-    const { token } = await signedInHeaders(t.app, account.userId);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, account.userId, options);
     const page = await context.newPage();
     // The page's timers run on a clock the test can move (the realtime view's refresh).
     await page.clock.install();
@@ -238,9 +236,7 @@ describe('dashboard controls', () => {
   });
 
   it('says what went wrong when the URL asks for something the engine refuses', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const { token } = await signedInHeaders(t.app, account.userId);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, account.userId);
     const page = await context.newPage();
     const filters = encodeURIComponent(JSON.stringify([['is', 'visit:planet', ['Mars']]]));
     await page.goto(`${t.url}/${account.domain}${range}&filters=${filters}`);

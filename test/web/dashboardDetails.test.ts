@@ -4,7 +4,7 @@ import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { insertEvents } from '../support/eventFixtures.js';
 import type { Account, TestApp } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext } from '../support/webSession.js';
 
 // The dashboard's details views in Chromium, on the small site
 // (test/query/smallSite.ts: 8–9 Jan 2024) plus 120 one-visit pages under /many/ on 9 Jan.
@@ -29,9 +29,7 @@ describe('dashboard details views', () => {
   });
 
   async function dashboard(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
-    const { token } = await signedInHeaders(t.app, account.userId);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, account.userId, { dark: colorScheme === 'dark' });
     const page = await context.newPage();
     await page.goto(`${t.url}/${account.domain}${range}`);
     await page.getByRole('region', { name: 'Pages' }).locator('.panel-row').first().waitFor();

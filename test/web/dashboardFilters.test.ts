@@ -6,7 +6,7 @@ import { listSiteGoals } from '../../src/stores/meta/goals.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { type Account, bearer, type TestApp } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext } from '../support/webSession.js';
 
 // The filter menu's behavioural filters in Chromium (docs/dashboard.md "Filters"): whole visits
 // that did, or did not, reach a goal or view a page. On the small site (test/query/smallSite.ts)
@@ -33,9 +33,7 @@ describe('dashboard behavioural filters', () => {
   });
 
   async function open(url: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const { token } = await signedInHeaders(t.app, account.userId);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, account.userId);
     const page = await context.newPage();
     await page.goto(url);
     await page.locator('[data-metric="visitors"] .stat-value').filter({ hasText: /\d/ }).waitFor({ timeout: 15_000 });

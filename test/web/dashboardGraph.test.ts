@@ -6,7 +6,7 @@ import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { insertEvents } from '../support/eventFixtures.js';
 import { type Account, bearer, createAccount, type TestApp } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext } from '../support/webSession.js';
 
 // The graph, the ranges and the shortcuts in Chromium (docs/dashboard.md "The graph", "Keyboard
 // shortcuts"). The small site (test/query/smallSite.ts): 3 visitors on Mon 8 Jan 2024, 2 on Tue
@@ -34,12 +34,7 @@ describe('the dashboard graph, ranges and shortcuts', () => {
   });
 
   async function dashboard(search: string, options: { phone?: boolean; dark?: boolean; userId?: number } = {}): Promise<Page> {
-    const context = await browser.newContext({
-      viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-    });
-    const { token } = await signedInHeaders(t.app, options.userId ?? account.userId);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, options.userId ?? account.userId, options);
     const page = await context.newPage();
     await page.clock.install({ time: now });
     await page.goto(`${t.url}/${account.domain}${search}`);

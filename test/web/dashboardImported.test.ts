@@ -5,7 +5,7 @@ import { importPlausibleExport } from '../query/plausibleExport.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import type { Account, TestApp } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext } from '../support/webSession.js';
 
 // A site with imported history on the dashboard: the small site's own events (8–9 January 2024,
 // test/query/smallSite.ts) and the hand-written Plausible export imported for 1–2 January, whose
@@ -36,9 +36,7 @@ describe('the dashboard with imported data', () => {
   };
 
   it('adds the imported days to top stats, graph and panels, and a switch leaves them out', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const { token } = await signedInHeaders(t.app, account.userId);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, account.userId);
     const page = await context.newPage();
     await page.goto(`${t.url}/${account.domain}?period=custom&from=2024-01-01&to=2024-01-09`);
     await expect.poll(() => stat(page, 'visitors'), { timeout: 15_000 }).toBe('21');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext } from '../support/webSession.js';
 import { createRealisticSite, REALISTIC_NOW } from './dashboardRealisticSite.js';
 
 // The dashboard's layout on realistic data (goals, a custom property, a funnel): cards level,
@@ -24,12 +24,7 @@ describe('the dashboard layout', () => {
   });
 
   async function open(query: string, options: { dark?: boolean; phone?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext({
-      viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: 1000 },
-      colorScheme: options.dark ? 'dark' : 'light',
-    });
-    const { token } = await signedInHeaders(t.app, site.userId);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, site.userId, { ...options, height: 1000 });
     const page = await context.newPage();
     await page.goto(`${t.url}/${site.domain}${query}`);
     return page;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { bearer, startTestApp, type TestApp } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext } from '../support/webSession.js';
 import { createRealisticSite, REALISTIC_NOW } from './dashboardRealisticSite.js';
 
 // The dashboard of realistic data (test/web/dashboardRealisticSite.ts) in Chromium, light and
@@ -27,12 +27,7 @@ describe('dashboard screenshots with realistic data', () => {
 
   /** The dashboard with every panel filled (or the test fails on the one that is not). */
   async function open(options: { dark: boolean; phone: boolean }): Promise<Page> {
-    const context = await browser.newContext({
-      viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: 1130 },
-      colorScheme: options.dark ? 'dark' : 'light',
-    });
-    const { token } = await signedInHeaders(t.app, site.userId);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, site.userId, { ...options, height: 1130 });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { type Account, bearer, type TestApp } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext } from '../support/webSession.js';
 
 // The filter dialog's value search, conversions under a goal filter and saved segments, in
 // Chromium on the small site (test/query/smallSite.ts): alice and carol come from Germany, alice
@@ -25,12 +25,7 @@ describe('dashboard filters by name, conversions and segments', () => {
   });
 
   async function open(url: string, options: { dark?: boolean; phone?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext({
-      viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-    });
-    const { token } = await signedInHeaders(t.app, account.userId);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, account.userId, options);
     const page = await context.newPage();
     await page.goto(url);
     await visitorsShown(page);

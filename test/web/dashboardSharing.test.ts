@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { type Account, bearer, createAccount, type TestApp } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext, signedInHeaders } from '../support/webSession.js';
 import { csvRows, readZip } from '../support/zip.js';
 
 // Sharing the dashboard: a shared link embedded in another site's page, and the whole view as a
@@ -35,13 +35,7 @@ describe('sharing the dashboard', () => {
   });
 
   async function signedInPage(options: { dark?: boolean; phone?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext({
-      viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-      acceptDownloads: true,
-    });
-    const { token } = await signedInHeaders(t.app, account.userId);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, account.userId, { ...options, acceptDownloads: true });
     return context.newPage();
   }
 

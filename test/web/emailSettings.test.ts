@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext } from '../support/webSession.js';
 
 // Site settings › Email reports and › Traffic notices in a real browser, on a server without
 // SMTP_URL, so both screens must say that nothing is sent and what to do (docs/settings.md).
@@ -22,12 +22,7 @@ describe('email reports and traffic notices settings', () => {
   });
 
   async function signedIn(options: { dark?: boolean; phone?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({
-      viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-    });
-    const { token } = await signedInHeaders(t.app, account.userId);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, account.userId, options);
     return { context, page: await context.newPage() };
   }
 

@@ -8,7 +8,7 @@ import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { collect } from '../support/collect.js';
 import type { Account, TestApp } from '../support/testApp.js';
 import { createAccount } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext, signedInHeaders } from '../support/webSession.js';
 import { csvRows, readZip } from '../support/zip.js';
 import { type Receiver, startReceiver } from '../webhooks/support/receiver.js';
 
@@ -32,12 +32,7 @@ describe('settings screens', () => {
   });
 
   async function signedIn(userId: number, options: { dark?: boolean; phone?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({
-      viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-    });
-    const { token } = await signedInHeaders(t.app, userId);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, userId, options);
     return { context, page: await context.newPage() };
   }
 

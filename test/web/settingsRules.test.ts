@@ -7,7 +7,7 @@ import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { collect } from '../support/collect.js';
 import type { Account, TestApp } from '../support/testApp.js';
 import { createAccount } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext, signedInHeaders } from '../support/webSession.js';
 import { type Receiver, startReceiver } from '../webhooks/support/receiver.js';
 
 // The rules of the settings screens (issue 14): the server's sentence next to its field, confirmation
@@ -31,9 +31,7 @@ describe('settings screens: rules', () => {
   });
 
   async function signedIn(userId: number): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const { token } = await signedInHeaders(t.app, userId);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, userId);
     return { context, page: await context.newPage() };
   }
 

@@ -5,7 +5,7 @@ import { WEBHOOK_EVENTS } from '../../src/webhooks/eventTypes.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { type Account, bearer, createAccount, type TestApp } from '../support/testApp.js';
-import { signedInHeaders } from '../support/webSession.js';
+import { signedInContext } from '../support/webSession.js';
 
 // Settings screens that offer only what works and say what each choice means: guests listed once,
 // webhook event types described, and an events import without a Delete the server would refuse.
@@ -24,12 +24,7 @@ describe('settings screens', () => {
   });
 
   async function signedIn(options: { dark?: boolean; phone?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext({
-      viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: 900 },
-      colorScheme: options.dark ? 'dark' : 'light',
-    });
-    const { token } = await signedInHeaders(t.app, account.userId);
-    await context.addCookies([{ name: 'svc_session', value: token, url: t.url }]);
+    const context = await signedInContext(browser, t, account.userId, options);
     return context.newPage();
   }
 
