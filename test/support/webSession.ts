@@ -16,12 +16,11 @@ export async function signedInContext(
   browser: Browser,
   served: { app: App; url: string },
   userId: number,
-  options: { dark?: boolean; phone?: boolean; height?: number; acceptDownloads?: boolean; bypassCSP?: boolean } = {},
+  options: { dark?: boolean; phone?: boolean; height?: number; bypassCSP?: boolean } = {},
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: options.height ?? 900 },
     colorScheme: options.dark ? 'dark' : 'light',
-    acceptDownloads: options.acceptDownloads ?? false,
     bypassCSP: options.bypassCSP ?? false,
   });
   const { token } = await signedInHeaders(served.app, userId);

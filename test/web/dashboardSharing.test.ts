@@ -35,7 +35,7 @@ describe('sharing the dashboard', () => {
   });
 
   async function signedInPage(options: { dark?: boolean; phone?: boolean } = {}): Promise<Page> {
-    const context = await signedInContext(browser, t, account.userId, { ...options, acceptDownloads: true });
+    const context = await signedInContext(browser, t, account.userId, options);
     return context.newPage();
   }
 
