@@ -14,6 +14,7 @@ import { join } from 'node:path';
 const { SessionTracker } = await import('../dist/ingest/liveVisits/tracker.js');
 const { SpilledVisits } = await import('../dist/ingest/liveVisits/spilledVisits.js');
 const { defaultLiveVisitsMax } = await import('../dist/config/config.js');
+const { columnNames, VISIT_ATTRIBUTE_TABLE } = await import('../dist/stores/clickhouse/columns.js');
 
 const MINUTES = Number(process.env.FLOOD_MINUTES ?? 35);
 const RATE = Number(process.env.FLOOD_RATE ?? 5000);
@@ -39,19 +40,13 @@ const tracker = new SessionTracker({
   flush: async () => {},
   writtenThrough: () => Number.POSITIVE_INFINITY,
 });
+// Every visit attribute of the column table, empty but for a few.
 const attributes = {
-  referrer: '',
+  ...Object.fromEntries(columnNames(VISIT_ATTRIBUTE_TABLE).map((name) => [name, ''])),
   referrer_source: 'Google',
-  click_id_param: '',
-  utm_medium: '',
-  utm_source: '',
-  utm_campaign: '',
-  utm_content: '',
-  utm_term: '',
   channel: 'Organic Search',
   country_code: 'DE',
   subdivision1_code: 'DE-BE',
-  subdivision2_code: '',
   city: 'Berlin',
   screen_size: 'Desktop',
   device: 'Desktop',

@@ -531,6 +531,10 @@ describe('a dimension with few groups', () => {
     expect(statements.some((sql) => sql.includes('c0_bound'))).toBe(false);
     expect(again.results).toEqual(first.results);
     expect(again.results.map((r) => r.metrics[0])).toEqual([5, 4, 3]);
+    // A wider range may hold more groups: it is ranked again.
+    statements.length = 0;
+    await runQuery(watched, account.teamId, { ...body, date_range: ['2024-01-01', '2024-01-08'] });
+    expect(statements.some((sql) => sql.includes('c0_bound'))).toBe(true);
   });
 });
 

@@ -53,12 +53,12 @@ export interface ReadSetup {
 }
 
 /**
- * Per site, roll-up coverage (its zone and last day), dimension and filters, the most groups a
- * ranking returned (at most its candidates and one more). It only ever spares a ranking whose answer would
- * be "merge every group", which is always a correct read: a range with more groups than seen
- * before is merged whole, slower but to the same answer.
+ * Per site, roll-up coverage (its zone and last day), dimension and filters, the widest range
+ * ranked and how many groups its ranking returned (at most its candidates and one more). A range
+ * within it has no more groups, so when those were few its ranking is spared: merging every group
+ * is always a correct read.
  */
-const seenGroups = new LRUCache<string, number>({ max: 10_000 });
+const seenGroups = new LRUCache<string, { first: number; last: number; groups: number }>({ max: 10_000 });
 
 export async function openReads(setup: ReadSetup): Promise<QueryReads> {
   const { q, ranges, sql } = setup;
@@ -96,9 +96,10 @@ export async function openReads(setup: ReadSetup): Promise<QueryReads> {
     const count = candidateCount(rowsNeeded);
     // Filters narrow the groups: a page filter leaves one page, which says nothing of every page.
     const seenKey = rollups && JSON.stringify([site.id, rollups.timezone, rollups.through, q.dimensions[0], q.filters, q.classifications]);
-    // A dimension whose every group was a candidate in an earlier ranking of this coverage (devices,
+    const seen = seenKey ? seenGroups.get(seenKey) : undefined;
+    // A dimension whose every group was a candidate in a ranking of a range holding this one (devices,
     // browsers, most sites' sources) is merged whole at once: the ranking would name them all again.
-    if (seenKey && (seenGroups.get(seenKey) ?? Number.POSITIVE_INFINITY) <= count / 2) return null;
+    if (seen && seen.first <= q.range.first && q.range.last <= seen.last && seen.groups <= count / 2) return null;
     const ranking = compile(q.range, null, { paginate: false, bounds: count });
     if (!ranking.sources.includes('rollup') || ranking.ranking === 'needless') return null;
     // A ranking refused for memory leaves the answer to the usual read and its fallback below.
@@ -106,7 +107,10 @@ export async function openReads(setup: ReadSetup): Promise<QueryReads> {
       if (error instanceof AppError && error.code === 'query_too_large') return [];
       throw error;
     });
-    if (seenKey && ranked.length > 0) seenGroups.set(seenKey, Math.max(seenGroups.get(seenKey) ?? 0, ranked.length));
+    // The widest range ranked is kept: any range within it has no more groups than it had.
+    if (seenKey && ranked.length > 0 && (!seen || (q.range.first <= seen.first && seen.last <= q.range.last))) {
+      seenGroups.set(seenKey, { first: q.range.first, last: q.range.last, groups: ranked.length });
+    }
     for (const candidates of ranking.ranking === 'tight' ? [tightCandidateCount(rowsNeeded), count] : [count]) {
       if (ranked.length <= candidates) return null;
       const values = ranked.slice(0, candidates).map((row) => String(row.value));
