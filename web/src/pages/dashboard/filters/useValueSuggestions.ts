@@ -23,13 +23,15 @@ const MATCHED_HERE: Record<string, (value: string, typed: string) => boolean> = 
  */
 export function useValueSuggestions(dimension: string, typed: string, enabled: boolean): Suggestion[] {
   const { query, site } = useDashboard();
-  const [rows, setRows] = useState<Omit<Suggestion, 'label'>[]>([]);
+  // The rows remember the dimension they were read for: another dimension's values, still shown
+  // while its own are asked for, would read as wrong names (a page path offered as a country).
+  const [answer, setAnswer] = useState<{ dimension: string; rows: Omit<Suggestion, 'label'>[] }>({ dimension, rows: [] });
   const matchedHere = MATCHED_HERE[dimension];
   const search = matchedHere ? '' : typed.trim();
   // Region names load in their own chunk; the labels are read again once they are in.
   useRegionNames(dimension === 'visit:region');
   useEffect(() => {
-    if (!enabled) return setRows([]);
+    if (!enabled) return setAnswer({ dimension, rows: [] });
     const controller = new AbortController();
     const timer = setTimeout(() => {
       query(
@@ -42,15 +44,19 @@ export function useValueSuggestions(dimension: string, typed: string, enabled: b
         controller.signal,
       )
         .then((result) =>
-          setRows(result.results.map((row) => ({ value: String(row.dimensions[0] ?? ''), visitors: row.metrics[0] ?? 0 })).filter((row) => row.value)),
+          setAnswer({
+            dimension,
+            rows: result.results.map((row) => ({ value: String(row.dimensions[0] ?? ''), visitors: row.metrics[0] ?? 0 })).filter((row) => row.value),
+          }),
         )
-        .catch(() => setRows([]));
+        .catch(() => setAnswer({ dimension, rows: [] }));
     }, 200);
     return () => {
       clearTimeout(timer);
       controller.abort();
     };
   }, [query, dimension, enabled, search, matchedHere]);
+  const rows = answer.dimension === dimension ? answer.rows : [];
   const named = rows.map((row) => ({ ...row, label: valueLabel(dimension, row.value) }));
   if (!matchedHere) return named;
   const goals = dimension === 'event:goal' ? site.goals.filter((goal) => !named.some((row) => row.value === goal.display_name)) : [];
