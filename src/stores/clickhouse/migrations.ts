@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { COVERAGE_WINDOW_COLUMNS, DAILY_ROLLUPS, ROLLUP_COVERAGE, VISITOR_BOUND_COLUMN } from './dailyRollups.js';
 import { addColumnStatements, createTableStatements, type DdlTarget, fillColumnStatements, modifyColumnStatements, modifySettingStatements } from './ddl.js';
 import { WINDOW_MERGE_SETTINGS, WINDOW_ROLLUPS } from './rollupWindows.js';
-import { EVENTS, EVENTS_IDEMPOTENCY_KEY, INGEST_COUNTERS, JOURNAL_DEDUPLICATION_SETTINGS, LOW_CARDINALITY_COLUMNS, ROLLUPS, SESSIONS } from './schema.js';
+import { EVENTS, EVENTS_IDEMPOTENCY_KEY, EVENTS_MERGE_SETTINGS, INGEST_COUNTERS, JOURNAL_DEDUPLICATION_SETTINGS, LOW_CARDINALITY_COLUMNS, ROLLUPS, SESSIONS } from './schema.js';
 
 export interface EventMigration {
   version: number;
@@ -66,6 +66,11 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
     // A replayed journal batch carries the token of the insert a crash interrupted
     // (src/ingest/journal.ts); the last 1,000 inserts' tokens are remembered to drop a repeat.
     statements: (target) => [EVENTS, SESSIONS, INGEST_COUNTERS].flatMap((def) => modifySettingStatements(def.name, JOURNAL_DEDUPLICATION_SETTINGS, target)),
+  },
+  {
+    version: 10,
+    name: 'events_fewer_merges_of_small_inserts',
+    statements: (target) => modifySettingStatements(EVENTS.name, EVENTS_MERGE_SETTINGS, target),
   },
 ];
 
