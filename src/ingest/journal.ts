@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { constants, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 
@@ -165,7 +165,7 @@ export interface JournalLog {
 
 /**
  * Appends records and makes them durable in groups: `durable()` resolves once everything appended
- * before it is on disk (one write and one fdatasync for all the requests waiting at that moment).
+ * before it is on disk (one synchronous data write for all the requests waiting at that moment).
  */
 export class Journal {
   readonly id = randomBytes(6).toString('hex');
@@ -258,8 +258,9 @@ export class Journal {
   }
 
   /**
-   * Groups are written one after another; a group's fdatasync runs while the next group is
-   * written, so requests keep being parsed while the disk syncs (at most two syncs at once).
+   * Groups are taken one after another; a group's write may still be reaching the disk while the
+   * next group is taken and its write started, so requests keep being parsed while the disk
+   * syncs (at most two writes at once).
    */
   private async writeGroups(): Promise<void> {
     try {
@@ -272,7 +273,9 @@ export class Journal {
         this.pending = [];
         this.waiters = [];
         const before = this.lastSync;
-        const synced = lines.length > 0 ? (await this.append(lines)).synced : before;
+        // A group is durable once its own write is and every earlier one is too: a replay reads a
+        // segment only up to its first unwritten byte.
+        const synced = lines.length > 0 ? Promise.all([before, (await this.append(lines)).written]).then(() => {}) : before;
         this.lastSync = synced;
         void synced.then(() => {
           for (const resolve of waiters) resolve();
@@ -284,27 +287,36 @@ export class Journal {
     }
   }
 
-  /** Writes a group and starts its sync; the promise returned settles once the group is on disk (or the disk failed). */
-  private async append(lines: string[]): Promise<{ synced: Promise<void> }> {
+  /**
+   * Starts writing a group at the end of the segment; `written` settles once the group is on disk
+   * (or the disk failed). The segment is open for synchronous data writes (O_DSYNC), so a group takes
+   * one call on the thread pool, not a write and then an fdatasync: half the wake-ups of a thread
+   * under load, each of which cost the main thread on this project's two-core machines.
+   */
+  private async append(lines: string[]): Promise<{ written: Promise<void> }> {
     try {
       if (this.handle === null || (this.segmentBytes >= SEGMENT_BYTES && this.segmentHasGroups)) await this.startSegment();
       const handle = this.handle as FileHandle | null;
-      if (handle === null) return { synced: Promise.resolve() };
-      const text = `${lines.join('\n')}\n`;
+      if (handle === null) return { written: Promise.resolve() };
+      const bytes = Buffer.from(`${lines.join('\n')}\n`);
       // Counted before the write: should it fail part-way, the next segment's header must still
       // number its rows after every row this one may hold.
       for (const line of lines) {
         const table = LETTER_TABLE[line[0] ?? ''];
         if (table) this.filed[table] += 1;
       }
-      const bytes = Buffer.from(text);
-      await handle.write(bytes, 0, bytes.length, this.segmentBytes);
+      const at = this.segmentBytes;
       this.segmentBytes += bytes.length;
       this.segmentHasGroups = true;
-      return { synced: handle.datasync().catch((error) => this.failed(error)) };
+      return {
+        written: handle.write(bytes, 0, bytes.length, at).then(
+          () => {},
+          (error) => this.failed(error),
+        ),
+      };
     } catch (error) {
       await this.failed(error);
-      return { synced: Promise.resolve() };
+      return { written: Promise.resolve() };
     }
   }
 
@@ -349,14 +361,16 @@ const LETTER_TABLE: Record<string, JournalTable> = Object.fromEntries(JOURNAL_TA
 
 /**
  * A new segment, its SEGMENT_BYTES laid out in zeros and synced once, so the records written into
- * it later change no file size: each group's fdatasync then flushes data only, which took half
- * the time and CPU of appending on this project's machines (docs/benchmarks.md). Never an
- * existing file: each segment holds one journal's records only.
+ * it later change no file size: each group's synchronous write then flushes data only, which took
+ * half the time and CPU of appending on this project's machines (docs/benchmarks.md). It is opened
+ * again with O_DSYNC for the groups. Never an existing file: each segment holds one journal's
+ * records only.
  */
 async function createSegmentFile(path: string): Promise<FileHandle> {
-  const handle = await open(path, 'wx+');
+  const laidOut = await open(path, 'wx+');
   const zeros = Buffer.alloc(2 ** 20);
-  for (let at = 0; at < SEGMENT_BYTES; at += zeros.length) await handle.write(zeros, 0, zeros.length, at);
-  await handle.sync();
-  return handle;
+  for (let at = 0; at < SEGMENT_BYTES; at += zeros.length) await laidOut.write(zeros, 0, zeros.length, at);
+  await laidOut.sync();
+  await laidOut.close();
+  return open(path, constants.O_RDWR | constants.O_DSYNC);
 }
