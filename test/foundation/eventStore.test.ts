@@ -43,7 +43,9 @@ describe('the embedded event store', () => {
     const created = await rows<{ create_table_query: string }>("SELECT create_table_query FROM system.tables WHERE name = 'window_pages'");
     expect(created[0]!.create_table_query).toMatch(/merge_max_block_size = 16, max_parts_to_merge_at_once = 16/);
     // Events arrive in small parts many times a second: they wait for more similar parts before a merge (migration 10).
-    const events = await rows<{ create_table_query: string }>("SELECT create_table_query FROM system.tables WHERE database = currentDatabase() AND name = 'events'");
+    const events = await rows<{ create_table_query: string }>(
+      "SELECT create_table_query FROM system.tables WHERE database = currentDatabase() AND name = 'events'",
+    );
     expect(events[0]!.create_table_query).toMatch(/merge_selector_base = 20/);
   });
 

@@ -2,7 +2,16 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { COVERAGE_WINDOW_COLUMNS, DAILY_ROLLUPS, ROLLUP_COVERAGE, VISITOR_BOUND_COLUMN } from './dailyRollups.js';
 import { addColumnStatements, createTableStatements, type DdlTarget, fillColumnStatements, modifyColumnStatements, modifySettingStatements } from './ddl.js';
 import { WINDOW_MERGE_SETTINGS, WINDOW_ROLLUPS } from './rollupWindows.js';
-import { EVENTS, EVENTS_IDEMPOTENCY_KEY, EVENTS_MERGE_SETTINGS, INGEST_COUNTERS, JOURNAL_DEDUPLICATION_SETTINGS, LOW_CARDINALITY_COLUMNS, ROLLUPS, SESSIONS } from './schema.js';
+import {
+  EVENTS,
+  EVENTS_IDEMPOTENCY_KEY,
+  EVENTS_MERGE_SETTINGS,
+  INGEST_COUNTERS,
+  JOURNAL_DEDUPLICATION_SETTINGS,
+  LOW_CARDINALITY_COLUMNS,
+  ROLLUPS,
+  SESSIONS,
+} from './schema.js';
 
 export interface EventMigration {
   version: number;
