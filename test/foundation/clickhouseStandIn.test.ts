@@ -160,6 +160,21 @@ describe('inserts on a cluster', () => {
       await Promise.all([cluster.close(), single.close()]);
     }
   });
+
+  it('run a visit filter’s subquery on each shard: the query and job clients carry distributed_product_mode = local', async () => {
+    // Refused by default on a cluster of several shards ("Double-distributed IN/JOIN subqueries is
+    // denied"); events and sessions are sharded alike, by visitor, so a shard's own rows answer it.
+    const setting = "SELECT toString(getSetting('distributed_product_mode')) AS mode";
+    const cluster = connectServer({ kind: 'server', url, database: 'stand_in_store', cluster: 'analytics' }, 1);
+    const single = connectServer({ kind: 'server', url, database: 'stand_in_store', cluster: null }, 1);
+    try {
+      expect(await rows(cluster.query, setting)).toEqual([{ mode: 'local' }]);
+      expect(await rows(cluster.jobs, setting)).toEqual([{ mode: 'local' }]);
+      expect(await rows(single.query, setting)).toEqual([{ mode: 'deny' }]);
+    } finally {
+      await Promise.all([cluster.close(), single.close()]);
+    }
+  });
 });
 
 describe('the whole service with CLICKHOUSE_URL on the stand-in', () => {

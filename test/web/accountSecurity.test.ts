@@ -109,7 +109,10 @@ describe('accounts in the browser', () => {
     await page.getByRole('alert').filter({ hasText: 'That code is not right' }).waitFor();
     await page.getByLabel('The six-digit code the app shows').fill(totpCode(secret, totpStep(clock.now())));
     await page.getByRole('button', { name: 'Turn on' }).click();
-    recovery = (await page.getByTestId('recovery-codes').locator('code').allTextContents()).map((code) => code.trim());
+    // allTextContents does not wait: the codes appear once the server has answered.
+    const codes = page.getByTestId('recovery-codes').locator('code');
+    await codes.nth(9).waitFor();
+    recovery = (await codes.allTextContents()).map((code) => code.trim());
     expect(recovery).toHaveLength(10);
     await screenshots(page, 'account-recovery-codes');
     await page.getByRole('button', { name: 'I have saved them' }).click();

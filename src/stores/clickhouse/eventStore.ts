@@ -54,6 +54,17 @@ const CLIENT_SETTINGS: ClickHouseSettings = {
 export const INSERT_INTO_SHARDS: ClickHouseSettings = { insert_distributed_sync: 1 };
 
 /**
+ * On a cluster of more than one shard, a query over a Distributed table whose filter holds an
+ * `IN` subquery over another Distributed table (a visit filter on an event query, `has_done`:
+ * src/query/sql/filters.ts) is refused by default ("Double-distributed IN/JOIN subqueries is
+ * denied", `distributed_product_mode = 'deny'`). `events` and `sessions` are both sharded by
+ * visitor (schema.ts), so each shard holds every row of the visits its own rows belong to: the
+ * subquery can run on each shard's local table, which is what `local` does, with no set of visits
+ * sent between shards as `GLOBAL IN` would.
+ */
+export const SUBQUERIES_ON_SHARDS: ClickHouseSettings = { distributed_product_mode: 'local' };
+
+/**
  * Embedded only. Since ClickHouse 26 a query runs on fewer threads while the free part of the
  * server's memory limit is under 1 GiB per thread (`max_threads_min_free_memory_per_thread`,
  * ClickHouse pull request #100383); under the embedded default limit of 2 GiB that put every
@@ -193,7 +204,8 @@ function openEmbedded(config: Extract<Config['clickhouse'], { kind: 'embedded' }
 
 /**
  * A ClickHouse server or cluster over HTTP, without migrating (openEventStore does that). Ingestion
- * has its own client so that, on a cluster, its inserts carry INSERT_INTO_SHARDS.
+ * has its own client so that, on a cluster, its inserts carry INSERT_INTO_SHARDS; the others'
+ * statements carry SUBQUERIES_ON_SHARDS there.
  */
 export function connectServer(config: Extract<Config['clickhouse'], { kind: 'server' }>, queryConnections: number): EventStore {
   const url = new URL(config.url);
@@ -207,7 +219,7 @@ export function connectServer(config: Extract<Config['clickhouse'], { kind: 'ser
       json: JSON_HANDLING,
       request_timeout: 60_000,
     });
-  const client = connect(CLIENT_SETTINGS);
+  const client = connect(config.cluster === null ? CLIENT_SETTINGS : { ...CLIENT_SETTINGS, ...SUBQUERIES_ON_SHARDS });
   const ingest = config.cluster === null ? client : connect({ ...CLIENT_SETTINGS, ...INSERT_INTO_SHARDS });
   return {
     kind: 'server',
