@@ -83,7 +83,8 @@ describe('email reports and traffic notices settings', () => {
       { kind: 'spike', threshold: 25 },
     ]);
     await page.reload();
-    expect(await page.getByLabel('Current visitors at or above').inputValue()).toBe('25');
+    // inputValue does not wait for the saved settings to be read back into the form.
+    await expect.poll(() => page.getByLabel('Current visitors at or above').inputValue()).toBe('25');
     await page.getByRole('region', { name: 'Traffic drop' }).getByRole('button', { name: 'Turn off' }).click();
     await expect.poll(thresholds).toEqual([{ kind: 'spike', threshold: 25 }]);
     await context.close();

@@ -220,7 +220,7 @@ describe('settings screens', () => {
 
     await owner.page.reload();
     const role = owner.page.getByLabel(`Role of ${inviteeEmail}`);
-    expect(await role.inputValue()).toBe('editor');
+    await expect.poll(() => role.inputValue()).toBe('editor');
     await role.selectOption('viewer');
     await expect
       .poll(
