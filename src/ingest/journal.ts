@@ -5,9 +5,9 @@ import { basename, join } from 'node:path';
 
 /**
  * The ingestion journal: every row the write buffer takes (events, visit rows, health counts) and
- * every engagement held for a visit is appended here and fsynced, in groups, before the request
- * that brought it is answered 202. A process killed at any moment replays what the store had not
- * yet confirmed (docs/collecting-events.md, "What accepted guarantees").
+ * every engagement held for a visit is appended here and written through to disk, in groups,
+ * before the request that brought it is answered 202. A process killed at any moment replays what
+ * the store had not yet confirmed (docs/collecting-events.md, "What accepted guarantees").
  *
  * Lines, one record each (the type letter, a space, the payload):
  *   J <journal id> <next events seq> <next sessions seq> <next counters seq>   first line of a segment
@@ -202,13 +202,12 @@ export class Journal {
   }
 
   /**
-   * Starts this journal's first segment and, once it is on disk, deletes the segments of earlier
-   * journals, which the caller has written to the store by then (their held engagements are in
-   * the carry-over).
+   * Starts this journal's first segment and, once it is on disk (its header is written through,
+   * the segment being open with O_DSYNC), deletes the segments of earlier journals, which the
+   * caller has written to the store by then (their held engagements are in the carry-over).
    */
   async open(replayed: string[]): Promise<void> {
     await this.startSegment();
-    await this.handle?.datasync();
     for (const path of replayed) rmSync(path, { force: true });
   }
 

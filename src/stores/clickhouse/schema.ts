@@ -20,10 +20,10 @@ export const EVENTS: TableDef = {
 /**
  * Under load the write buffer inserts a part of about 250 events many times a second (the spec's
  * flush rule). With ClickHouse's default `merge_selector_base` of 5, a partition of few parts
- * merges its largest part with each handful of new ones: within a minute of a flood the largest
- * part had been rewritten sixty times, and merges took 55–75 µs of CPU per event accepted, more
- * than a third of ingestion's. A base of 20 waits for more, similar parts before merging them:
- * 12–14 µs per event, 7–13 active parts in the busy partition instead of 5–9 (docs/benchmarks.md,
+ * merges its largest part with each handful of new ones: 15 s into a flood the largest part had
+ * been rewritten sixty times, and merges took 45–75 µs of CPU per event accepted, more than a
+ * third of ingestion's. A base of 20 waits for more, similar parts before merging them: 11–14 µs
+ * per event, 7–14 active parts in the busy partition instead of 5–9 (docs/benchmarks.md,
  * "Merges of small inserts"). Set by migration 10.
  */
 export const EVENTS_MERGE_SETTINGS = 'merge_selector_base = 20';
