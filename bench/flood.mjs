@@ -6,13 +6,13 @@
 // have been asked for (each such event waits for a read of the visits table before its 202), how
 // many visits the disk could not keep, and the main thread's CPU per event. The read-back here
 // answers nothing: the figures are counts, which the machine's load does not change.
-//   FLOOD_MINUTES, FLOOD_RATE, LIVE_VISITS_MAX (the default cap by default: 1,342,177 visits).
+//   FLOOD_MINUTES, FLOOD_RATE, LIVE_VISITS_MAX (the default cap by default: 671,088 visits with Node's default heap here).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const { SessionTracker } = await import('../dist/ingest/liveVisits/tracker.js');
-const { SpilledVisits } = await import('../dist/ingest/liveVisits/spilledVisits.js');
+const { SLOTS_PER_CAPPED_VISIT, SpilledVisits } = await import('../dist/ingest/liveVisits/spilledVisits.js');
 const { defaultLiveVisitsMax } = await import('../dist/config/config.js');
 const { columnNames, VISIT_ATTRIBUTE_TABLE } = await import('../dist/stores/clickhouse/columns.js');
 
@@ -22,7 +22,7 @@ const MAX = Number(process.env.LIVE_VISITS_MAX ?? defaultLiveVisitsMax());
 const VISITORS = 50_000 * 102;
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-flood-'));
-const spill = new SpilledVisits(join(dir, 'evicted.slots'), 4 * MAX, { error: (obj, msg) => console.error(msg, obj) });
+const spill = new SpilledVisits(join(dir, 'evicted.slots'), SLOTS_PER_CAPPED_VISIT * MAX, { error: (obj, msg) => console.error(msg, obj) });
 const tally = { readBack: 0, lost: 0 };
 const put = spill.put.bind(spill);
 spill.put = (visit, siteId, high, low, lost) =>

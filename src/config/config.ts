@@ -89,8 +89,8 @@ export const CONFIG_VARIABLES = [
   ['FILES_DIR', '$DATA_DIR', 'Where import uploads and prepared exports are kept; a volume every node mounts when there are several.'],
   [
     'LIVE_VISITS_MAX',
-    'a sixteenth of the heap (at most 256 MiB) at 200 bytes a visit',
-    'Live visits held in memory; past it the least recently seen are read back from the visits table when their visitor returns.',
+    'a thirty-second of the heap (at most 128 MiB) at 200 bytes a visit',
+    'Live visits held in memory; past it the least recently seen wait on local disk (DATA_DIR/live-visits) and come back from there, or from the visits table, when their visitor returns.',
   ],
   [
     'LEASE_PERIOD_SECONDS',
@@ -165,13 +165,15 @@ export function loadConfig(env: Env = process.env): Config {
 export const LIVE_VISIT_BYTES = 200;
 
 /**
- * A sixteenth of the heap the process was given, at most 256 MiB, at LIVE_VISIT_BYTES each. The
- * visits live in typed arrays beside the heap, which may double as they grow, and the embedded
- * engine shares the process: at this size a flood of new visitors keeps the whole process under
- * 1 GB (npm run bench:soak, docs/benchmarks.md).
+ * A thirty-second of the heap the process was given, at most 128 MiB, at LIVE_VISIT_BYTES each.
+ * The visits live in typed arrays beside the heap, which may double as they grow, and the
+ * embedded engine shares the process: at this size a flood of new visitors keeps the whole
+ * process under 1 GB (npm run bench:soak, docs/benchmarks.md; a sixteenth, at most 256 MiB,
+ * passed it). Visits past the cap wait on local disk, so a smaller cap costs a disk read per
+ * returning visitor, not a read of the store.
  */
 export function defaultLiveVisitsMax(): number {
-  return Math.max(1000, Math.floor(Math.min(heapLimitBytes() / 16, 256 * 2 ** 20) / LIVE_VISIT_BYTES));
+  return Math.max(1000, Math.floor(Math.min(heapLimitBytes() / 32, 128 * 2 ** 20) / LIVE_VISIT_BYTES));
 }
 
 function heapLimitBytes(): number {

@@ -17,7 +17,7 @@ import { restoreIdempotencyKeys } from './idempotencyRestore.js';
 import { heldLine, Journal } from './journal.js';
 import { replayJournals } from './journalReplay.js';
 import { SessionTracker } from './liveVisits/index.js';
-import { SpilledVisits } from './liveVisits/spilledVisits.js';
+import { SLOTS_PER_CAPPED_VISIT, SpilledVisits } from './liveVisits/spilledVisits.js';
 import type { Log } from './log.js';
 import { type HeldEngagement, type HeldEngagements, OrphanEngagements } from './orphans.js';
 import { type EventSink, IngestionPipeline } from './pipeline.js';
@@ -163,8 +163,10 @@ async function openJournal(deps: IngestionDeps, counters: HealthCounters, held: 
 /** Live visits: in this process, or with STATE_URL in Redis, warmed from the store when Redis has none (src/state/liveVisits.ts). */
 async function openLiveVisits(deps: IngestionDeps, buffer: WriteBuffer, sharedHeld: SharedHeldEngagements | null) {
   const { config, clock, log } = deps;
-  // This process's tracker keeps visits that leave memory on disk first, four slots per visit held (a replay's or a fallback's tracker does not).
-  const spill = deps.state ? undefined : new SpilledVisits(join(config.dataDir, 'live-visits', 'evicted.slots'), 4 * config.liveVisitsMax, log);
+  // This process's tracker keeps visits that leave memory on disk first (a replay's or a fallback's tracker does not).
+  const spill = deps.state
+    ? undefined
+    : new SpilledVisits(join(config.dataDir, 'live-visits', 'evicted.slots'), SLOTS_PER_CAPPED_VISIT * config.liveVisitsMax, log);
   // Visits past the cap leave memory and are read back through the ingestion connection, after a flush (src/ingest/liveVisits/tracker.ts).
   const liveVisitOptions = {
     max: config.liveVisitsMax,

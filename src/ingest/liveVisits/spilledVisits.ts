@@ -5,10 +5,18 @@ import { hash1 } from './evictedVisitors.js';
 import type { LiveVisit } from './visit.js';
 
 const SLOT_BYTES = 512;
-// Thirty-two slots a bucket: with the file at four slots per capped visit, a bucket overflows
-// about once in a million at the load a flood of new visitors reaches (docs/benchmarks.md, the
-// soak), where eight slots overflowed once in 30 and sent those visitors to the store.
+// Thirty-two slots a bucket: where buckets of eight overflowed once in 30 under a flood of new
+// visitors and sent those visitors to the store, buckets of 32 rarely do while the file is under
+// about two-thirds full (docs/benchmarks.md, the soak and bench:flood).
 const BUCKET_SLOTS = 32;
+/**
+ * Slots in the file per visit the cap keeps in memory. A flood's visitors outlive their place in
+ * memory many times over (5.1 M visitors return within the half hour in the soak): at the default
+ * cap, four per capped visit overflowed and read most of them back from the store, eight filled
+ * buckets by minute 30 (1,883 visitors a minute read back at minute 35), ten keep it to 45
+ * (docs/benchmarks.md, "Half the cap").
+ */
+export const SLOTS_PER_CAPPED_VISIT = 10;
 /** site, visitor (two words), last seen (epoch seconds), text length. */
 const HEADER_BYTES = 18;
 const TEXT_BYTES = SLOT_BYTES - HEADER_BYTES;
@@ -27,9 +35,9 @@ export interface SpillLog {
  * buckets of thirty-two placed by the hash of site and visitor. A returning visitor's visit is one
  * 512-byte read away, from the page cache as a rule, instead of a read of the visits table that
  * waits for the store (which made a cap that real traffic passes cost 95 % of throughput,
- * docs/benchmarks.md). The file holds four slots per visit the cap keeps in memory.
+ * docs/benchmarks.md). The file holds SLOTS_PER_CAPPED_VISIT slots per visit the cap keeps in memory.
  *
- * Each slot's last activity and a 16-bit tag of its visitor stay in memory (6 bytes a slot, 24 per
+ * Each slot's last activity and a 16-bit tag of its visitor stay in memory (6 bytes a slot, 60 per
  * capped visit, allocated once the cap is first passed): a visitor with no matching tag in its
  * bucket, nearly every new visitor of a flood, costs no read at all, and keeping a visit costs one
  * write, no read. Slots of visits past their 30 minutes, or taken back into memory, are free again.
