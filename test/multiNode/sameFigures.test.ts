@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STATE_UNAVAILABLE } from '../../src/state/fallbackCount.js';
 import { inParallel, type MultiNode, multiNodeSkip, type ServiceNode, startMultiNode, until } from '../support/multiNode.js';
 import type { Account } from '../support/testApp.js';
 import { acknowledged, query, recentDays, send, visitorAddress } from './send.js';
@@ -70,6 +71,24 @@ describe.skipIf(multiNodeSkip !== null)('two ingest nodes, a query+web node and 
     // Visit rows are written with the flush after their event; wait until the figures stop moving.
     const figures = await until(read, (got) => metrics.every((m) => got[m] === expected[m]), 10_000);
     const differing = metrics.filter((m) => figures[m] !== expected[m]).map((m) => `${m}: ${figures[m]} (one process: ${expected[m]})`);
+    // An event a node accepted on its own state, because Redis did not answer within
+    // STATE_COMMAND_TIMEOUT_MS (a loaded machine: CI once split one visit of 2,000 so), may start
+    // a visit of its own by design (docs/scaling.md); the health panel counts each such event.
+    const [fallbacks] = await set.rows<{ n: string }>(
+      'SELECT sum(value) AS n FROM ingest_counters WHERE site_id = {site:UInt64} AND reason = {reason:String}',
+      {
+        site: account.siteId,
+        reason: STATE_UNAVAILABLE,
+      },
+    );
+    const onOwnState = Number(fallbacks?.n ?? 0);
+    if (onOwnState > 0) {
+      expect([figures.visitors, figures.pageviews], `${onOwnState} events were taken on a node's own state`).toEqual([visitors, sent]);
+      expect(Number(figures.visits), `${differing.join('; ')}, with ${onOwnState} events taken on a node's own state`).toBeLessThanOrEqual(
+        visitors + onOwnState,
+      );
+      return;
+    }
     // Without live visits shared between the ingest nodes, each node starts its own visit for a visitor it has not seen.
     expect(differing, `the query node's figures differ from one process's: ${differing.join('; ')}`).toEqual([]);
   }, 120_000);
