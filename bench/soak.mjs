@@ -86,16 +86,17 @@ async function soak() {
   void exited.then(() => {
     died = true;
   });
-  // The embedded engine's memory is the process's too: RSS as the kernel counts it.
-  const rssNow = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  // The embedded engine's memory is the process's too: RSS as the kernel counts it, in bytes.
+  const procStatus = () => readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const bytesOf = (status, field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
+  const rssNow = () => bytesOf(procStatus(), 'VmRSS');
   const memory = async () => {
     child.send('memory');
     const [m] = await once(child, 'message');
-    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    const status = procStatus();
     // File-backed pages are mostly the engine's library text (libchdb.so, ~560 MB on disk), which
     // the kernel may drop and read again; anonymous pages are what the process really holds.
-    const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
-    return { ...m, rss: kb('VmRSS') || m.rss, rssAnon: kb('RssAnon'), rssFile: kb('RssFile') };
+    return { ...m, rss: bytesOf(status, 'VmRSS') || m.rss, rssAnon: bytesOf(status, 'RssAnon'), rssFile: bytesOf(status, 'RssFile') };
   };
 
   console.log(
