@@ -15,6 +15,7 @@
 import { createApiKey } from '../src/stores/meta/apiKeys.js';
 import { createSite } from '../src/stores/meta/sites.js';
 import { createUserWithTeam } from '../src/stores/meta/users.js';
+import { startOfDay, toLocal } from '../src/time/localTime.js';
 import { loadSyntheticSite } from './syntheticSite.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -225,32 +226,70 @@ const RANGES: [string, string | string[]][] = [
   ['custom 40 days, 30 ago', [localDay(70), localDay(31)]],
 ];
 const RANGE_RUNS = Number(process.env.BENCH_RANGE_RUNS ?? 3);
-const rangeTimes = new Map<string, number[][]>(RANGES.map(([name]) => [name, []]));
-const rangeSources = new Map<string, Set<string>>(RANGES.map(([name]) => [name, new Set()]));
-for (const [name, dateRange] of RANGES) for (const query of DASHBOARD) rangeSources.get(name)!.add(await viaHttp(query, dateRange));
-for (let run = 0; run < RANGE_RUNS; run++) {
-  for (const [name, dateRange] of RANGES) {
-    const times: number[] = [];
-    for (const query of DASHBOARD) times.push(await time(() => viaHttp(query, dateRange)));
-    rangeTimes.get(name)!.push(times);
+/** The nine queries over each range, range by range within each run: per range, each run's times. */
+async function timeRanges(ranges: [string, string | string[]][]) {
+  const times = new Map<string, number[][]>(ranges.map(([name]) => [name, []]));
+  const sourcesOf = new Map<string, Set<string>>(ranges.map(([name]) => [name, new Set()]));
+  for (const [name, dateRange] of ranges) for (const query of DASHBOARD) sourcesOf.get(name)!.add(await viaHttp(query, dateRange));
+  for (let run = 0; run < RANGE_RUNS; run++) {
+    for (const [name, dateRange] of ranges) {
+      const each: number[] = [];
+      for (const query of DASHBOARD) each.push(await time(() => viaHttp(query, dateRange)));
+      times.get(name)!.push(each);
+    }
+  }
+  return { times, sourcesOf };
+}
+/** Prints each range's total, its ratio against `baseline` and its slowest query (every query with BENCH_RANGE_DETAIL). */
+function printRanges(
+  ranges: [string, string | string[]][],
+  { times, sourcesOf }: Awaited<ReturnType<typeof timeRanges>>,
+  baseline: number,
+  ratioHeading: string,
+) {
+  console.log(`${pad('range', 26)}${'sources'.padStart(16)}${'dashboard'.padStart(12)}${ratioHeading.padStart(8)}  slowest query (p50)`);
+  for (const [name] of ranges) {
+    const runs = times.get(name)!;
+    const total = median(runs.map(sum));
+    const perQuery = DASHBOARD.map((query, i) => [query.name, median(runs.map((each) => each[i]!))] as const);
+    const [slowName, slowTime] = perQuery.reduce((a, b) => (b[1] > a[1] ? b : a));
+    const sourceText = [...sourcesOf.get(name)!].join(',');
+    console.log(`${pad(name, 26)}${sourceText.padStart(16)}${ms(total)}${(total / baseline).toFixed(2).padStart(8)}  ${slowName} ${slowTime.toFixed(0)} ms`);
+  }
+  if (process.env.BENCH_RANGE_DETAIL) {
+    for (const [name] of ranges) {
+      const runs = times.get(name)!;
+      console.log(`  ${name}: ${DASHBOARD.map((query, i) => `${query.name} ${median(runs.map((each) => each[i]!)).toFixed(0)}`).join(', ')}`);
+    }
   }
 }
-const baseline = median(rangeTimes.get('91d')!.map(sum));
+const everyRange = await timeRanges(RANGES);
+const baseline = median(everyRange.times.get('91d')!.map(sum));
 console.log(`\nEvery range, the nine queries from roll-ups (p50 of ${RANGE_RUNS} runs; ratio against 91d in the same runs):`);
-console.log(`${pad('range', 26)}${'sources'.padStart(16)}${'dashboard'.padStart(12)}${'/ 91d'.padStart(8)}  slowest query (p50)`);
-for (const [name] of RANGES) {
-  const runs = rangeTimes.get(name)!;
-  const total = median(runs.map(sum));
-  const perQuery = DASHBOARD.map((query, i) => [query.name, median(runs.map((times) => times[i]!))] as const);
-  const [slowName, slowTime] = perQuery.reduce((a, b) => (b[1] > a[1] ? b : a));
-  const sourceText = [...rangeSources.get(name)!].join(',');
-  console.log(`${pad(name, 26)}${sourceText.padStart(16)}${ms(total)}${(total / baseline).toFixed(2).padStart(8)}  ${slowName} ${slowTime.toFixed(0)} ms`);
-}
-if (process.env.BENCH_RANGE_DETAIL) {
-  for (const [name] of RANGES) {
-    const runs = rangeTimes.get(name)!;
-    console.log(`  ${name}: ${DASHBOARD.map((query, i) => `${query.name} ${median(runs.map((times) => times[i]!)).toFixed(0)}`).join(', ')}`);
-  }
+printRanges(RANGES, everyRange, baseline, '/ 91d');
+
+// In the two hours after the site's midnight yesterday is not rolled up yet (src/rollups/rollSite.ts
+// ROLLUP_GRACE_MS), so the presets read it raw. The store is put in that state (yesterday's roll-ups
+// dropped as a late row would), and the job run as at 23:30, which merges the windows ending the day
+// before (as the job did before windows were seen from today), then as at 00:30, which merges each
+// preset's rolled-up days (src/stores/clickhouse/rollupWindows.ts windowsEnding). BENCH_MIDNIGHT=0
+// skips it (three window merges: about 3 minutes at 10 M events, half an hour at 100 M).
+if (process.env.BENCH_MIDNIGHT !== '0') {
+  const siteJob = [{ id: site.id, timezone: tz, rawEventsFrom: null }];
+  const midnight = startOfDay(toLocal(now, tz), tz);
+  const presets = RANGES.filter(([, dateRange]) => typeof dateRange === 'string');
+  app.rollups.noteWrite(site.id, midnight - 3_600_000);
+  await app.rollups.runOnce(siteJob, midnight - 30 * 60_000);
+  const before = await timeRanges(presets);
+  await app.rollups.runOnce(siteJob, midnight + 30 * 60_000);
+  const after = await timeRanges(presets);
+  const beforeBaseline = median(before.times.get('91d')!.map(sum));
+  console.log(`\nAt 00:30, yesterday not rolled up yet (p50 of ${RANGE_RUNS} runs). Windows ending the day before yesterday (the job before):`);
+  printRanges(presets, before, baseline, '/ 91d');
+  console.log("Each preset's rolled-up days merged ahead, yesterday read raw beside them (ratio: against the row above):");
+  printRanges(presets, after, beforeBaseline, '/ 23:30');
+  // Back to the usual state for what follows.
+  await app.rollups.runOnce(siteJob, now);
 }
 
 // BENCH_FAIRNESS=0 stops here (while measuring ranges alone).

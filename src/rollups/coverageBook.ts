@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Clock } from '../clock.js';
 import { type Coverage, type CoverageRow, latestComputation, readCoverage, writeCoverage } from '../stores/clickhouse/rollupStore.js';
-import { type RollupWindow, windowsEnding } from '../stores/clickhouse/rollupWindows.js';
+import { type RollupWindow, windowsEnding, windowsSeenFrom } from '../stores/clickhouse/rollupWindows.js';
 import { addDays, endOfDay, formatDate, type LocalDate, parseIsoDate } from '../time/localTime.js';
 
 /** A coverage without the windows published with it. */
@@ -73,8 +73,11 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
     // Pulled back by another node (a late row there): the days after it are recomputed by the holder of the round.
     if (before && before.timezone === row.timezone && row.through < before.through) markStale(siteId, formatDate(addDays(day(row.through), 1)));
     // Windows recorded before the coverage moved end on another day: the job merges them again.
-    if (Number(row.computed) === 0 || row.windows_through !== row.through) return;
-    const spans = windowsEnding(day(row.through), row.tables.includes(PRESETS_MARK));
+    // They were seen from the day after `windows_through` (a day later in the grace after midnight).
+    const through = day(row.through);
+    const seenFrom = addDays(day(row.windows_through), 1);
+    if (Number(row.computed) === 0 || (row.windows_through !== row.through && row.windows_through !== formatDate(addDays(through, 1)))) return;
+    const spans = windowsEnding(through, row.tables.includes(PRESETS_MARK), seenFrom);
     windows.set(
       siteId,
       row.tables.filter((table) => table !== PRESETS_MARK).flatMap((table) => spans.map((span) => ({ ...span, table, computed: Number(row.computed) }))),
@@ -90,14 +93,16 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
     known.set(siteId, nextVersion());
     const published = windows.get(siteId) ?? [];
     const recorded = published.find((w) => w.slot === 0);
+    const seenFrom = windowsSeenFrom(published);
     await writeCoverage(client, {
       site_id: siteId,
       timezone: coverage?.timezone ?? '',
       through: coverage?.through ?? '1970-01-01',
       version,
       windows_computed: recorded?.computed ?? 0,
-      // The day the windows end on: the coverage's last day when they were merged.
-      windows_through: recorded?.last ?? '1970-01-01',
+      // The last day of the presets the windows were merged for: the coverage's last day when they
+      // were merged, or the day after it when merged in the grace after midnight (rollSite.ts).
+      windows_through: seenFrom ? formatDate(addDays(seenFrom, -1)) : '1970-01-01',
       window_tables: [...new Set(published.map((w) => w.table)), ...(published.some((w) => w.days === 0) ? [PRESETS_MARK] : [])],
     });
   };

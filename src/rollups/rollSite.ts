@@ -9,8 +9,8 @@ import {
   mergeWindow,
   windowSizes,
 } from '../stores/clickhouse/rollupStore.js';
-import { type RollupWindow, sliceCount, spanParameters, windowsEnding } from '../stores/clickhouse/rollupWindows.js';
-import { addDays, dayNumber, formatDate, type LocalDate, toLocal } from '../time/localTime.js';
+import { type RollupWindow, sliceCount, spanParameters, type WindowSpan, windowsEnding } from '../stores/clickhouse/rollupWindows.js';
+import { addDays, dayNumber, earlierDay, formatDate, type LocalDate, laterDay, toLocal } from '../time/localTime.js';
 import { type CoverageBook, type Covered, coverageOf, day } from './coverageBook.js';
 
 /**
@@ -68,7 +68,7 @@ export async function rollSite(round: RollupRound, site: RollupSite, now: number
     await deleteDays(round, site.id, formatDate(next));
   }
   const days = await catchUp(round, site, next, target);
-  await refreshWindows(round, site);
+  await refreshWindows(round, site, now);
   return days;
 }
 
@@ -104,7 +104,7 @@ async function catchUp(round: RollupRound, site: RollupSite, from: LocalDate, ta
   let next = from;
   let days = 0;
   while (formatDate(next) <= formatDate(target)) {
-    const chunkEnd = minDay(addDays(next, CHUNK_DAYS - 1), target);
+    const chunkEnd = earlierDay(addDays(next, CHUNK_DAYS - 1), target);
     await insertRollupDays(round.client, site, next, chunkEnd, round.inPlace);
     // Another node may have pulled the coverage back meanwhile (a late row): that is noted like a write here.
     await book.reloadSite(site.id);
@@ -126,19 +126,22 @@ async function deleteDays(round: RollupRound, siteId: number, from: string | nul
 }
 
 /**
- * Merges the site's windows again when the days they end on moved (a new day rolled up, days
- * recomputed). The windows written are published together once every table is done, unless
+ * Merges the site's windows again when their days moved: a new day rolled up, days recomputed, or
+ * midnight passed with yesterday not rolled up yet (the presets then start a day later and read
+ * yesterday raw: rollupWindows.ts windowsEnding). The windows written are published together once every table is done, unless
  * rows were noted into the site's days meanwhile; a table whose merge fails (over the memory of
  * one statement) is left out, its ranges read from day and week rows.
  */
-async function refreshWindows(round: RollupRound, site: RollupSite): Promise<void> {
+async function refreshWindows(round: RollupRound, site: RollupSite, now: number): Promise<void> {
   const { book } = round;
   await book.reloadSite(site.id);
   const coverage = book.covered.get(site.id);
   if (!coverage || book.stale.has(site.id)) return;
-  const spans = windowsEnding(day(coverage.through));
+  const through = day(coverage.through);
+  const spans = windowsEnding(through, true, laterDay(toLocal(now, site.timezone), addDays(through, 1)));
   const published = book.windows.get(site.id) ?? [];
-  if (published.length > 0 && spans.every((s) => published.some((w) => s.slot === w.slot && s.days === w.days && s.last === w.last))) return;
+  const same = (s: WindowSpan, w: WindowSpan) => s.slot === w.slot && s.days === w.days && s.first === w.first && s.last === w.last;
+  if (published.length > 0 && spans.every((s) => published.some((w) => same(s, w)))) return;
   book.windows.delete(site.id);
   // Recorded before any row of the new computation is written: its rows replace the old one's as
   // the table merges, so a service restarted halfway must not read the old one.
@@ -170,5 +173,3 @@ async function refreshWindows(round: RollupRound, site: RollupSite): Promise<voi
   book.windows.set(site.id, written);
   await book.persist(site.id, coverage);
 }
-
-const minDay = (a: LocalDate, b: LocalDate) => (formatDate(a) <= formatDate(b) ? a : b);

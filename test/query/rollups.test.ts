@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryEngineDeps } from '../../src/api/routes/query.js';
 import { ManualClock } from '../../src/clock.js';
-import { runQuery } from '../../src/query/run/engine.js';
+import { type QueryEngineDeps, runQuery } from '../../src/query/run/engine.js';
 import { openRollups } from '../../src/rollups/rollups.js';
 import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
 import { readCoverage, writeCoverage } from '../../src/stores/clickhouse/rollupStore.js';
@@ -406,6 +406,26 @@ const restarted = () =>
     },
   });
 
+/** Each body's answer before the job runs, from raw rows. */
+async function rawAnswers(account: Account, bodies: Record<string, unknown>[]) {
+  const deps = queryEngineDeps(t.app);
+  const raw = [];
+  for (const body of bodies) raw.push((await runQuery(deps, account.teamId, body)).results);
+  return raw;
+}
+
+/** Each body asked again through `deps`: read from a window, `sources` among its sources, and answered as `raw` (in order). */
+async function expectWindowAnswers(deps: QueryEngineDeps, account: Account, bodies: Record<string, unknown>[], raw: unknown[], sources = ['rollup']) {
+  const { deps: watched, statements } = watchingStatements(deps);
+  for (const [i, body] of bodies.entries()) {
+    statements.length = 0;
+    const answer = await runQuery(watched, account.teamId, body);
+    expect(answer.meta.sources, JSON.stringify(body)).toEqual(expect.arrayContaining(sources));
+    expect(statements.join(), JSON.stringify(body)).toMatch(/FROM window_/);
+    expect(answer.results, JSON.stringify(body)).toEqual(raw[i]);
+  }
+}
+
 describe('window rows', () => {
   it('merge the ranges ending yesterday once, and a range holding one reads it in place of its days', async () => {
     const account = await createAccount(t.app);
@@ -443,8 +463,7 @@ describe('window rows', () => {
     const ranges = ['7d', ['2024-01-02', '2024-01-10'], ['2023-12-20', '2024-01-09'], '28d', 'month', 'last_month', 'year', '12mo', 'all'];
     const bodies = ranges.flatMap((date_range) => questions.map((question) => ({ site_id: account.domain, date_range, ...question })));
     const deps = queryEngineDeps(t.app);
-    const raw = [];
-    for (const body of bodies) raw.push((await runQuery(deps, account.teamId, body)).results);
+    const raw = await rawAnswers(account, bodies);
 
     await t.app.jobs.runOnce();
     const windows = t.app.rollups.coverage(account.siteId)!.windows;
@@ -463,14 +482,8 @@ describe('window rows', () => {
       { days: 0, slot: 5, first: '2023-01-01', last: '2023-12-31' },
       { days: 0, slot: 6, first: '1970-01-01', last: '2024-01-09' },
     ]);
+    await expectWindowAnswers(deps, account, bodies, raw);
     const { deps: watched, statements, params } = watchingStatements(deps);
-    for (const [i, body] of bodies.entries()) {
-      statements.length = 0;
-      const answer = await runQuery(watched, account.teamId, body);
-      expect(answer.meta.sources, JSON.stringify(body)).toContain('rollup');
-      expect(statements.join(), JSON.stringify(body)).toMatch(/FROM window_/);
-      expect(answer.results, JSON.stringify(body)).toEqual(raw[i]);
-    }
     // Each calendar preset and `all` reads its own window, not a shorter one with days beside it
     // (in January the year so far is the month's window).
     const windowSlots = (sql: string, values: Record<string, unknown>) => [...sql.matchAll(/slot = \{(\w+):UInt8\}/g)].map((m) => Number(values[m[1]!]));
@@ -576,16 +589,62 @@ describe('a window with today read raw beside it', () => {
       { metrics: ['visitors', 'visits'], dimensions: ['visit:entry_page'] },
     ];
     const bodies = ['month', 'all'].flatMap((date_range) => questions.map((q) => ({ site_id: account.domain, date_range, ...q })));
-    const deps = queryEngineDeps(t.app);
-    const raw = [];
-    for (const body of bodies) raw.push((await runQuery(deps, account.teamId, body)).results);
+    const raw = await rawAnswers(account, bodies);
     await t.app.jobs.runOnce();
-    const { deps: watched, statements } = watchingStatements(deps);
-    for (const [i, body] of bodies.entries()) {
-      statements.length = 0;
-      const answer = await runQuery(watched, account.teamId, body);
-      expect(statements.join(), JSON.stringify(body)).toMatch(/FROM window_/);
-      expect(answer.results, JSON.stringify(body)).toEqual(raw[i]);
+    await expectWindowAnswers(queryEngineDeps(t.app), account, bodies, raw, ['rollup', 'raw']);
+  });
+});
+
+describe('in the two hours after midnight', () => {
+  it('reads the presets from windows of their rolled-up days, yesterday raw beside them, and merges them again once yesterday is', async () => {
+    const account = await createAccount(t.app);
+    await insertEvents(t.app, account.siteId, [
+      { visitor: 'a', at: '2023-12-28 10:00:00', page: '/' },
+      { visitor: 'a', at: '2024-01-04 10:00:00', page: '/' },
+      { visitor: 'b', at: '2024-01-05 11:00:00', page: '/docs', country: 'DE' },
+      // Yesterday, not rolled up yet: one visit of its own, one running on from the day before.
+      { visitor: 'c', at: '2024-01-09 11:00:00', page: '/docs', source: 'Google' },
+      { visitor: 'd', at: '2024-01-08 23:55:00', page: '/docs' },
+      { visitor: 'd', at: '2024-01-09 00:10:00', page: '/' },
+      // Today, from midnight.
+      { visitor: 'a', at: '2024-01-10 00:20:00', page: '/' },
+    ]);
+    const questions = [
+      { metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'], include: { comparisons: { mode: 'previous_period' } } },
+      { metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] },
+      { metrics: ['visitors', 'visits', 'bounce_rate'], dimensions: ['visit:entry_page'] },
+      { metrics: ['visitors'], dimensions: ['visit:source'] },
+    ];
+    const bodies = ['7d', '28d', '91d', 'month'].flatMap((date_range) => questions.map((q) => ({ site_id: account.domain, date_range, ...q })));
+    const site = { id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null };
+    clock.set('2024-01-10T00:30:00Z');
+    try {
+      const raw = await rawAnswers(account, bodies);
+      const job = t.app.rollups;
+      await job.runOnce([site], clock.now());
+      const windows = job.coverage(account.siteId)!;
+      expect(windows.through).toBe('2024-01-08');
+      // Each preset's window holds its days up to the last one rolled up; its previous period is whole.
+      expect(windows.windows.filter((w) => w.table === 'pages' && w.days > 0).map(({ days, slot, first, last }) => ({ days, slot, first, last }))).toEqual([
+        { days: 7, slot: 0, first: '2024-01-03', last: '2024-01-08' },
+        { days: 7, slot: 1, first: '2023-12-27', last: '2024-01-02' },
+        { days: 28, slot: 0, first: '2023-12-13', last: '2024-01-08' },
+        { days: 28, slot: 1, first: '2023-11-15', last: '2023-12-12' },
+        { days: 91, slot: 0, first: '2023-10-11', last: '2024-01-08' },
+        { days: 91, slot: 1, first: '2023-07-12', last: '2023-10-10' },
+      ]);
+      // A restarted service reads them as they were published.
+      expect((await restarted()).coverage(account.siteId)!.windows).toEqual(windows.windows);
+      await expectWindowAnswers(queryEngineDeps(t.app), account, bodies, raw, ['rollup', 'raw']);
+      // Once yesterday is closed, the next round merges the windows ending on it.
+      clock.set('2024-01-10T02:30:00Z');
+      await job.runOnce([site], clock.now());
+      expect(job.coverage(account.siteId)!.windows.find((w) => w.table === 'pages' && w.days === 7 && w.slot === 0)).toMatchObject({
+        first: '2024-01-03',
+        last: '2024-01-09',
+      });
+    } finally {
+      clock.set(SMALL_SITE_NOW);
     }
   });
 });
@@ -615,9 +674,7 @@ describe('window rows too large for one statement', () => {
       { metrics: ['visitors'], dimensions: ['visit:source'] },
     ];
     const bodies = ['7d', ['2024-01-01', '2024-01-09']].flatMap((date_range) => questions.map((q) => ({ site_id: account.domain, date_range, ...q })));
-    const deps = queryEngineDeps(t.app);
-    const raw = [];
-    for (const body of bodies) raw.push((await runQuery(deps, account.teamId, body)).results);
+    const raw = await rawAnswers(account, bodies);
 
     // A job allowed a kilobyte of sets per statement: 32 visitors' sets of events (visitors and visits).
     const slices = { full: [] as number[], regrouped: [] as number[] };
@@ -648,13 +705,7 @@ describe('window rows too large for one statement', () => {
     expect(slices.regrouped.length).toBeGreaterThan(1);
     expect(slices.regrouped.every((count) => count === slices.regrouped.length)).toBe(true);
 
-    const { deps: watched, statements } = watchingStatements({ ...deps, rollups });
-    for (const [i, body] of bodies.entries()) {
-      statements.length = 0;
-      const answer = await runQuery(watched, account.teamId, body);
-      expect(statements.join(), JSON.stringify(body)).toMatch(/FROM window_/);
-      expect(answer.results, JSON.stringify(body)).toEqual(raw[i]);
-    }
+    await expectWindowAnswers({ ...queryEngineDeps(t.app), rollups }, account, bodies, raw);
   });
 });
 

@@ -1,5 +1,5 @@
 import { calendarPresetDays } from '../../time/calendarPresets.js';
-import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, wholeWeeks } from '../../time/localTime.js';
+import { addDays, dayNumber, earlierDay, formatDate, type LocalDate, parseIsoDate, wholeWeeks } from '../../time/localTime.js';
 import { DAY_KEYS, ROLLUP_AGGREGATES, ROLLUP_TABLES, type RollupFamily, type RollupTable, rollupTableName, VISITOR_BOUND, weekRows } from './dailyRollups.js';
 import type { TableDef } from './ddl.js';
 
@@ -52,30 +52,37 @@ export interface RollupWindow extends WindowSpan {
 }
 
 /**
- * The windows kept for a site whose roll-ups reach `through`, seen from the day after it (today,
+ * The windows kept for a site whose roll-ups reach `through`, seen from `today` (the day after it
  * once yesterday is rolled up); `presets` adds those of PRESET_WINDOW_SLOTS (a coverage row written
- * before they existed names only the others: src/rollups/coverageBook.ts). A preset that has no
- * rolled-up day yet (`month` on the 1st) has none, and one holding the same days as another is
- * left to it.
+ * before they existed names only the others: src/rollups/coverageBook.ts). Each is a preset's days
+ * up to `through`: in the two hours after midnight yesterday is not rolled up yet (the job's grace,
+ * src/rollups/rollSite.ts), so `7d`'s window is its first six days and queries read yesterday raw
+ * beside it, as `month` reads today. A preset that has no rolled-up day yet (`month` on the 1st)
+ * has none, and one holding the same days as another is left to it.
  */
-export function windowsEnding(through: LocalDate, presets = true): WindowSpan[] {
+export function windowsEnding(through: LocalDate, presets = true, today = addDays(through, 1)): WindowSpan[] {
+  const upToThrough = (span: WindowSpan) => ({ ...span, last: formatDate(earlierDay(parseIsoDate(span.last)!, through)) });
   const lengths = WINDOW_DAYS.flatMap((days) =>
     [0, 1].map((slot) => {
-      const last = addDays(through, -slot * days);
-      return { days, slot, first: formatDate(addDays(last, 1 - days)), last: formatDate(last) };
+      const last = addDays(today, -1 - slot * days);
+      return upToThrough({ days, slot, first: formatDate(addDays(last, 1 - days)), last: formatDate(last) });
     }),
   );
-  if (!presets) return lengths;
-  const today = addDays(through, 1);
   const calendar = (['month', 'last_month', 'year', '12mo'] as const).map((preset) => {
     const { first, last } = calendarPresetDays(preset, today);
-    return { days: 0, slot: PRESET_WINDOW_SLOTS[preset], first: formatDate(first), last: formatDate(dayNumber(last) < dayNumber(today) ? last : through) };
+    return upToThrough({ days: 0, slot: PRESET_WINDOW_SLOTS[preset], first: formatDate(first), last: formatDate(last) });
   });
   const all = { days: 0, slot: PRESET_WINDOW_SLOTS.all, first: OPEN_START, last: formatDate(through) };
   // In January the year so far is the month so far: merged once, as the month's.
-  const distinct = calendar.filter((span, i) => span.first <= span.last && !calendar.slice(0, i).some((o) => o.first === span.first && o.last === span.last));
-  return [...lengths, ...distinct, all];
+  const distinct = calendar.filter((span, i) => !calendar.slice(0, i).some((o) => o.first === span.first && o.last === span.last));
+  return [...lengths, ...(presets ? [...distinct, all] : [])].filter((span) => span.first <= span.last);
 }
+
+/** The day a site's windows were seen from (windowsEnding's `today`): the day after the last day of its slot-0 ranges. */
+export const windowsSeenFrom = (windows: readonly WindowSpan[]): LocalDate | undefined => {
+  const current = windows.find((w) => w.slot === 0 && w.days > 0);
+  return current && addDays(parseIsoDate(current.first)!, current.days);
+};
 
 /** A window's length in days (the open `all` window's counted from OPEN_START). */
 export const windowLength = (span: WindowSpan) => dayNumber(parseIsoDate(span.last)!) - dayNumber(parseIsoDate(span.first)!) + 1;
