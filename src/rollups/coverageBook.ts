@@ -75,9 +75,8 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
     // Windows recorded before the coverage moved end on another day: the job merges them again.
     // They were seen from the day after `windows_through` (a day later in the grace after midnight).
     const through = day(row.through);
-    const seenFrom = addDays(day(row.windows_through), 1);
     if (Number(row.computed) === 0 || (row.windows_through !== row.through && row.windows_through !== formatDate(addDays(through, 1)))) return;
-    const spans = windowsEnding(through, row.tables.includes(PRESETS_MARK), seenFrom);
+    const spans = windowsEnding(through, row.tables.includes(PRESETS_MARK), addDays(day(row.windows_through), 1));
     windows.set(
       siteId,
       row.tables.filter((table) => table !== PRESETS_MARK).flatMap((table) => spans.map((span) => ({ ...span, table, computed: Number(row.computed) }))),

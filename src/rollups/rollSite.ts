@@ -128,9 +128,9 @@ async function deleteDays(round: RollupRound, siteId: number, from: string | nul
 /**
  * Merges the site's windows again when their days moved: a new day rolled up, days recomputed, or
  * midnight passed with yesterday not rolled up yet (the presets then start a day later and read
- * yesterday raw: rollupWindows.ts windowsEnding). The windows written are published together once every table is done, unless
- * rows were noted into the site's days meanwhile; a table whose merge fails (over the memory of
- * one statement) is left out, its ranges read from day and week rows.
+ * yesterday raw: rollupWindows.ts windowsEnding). The windows written are published together once
+ * every table is done, unless rows were noted into the site's days meanwhile; a table whose merge
+ * fails (over the memory of one statement) is left out, its ranges read from day and week rows.
  */
 async function refreshWindows(round: RollupRound, site: RollupSite, now: number): Promise<void> {
   const { book } = round;
