@@ -93,11 +93,11 @@ export function dayNumber(date: LocalDate): number {
   return Date.UTC(date.year, date.month - 1, date.day) / 86_400_000;
 }
 
-/** Monday = 1 … Sunday = 7. */
 /** The earlier and the later of two days. */
 export const earlierDay = (a: LocalDate, b: LocalDate): LocalDate => (dayNumber(a) <= dayNumber(b) ? a : b);
 export const laterDay = (a: LocalDate, b: LocalDate): LocalDate => (dayNumber(a) >= dayNumber(b) ? a : b);
 
+/** Monday = 1 … Sunday = 7. */
 export function isoWeekday(date: LocalDate): number {
   return ((new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay() + 6) % 7) + 1;
 }

@@ -622,10 +622,10 @@ describe('in the two hours after midnight', () => {
       const raw = await rawAnswers(account, bodies);
       const job = t.app.rollups;
       await job.runOnce([site], clock.now());
-      const windows = job.coverage(account.siteId)!;
-      expect(windows.through).toBe('2024-01-08');
+      const coverage = job.coverage(account.siteId)!;
+      expect(coverage.through).toBe('2024-01-08');
       // Each preset's window holds its days up to the last one rolled up; its previous period is whole.
-      expect(windows.windows.filter((w) => w.table === 'pages' && w.days > 0).map(({ days, slot, first, last }) => ({ days, slot, first, last }))).toEqual([
+      expect(coverage.windows.filter((w) => w.table === 'pages' && w.days > 0).map(({ days, slot, first, last }) => ({ days, slot, first, last }))).toEqual([
         { days: 7, slot: 0, first: '2024-01-03', last: '2024-01-08' },
         { days: 7, slot: 1, first: '2023-12-27', last: '2024-01-02' },
         { days: 28, slot: 0, first: '2023-12-13', last: '2024-01-08' },
@@ -634,7 +634,7 @@ describe('in the two hours after midnight', () => {
         { days: 91, slot: 1, first: '2023-07-12', last: '2023-10-10' },
       ]);
       // A restarted service reads them as they were published.
-      expect((await restarted()).coverage(account.siteId)!.windows).toEqual(windows.windows);
+      expect((await restarted()).coverage(account.siteId)!.windows).toEqual(coverage.windows);
       await expectWindowAnswers(queryEngineDeps(t.app), account, bodies, raw, ['rollup', 'raw']);
       // Once yesterday is closed, the next round merges the windows ending on it.
       clock.set('2024-01-10T02:30:00Z');
