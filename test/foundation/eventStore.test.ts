@@ -42,6 +42,12 @@ describe('the embedded event store', () => {
     // Window rows hold sets of up to half a megabyte each: ClickHouse merges them a few at a time (migration 7).
     const created = await rows<{ create_table_query: string }>("SELECT create_table_query FROM system.tables WHERE name = 'window_pages'");
     expect(created[0]!.create_table_query).toMatch(/merge_max_block_size = 16, max_parts_to_merge_at_once = 16/);
+    // A granule holds at most 64 KiB, so reading one group's visitor sets reads few others (migration 11).
+    const granules = await rows<{ name: string; create_table_query: string }>(
+      "SELECT name, create_table_query FROM system.tables WHERE database = currentDatabase() AND (name LIKE 'daily\\_%' OR name LIKE 'window\\_%')",
+    );
+    expect(granules.map((table) => table.name).sort()).toEqual([...DAILY_ROLLUPS, ...WINDOW_ROLLUPS].map((def) => def.name).sort());
+    for (const table of granules) expect(table.create_table_query).toMatch(/index_granularity_bytes = 65536/);
     // Events arrive in small parts many times a second: they wait for more similar parts before a merge (migration 10).
     const events = await rows<{ create_table_query: string }>(
       "SELECT create_table_query FROM system.tables WHERE database = currentDatabase() AND name = 'events'",

@@ -1,8 +1,10 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import { LRUCache } from 'lru-cache';
 import { CLASSIFICATIONS } from '../../classifications.js';
 import type { QueryConfig } from '../../config/config.js';
 import type { MetricWarning, QueryEcho, QueryMeta, QueryResponse, ResultRow } from '../../contracts/query.js';
 import type { Rollups } from '../../rollups/rollups.js';
+import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { DATA_SPAN_SQL, dataSpanFromRows } from '../../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../../stores/meta/database.js';
 import { completedImports } from '../../stores/meta/imports.js';
@@ -44,7 +46,8 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   const now = deps.now();
   const sql = teamStatements(deps.scheduler, teamId, deps.limits);
   const filters = await expandSegments(deps.db, site, parsed.filters, options.viewerId ?? null);
-  const { q, ranges, importsDecision } = await resolveForSite(deps, sql, { ...parsed, filters }, site, now, options);
+  const coverage = deps.rollups?.coverage(site.id);
+  const { q, ranges, importsDecision } = await resolveForSite(deps, sql, { ...parsed, filters }, site, now, options, coverage);
   const reads = await openReads({
     q,
     ranges,
@@ -53,7 +56,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     limits: deps.limits,
     cluster: deps.cluster,
     imported: importsDecision?.included ? importsDecision : undefined,
-    coverage: deps.rollups?.coverage(site.id),
+    coverage,
   });
   const { primary, rows, truncated, results } = await answerRows(reads, q);
   return {
@@ -67,9 +70,17 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
 }
 
 /** The query resolved against the site, its ranges, and whether the site's imported data joins it. */
-async function resolveForSite(deps: QueryEngineDeps, sql: Statements, parsed: ParsedQuery, site: SiteContext, now: number, options: EngineOptions) {
+async function resolveForSite(
+  deps: QueryEngineDeps,
+  sql: Statements,
+  parsed: ParsedQuery,
+  site: SiteContext,
+  now: number,
+  options: EngineOptions,
+  coverage: Coverage | undefined,
+) {
   const imports = parsed.imports ? await completedImports(deps.db, site.id) : [];
-  const siteStart = parsed.dateRange === 'all' ? await firstDataAt(sql, site, imports) : null;
+  const siteStart = parsed.dateRange === 'all' ? await firstDataAt(sql, site, imports, firstEventCache(deps, site, coverage)) : null;
   const q = resolveQuery(parsed, {
     site,
     now,
@@ -152,12 +163,51 @@ export async function siteDataDays(deps: QueryEngineDeps, teamId: number, domain
  * Where `all` starts: the first event or rolled-up day, or with imported data asked for the first
  * imported day if earlier (the reference's stats start date, §3.4).
  */
-async function firstDataAt(sql: Statements, site: SiteContext, imports: CompletedImport[]): Promise<number | null> {
-  const firstEvent = dataSpanFromRows(await sql(DATA_SPAN_SQL, { site: site.id, tz: site.timezone }), site.timezone)?.first ?? null;
+async function firstDataAt(sql: Statements, site: SiteContext, imports: CompletedImport[], cache: FirstEventCache | null): Promise<number | null> {
+  const firstEvent = await firstEventAt(sql, site, cache);
   const firstImported = imports.map((i) => i.from).sort()[0];
   const importStart = firstImported === undefined ? null : startOfDay(parseIsoDate(firstImported)!, site.timezone);
   if (firstEvent === null || importStart === null) return firstEvent ?? importStart;
   return Math.min(firstEvent, importStart);
+}
+
+/** The first event or rolled-up day, as the cache holds it under the site's coverage or read. */
+async function firstEventAt(sql: Statements, site: SiteContext, cache: FirstEventCache | null): Promise<number | null> {
+  const cached = cache?.read();
+  if (cached !== undefined) return cached;
+  const first = dataSpanFromRows(await sql(DATA_SPAN_SQL, { site: site.id, tz: site.timezone }), site.timezone)?.first ?? null;
+  cache?.write(first);
+  return first;
+}
+
+interface FirstEventCache {
+  read(): number | null | undefined;
+  write(first: number | null): void;
+}
+
+/**
+ * Per roll-up book (one per service), each site's first event as last read, with the coverage it
+ * was read under: the `all` range asks for it in every panel, 12 to 20 ms each at 10 M events
+ * (docs/benchmarks.md, "Granules of 64 KiB"). An earlier event can only come as a late row, which
+ * pulls the coverage back and drops the site's windows at once (src/rollups/rollups.ts noteWrite);
+ * windows merged after it carry a higher computation. So the same days and the same windows mean
+ * the same first event, and without windows nothing is kept.
+ */
+const firstEvents = new WeakMap<object, LRUCache<number, { under: string; first: number | null }>>();
+
+function firstEventCache(deps: QueryEngineDeps, site: SiteContext, coverage: Coverage | undefined): FirstEventCache | null {
+  if (!deps.rollups || !coverage || coverage.windows.length === 0) return null;
+  const under = JSON.stringify([coverage.timezone, coverage.through, Math.max(...coverage.windows.map((w) => w.computed))]);
+  let sites = firstEvents.get(deps.rollups);
+  if (!sites) firstEvents.set(deps.rollups, (sites = new LRUCache({ max: 10_000 })));
+  const known = sites;
+  return {
+    read: () => {
+      const entry = known.get(site.id);
+      return entry?.under === under ? entry.first : undefined;
+    },
+    write: (first) => known.set(site.id, { under, first }),
+  };
 }
 
 /** `meta.imports_*` as the reference's API v2 reports them: included or not, and why not. */

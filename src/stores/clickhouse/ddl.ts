@@ -43,6 +43,30 @@ export function createTableStatements(def: TableDef, target: DdlTarget): string[
   ];
 }
 
+/**
+ * Recreates a table under a definition it cannot take in place (a granule size is fixed when a
+ * table is made) and moves its rows over: copied into a new table, which then takes the old one's
+ * name, and the old one dropped. Each step can run again after a crash between any two: a copy
+ * left over is dropped first, and the rows are never in two tables by the name. `copy` holds the
+ * copy's query settings. Rows written into the table during the copy would stay behind, so nothing
+ * else may write it meanwhile (the migrations run under a lease before a node's jobs start).
+ */
+export function rebuildTableStatements(def: TableDef, target: DdlTarget, copy: string): string[] {
+  const rebuilt: TableDef = { ...def, name: `${def.name}_rebuilt` };
+  const names = def.columns.map((column) => column.split(' ')[0]).join(', ');
+  const onCluster = target.cluster === null ? '' : ` ON CLUSTER ${target.cluster}`;
+  const stored = (name: string) => (target.cluster === null ? [name] : [name, `${name}_local`]);
+  const drop = stored(rebuilt.name).map((name) => `DROP TABLE IF EXISTS ${name}${onCluster} SYNC`);
+  const local = (name: string) => stored(name).at(-1);
+  return [
+    ...drop,
+    ...createTableStatements(rebuilt, target),
+    `INSERT INTO ${rebuilt.name} (${names}) SELECT ${names} FROM ${def.name} SETTINGS ${copy}`,
+    `EXCHANGE TABLES ${local(def.name)} AND ${local(rebuilt.name)}${onCluster}`,
+    ...drop,
+  ];
+}
+
 /** Adds a column to a table; on a cluster to the Replicated `_local` tables and the Distributed one in front. */
 export const addColumnStatements = (table: string, column: string, target: DdlTarget) => alterStatements(table, `ADD COLUMN IF NOT EXISTS ${column}`, target);
 

@@ -1,6 +1,14 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { COVERAGE_WINDOW_COLUMNS, DAILY_ROLLUPS, ROLLUP_COVERAGE, VISITOR_BOUND_COLUMN } from './dailyRollups.js';
-import { addColumnStatements, createTableStatements, type DdlTarget, fillColumnStatements, modifyColumnStatements, modifySettingStatements } from './ddl.js';
+import { COVERAGE_WINDOW_COLUMNS, DAILY_ROLLUPS, ROLLUP_COVERAGE, ROLLUP_GRANULES, VISITOR_BOUND_COLUMN } from './dailyRollups.js';
+import {
+  addColumnStatements,
+  createTableStatements,
+  type DdlTarget,
+  fillColumnStatements,
+  modifyColumnStatements,
+  modifySettingStatements,
+  rebuildTableStatements,
+} from './ddl.js';
 import { WINDOW_MERGE_SETTINGS, WINDOW_ROLLUPS } from './rollupWindows.js';
 import {
   EVENTS,
@@ -81,7 +89,27 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
     name: 'events_fewer_merges_of_small_inserts',
     statements: (target) => modifySettingStatements(EVENTS.name, EVENTS_MERGE_SETTINGS, target),
   },
+  {
+    version: 11,
+    name: 'rollups_small_granules',
+    // The daily tables as migrations 3 and 5 left them (the bound last), the windows as 6 and 7 did.
+    statements: (target) => [
+      ...DAILY_ROLLUPS.flatMap((def) =>
+        rebuildTableStatements({ ...def, columns: [...def.columns, VISITOR_BOUND_COLUMN], settings: ROLLUP_GRANULES }, target, ROLLUP_COPY_SETTINGS),
+      ),
+      ...WINDOW_ROLLUPS.flatMap((def) =>
+        rebuildTableStatements({ ...def, settings: `${WINDOW_MERGE_SETTINGS}, ${ROLLUP_GRANULES}` }, target, ROLLUP_COPY_SETTINGS),
+      ),
+    ],
+  },
 ];
+
+/**
+ * Copying roll-up rows a few at a time, on one thread: a block of the default 65,536 rows of a
+ * busy site's window rows would hold gigabytes of visitor sets (rollupWindows.ts
+ * WINDOW_MERGE_SETTINGS). On a cluster the copy is sent to the shards before the statement ends.
+ */
+const ROLLUP_COPY_SETTINGS = 'max_threads = 1, max_insert_threads = 1, max_block_size = 16, distributed_foreground_insert = 1';
 
 function ledgerStatement(target: DdlTarget): string {
   const onCluster = target.cluster ? ` ON CLUSTER ${target.cluster}` : '';
