@@ -288,13 +288,14 @@ describe('a breakdown by visitors from roll-ups', () => {
       expect(answer.meta.sources).toEqual(['rollup']);
       return { results: answer.results, reads: statements.filter((sql) => /daily_pages|window_pages/.test(sql)).length };
     };
-    // Six rows need 32 candidates; the 33rd page's sum (13) is below the sixth row's 40 visitors.
+    // Six rows are settled by the first ten: the 11th page's sum (35) is below the sixth row's 40 visitors.
     expect(await read(5, 0)).toEqual({ results: raw[0], reads: 2 });
+    expect(merged()).toEqual([0, 10]);
     expect(await read(10, 3)).toEqual({ results: raw[1], reads: 2 });
-    // 21 rows need 62 candidates, most of them one-visitor pages ranked by their sums of 30, above
-    // the 21st row's 25 visitors: the leading groups do not settle it, so every group is read.
-    expect(await read(20, 0)).toEqual({ results: raw[2], reads: 3 });
-    expect(merged()).toEqual([0, 62, -1]);
+    // 21 rows: 25 candidates, then 62, most of them one-visitor pages ranked by their sums of 30,
+    // above the 21st row's 25 visitors: the leading groups do not settle it, so every group is read.
+    expect(await read(20, 0)).toEqual({ results: raw[2], reads: 4 });
+    expect(merged()).toEqual([0, 25, 62, -1]);
     // Over the 28 days ending yesterday, merged ahead as one window, each page is one row of its
     // own counts: one read, no ranking, no visitor set.
     expect(await read(20, 0, window)).toEqual({ results: windowRaw, reads: 1 });

@@ -37,15 +37,17 @@ export function leadingRows(q: ResolvedQuery, imported: boolean): number | null 
 }
 
 /**
- * Groups merged for a page of `rows` rows: about twice as many, so that a few groups whose
- * visitors return week after week (their sums far above their visitors) rarely force a second read.
+ * Groups merged for a page of `rows` rows when tightCandidateCount's did not settle it: about
+ * twice as many, so that a few groups whose sums run far above their visitors rarely force a read
+ * of every group.
  */
 export const candidateCount = (rows: number) => 2 * rows + 20;
 
 /**
- * Groups merged first when the ranking's sums are about each group's own visitors (a range read
- * from one window, src/stores/clickhouse/rollupWindows.ts): a few past the page usually settle it,
- * and candidateCount's groups are merged only when they do not.
+ * Groups merged first: a group's summed counts are about its own visitors, since a stored visitor
+ * id changes every day (src/ingest/salts.ts) and is on one day's rows but for a visit across the
+ * salt's midnight, and a window's row counts its own (src/stores/clickhouse/rollupWindows.ts). So
+ * a few past the page usually settle it.
  */
 export const tightCandidateCount = (rows: number) => rows + 4;
 

@@ -101,7 +101,7 @@ export async function openReads(setup: ReadSetup): Promise<QueryReads> {
     // browsers, most sites' sources) is merged whole at once: the ranking would name them all again.
     if (seen && seen.first <= q.range.first && q.range.last <= seen.last && seen.groups <= count / 2) return null;
     const ranking = compile(q.range, null, { paginate: false, bounds: count });
-    if (!ranking.sources.includes('rollup') || ranking.ranking === 'needless') return null;
+    if (!ranking.sources.includes('rollup') || ranking.rankingNeedless) return null;
     // A ranking refused for memory leaves the answer to the usual read and its fallback below.
     const ranked = await sql(ranking.sql, ranking.params).catch((error: unknown) => {
       if (error instanceof AppError && error.code === 'query_too_large') return [];
@@ -111,7 +111,7 @@ export async function openReads(setup: ReadSetup): Promise<QueryReads> {
     if (seenKey && ranked.length > 0 && (!seen || (q.range.first <= seen.first && seen.last <= q.range.last))) {
       seenGroups.set(seenKey, { first: q.range.first, last: q.range.last, groups: ranked.length });
     }
-    for (const candidates of ranking.ranking === 'tight' ? [tightCandidateCount(rowsNeeded), count] : [count]) {
+    for (const candidates of [tightCandidateCount(rowsNeeded), count]) {
       if (ranked.length <= candidates) return null;
       const values = ranked.slice(0, candidates).map((row) => String(row.value));
       const answer = await run(q.range, { paginate: true, among: { dimension: 0, values } });

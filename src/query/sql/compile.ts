@@ -11,7 +11,7 @@ import { dayBucket, dimensionLabel, goalKey } from './dimensionSql.js';
 import { filtersCondition, isVisitSetTest, usesScrollGoals } from './filters.js';
 import { importedSubquery, importedTotals } from './importedSql.js';
 import { planRevenue } from './revenue.js';
-import { boundsSql, GOAL_COLUMNS, groupRanking, rollupSideSql, rollupTableFor, SESSION_DIMENSION_SUBSTITUTES, stitched } from './rollupSource.js';
+import { boundsSql, GOAL_COLUMNS, rankingNeedless, rollupSideSql, rollupTableFor, SESSION_DIMENSION_SUBSTITUTES, stitched } from './rollupSource.js';
 import { and, eventsBase, fromTable, sessionsBase } from './tables.js';
 
 /**
@@ -29,11 +29,8 @@ export interface CompiledQuery {
   revenue: RevenuePlan | null;
   /** Where the rows came from: `rollup` when every side was read from roll-ups (stitched with raw for later days). */
   sources: ('rollup' | 'raw')[];
-  /**
-   * For a ranking of groups (option `bounds`): `needless` when the answer reads each group's own
-   * count from one row, `tight` when the sums are about each group's visitors (one window), else `loose`.
-   */
-  ranking?: 'needless' | 'tight' | 'loose';
+  /** For a ranking of groups (option `bounds`): true when the answer reads each group's own count from one row. */
+  rankingNeedless?: boolean;
 }
 
 /** Which table answers the query, following the reference's table decider. */
@@ -77,7 +74,7 @@ export function compileQuery(ctx: CompileContext, options: CompileOptions): Comp
       plan,
       revenue,
       sources: reading.sources,
-      ranking: groupRanking(placed.main, ctx, table, coverage),
+      rankingNeedless: rankingNeedless(placed.main, ctx, table, coverage),
     };
   }
   const sql = options.imported ? mergedStatement(ctx, placed, reading, options.imported, options) : nativeStatement(ctx, placed, reading, options);

@@ -159,7 +159,16 @@ interface WindowReading {
  */
 function windowGrouping(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): WindowReading | null {
   const window = wholeWindow(side, ctx, table, coverage);
-  if (window === null) return null;
+  return window === null ? null : groupedWindow(side, ctx, table, window);
+}
+
+/**
+ * The rows of `window` grouped as the side asks (see windowReading), or null when it needs the
+ * full rows. A range holding the window and more days merges its day and week rows into the same
+ * groups, so it reads these too: the sources of 60 days holding last month merge one set per
+ * source for the month, not one per referrer and tag.
+ */
+function groupedWindow(side: Side, ctx: CompileContext, table: RollupTable, window: RollupWindow): WindowReading | null {
   // Shown classes (src/query/sql/tables.ts) add their own rows to a group; filters need the keys they read.
   if (ctx.q.classifications.length > 0 || side.filters.length > 0 || side.dims.length > 1) return null;
   const { params } = ctx;
@@ -224,15 +233,11 @@ function startsWithin(window: RollupWindow, first: string, ctx: CompileContext):
 }
 
 /**
- * How ranking a side's groups by their summed visitor counts (src/query/plan/leadingGroups.ts) would
- * serve: `needless` when the side reads each group's own count from one row and no visitor set;
- * `tight` when the range's rolled-up days are one window, whose rows each count their visitors
- * once (days read raw after it add a day each); `loose` otherwise.
+ * Whether ranking a side's groups by their summed visitor counts (src/query/plan/leadingGroups.ts)
+ * is needless: the side reads each group's own count from one row and no visitor set.
  */
-export function groupRanking(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): 'needless' | 'tight' | 'loose' {
-  if (windowReading(side, ctx, table, coverage)?.noSets) return 'needless';
-  return wholeWindow(side, ctx, table, coverage) !== null ? 'tight' : 'loose';
-}
+export const rankingNeedless = (side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): boolean =>
+  windowReading(side, ctx, table, coverage)?.noSets === true;
 
 /** The window that is all of the range's rolled-up days, if one is. */
 function wholeWindow(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): RollupWindow | null {
@@ -299,7 +304,7 @@ function rollupRows(side: Side, ctx: CompileContext, table: RollupTable, coverag
     : [
         `SELECT ${columns.join(', ')} FROM ${name} WHERE site_id = ${site}${later ? ` AND ${rowDay(table)} <= toDate(${params.instant(coverage.until)}, ${tz})` : ''}`,
       ];
-  if (window) parts.push(windowRows(ctx, table, site, window, windowGrouping(side, ctx, table, coverage)?.rows ?? `grouping = ${params.string(FULL)}`));
+  if (window) parts.push(windowRows(ctx, table, site, window, groupedWindow(side, ctx, table, window)?.rows ?? `grouping = ${params.string(FULL)}`));
   if (later) {
     const recent = [`site_id = ${site}`, `timestamp > ${params.instant(coverage.until)}`];
     if (table.family === 'events') recent.push(`timestamp <= ${params.instant(range.last)}`);
