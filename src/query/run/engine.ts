@@ -198,15 +198,14 @@ const firstEvents = new WeakMap<object, LRUCache<number, { under: string; first:
 function firstEventCache(deps: QueryEngineDeps, site: SiteContext, coverage: Coverage | undefined): FirstEventCache | null {
   if (!deps.rollups || !coverage || coverage.windows.length === 0) return null;
   const under = JSON.stringify([coverage.timezone, coverage.through, Math.max(...coverage.windows.map((w) => w.computed))]);
-  let sites = firstEvents.get(deps.rollups);
-  if (!sites) firstEvents.set(deps.rollups, (sites = new LRUCache({ max: 10_000 })));
-  const known = sites;
+  const sites = firstEvents.get(deps.rollups) ?? new LRUCache({ max: 10_000 });
+  firstEvents.set(deps.rollups, sites);
   return {
     read: () => {
-      const entry = known.get(site.id);
+      const entry = sites.get(site.id);
       return entry?.under === under ? entry.first : undefined;
     },
-    write: (first) => known.set(site.id, { under, first }),
+    write: (first) => sites.set(site.id, { under, first }),
   };
 }
 

@@ -55,9 +55,9 @@ export function rebuildTableStatements(def: TableDef, target: DdlTarget, copy: s
   const rebuilt: TableDef = { ...def, name: `${def.name}_rebuilt` };
   const names = def.columns.map((column) => column.split(' ')[0]).join(', ');
   const onCluster = target.cluster === null ? '' : ` ON CLUSTER ${target.cluster}`;
-  const stored = (name: string) => (target.cluster === null ? [name] : [name, `${name}_local`]);
-  const drop = stored(rebuilt.name).map((name) => `DROP TABLE IF EXISTS ${name}${onCluster} SYNC`);
-  const local = (name: string) => stored(name).at(-1);
+  // On a cluster the rows live in the Replicated `_local` tables, behind a Distributed one of the name.
+  const local = (name: string) => (target.cluster === null ? name : `${name}_local`);
+  const drop = [...new Set([rebuilt.name, local(rebuilt.name)])].map((name) => `DROP TABLE IF EXISTS ${name}${onCluster} SYNC`);
   return [
     ...drop,
     ...createTableStatements(rebuilt, target),
