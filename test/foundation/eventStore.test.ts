@@ -34,8 +34,10 @@ describe('the embedded event store', () => {
     // The ten tables of design.md, in the reference's shape for imports and as aggregate states of our own events.
     const ten = ['visitors', 'sources', 'pages', 'entry_pages', 'exit_pages', 'custom_events', 'locations', 'devices', 'browsers', 'operating_systems'];
     expect(ROLLUPS.map((r) => r.name)).toEqual(ten.map((n) => `rollup_${n}`));
-    expect(DAILY_ROLLUPS.map((r) => r.name).sort()).toEqual(ten.map((n) => `daily_${n}`).sort());
-    expect(WINDOW_ROLLUPS.map((r) => r.name).sort()).toEqual(ten.map((n) => `window_${n}`).sort());
+    // Beside them, each day's events in one row (migration 12).
+    const ours = [...ten, 'event_totals'];
+    expect(DAILY_ROLLUPS.map((r) => r.name).sort()).toEqual(ours.map((n) => `daily_${n}`).sort());
+    expect(WINDOW_ROLLUPS.map((r) => r.name).sort()).toEqual(ours.map((n) => `window_${n}`).sort());
     expect(await migrateEvents(t.app.events.jobs, { cluster: null }, Date.now())).toEqual([]);
     const ledger = await rows<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     expect(ledger.map((r) => Number(r.version))).toEqual(EVENT_MIGRATIONS.map((m) => m.version));

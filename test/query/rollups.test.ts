@@ -4,6 +4,7 @@ import { queryEngineDeps } from '../../src/api/routes/query.js';
 import { ManualClock } from '../../src/clock.js';
 import { type QueryEngineDeps, runQuery } from '../../src/query/run/engine.js';
 import { openRollups } from '../../src/rollups/rollups.js';
+import { ROLLUP_TABLES } from '../../src/stores/clickhouse/dailyRollups.js';
 import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
 import { readCoverage, writeCoverage } from '../../src/stores/clickhouse/rollupStore.js';
 import { PRESET_WINDOW_SLOTS } from '../../src/stores/clickhouse/rollupWindows.js';
@@ -481,7 +482,7 @@ describe('window rows', () => {
 
     await t.app.jobs.runOnce();
     const windows = t.app.rollups.coverage(account.siteId)!.windows;
-    expect(windows).toHaveLength(10 * 10);
+    expect(windows).toHaveLength(10 * ROLLUP_TABLES.length);
     // A restarted service reads the published windows at once, from the coverage row that names them.
     expect((await restarted()).coverage(account.siteId)!.windows).toEqual(windows);
     expect(windows.filter((w) => w.table === 'pages').map(({ days, slot, first, last }) => ({ days, slot, first, last }))).toEqual([
@@ -523,7 +524,7 @@ describe('window rows', () => {
     const before = (await runQuery(deps, account.teamId, late)).results;
     expect(before).toContainEqual({ dimensions: ['/late'], metrics: [1, 1] });
     await t.app.jobs.runOnce();
-    expect(t.app.rollups.coverage(account.siteId)!.windows).toHaveLength(10 * 10);
+    expect(t.app.rollups.coverage(account.siteId)!.windows).toHaveLength(10 * ROLLUP_TABLES.length);
     expect((await restarted()).coverage(account.siteId)!.windows).toEqual(t.app.rollups.coverage(account.siteId)!.windows);
     statements.length = 0;
     expect((await runQuery(watched, account.teamId, late)).results).toEqual(before);
@@ -601,7 +602,7 @@ describe("a coverage row written before the presets' windows", () => {
     const older = await restarted();
     expect(older.coverage(account.siteId)!.windows).toEqual(windows.filter((w) => w.days !== 0));
     await older.runOnce([{ id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null }], SMALL_SITE_NOW);
-    expect(older.coverage(account.siteId)!.windows).toHaveLength(10 * 10);
+    expect(older.coverage(account.siteId)!.windows).toHaveLength(10 * ROLLUP_TABLES.length);
   });
 });
 
@@ -729,8 +730,8 @@ describe('window rows too large for one statement', () => {
     });
     await rollups.runOnce([{ id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null }], SMALL_SITE_NOW);
     expect(errors).toEqual([]);
-    expect(rollups.coverage(account.siteId)!.windows).toHaveLength(10 * 10);
-    // The 91-day window's pages and all ten windows merged again by column take more than one slice each.
+    expect(rollups.coverage(account.siteId)!.windows).toHaveLength(10 * ROLLUP_TABLES.length);
+    // The 91-day window's pages and every window merged again by column take more than one slice each.
     expect(Math.max(...slices.full)).toBeGreaterThan(1);
     expect(slices.regrouped.length).toBeGreaterThan(1);
     expect(slices.regrouped.every((count) => count === slices.regrouped.length)).toBe(true);
@@ -859,4 +860,76 @@ describe('roll-ups under random histories', () => {
     // hang, not a measure of speed (bench:query measures that).
     60_000 + Number(process.env.FUZZ_RUNS ?? 12) * 50_000,
   );
+});
+
+describe('a graph of visitors by day', () => {
+  it('reads each day as one row of its own counts, without a visitor set, and migration 12 fills those rows from the event names', async () => {
+    const account = await createAccount(t.app);
+    await insertEvents(t.app, account.siteId, [
+      // A pageview and a custom event of one visitor: one visitor that day, not one per event name.
+      { visitor: 'a', at: '2024-01-06 10:00:00', page: '/' },
+      { visitor: 'a', at: '2024-01-06 10:01:00', name: 'Signup', page: '/' },
+      { visitor: 'b', at: '2024-01-06 11:00:00', page: '/docs' },
+      { visitor: 'a', at: '2024-01-08 09:00:00', page: '/' },
+      { visitor: 'c', at: '2024-01-08 12:00:00', name: 'Download', page: '/docs' },
+      // A bot's pageview is a row of its own class, left out of the report.
+      { visitor: 'x', at: '2024-01-08 13:00:00', page: '/', classification: 'bot' },
+      // Today: read raw beside the days rolled up.
+      { visitor: 'b', at: '2024-01-10 08:00:00', page: '/' },
+      { visitor: 'b', at: '2024-01-10 08:02:00', name: 'Signup', page: '/' },
+    ]);
+    const graph = (date_range: string[]) => ({
+      site_id: account.domain,
+      date_range,
+      metrics: ['visitors', 'visits', 'pageviews', 'events'],
+      dimensions: ['time:day'],
+    });
+    const ranges = [
+      ['2024-01-05', '2024-01-09'],
+      ['2024-01-05', '2024-01-10'],
+    ];
+    const raw = await rawAnswers(account, ranges.map(graph));
+    expect(raw[0]).toContainEqual({ dimensions: ['2024-01-06'], metrics: [2, 2, 2, 3] });
+    await t.app.jobs.runOnce();
+
+    const { deps: watched, statements } = watchingStatements(queryEngineDeps(t.app));
+    const expectOneRowADay = async () => {
+      for (const [i, range] of ranges.entries()) {
+        statements.length = 0;
+        const answer = await runQuery(watched, account.teamId, graph(range));
+        expect(answer.meta.sources).toEqual(i === 0 ? ['rollup'] : ['rollup', 'raw']);
+        expect(answer.results).toEqual(raw[i]);
+        expect(statements.join()).toMatch(/FROM daily_event_totals/);
+        expect(statements.join()).toMatch(/sum\(visitor_bound\) AS c0_visitors/);
+      }
+    };
+    await expectOneRowADay();
+
+    // Run again as after a crash anywhere in it (here: the copy made and renamed, its leftover not
+    // dropped yet), migration 12 leaves the same day rows, whose own counts answer the same.
+    const jobs = t.app.events.jobs;
+    const dayRows = async () =>
+      (
+        await jobs.query({
+          query:
+            'SELECT toString(day) AS day, classification, finalizeAggregation(visitors) AS visitors, pageviews, events, visitor_bound FROM daily_event_totals WHERE site_id = {site:UInt64} AND days = 1 ORDER BY day, classification',
+          query_params: { site: account.siteId },
+          format: 'JSONEachRow',
+        })
+      ).json();
+    const before = await dayRows();
+    expect(before).toContainEqual({ day: '2024-01-08', classification: 'bot', visitors: '1', pageviews: '1', events: '1', visitor_bound: '1' });
+    const migration = EVENT_MIGRATIONS.find((m) => m.name === 'rollup_event_totals')!.statements({ cluster: null });
+    const exchanged = migration.findIndex((statement) => statement.startsWith('EXCHANGE TABLES daily_event_totals AND'));
+    for (const statement of migration.slice(0, exchanged + 1)) await jobs.command({ query: statement });
+    for (const statement of migration) await jobs.command({ query: statement });
+    expect(await dayRows()).toEqual(before);
+    await expectOneRowADay();
+
+    // The windows published before the table are forgotten, so the next round merges its windows too.
+    const upgraded = await restarted();
+    expect(upgraded.coverage(account.siteId)?.windows).toEqual([]);
+    await upgraded.runOnce([{ id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null }], clock.now());
+    expect(upgraded.coverage(account.siteId)?.windows.some((w) => w.table === 'event_totals')).toBe(true);
+  });
 });

@@ -1,4 +1,13 @@
-import { allColumns, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName, rowDay, weekRows } from '../../stores/clickhouse/dailyRollups.js';
+import {
+  allColumns,
+  EVENT_TOTALS,
+  ROLLUP_TABLES,
+  type RollupTable,
+  rollupSelect,
+  rollupTableName,
+  rowDay,
+  weekRows,
+} from '../../stores/clickhouse/dailyRollups.js';
 import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { FULL, OPEN_START, type RollupWindow, WHOLE, WINDOW_HOLDS, windowLength, windowRowsSql } from '../../stores/clickhouse/rollupWindows.js';
 import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, toLocal, wholeWeeks } from '../../time/localTime.js';
@@ -107,7 +116,8 @@ export function rollupSideSql(side: Side, index: number, ctx: CompileContext, ta
   const dims = side.dims.map((i) => `${key(i)} AS k${i}`);
   const reading = windowReading(side, ctx, table, coverage);
   // Over one row per group, a column's own form where it has one; a visitor set read once otherwise.
-  const columns = [...side.columns].map(([name, column]) => `${(reading?.oneRowEach && oneRowForm(column.rollup)) || column.rollup} AS c${index}_${name}`);
+  const oneRowEach = reading?.oneRowEach === true || dayRowEach(side, ctx, table);
+  const columns = [...side.columns].map(([name, column]) => `${(oneRowEach && oneRowForm(column.rollup)) || column.rollup} AS c${index}_${name}`);
   const where = and([
     `site_id = ${site}`,
     ...(reading === null ? [rangeRows(side, ctx, table, coverage)] : []),
@@ -129,6 +139,17 @@ export function rollupSideSql(side: Side, index: number, ctx: CompileContext, ta
 function oneRowForm(rollup: string | null): string | null {
   if (rollup === ROLLUP_VISITORS) return 'sum(visitor_bound)';
   return rollup === null || rollup.includes('Merge(') ? null : rollup;
+}
+
+/**
+ * Whether each group of a side is one day row: the events totals (EVENT_TOTALS) by day, of one
+ * classification. A day's events are one row there, inserted once (the job deletes a day's rows
+ * before it rolls the day up again) and its bound that day's own visitors, as is the raw row
+ * grouped beside them for a day not rolled up yet.
+ */
+function dayRowEach(side: Side, ctx: CompileContext, table: RollupTable): boolean {
+  if (table !== EVENT_TOTALS || ctx.q.classifications.length > 0 || side.filters.length > 0 || side.extra.length > 0) return false;
+  return side.dims.length === 1 && ctx.q.dimensions[side.dims[0]!] === 'time:day';
 }
 
 /**

@@ -2,9 +2,9 @@ import { type ColumnTable, EVENT_COLUMN_TABLE, SESSION_COLUMN_TABLE } from './co
 import type { TableDef } from './ddl.js';
 
 /**
- * The ten daily roll-ups of our own events (the names of design.md's list), kept as aggregate
- * states so that any run of days merges into exact answers: visitors over 90 days is the
- * `uniqMerge` of 90 daily `uniqState`s, not a sum of daily counts. Imported data keeps the
+ * The daily roll-ups of our own events (the ten names of design.md's list, and EVENT_TOTALS),
+ * kept as aggregate states so that any run of days merges into exact answers: visitors over 90
+ * days is the `uniqMerge` of 90 daily `uniqState`s, not a sum of daily counts. Imported data keeps the
  * reference's plain-count shape in the `rollup_*` tables (schema.ts); these are ours alone.
  *
  * Each table reads one raw table, and keeps that table's column names for its dimensions, so a
@@ -81,11 +81,8 @@ function keys<F extends RollupFamily>(family: F, columns: Array<keyof (typeof RA
   return columns.map((column) => ({ column, type: raw[column]!.type.replace(/ CODEC\(.*\)$/, '') }));
 }
 
-/**
- * Smallest first within a family: a query is answered by the first table holding every column it
- * groups or filters by (src/query/sql/rollupSource.ts).
- */
-export const ROLLUP_TABLES: RollupTable[] = [
+/** The tables migration 3 created (design.md's ten), as the released migrations name them. */
+export const FIRST_ROLLUP_TABLES: RollupTable[] = [
   { name: 'custom_events', family: 'events', keys: keys('events', ['name']) },
   { name: 'pages', family: 'events', keys: keys('events', ['name', 'hostname', 'pathname']) },
   { name: 'visitors', family: 'sessions', keys: [] },
@@ -101,6 +98,20 @@ export const ROLLUP_TABLES: RollupTable[] = [
     keys: keys('sessions', ['channel', 'referrer_source', 'referrer', 'utm_medium', 'utm_source', 'utm_campaign', 'utm_content', 'utm_term', 'click_id_param']),
   },
 ];
+
+/**
+ * Every event of a day in one row (per classification), added by migration 12 and filled from
+ * daily_custom_events: each row's visitor bound is then the day's own visitors, so a graph of
+ * visitors by day reads one number a day instead of merging each event name's visitor set
+ * (docs/benchmarks.md, "Where a range's time goes").
+ */
+export const EVENT_TOTALS: RollupTable = { name: 'event_totals', family: 'events', keys: [] };
+
+/**
+ * Smallest first within a family: a query is answered by the first table holding every column it
+ * groups or filters by (src/query/sql/rollupSource.ts).
+ */
+export const ROLLUP_TABLES: RollupTable[] = [EVENT_TOTALS, ...FIRST_ROLLUP_TABLES];
 
 export const rollupTableName = (table: RollupTable) => `daily_${table.name}`;
 
@@ -181,7 +192,8 @@ export function weekSelect(table: RollupTable, where: string): string {
   return `SELECT ${outer.join(', ')} FROM (${inner}) GROUP BY ${['site_id', 'monday', 'classification', ...keys].join(', ')}`;
 }
 
-export const DAILY_ROLLUPS: TableDef[] = ROLLUP_TABLES.map((table) => ({
+/** A daily table as migration 3 created the first ten (without the bound: VISITOR_BOUND_COLUMN). */
+export const dailyRollupDef = (table: RollupTable): TableDef => ({
   name: rollupTableName(table),
   columns: [
     'site_id UInt64',
@@ -196,7 +208,9 @@ export const DAILY_ROLLUPS: TableDef[] = ROLLUP_TABLES.map((table) => ({
   partitionBy: `toYYYYMM(${DAY_KEYS[table.family][0]!.column})`,
   orderBy: `(${keyColumns(table).join(', ')})`,
   shardingKey: 'site_id',
-}));
+});
+
+export const DAILY_ROLLUPS: TableDef[] = ROLLUP_TABLES.map(dailyRollupDef);
 
 /**
  * Granules of at most 64 KiB, set by migration 11. A roll-up row holds visitor sets of up to a

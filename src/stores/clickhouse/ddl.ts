@@ -48,10 +48,11 @@ export function createTableStatements(def: TableDef, target: DdlTarget): string[
  * table is made) and moves its rows over: copied into a new table, which then takes the old one's
  * name, and the old one dropped. Each step can run again after a crash between any two: a copy
  * left over is dropped first, and the rows are never in two tables by the name. `copy` holds the
- * copy's query settings. Rows written into the table during the copy would stay behind, so nothing
+ * copy's query settings; `source`, a SELECT of the table's columns, fills the new table instead of
+ * the old one's rows. Rows written into the table during the copy would stay behind, so nothing
  * else may write it meanwhile (the migrations run under a lease before a node's jobs start).
  */
-export function rebuildTableStatements(def: TableDef, target: DdlTarget, copy: string): string[] {
+export function rebuildTableStatements(def: TableDef, target: DdlTarget, copy: string, source?: string): string[] {
   const rebuilt: TableDef = { ...def, name: `${def.name}_rebuilt` };
   const names = def.columns.map((column) => column.split(' ')[0]).join(', ');
   const onCluster = target.cluster === null ? '' : ` ON CLUSTER ${target.cluster}`;
@@ -61,7 +62,7 @@ export function rebuildTableStatements(def: TableDef, target: DdlTarget, copy: s
   return [
     ...drop,
     ...createTableStatements(rebuilt, target),
-    `INSERT INTO ${rebuilt.name} (${names}) SELECT ${names} FROM ${def.name} SETTINGS ${copy}`,
+    `INSERT INTO ${rebuilt.name} (${names}) SELECT ${names} FROM ${source === undefined ? def.name : `(${source})`} SETTINGS ${copy}`,
     `EXCHANGE TABLES ${local(def.name)} AND ${local(rebuilt.name)}${onCluster}`,
     ...drop,
   ];

@@ -1,5 +1,14 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { COVERAGE_WINDOW_COLUMNS, DAILY_ROLLUPS, ROLLUP_COVERAGE, ROLLUP_GRANULES, VISITOR_BOUND_COLUMN } from './dailyRollups.js';
+import {
+  COVERAGE_WINDOW_COLUMNS,
+  dailyRollupDef,
+  EVENT_TOTALS,
+  FIRST_ROLLUP_TABLES,
+  ROLLUP_COVERAGE,
+  ROLLUP_GRANULES,
+  rollupTableName,
+  VISITOR_BOUND_COLUMN,
+} from './dailyRollups.js';
 import {
   addColumnStatements,
   createTableStatements,
@@ -9,7 +18,7 @@ import {
   modifySettingStatements,
   rebuildTableStatements,
 } from './ddl.js';
-import { WINDOW_MERGE_SETTINGS, WINDOW_ROLLUPS } from './rollupWindows.js';
+import { WINDOW_MERGE_SETTINGS, windowRollupDef } from './rollupWindows.js';
 import {
   EVENTS,
   EVENTS_IDEMPOTENCY_KEY,
@@ -20,6 +29,10 @@ import {
   ROLLUPS,
   SESSIONS,
 } from './schema.js';
+
+/** The daily and window tables of migration 3's ten roll-ups: what migrations 3 to 11 ran over. */
+const FIRST_DAILY_ROLLUPS = FIRST_ROLLUP_TABLES.map(dailyRollupDef);
+const FIRST_WINDOW_ROLLUPS = FIRST_ROLLUP_TABLES.map(windowRollupDef);
 
 export interface EventMigration {
   version: number;
@@ -42,7 +55,7 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
   {
     version: 3,
     name: 'daily_rollups',
-    statements: (target) => [...DAILY_ROLLUPS, ROLLUP_COVERAGE].flatMap((def) => createTableStatements(def, target)),
+    statements: (target) => [...FIRST_DAILY_ROLLUPS, ROLLUP_COVERAGE].flatMap((def) => createTableStatements(def, target)),
   },
   {
     version: 4,
@@ -57,7 +70,7 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
     name: 'daily_rollups_visitor_bound',
     // Rows rolled up before this have their own count computed from their visitor set.
     statements: (target) =>
-      DAILY_ROLLUPS.flatMap((def) => [
+      FIRST_DAILY_ROLLUPS.flatMap((def) => [
         ...addColumnStatements(def.name, VISITOR_BOUND_COLUMN, target),
         ...fillColumnStatements(def.name, 'visitor_bound = finalizeAggregation(visitors)', target),
       ]),
@@ -65,12 +78,12 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
   {
     version: 6,
     name: 'window_rollups',
-    statements: (target) => WINDOW_ROLLUPS.flatMap((def) => createTableStatements(def, target)),
+    statements: (target) => FIRST_WINDOW_ROLLUPS.flatMap((def) => createTableStatements(def, target)),
   },
   {
     version: 7,
     name: 'window_rollups_merge_blocks',
-    statements: (target) => WINDOW_ROLLUPS.flatMap((def) => modifySettingStatements(def.name, WINDOW_MERGE_SETTINGS, target)),
+    statements: (target) => FIRST_WINDOW_ROLLUPS.flatMap((def) => modifySettingStatements(def.name, WINDOW_MERGE_SETTINGS, target)),
   },
   {
     version: 8,
@@ -94,15 +107,43 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
     name: 'rollups_small_granules',
     // The daily tables as migrations 3 and 5 left them (the bound last), the windows as 6 and 7 did.
     statements: (target) => [
-      ...DAILY_ROLLUPS.flatMap((def) =>
+      ...FIRST_DAILY_ROLLUPS.flatMap((def) =>
         rebuildTableStatements({ ...def, columns: [...def.columns, VISITOR_BOUND_COLUMN], settings: ROLLUP_GRANULES }, target, ROLLUP_COPY_SETTINGS),
       ),
-      ...WINDOW_ROLLUPS.flatMap((def) =>
+      ...FIRST_WINDOW_ROLLUPS.flatMap((def) =>
         rebuildTableStatements({ ...def, settings: `${WINDOW_MERGE_SETTINGS}, ${ROLLUP_GRANULES}` }, target, ROLLUP_COPY_SETTINGS),
       ),
     ],
   },
+  {
+    version: 12,
+    name: 'rollup_event_totals',
+    // The day and week rows of every site merged across event names from daily_custom_events, each
+    // row's bound its own visitors (dailyRollups.ts EVENT_TOTALS). Its windows are merged by the
+    // job's next round: the coverage forgets the windows published without it.
+    statements: (target) => {
+      const def = dailyRollupDef(EVENT_TOTALS);
+      const daily = { ...def, columns: [...def.columns, VISITOR_BOUND_COLUMN], settings: ROLLUP_GRANULES };
+      return [
+        ...createTableStatements(daily, target),
+        ...rebuildTableStatements(daily, target, `${ROLLUP_COPY_SETTINGS}, optimize_aggregation_in_order = 1`, EVENT_TOTALS_FILL),
+        ...createTableStatements({ ...windowRollupDef(EVENT_TOTALS), settings: `${WINDOW_MERGE_SETTINGS}, ${ROLLUP_GRANULES}` }, target),
+        ...fillColumnStatements(ROLLUP_COVERAGE.name, 'windows_computed = 0', target),
+      ];
+    },
+  },
 ];
+
+/**
+ * Migration 12's rows: the event names of each site, day (or week) and classification merged, in
+ * the order daily_custom_events is stored, so the merge holds one group at a time.
+ */
+const EVENT_TOTALS_FILL = `SELECT site_id, days, day, classification, uniqMergeState(day_visitors) AS visitors, uniqMergeState(day_visits) AS visits,
+  CAST(sum(day_pageviews) AS SimpleAggregateFunction(sum, UInt64)) AS pageviews, CAST(sum(day_events) AS SimpleAggregateFunction(sum, UInt64)) AS events,
+  CAST(uniqMerge(day_visitors) AS SimpleAggregateFunction(sum, UInt64)) AS visitor_bound
+FROM (SELECT site_id, days, day, classification, visitors AS day_visitors, visits AS day_visits, pageviews AS day_pageviews, events AS day_events
+  FROM ${rollupTableName(FIRST_ROLLUP_TABLES.find((table) => table.name === 'custom_events')!)})
+GROUP BY site_id, days, day, classification`;
 
 /**
  * Copying roll-up rows a few at a time, on one thread: a block of the default 65,536 rows of a

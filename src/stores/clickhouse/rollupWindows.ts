@@ -286,7 +286,7 @@ export const LATEST_COMPUTATION_SQL = `SELECT max(computed) AS computed FROM (${
  */
 export const WINDOW_MERGE_SETTINGS = 'merge_max_block_size = 16, max_parts_to_merge_at_once = 16';
 
-export const WINDOW_ROLLUPS: TableDef[] = ROLLUP_TABLES.map((table) => ({
+export const windowRollupDef = (table: RollupTable): TableDef => ({
   name: windowTableName(table),
   columns: [
     'site_id UInt64',
@@ -303,4 +303,6 @@ export const WINDOW_ROLLUPS: TableDef[] = ROLLUP_TABLES.map((table) => ({
   engineArgs: 'computed',
   orderBy: `(${windowKeys(table).join(', ')})`,
   shardingKey: 'site_id',
-}));
+});
+
+export const WINDOW_ROLLUPS: TableDef[] = ROLLUP_TABLES.map(windowRollupDef);
