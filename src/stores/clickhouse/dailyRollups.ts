@@ -103,7 +103,7 @@ export const FIRST_ROLLUP_TABLES: RollupTable[] = [
  * Every event of a day in one row (per classification), added by migration 12 and filled from
  * daily_custom_events: each row's visitor bound is then the day's own visitors, so a graph of
  * visitors by day reads one number a day instead of merging each event name's visitor set
- * (docs/benchmarks.md, "Where a range's time goes").
+ * (docs/benchmarks.md, "Where a range's time goes, and the graph's one row a day").
  */
 export const EVENT_TOTALS: RollupTable = { name: 'event_totals', family: 'events', keys: [] };
 
