@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Clock } from '../clock.js';
+import { ALL_RUNS } from '../stores/clickhouse/dailyRollups.js';
 import { type Coverage, type CoverageRow, latestComputation, readCoverage, writeCoverage } from '../stores/clickhouse/rollupStore.js';
 import { type RollupWindow, windowsEnding, windowsSeenFrom } from '../stores/clickhouse/rollupWindows.js';
 import { addDays, endOfDay, formatDate, type LocalDate, parseIsoDate } from '../time/localTime.js';
@@ -15,7 +16,16 @@ export const day = (text: string): LocalDate => parseIsoDate(text)!;
  * its computation is read as the six windows it has until the job merges them all again.
  */
 const PRESETS_MARK = '+presets';
-export const coverageOf = (timezone: string, through: LocalDate): Covered => ({ timezone, through: formatDate(through), until: endOfDay(through, timezone) });
+/**
+ * A site's coverage through a day; `runsFrom` as the coverage it follows had it (its runs stay
+ * stored), or every run for a site rolled up from its first day.
+ */
+export const coverageOf = (timezone: string, through: LocalDate, runsFrom = ALL_RUNS): Covered => ({
+  timezone,
+  through: formatDate(through),
+  until: endOfDay(through, timezone),
+  runsFrom,
+});
 
 /**
  * This node's copy of every site's coverage (src/rollups/rollups.ts): what it may tell queries,
@@ -69,7 +79,7 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
       covered.delete(siteId);
       return;
     }
-    covered.set(siteId, coverageOf(row.timezone, day(row.through)));
+    covered.set(siteId, coverageOf(row.timezone, day(row.through), row.runs_from));
     // Pulled back by another node (a late row there): the days after it are recomputed by the holder of the round.
     if (before && before.timezone === row.timezone && row.through < before.through) markStale(siteId, formatDate(addDays(day(row.through), 1)));
     // Windows recorded before the coverage moved end on another day: the job merges them again.
@@ -97,6 +107,7 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
       site_id: siteId,
       timezone: coverage?.timezone ?? '',
       through: coverage?.through ?? '1970-01-01',
+      runs_from: coverage?.runsFrom ?? ALL_RUNS,
       version,
       windows_computed: recorded?.computed ?? 0,
       // The last day of the presets the windows were merged for: the coverage's last day when they

@@ -93,7 +93,7 @@ async function settleStaleDays(round: RollupRound, site: RollupSite): Promise<Co
   if (staleFrom === undefined) return current;
   await deleteDays(round, site.id, staleFrom);
   if (!current || current.through < staleFrom) return current;
-  const back = coverageOf(site.timezone, addDays(day(staleFrom), -1));
+  const back = coverageOf(site.timezone, addDays(day(staleFrom), -1), current.runsFrom);
   await book.setCoverage(site.id, back);
   return back;
 }
@@ -111,7 +111,7 @@ async function catchUp(round: RollupRound, site: RollupSite, from: LocalDate, ta
     // A write noted meanwhile into these days leaves them for the next round.
     const noted = book.stale.get(site.id);
     const through = noted !== undefined && noted <= formatDate(chunkEnd) ? addDays(day(noted), -1) : chunkEnd;
-    if (formatDate(through) >= formatDate(next)) await book.setCoverage(site.id, coverageOf(site.timezone, through));
+    if (formatDate(through) >= formatDate(next)) await book.setCoverage(site.id, coverageOf(site.timezone, through, book.covered.get(site.id)?.runsFrom));
     days += dayNumber(chunkEnd) - dayNumber(next) + 1;
     if (noted !== undefined) break;
     next = addDays(chunkEnd, 1);

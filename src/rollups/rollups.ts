@@ -110,7 +110,7 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
       if (!current) return;
       // Queries read these days raw from now on; the job deletes and recomputes them.
       book.windows.delete(siteId);
-      const back = coverageOf(current.timezone, addDays(day(from), -1));
+      const back = coverageOf(current.timezone, addDays(day(from), -1), current.runsFrom);
       book.covered.set(siteId, back);
       book.persist(siteId, back).catch(deps.onError);
     },

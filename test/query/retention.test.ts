@@ -263,7 +263,7 @@ describe('what the job may delete', () => {
 
   it('keeps the days from today − N on, and never past the roll-ups', () => {
     const site = { id: 1, timezone: 'Europe/Berlin', rawRetentionDays: 30, rawEventsFrom: null };
-    const coverage = (through: string) => ({ timezone: 'Europe/Berlin', through, until: 0, windows: [] });
+    const coverage = (through: string) => ({ timezone: 'Europe/Berlin', through, until: 0, runsFrom: '1970-01-05', windows: [] });
     expect(keptFromDay(site, coverage('2024-01-09'), SMALL_SITE_NOW)).toEqual(parseIsoDate('2023-12-11'));
     expect(keptFromDay(site, coverage('2023-12-01'), SMALL_SITE_NOW)).toEqual(parseIsoDate('2023-12-02'));
     expect(keptFromDay({ ...site, rawRetentionDays: null }, coverage('2024-01-09'), SMALL_SITE_NOW)).toBeNull();

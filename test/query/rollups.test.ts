@@ -4,11 +4,12 @@ import { queryEngineDeps } from '../../src/api/routes/query.js';
 import { ManualClock } from '../../src/clock.js';
 import { type QueryEngineDeps, runQuery } from '../../src/query/run/engine.js';
 import { openRollups } from '../../src/rollups/rollups.js';
-import { ROLLUP_TABLES } from '../../src/stores/clickhouse/dailyRollups.js';
+import { ROLLUP_TABLES, spansEnding, spansWithin } from '../../src/stores/clickhouse/dailyRollups.js';
 import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
 import { readCoverage, writeCoverage } from '../../src/stores/clickhouse/rollupStore.js';
 import { PRESET_WINDOW_SLOTS } from '../../src/stores/clickhouse/rollupWindows.js';
 import { updateSite } from '../../src/stores/meta/sites.js';
+import { formatDate, parseIsoDate } from '../../src/time/localTime.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
 import { refusingRollups, watchingStatements } from '../support/refusingRollups.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
@@ -241,8 +242,8 @@ describe('a roll-up the engine cannot merge within the memory of one query', () 
 describe('a breakdown by visitors from roll-ups', () => {
   // 40 pages with 45, 44 … 6 visitors, each seen once; 60 pages each seen by one visitor on 36
   // days (4 Dec to 8 Jan), so their summed daily counts are far above their visitors (1). The
-  // range, 4 Dec to 8 Jan, holds one window (27 Dec to 2 Jan, the 7 days before the last 7), whose
-  // row counts a loyal visitor once: their sums are 30.
+  // range, 4 Dec to 8 Jan, is read as a week, two runs of two weeks and a day: fewer rows than the
+  // window within it (27 Dec to 2 Jan) and the days around that. Their sums are 36.
   const popular: FixtureEvent[] = Array.from({ length: 40 }, (_, page) =>
     Array.from({ length: 45 - page }, (_, visitor) => ({ visitor: `p${page}-${visitor}`, at: `2024-01-0${1 + (visitor % 8)} 10:00:00`, page: `/p${page}` })),
   ).flat();
@@ -292,8 +293,11 @@ describe('a breakdown by visitors from roll-ups', () => {
     // Six rows are settled by the first ten: the 11th page's sum (35) is below the sixth row's 40 visitors.
     expect(await read(5, 0)).toEqual({ results: raw[0], reads: 2 });
     expect(merged()).toEqual([0, 10]);
-    expect(await read(10, 3)).toEqual({ results: raw[1], reads: 2 });
-    // 21 rows: 25 candidates, then 62, most of them one-visitor pages ranked by their sums of 30,
+    // 14 rows: 18 candidates, then 48, most of them one-visitor pages ranked by their sums of 36,
+    // above the 14th row's one visitor: every group is read.
+    expect(await read(10, 3)).toEqual({ results: raw[1], reads: 4 });
+    expect(merged()).toEqual([0, 18, 48, -1]);
+    // 21 rows: 25 candidates, then 62, ranked the same way,
     // above the 21st row's 25 visitors: the leading groups do not settle it, so every group is read.
     expect(await read(20, 0)).toEqual({ results: raw[2], reads: 4 });
     expect(merged()).toEqual([0, 25, 62, -1]);
@@ -395,6 +399,9 @@ describe('week rows', () => {
       { days: 1, day: '2024-01-09', pathname: '/docs', visitors: '1' },
       { days: 7, day: '2024-01-01', pathname: '/', visitors: '1' },
       { days: 7, day: '2024-01-01', pathname: '/docs', visitors: '2' },
+      // The run of two weeks from 2023-12-25 ends on the 7th (dailyRollups.ts SPAN_WEEKS).
+      { days: 14, day: '2023-12-25', pathname: '/', visitors: '1' },
+      { days: 14, day: '2023-12-25', pathname: '/docs', visitors: '2' },
     ]);
     const rolled = await ask(account, question);
     expect(rolled.meta.sources).toEqual(['rollup']);
@@ -406,6 +413,100 @@ describe('week rows', () => {
     const rolledVisits = await ask(account, visits);
     expect(rolledVisits.meta.sources).toEqual(['rollup']);
     expect(answer(rolledVisits)).toEqual(rawVisits);
+  });
+});
+
+describe('runs of two and four weeks', () => {
+  it('merge whole runs of day rows, and a range reads the longest that fit in place of their weeks', async () => {
+    const account = await createAccount(t.app);
+    await insertEvents(t.app, account.siteId, [
+      { visitor: 'a', at: '2023-11-21 10:00:00', page: '/' },
+      // From the week of the 20th into the run of four weeks from the 27th: read from its day rows.
+      { visitor: 'b', at: '2023-11-26 23:50:00', page: '/docs' },
+      { visitor: 'b', at: '2023-11-27 00:10:00', page: '/' },
+      // Across a week's end within the run: in the run's rows, in neither week's.
+      { visitor: 'c', at: '2023-12-03 23:50:00', page: '/' },
+      { visitor: 'c', at: '2023-12-04 00:10:00', page: '/docs' },
+      { visitor: 'd', at: '2023-12-12 09:00:00', page: '/docs', source: 'Google' },
+      { visitor: 'a', at: '2023-12-20 10:00:00', page: '/' },
+      // Out of the run into the days after it.
+      { visitor: 'e', at: '2023-12-24 23:55:00', page: '/' },
+      { visitor: 'e', at: '2023-12-25 00:05:00', page: '/docs' },
+      { visitor: 'f', at: '2023-12-26 10:00:00', page: '/', source: 'Google' },
+    ]);
+    // Whole weeks from the 20th to 24 December: the week of the 20th and the four weeks from the
+    // 27th (runs start a multiple of their length after 1970-01-05); no window lies within.
+    const date_range = ['2023-11-20', '2023-12-26'];
+    const bodies = [
+      { site_id: account.domain, date_range, metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] },
+      { site_id: account.domain, date_range, metrics: ['visitors', 'visits', 'bounce_rate', 'visit_duration'], dimensions: ['visit:entry_page'] },
+      { site_id: account.domain, date_range, metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'] },
+      { site_id: account.domain, date_range, metrics: ['visitors'], dimensions: ['visit:source'] },
+    ];
+    const raw = await rawAnswers(account, bodies);
+    expect(raw[2]).toEqual([{ dimensions: [], metrics: [6, 7, 10, 57, 429] }]);
+    await t.app.jobs.runOnce();
+    const runs = await t.app.events.query.query({
+      query: 'SELECT days, toString(day) AS day FROM daily_event_totals WHERE site_id = {site:UInt64} AND days > 7 GROUP BY days, day ORDER BY days, day',
+      query_params: { site: account.siteId },
+      format: 'JSONEachRow',
+    });
+    expect(await runs.json()).toEqual([
+      { days: 14, day: '2023-11-13' },
+      { days: 14, day: '2023-11-27' },
+      { days: 14, day: '2023-12-11' },
+      { days: 14, day: '2023-12-25' },
+      // The four weeks from 25 December end after the last day rolled up (9 January).
+      { days: 28, day: '2023-10-30' },
+      { days: 28, day: '2023-11-27' },
+    ]);
+    const { deps: watched, statements } = watchingStatements(queryEngineDeps(t.app));
+    for (const [i, body] of bodies.entries()) {
+      statements.length = 0;
+      const answer = await runQuery(watched, account.teamId, body);
+      expect(answer.meta.sources, JSON.stringify(body)).toEqual(['rollup']);
+      expect(answer.results, JSON.stringify(body)).toEqual(raw[i]);
+      expect(statements.join(), JSON.stringify(body)).toMatch(/days = 28/);
+    }
+
+    // A coverage row an older build wrote (migration 13's default): runs from the day after its last day.
+    const [row] = await readCoverage(t.app.events.jobs, account.siteId);
+    const { runs_from: _, ...older } = { ...row!, site_id: account.siteId, version: Number(row!.latest) + 1 };
+    await t.app.events.jobs.insert({
+      table: 'rollup_coverage',
+      values: [{ site_id: older.site_id, timezone: older.timezone, through: older.through, version: older.version }],
+      format: 'JSONEachRow',
+    });
+    const upgraded = await restarted();
+    expect(upgraded.coverage(account.siteId)?.runsFrom).toBe('2024-01-10');
+  });
+
+  it('are read only whole and stored, longest first', () => {
+    const d = (text: string) => parseIsoDate(text)!;
+    const all = d('1970-01-05');
+    const within = (monday: string, sunday: string, runsFrom = all, lengths?: number[]) =>
+      spansWithin(d(monday), d(sunday), runsFrom, lengths).map((s) => `${s.weeks}@${formatDate(s.monday)}`);
+    expect(within('2023-11-20', '2023-12-24')).toEqual(['1@2023-11-20', '4@2023-11-27']);
+    expect(within('2023-11-20', '2024-01-21')).toEqual(['1@2023-11-20', '4@2023-11-27', '4@2023-12-25']);
+    expect(within('2023-11-20', '2024-01-14')).toEqual(['1@2023-11-20', '4@2023-11-27', '2@2023-12-25', '1@2024-01-08']);
+    expect(within('2023-11-20', '2024-01-14', d('2023-12-01'))).toEqual([
+      '1@2023-11-20',
+      '1@2023-11-27',
+      '1@2023-12-04',
+      '2@2023-12-11',
+      '2@2023-12-25',
+      '1@2024-01-08',
+    ]);
+    expect(within('2023-11-27', '2023-12-24', all, [1])).toHaveLength(4);
+    // The runs a round stores: each one ending within its days.
+    const ending = (weeks: number, first: string, last: string) => {
+      const runs = spansEnding(weeks, d(first), d(last));
+      return runs && [formatDate(runs.monday), formatDate(runs.sunday)];
+    };
+    expect(ending(4, '2023-12-20', '2023-12-24')).toEqual(['2023-11-27', '2023-12-24']);
+    expect(ending(4, '2023-12-20', '2023-12-23')).toBeNull();
+    expect(ending(2, '2023-11-01', '2023-12-26')).toEqual(['2023-10-30', '2023-12-24']);
+    expect(ending(1, '2023-12-20', '2023-12-31')).toEqual(['2023-12-18', '2023-12-31']);
   });
 });
 
@@ -594,6 +695,7 @@ describe("a coverage row written before the presets' windows", () => {
       site_id: account.siteId,
       timezone: row!.timezone,
       through: row!.through,
+      runs_from: row!.runs_from,
       version: Number(row!.latest) + 1,
       windows_computed: Number(row!.computed),
       windows_through: row!.windows_through,

@@ -6,7 +6,9 @@ import {
   rollupSelect,
   rollupTableName,
   rowDay,
-  weekRows,
+  SPAN_WEEKS,
+  spanRows,
+  spansWithin,
 } from '../../stores/clickhouse/dailyRollups.js';
 import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { FULL, OPEN_START, type RollupWindow, WHOLE, WINDOW_HOLDS, windowLength, windowRowsSql } from '../../stores/clickhouse/rollupWindows.js';
@@ -259,14 +261,37 @@ function rolledSpan(ctx: CompileContext, coverage: Coverage): [LocalDate, LocalD
 }
 
 /**
- * The longest window of the table (src/stores/clickhouse/rollupWindows.ts) that lies within the
- * range's rolled-up days; none for a report by time, whose buckets need the days apart.
+ * The window of the table (src/stores/clickhouse/rollupWindows.ts) within the range's rolled-up
+ * days that leaves the fewest rows to merge per group, if reading one does; none for a report by
+ * time, whose buckets need the days apart. Each row read holds a visitor set, and a busy group's
+ * holds up to 65,536 hashes whatever its days, so the rows are what a range costs: 60 days
+ * holding last month read its window, a week, a run of two weeks and eight days (11 rows), where
+ * their runs of weeks and four days are six or seven (docs/benchmarks.md, "Runs of two and four weeks").
  */
 function windowFor(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): RollupWindow | null {
   if (side.dims.some((i) => dimensionKind(ctx.q.dimensions[i]!)?.kind === 'time')) return null;
-  const [first, limit] = rolledSpan(ctx, coverage).map(formatDate);
-  const within = coverage.windows.filter((w) => w.table === table.name && startsWithin(w, first!, ctx) && w.last <= limit!);
-  return within.reduce<RollupWindow | null>((best, w) => (best === null || windowLength(w) > windowLength(best) ? w : best), null);
+  const [first, limit] = rolledSpan(ctx, coverage);
+  const within = coverage.windows.filter((w) => w.table === table.name && startsWithin(w, formatDate(first), ctx) && w.last <= formatDate(limit));
+  const rows = (w: RollupWindow) =>
+    1 + rowsPerGroup(first, addDays(parseIsoDate(w.first)!, -1), coverage) + rowsPerGroup(addDays(parseIsoDate(w.last)!, 1), limit, coverage);
+  let best: { window: RollupWindow | null; rows: number } = { window: null, rows: rowsPerGroup(first, limit, coverage) };
+  for (const w of within) {
+    const read = rows(w);
+    // On a tie, a window: its rows can be grouped by the report's column, where runs keep every key.
+    const better = read < best.rows || (read === best.rows && (best.window === null || windowLength(w) > windowLength(best.window)));
+    if (better) best = { window: w, rows: read };
+  }
+  return best.window;
+}
+
+/** The stored rows a group's days from `from` to `to` are read from: one per run of weeks (as rangeRows reads them), one per other day. */
+function rowsPerGroup(from: LocalDate, to: LocalDate, coverage: Coverage): number {
+  const days = dayNumber(to) - dayNumber(from) + 1;
+  if (days <= 0) return 0;
+  const weeks = wholeWeeks(from, to);
+  if (!weeks) return days;
+  const runs = spansWithin(weeks.monday, weeks.sunday, parseIsoDate(coverage.runsFrom)!);
+  return days - (dayNumber(weeks.sunday) - dayNumber(weeks.monday) + 1) + runs.length;
 }
 
 /** Whether a window starts within a range beginning on `first`: the open `all` window does in a range from the site's first day. */
@@ -289,13 +314,14 @@ function wholeWindow(side: Side, ctx: CompileContext, table: RollupTable, covera
 }
 
 /** Rows of a range that one stored row holds merged: `rows` picks the stored rows, `holds` the day rows they stand for. */
-type Merged = ReturnType<typeof weekRows>;
+type Merged = ReturnType<typeof spanRows>;
 
 /**
  * The rows of the range: events of its days; visits last active on or after its first day and
  * begun by its last (src/query/sql/tables.ts sessionsBase). A window within the rolled-up days is
- * read as its window rows, the whole weeks outside it as week rows, and the day rows they hold
- * are left out; day and month buckets read day rows throughout (a week may straddle two months).
+ * read as its window rows, the whole weeks outside it as the longest runs of weeks stored
+ * (src/stores/clickhouse/dailyRollups.ts SPAN_WEEKS), and the day rows they hold are left out; day
+ * and month buckets read day rows throughout (a week may straddle two months), week buckets weeks.
  */
 function rangeRows(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): string {
   const { params, q, range } = ctx;
@@ -318,9 +344,10 @@ function rangeRows(side: Side, ctx: CompileContext, table: RollupTable, coverage
       [addDays(to, 1), limit],
     ];
   }
+  const lengths = side.dims.some((i) => q.dimensions[i] === 'time:week') ? [1] : SPAN_WEEKS;
   for (const [from, to] of spans) {
     const weeks = wholeWeeks(from, to);
-    if (weeks) merged.push(weekRows(table, date(weeks.monday), date(weeks.sunday)));
+    if (weeks) merged.push(spanRows(table, spansWithin(weeks.monday, weeks.sunday, parseIsoDate(coverage.runsFrom)!, lengths), date));
   }
   if (merged.length === 0) return daysOnly;
   return [...merged.map((m) => `(${m.rows})`), `(${daysOnly} AND NOT (${merged.map((m) => m.holds).join(' OR ')}))`].join(' OR ');

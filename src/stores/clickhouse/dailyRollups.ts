@@ -1,3 +1,4 @@
+import { addDays, dayNumber, type LocalDate } from '../../time/localTime.js';
 import { type ColumnTable, EVENT_COLUMN_TABLE, SESSION_COLUMN_TABLE } from './columns.js';
 import type { TableDef } from './ddl.js';
 
@@ -17,7 +18,8 @@ import type { TableDef } from './ddl.js';
  * Every table also holds each whole ISO week (`days` = 7, its day keys the week's Monday) merged
  * from its day rows, so a 91-day range merges 13 weekly states and a few daily ones instead of
  * 91: the cost of merging visitor sets is what bounds a long range (docs/rollups.md). A visit
- * that began in an earlier week than it ended stays in its day rows.
+ * that began in an earlier week than it ended stays in its day rows. Runs of two and four weeks
+ * are kept the same way (SPAN_WEEKS).
  */
 
 export type RollupFamily = 'events' | 'sessions';
@@ -124,7 +126,7 @@ export const DAY_KEYS: Record<RollupFamily, { column: string; from: string }[]> 
   ],
 };
 
-/** Every key column of a table in stored order: site, span (`days`: 1 or 7), day keys, classification, dimensions. */
+/** Every key column of a table in stored order: site, span (`days`: 1, or 7 × SPAN_WEEKS), day keys, classification, dimensions. */
 export function keyColumns(table: RollupTable): string[] {
   return ['site_id', 'days', ...DAY_KEYS[table.family].map((d) => d.column), 'classification', ...table.keys.map((k) => k.column)];
 }
@@ -156,40 +158,121 @@ export function rollupSelect(table: RollupTable, where: string, tz: string, coll
 /** The day a row is kept under: an event's day, a visit's last day. */
 export const rowDay = (table: RollupTable) => DAY_KEYS[table.family][0]!.column;
 
-/** Day rows a week row holds: those of its days, and of visits that began in the same week. */
-export const SAME_WEEK: Record<RollupFamily, string> = { events: '1', sessions: 'toMonday(first_day) = toMonday(last_day)' };
+/**
+ * The runs of whole weeks each table keeps merged besides its days (`days` = 7 × weeks, its day
+ * keys the run's first Monday): ISO weeks, and runs of two and four weeks, each starting a
+ * multiple of its length after ALIGNED_MONDAY. A range's whole weeks are read as the longest runs
+ * that fit (spansWithin), so the 11 weeks of a custom 85 days merge about four sets per group
+ * where they merged eleven: a busy group's set holds up to 65,536 hashes whatever its length, and
+ * reading the sets back is what a long range costs (docs/benchmarks.md, "Runs of two and four
+ * weeks"). Longer runs would save more, but merging one takes memory in proportion to its days,
+ * as a window's does (src/stores/clickhouse/rollupWindows.ts), and the job merges them unsliced.
+ */
+export const SPAN_WEEKS = [1, 2, 4] as const;
+
+/** The Monday runs of weeks are aligned to (as a day number): 1970-01-05, the first Monday a ClickHouse Date holds (ALL_RUNS). */
+const ALIGNED_MONDAY = 4;
+
+/** SQL: the first Monday of the run of `weeks` weeks holding a day (SQL). */
+export function spanStart(weeks: number, day: string): string {
+  const monday = `toMonday(${day})`;
+  return weeks === 1 ? monday : `subtractDays(${monday}, modulo(intDiv(toUInt32(${monday}) - ${ALIGNED_MONDAY}, 7), ${weeks}) * 7)`;
+}
+
+/** Day rows a run's row holds: those of its days, and of visits that began in the same run. */
+const sameSpan = (family: RollupFamily, weeks: number) => (family === 'events' ? '1' : `${spanStart(weeks, 'first_day')} = ${spanStart(weeks, 'last_day')}`);
+
+/** A stored run of whole weeks: its length and first Monday. */
+export interface WeekSpan {
+  weeks: number;
+  monday: LocalDate;
+}
+
+/** Whether a run of `weeks` weeks starts on a Monday. */
+const startsSpan = (monday: LocalDate, weeks: number) => ((dayNumber(monday) - ALIGNED_MONDAY) / 7) % weeks === 0;
 
 /**
- * The week rows of the whole weeks from `monday` to `sunday` (SQL dates: src/time/localTime.ts
- * wholeWeeks), and the day rows they hold, which a range reading them leaves out.
+ * The stored runs covering the whole weeks from `monday` to `sunday`, each the longest of `lengths`
+ * that starts where the last ended and ends by `sunday` (at most two of each length but the longest);
+ * runs of more than a week only from `runsFrom` on (COVERAGE_RUNS_COLUMN).
+ */
+export function spansWithin(monday: LocalDate, sunday: LocalDate, runsFrom: LocalDate, lengths: readonly number[] = SPAN_WEEKS): WeekSpan[] {
+  const spans: WeekSpan[] = [];
+  for (let at = monday; dayNumber(at) < dayNumber(sunday); ) {
+    const left = (dayNumber(sunday) - dayNumber(at) + 1) / 7;
+    const stored = dayNumber(at) >= dayNumber(runsFrom) ? lengths : [1];
+    const weeks = Math.max(...stored.filter((w) => w <= left && startsSpan(at, w)));
+    spans.push({ weeks, monday: at });
+    at = addDays(at, 7 * weeks);
+  }
+  return spans;
+}
+
+/**
+ * The runs of `weeks` weeks that end from `first` to `last`, whose days are all rolled up once
+ * those are: the first one's Monday (of the run holding `first`) and the last one's Sunday; null
+ * when none does.
+ */
+export function spansEnding(weeks: number, first: LocalDate, last: LocalDate): { monday: LocalDate; sunday: LocalDate } | null {
+  const monday = addDays(first, -((dayNumber(first) - ALIGNED_MONDAY) % (7 * weeks)));
+  const runs = Math.floor((dayNumber(last) - dayNumber(monday) + 1) / (7 * weeks));
+  return runs < 1 ? null : { monday, sunday: addDays(monday, 7 * weeks * runs - 1) };
+}
+
+/**
+ * The stored rows of `spans` (their Mondays as SQL through `date`), and the day rows they hold,
+ * which a range reading them leaves out.
+ */
+export function spanRows(table: RollupTable, spans: readonly WeekSpan[], date: (day: LocalDate) => string): { rows: string; holds: string } {
+  const day = rowDay(table);
+  const mondays = (weeks: number) => spans.filter((s) => s.weeks === weeks).map((s) => date(s.monday));
+  const rows = [...new Set(spans.map((s) => s.weeks))].map((weeks) => `(days = ${7 * weeks} AND ${day} IN (${mondays(weeks).join(', ')}))`);
+  const end = (span: WeekSpan) => date(addDays(span.monday, 7 * span.weeks - 1));
+  // An event is held by the run of its day; a visit by a run it began and ended in.
+  const holds =
+    table.family === 'events'
+      ? `${day} >= ${date(spans[0]!.monday)} AND ${day} <= ${end(spans.at(-1)!)}`
+      : spans.map((s) => `(first_day >= ${date(s.monday)} AND last_day <= ${end(s)})`).join(' OR ');
+  return { rows: rows.join(' OR '), holds };
+}
+
+/**
+ * The ISO weeks from `monday` to `sunday` (SQL dates: src/time/localTime.ts wholeWeeks), read as
+ * week rows, and the day rows they hold: how a window is merged (src/stores/clickhouse/rollupWindows.ts).
  */
 export function weekRows(table: RollupTable, monday: string, sunday: string): { rows: string; holds: string } {
   const day = rowDay(table);
   return {
     rows: `days = 7 AND ${day} >= ${monday} AND ${day} <= subtractDays(${sunday}, 6)`,
-    holds: `${SAME_WEEK[table.family]} AND ${day} >= ${monday} AND ${day} <= ${sunday}`,
+    holds: `${sameSpan(table.family, 1)} AND ${day} >= ${monday} AND ${day} <= ${sunday}`,
   };
 }
 
 /**
- * The whole weeks of a table (Monday to Sunday, all seven days rolled up already) merged from its
- * day rows; `where` picks the day rows (conditions on `site_id` and the row day between a Monday
- * and a Sunday).
+ * The whole runs of `weeks` weeks of a table (all their days rolled up already) merged from its
+ * day rows; `where` picks the day rows (conditions on `site_id` and the row day between the first
+ * run's Monday and the last one's Sunday), read `from` the table or a join of it.
  */
-export function weekSelect(table: RollupTable, where: string): string {
+export function spanSelect(table: RollupTable, where: string, weeks: number, from = rollupTableName(table)): string {
   const aggregates = ROLLUP_AGGREGATES[table.family];
   const keys = table.keys.map((k) => k.column);
   // The day rows' columns are renamed inside, so no alias below shadows a column it reads.
-  const inner = `SELECT site_id, toMonday(${rowDay(table)}) AS monday, classification, ${[...keys, ...aggregates.map((a) => `${a.name} AS day_${a.name}`)].join(', ')} FROM ${rollupTableName(table)} WHERE days = 1 AND ${SAME_WEEK[table.family]} AND ${where}`;
+  const inner = `SELECT site_id, ${spanStart(weeks, rowDay(table))} AS monday, classification, ${[...keys, ...aggregates.map((a) => `${a.name} AS day_${a.name}`)].join(', ')} FROM ${from} WHERE days = 1 AND ${sameSpan(table.family, weeks)} AND ${where}`;
   const outer = [
     'site_id',
-    '7 AS days',
+    `${7 * weeks} AS days`,
     ...DAY_KEYS[table.family].map((d) => `monday AS ${d.column}`),
     'classification',
     ...keys,
     ...aggregates.map((a) => `${a.combine}(day_${a.name}) AS ${a.name}`),
   ];
   return `SELECT ${outer.join(', ')} FROM (${inner}) GROUP BY ${['site_id', 'monday', 'classification', ...keys].join(', ')}`;
+}
+
+/** A table's day rows from `from` (SQL) on, and the rows of every run of weeks holding it. */
+export function rowsFrom(table: RollupTable, from: string): string {
+  const day = rowDay(table);
+  return `((days = 1 AND ${day} >= ${from})${SPAN_WEEKS.map((w) => ` OR (days = ${7 * w} AND ${day} >= ${spanStart(w, from)})`).join('')})`;
 }
 
 /** A daily table as migration 3 created the first ten (without the bound: VISITOR_BOUND_COLUMN). */
@@ -226,6 +309,16 @@ export const ROLLUP_GRANULES = 'index_granularity_bytes = 65536';
  * their computation (0: none), the day they end on and the tables that have them.
  */
 export const COVERAGE_WINDOW_COLUMNS = ['windows_computed UInt64', 'windows_through Date', 'window_tables Array(String)'];
+
+/**
+ * Added to the coverage by migration 13: the first Monday from which the site's runs of more than
+ * one week (SPAN_WEEKS) are stored. The job stores every run once its last day is rolled up; a
+ * site rolled up before it stored none, so its runs begin after the last day it had rolled up.
+ */
+export const COVERAGE_RUNS_COLUMN = 'runs_from Date DEFAULT addDays(through, 1)';
+
+/** The runs_from of a site rolled up from its first day: every run is stored. */
+export const ALL_RUNS = '1970-01-05';
 
 /**
  * Per site, the last local day rolled up and the time zone the days were cut in. A newer row

@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import {
+  COVERAGE_RUNS_COLUMN,
   COVERAGE_WINDOW_COLUMNS,
   dailyRollupDef,
   EVENT_TOTALS,
@@ -131,6 +132,13 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
         ...fillColumnStatements(ROLLUP_COVERAGE.name, 'windows_computed = 0', target),
       ];
     },
+  },
+  {
+    version: 13,
+    name: 'rollup_runs_from',
+    // Runs of two and four weeks (dailyRollups.ts SPAN_WEEKS) are stored from the day a coverage row
+    // names on; a site rolled up before them has them from the day after its last day rolled up.
+    statements: (target) => addColumnStatements(ROLLUP_COVERAGE.name, COVERAGE_RUNS_COLUMN, target),
   },
 ];
 

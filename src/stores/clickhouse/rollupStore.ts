@@ -1,6 +1,18 @@
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
-import { addDays, endOfDay, formatDate, type LocalDate, startOfDay, wholeWeeks } from '../../time/localTime.js';
-import { allColumns, ROLLUP_COVERAGE, ROLLUP_TABLES, type RollupTable, rollupSelect, rollupTableName, rowDay, weekSelect } from './dailyRollups.js';
+import { endOfDay, formatDate, type LocalDate, startOfDay } from '../../time/localTime.js';
+import {
+  allColumns,
+  ROLLUP_COVERAGE,
+  ROLLUP_TABLES,
+  type RollupTable,
+  rollupSelect,
+  rollupTableName,
+  rowDay,
+  rowsFrom,
+  SPAN_WEEKS,
+  spanSelect,
+  spansEnding,
+} from './dailyRollups.js';
 import { deleteStatement } from './deleteRows.js';
 import {
   groupedWindowInsert,
@@ -26,6 +38,8 @@ export interface Coverage {
   through: string;
   /** The last instant of that day in `timezone`. */
   until: number;
+  /** The first Monday from which runs of more than a week are stored (dailyRollups.ts COVERAGE_RUNS_COLUMN). */
+  runsFrom: string;
   /** Preset ranges merged ahead per table (rollupWindows.ts), each ending by `through`. */
   windows: readonly RollupWindow[];
 }
@@ -36,6 +50,7 @@ export interface CoverageRow {
   latest: string;
   timezone: string;
   through: string;
+  runs_from: string;
   computed: string;
   windows_through: string;
   tables: string[];
@@ -46,6 +61,7 @@ export interface CoverageRecord {
   site_id: number;
   timezone: string;
   through: string;
+  runs_from: string;
   version: number;
   windows_computed: number;
   windows_through: string;
@@ -55,6 +71,7 @@ export interface CoverageRecord {
 /** Each site's latest coverage row, the windows published with it and its version. */
 const coverageSql = (where: string) =>
   `SELECT site_id, max(version) AS latest, argMax(timezone, version) AS timezone, toString(argMax(through, version)) AS through,
+          toString(argMax(runs_from, version)) AS runs_from,
           argMax(windows_computed, version) AS computed, toString(argMax(windows_through, version)) AS windows_through,
           argMax(window_tables, version) AS tables
    FROM ${ROLLUP_COVERAGE.name} ${where} GROUP BY site_id`;
@@ -80,13 +97,10 @@ export async function firstEvent(client: ClickHouseClient, siteId: number): Prom
   return firstEventFromRow((await select<Record<string, unknown>>(client, FIRST_EVENT_SQL, { site: siteId }))[0]);
 }
 
-/** A table's day rows from `{from:Date}` on, and the week rows of the week holding it. */
-const daysFrom = (table: RollupTable) => {
-  const day = rowDay(table);
-  return `((days = 1 AND ${day} >= {from:Date}) OR (days = 7 AND ${day} >= toMonday({from:Date})))`;
-};
+/** A table's day rows from `{from:Date}` on, and the rows of every run of weeks holding it. */
+const daysFrom = (table: RollupTable) => rowsFrom(table, '{from:Date}');
 
-/** Deletes a site's roll-ups from `from` on, with the week holding it (all of them without `from`). */
+/** Deletes a site's roll-ups from `from` on, with the runs of weeks holding it (all of them without `from`). */
 export async function deleteRollupDays(client: ClickHouseClient, cluster: string | null, siteId: number, from: string | null): Promise<void> {
   for (const table of ROLLUP_TABLES) {
     const condition = from === null ? 'site_id = {site:UInt64}' : `site_id = {site:UInt64} AND ${daysFrom(table)}`;
@@ -102,8 +116,8 @@ export async function hasRollupRowsFrom(client: ClickHouseClient, siteId: number
 }
 
 /**
- * Rolls up a site's local days `first` to `last` into every table, and the weeks that end within
- * them (every one of their days is rolled up now). `settings`: those each insert runs with.
+ * Rolls up a site's local days `first` to `last` into every table, and the runs of weeks that end
+ * within them (every one of their days is rolled up now). `settings`: those each insert runs with.
  */
 export async function insertRollupDays(
   client: ClickHouseClient,
@@ -115,14 +129,15 @@ export async function insertRollupDays(
   const where = "site_id = {site:UInt64} AND timestamp >= toDateTime({first:UInt32}, 'UTC') AND timestamp <= toDateTime({last:UInt32}, 'UTC')";
   const seconds = (ms: number) => Math.floor(ms / 1000);
   const params = { site: site.id, first: seconds(startOfDay(first, site.timezone)), last: seconds(endOfDay(last, site.timezone)), tz: site.timezone };
-  const ending = wholeWeeks(addDays(first, -6), last);
-  const weeks = ending && { monday: formatDate(ending.monday), sunday: formatDate(ending.sunday) };
   for (const table of ROLLUP_TABLES) {
     const into = `INSERT INTO ${rollupTableName(table)} (${allColumns(table).join(', ')})`;
     await client.command({ query: `${into} ${rollupSelect(table, where, '{tz:String}', true)}`, query_params: params, clickhouse_settings: settings });
-    if (weeks) {
+    for (const weeks of SPAN_WEEKS) {
+      const ending = spansEnding(weeks, first, last);
+      if (!ending) continue;
       const days = `site_id = {site:UInt64} AND ${rowDay(table)} >= {monday:Date} AND ${rowDay(table)} <= {sunday:Date}`;
-      await client.command({ query: `${into} ${weekSelect(table, days)}`, query_params: { site: site.id, ...weeks }, clickhouse_settings: settings });
+      const spans = { monday: formatDate(ending.monday), sunday: formatDate(ending.sunday) };
+      await client.command({ query: `${into} ${spanSelect(table, days, weeks)}`, query_params: { site: site.id, ...spans }, clickhouse_settings: settings });
     }
   }
 }
