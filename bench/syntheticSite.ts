@@ -1,8 +1,9 @@
 /**
  * The benchmarks' synthetic site (`npm run bench:query`, `npm run bench:dashboard`): a fresh
  * embedded store loaded straight from ClickHouse's numbers() with BENCH_EVENTS events (default
- * 10,000,000; about a million visitors, 90 days ending yesterday, skewed pages, sources,
- * countries, devices and browsers) and the visits derived from them, served over HTTP.
+ * 10,000,000; about a million visitors, 90 days ending yesterday, skewed pages, sources and
+ * their referrers, countries with their regions and cities, devices, browsers and operating
+ * systems with their versions) and the visits derived from them, served over HTTP.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,8 +83,9 @@ export async function loadSyntheticSite(name: string) {
   const BROWSERS = ['Chrome', 'Safari', 'Firefox', 'Edge', 'Samsung Internet', 'Opera'];
   const OSES = ['Windows', 'iOS', 'Android', 'Mac', 'Linux', 'ChromeOS'];
   await exec(`
-    INSERT INTO events (timestamp, site_id, name, user_id, session_id, hostname, pathname, referrer_source, channel,
-                        country_code, device, screen_size, browser, operating_system, props, interactive, classification)
+    INSERT INTO events (timestamp, site_id, name, user_id, session_id, hostname, pathname, referrer_source, referrer, channel,
+                        country_code, subdivision1_code, city, device, screen_size, browser, browser_version, operating_system,
+                        operating_system_version, props, interactive, classification)
     SELECT
       toDateTime(${Math.floor(firstDay / 1000)} + intDiv(s * ${DAYS * 86400}, ${SESSIONS}) + k * (20 + sipHash64(s, k) % 240), 'UTC') AS timestamp,
       ${site.id} AS site_id,
@@ -93,12 +95,19 @@ export async function loadSyntheticSite(name: string) {
       'bench.example.com' AS hostname,
       if(sipHash64(s, k, 'pricing') % 30 = 0, '/pricing', concat('/docs/', toString(toUInt32(floor(pow((sipHash64(s, k, 'p') % 1000000) / 1000000, 4) * 2000))))) AS pathname,
       ${pick(SOURCES, skew('src', 2))} AS referrer_source,
+      -- Each source's visits come from up to 50 of its pages, as real referrers do.
+      if(referrer_source = '', '', concat('https://', lower(replaceAll(referrer_source, ' ', '')), '.example/', toString(toUInt32(${skew('ref', 2)} * 50)))) AS referrer,
       if(referrer_source = '', 'Direct', 'Organic Search') AS channel,
       ${pick(COUNTRIES, skew('c', 3))} AS country_code,
+      -- Ten regions a country, up to 200 cities a region: a country's visitors spread over hundreds of cities.
+      concat(country_code, '-', toString(toUInt32(${skew('reg', 2)} * 10))) AS subdivision1_code,
+      concat(subdivision1_code, ' city ', toString(toUInt32(${skew('city', 3)} * 200))) AS city,
       ${pick(DEVICES, skew('d', 1.5))} AS device,
       device AS screen_size,
       ${pick(BROWSERS, skew('b', 2))} AS browser,
+      toString(100 + toUInt32(${skew('bv', 2)} * 30)) AS browser_version,
       ${pick(OSES, skew('o', 2))} AS operating_system,
+      toString(toUInt32(${skew('ov', 2)} * 10)) AS operating_system_version,
       map() AS props,
       1 AS interactive,
       '' AS classification
@@ -108,13 +117,14 @@ export async function loadSyntheticSite(name: string) {
   for (let slice = 0; slice < 8; slice++) {
     await exec(`
       INSERT INTO sessions (session_id, sign, site_id, user_id, hostname, timestamp, start, is_bounce, entry_page, exit_page,
-                            exit_page_hostname, pageviews, events, duration, referrer_source, channel, country_code, device,
-                            screen_size, browser, operating_system, classification)
+                            exit_page_hostname, pageviews, events, duration, referrer_source, referrer, channel, country_code,
+                            subdivision1_code, city, device, screen_size, browser, browser_version, operating_system,
+                            operating_system_version, classification)
       SELECT session_id, 1, any(site_id), any(user_id), any(hostname), max(timestamp), min(timestamp),
              countIf(name = 'pageview') <= 1 AND count() = 1, argMin(pathname, timestamp), argMax(pathname, timestamp),
              any(hostname), countIf(name = 'pageview'), count(), dateDiff('second', min(timestamp), max(timestamp)),
-             any(referrer_source), any(channel), any(country_code), any(device), any(screen_size), any(browser),
-             any(operating_system), ''
+             any(referrer_source), any(referrer), any(channel), any(country_code), any(subdivision1_code), any(city), any(device),
+             any(screen_size), any(browser), any(browser_version), any(operating_system), any(operating_system_version), ''
       FROM events WHERE site_id = ${site.id} AND session_id % 8 = ${slice}
       GROUP BY session_id`);
   }

@@ -30,6 +30,8 @@ export interface RollupTable {
   family: RollupFamily;
   /** Raw columns kept as grouping keys (besides the day keys and classification). */
   keys: { column: string; type: string }[];
+  /** The wider table whose day rows this one's are merged from, by fewer keys (NARROW_TABLES). */
+  from?: RollupTable;
 }
 
 /** An aggregate column: its stored type, the state it is built from on raw rows, and how states combine. */
@@ -109,11 +111,27 @@ export const FIRST_ROLLUP_TABLES: RollupTable[] = [
  */
 export const EVENT_TOTALS: RollupTable = { name: 'event_totals', family: 'events', keys: [] };
 
+const firstTable = (name: string) => FIRST_ROLLUP_TABLES.find((table) => table.name === name)!;
+
 /**
- * Smallest first within a family: a query is answered by the first table holding every column it
- * groups or filters by (src/query/sql/rollupSource.ts).
+ * One key of a wider table alone, added by migration 14 and filled from it: the dashboard's
+ * countries, sources and browsers panels (and operating systems) then read one row per group for
+ * each day, week and run, where the wider table keeps one per city, referrer and tag, or version,
+ * each with a visitor set to merge (docs/benchmarks.md, "Tables of one key"). Their day rows are merged
+ * from the wider table's (narrowedSelect), so the two never differ.
  */
-export const ROLLUP_TABLES: RollupTable[] = [EVENT_TOTALS, ...FIRST_ROLLUP_TABLES];
+export const NARROW_TABLES: RollupTable[] = [
+  { name: 'countries', family: 'sessions', keys: keys('sessions', ['country_code']), from: firstTable('locations') },
+  { name: 'source_names', family: 'sessions', keys: keys('sessions', ['referrer_source']), from: firstTable('sources') },
+  { name: 'browser_names', family: 'sessions', keys: keys('sessions', ['browser']), from: firstTable('browsers') },
+  { name: 'operating_system_names', family: 'sessions', keys: keys('sessions', ['operating_system']), from: firstTable('operating_systems') },
+];
+
+/**
+ * Fewest keys first: a query is answered by the first table of its family holding every column it
+ * groups or filters by (src/query/sql/rollupSource.ts). The sort keeps the order among equals.
+ */
+export const ROLLUP_TABLES: RollupTable[] = [EVENT_TOTALS, ...FIRST_ROLLUP_TABLES, ...NARROW_TABLES].sort((a, b) => a.keys.length - b.keys.length);
 
 export const rollupTableName = (table: RollupTable) => `daily_${table.name}`;
 
@@ -153,6 +171,21 @@ export function rollupSelect(table: RollupTable, where: string, tz: string, coll
   const source = table.family === 'events' ? 'events' : collapsed ? 'sessions FINAL' : 'sessions';
   const rows = table.family === 'events' ? `(${where}) AND name != 'engagement'` : where;
   return `SELECT ${[...keys, ...states].join(', ')} FROM ${source} WHERE ${rows} GROUP BY ${keyColumns(table).join(', ')}`;
+}
+
+/**
+ * A narrow table's rows (NARROW_TABLES) merged from its wider table's rows meeting `where`, each
+ * row's bound the merged set's own count.
+ */
+export function narrowedSelect(table: RollupTable, where: string): string {
+  const aggregates = ROLLUP_AGGREGATES[table.family];
+  const keys = ['site_id', 'days', ...DAY_KEYS[table.family].map((d) => d.column), 'classification', ...table.keys.map((k) => k.column)];
+  // The wider rows' figures are renamed inside, so no alias below shadows a column it reads.
+  const inner = `SELECT ${[...keys, ...aggregates.map((a) => `${a.name} AS wide_${a.name}`)].join(', ')} FROM ${rollupTableName(table.from!)} WHERE ${where}`;
+  const merged = aggregates.map((a) =>
+    a === VISITOR_BOUND ? `CAST(uniqMerge(wide_visitors) AS ${a.type}) AS ${a.name}` : `${a.combine}(wide_${a.name}) AS ${a.name}`,
+  );
+  return `SELECT ${[...keys, ...merged].join(', ')} FROM (${inner}) GROUP BY ${keys.join(', ')}`;
 }
 
 /** The day a row is kept under: an event's day, a visit's last day. */

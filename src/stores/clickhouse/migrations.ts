@@ -5,6 +5,8 @@ import {
   dailyRollupDef,
   EVENT_TOTALS,
   FIRST_ROLLUP_TABLES,
+  NARROW_TABLES,
+  narrowedSelect,
   ROLLUP_COVERAGE,
   ROLLUP_GRANULES,
   rollupTableName,
@@ -139,6 +141,25 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
     // Runs of two and four weeks (dailyRollups.ts SPAN_WEEKS) are stored from the day a coverage row
     // names on; a site rolled up before them has them from the day after its last day rolled up.
     statements: (target) => addColumnStatements(ROLLUP_COVERAGE.name, COVERAGE_RUNS_COLUMN, target),
+  },
+  {
+    version: 14,
+    name: 'rollups_by_one_key',
+    // The narrow tables (dailyRollups.ts NARROW_TABLES), each filled from its wider table's day, week
+    // and run rows, the copy made before the table takes its name as in migration 12. Their windows
+    // are merged by the job's next round: the coverage forgets the windows published without them.
+    statements: (target) => [
+      ...NARROW_TABLES.flatMap((table) => {
+        const def = dailyRollupDef(table);
+        const daily = { ...def, columns: [...def.columns, VISITOR_BOUND_COLUMN], settings: ROLLUP_GRANULES };
+        return [
+          ...createTableStatements(daily, target),
+          ...rebuildTableStatements(daily, target, `${ROLLUP_COPY_SETTINGS}, optimize_aggregation_in_order = 1`, narrowedSelect(table, '1')),
+          ...createTableStatements({ ...windowRollupDef(table), settings: `${WINDOW_MERGE_SETTINGS}, ${ROLLUP_GRANULES}` }, target),
+        ];
+      }),
+      ...fillColumnStatements(ROLLUP_COVERAGE.name, 'windows_computed = 0', target),
+    ],
   },
 ];
 

@@ -2,6 +2,7 @@ import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import { endOfDay, formatDate, type LocalDate, startOfDay } from '../../time/localTime.js';
 import {
   allColumns,
+  narrowedSelect,
   ROLLUP_COVERAGE,
   ROLLUP_TABLES,
   type RollupTable,
@@ -115,6 +116,9 @@ export async function hasRollupRowsFrom(client: ClickHouseClient, siteId: number
   return Number(found?.n ?? 0) > 0;
 }
 
+/** The tables in the order a round fills them: a narrow table's rows are merged from its wider table's. */
+const ROLLING_ORDER = [...ROLLUP_TABLES].sort((a, b) => Number(a.from !== undefined) - Number(b.from !== undefined));
+
 /**
  * Rolls up a site's local days `first` to `last` into every table, and the runs of weeks that end
  * within them (every one of their days is rolled up now). `settings`: those each insert runs with.
@@ -129,9 +133,13 @@ export async function insertRollupDays(
   const where = "site_id = {site:UInt64} AND timestamp >= toDateTime({first:UInt32}, 'UTC') AND timestamp <= toDateTime({last:UInt32}, 'UTC')";
   const seconds = (ms: number) => Math.floor(ms / 1000);
   const params = { site: site.id, first: seconds(startOfDay(first, site.timezone)), last: seconds(endOfDay(last, site.timezone)), tz: site.timezone };
-  for (const table of ROLLUP_TABLES) {
+  for (const table of ROLLING_ORDER) {
     const into = `INSERT INTO ${rollupTableName(table)} (${allColumns(table).join(', ')})`;
-    await client.command({ query: `${into} ${rollupSelect(table, where, '{tz:String}', true)}`, query_params: params, clickhouse_settings: settings });
+    const days = table.from
+      ? narrowedSelect(table, `site_id = {site:UInt64} AND days = 1 AND ${rowDay(table)} >= {firstDay:Date} AND ${rowDay(table)} <= {lastDay:Date}`)
+      : rollupSelect(table, where, '{tz:String}', true);
+    const dayParams = { ...params, firstDay: formatDate(first), lastDay: formatDate(last) };
+    await client.command({ query: `${into} ${days}`, query_params: dayParams, clickhouse_settings: settings });
     for (const weeks of SPAN_WEEKS) {
       const ending = spansEnding(weeks, first, last);
       if (!ending) continue;
