@@ -9,6 +9,7 @@ import {
   narrowedSelect,
   ROLLUP_COVERAGE,
   ROLLUP_GRANULES,
+  type RollupTable,
   rollupTableName,
   VISITOR_BOUND_COLUMN,
 } from './dailyRollups.js';
@@ -124,16 +125,10 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
     // The day and week rows of every site merged across event names from daily_custom_events, each
     // row's bound its own visitors (dailyRollups.ts EVENT_TOTALS). Its windows are merged by the
     // job's next round: the coverage forgets the windows published without it.
-    statements: (target) => {
-      const def = dailyRollupDef(EVENT_TOTALS);
-      const daily = { ...def, columns: [...def.columns, VISITOR_BOUND_COLUMN], settings: ROLLUP_GRANULES };
-      return [
-        ...createTableStatements(daily, target),
-        ...rebuildTableStatements(daily, target, `${ROLLUP_COPY_SETTINGS}, optimize_aggregation_in_order = 1`, EVENT_TOTALS_FILL),
-        ...createTableStatements({ ...windowRollupDef(EVENT_TOTALS), settings: `${WINDOW_MERGE_SETTINGS}, ${ROLLUP_GRANULES}` }, target),
-        ...fillColumnStatements(ROLLUP_COVERAGE.name, 'windows_computed = 0', target),
-      ];
-    },
+    statements: (target) => [
+      ...addedRollupStatements(EVENT_TOTALS, EVENT_TOTALS_FILL, target),
+      ...fillColumnStatements(ROLLUP_COVERAGE.name, 'windows_computed = 0', target),
+    ],
   },
   {
     version: 13,
@@ -149,19 +144,25 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
     // and run rows, the copy made before the table takes its name as in migration 12. Their windows
     // are merged by the job's next round: the coverage forgets the windows published without them.
     statements: (target) => [
-      ...NARROW_TABLES.flatMap((table) => {
-        const def = dailyRollupDef(table);
-        const daily = { ...def, columns: [...def.columns, VISITOR_BOUND_COLUMN], settings: ROLLUP_GRANULES };
-        return [
-          ...createTableStatements(daily, target),
-          ...rebuildTableStatements(daily, target, `${ROLLUP_COPY_SETTINGS}, optimize_aggregation_in_order = 1`, narrowedSelect(table, '1')),
-          ...createTableStatements({ ...windowRollupDef(table), settings: `${WINDOW_MERGE_SETTINGS}, ${ROLLUP_GRANULES}` }, target),
-        ];
-      }),
+      ...NARROW_TABLES.flatMap((table) => addedRollupStatements(table, narrowedSelect(table, '1'), target)),
       ...fillColumnStatements(ROLLUP_COVERAGE.name, 'windows_computed = 0', target),
     ],
   },
 ];
+
+/**
+ * A roll-up table added after migration 3 (the bound and small granules its tables have by then),
+ * filled from `fill` in a copy that takes its name once made, and its window table.
+ */
+function addedRollupStatements(table: RollupTable, fill: string, target: DdlTarget): string[] {
+  const def = dailyRollupDef(table);
+  const daily = { ...def, columns: [...def.columns, VISITOR_BOUND_COLUMN], settings: ROLLUP_GRANULES };
+  return [
+    ...createTableStatements(daily, target),
+    ...rebuildTableStatements(daily, target, `${ROLLUP_COPY_SETTINGS}, optimize_aggregation_in_order = 1`, fill),
+    ...createTableStatements({ ...windowRollupDef(table), settings: `${WINDOW_MERGE_SETTINGS}, ${ROLLUP_GRANULES}` }, target),
+  ];
+}
 
 /**
  * Migration 12's rows: the event names of each site, day (or week) and classification merged, in
