@@ -34,8 +34,8 @@ describe('the embedded event store', () => {
     // The ten tables of design.md, in the reference's shape for imports and as aggregate states of our own events.
     const ten = ['visitors', 'sources', 'pages', 'entry_pages', 'exit_pages', 'custom_events', 'locations', 'devices', 'browsers', 'operating_systems'];
     expect(ROLLUPS.map((r) => r.name)).toEqual(ten.map((n) => `rollup_${n}`));
-    // Beside them, each day's events in one row (migration 12).
-    const ours = [...ten, 'event_totals'];
+    // Beside them, each day's events in one row (migration 12), and four of them by one key alone (migration 14).
+    const ours = [...ten, 'event_totals', 'countries', 'source_names', 'browser_names', 'operating_system_names'];
     expect(DAILY_ROLLUPS.map((r) => r.name).sort()).toEqual(ours.map((n) => `daily_${n}`).sort());
     expect(WINDOW_ROLLUPS.map((r) => r.name).sort()).toEqual(ours.map((n) => `window_${n}`).sort());
     expect(await migrateEvents(t.app.events.jobs, { cluster: null }, Date.now())).toEqual([]);
