@@ -284,13 +284,13 @@ export function weekRows(table: RollupTable, monday: string, sunday: string): { 
 /**
  * The whole runs of `weeks` weeks of a table (all their days rolled up already) merged from its
  * day rows; `where` picks the day rows (conditions on `site_id` and the row day between the first
- * run's Monday and the last one's Sunday), read `from` the table or a join of it.
+ * run's Monday and the last one's Sunday).
  */
-export function spanSelect(table: RollupTable, where: string, weeks: number, from = rollupTableName(table)): string {
+export function spanSelect(table: RollupTable, where: string, weeks: number): string {
   const aggregates = ROLLUP_AGGREGATES[table.family];
   const keys = table.keys.map((k) => k.column);
   // The day rows' columns are renamed inside, so no alias below shadows a column it reads.
-  const inner = `SELECT site_id, ${spanStart(weeks, rowDay(table))} AS monday, classification, ${[...keys, ...aggregates.map((a) => `${a.name} AS day_${a.name}`)].join(', ')} FROM ${from} WHERE days = 1 AND ${sameSpan(table.family, weeks)} AND ${where}`;
+  const inner = `SELECT site_id, ${spanStart(weeks, rowDay(table))} AS monday, classification, ${[...keys, ...aggregates.map((a) => `${a.name} AS day_${a.name}`)].join(', ')} FROM ${rollupTableName(table)} WHERE days = 1 AND ${sameSpan(table.family, weeks)} AND ${where}`;
   const outer = [
     'site_id',
     `${7 * weeks} AS days`,
@@ -344,8 +344,8 @@ export const ROLLUP_GRANULES = 'index_granularity_bytes = 65536';
 export const COVERAGE_WINDOW_COLUMNS = ['windows_computed UInt64', 'windows_through Date', 'window_tables Array(String)'];
 
 /**
- * Added to the coverage by migration 13: the first Monday from which the site's runs of more than
- * one week (SPAN_WEEKS) are stored. The job stores every run once its last day is rolled up; a
+ * Added to the coverage by migration 13: the first day from which every run of more than one week
+ * (SPAN_WEEKS) starting on it or later is stored. The job stores every run once its last day is rolled up; a
  * site rolled up before it stored none, so its runs begin after the last day it had rolled up.
  */
 export const COVERAGE_RUNS_COLUMN = 'runs_from Date DEFAULT addDays(through, 1)';

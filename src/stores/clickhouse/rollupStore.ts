@@ -39,7 +39,7 @@ export interface Coverage {
   through: string;
   /** The last instant of that day in `timezone`. */
   until: number;
-  /** The first Monday from which runs of more than a week are stored (dailyRollups.ts COVERAGE_RUNS_COLUMN). */
+  /** The first day from which runs of more than a week are stored (dailyRollups.ts COVERAGE_RUNS_COLUMN). */
   runsFrom: string;
   /** Preset ranges merged ahead per table (rollupWindows.ts), each ending by `through`. */
   windows: readonly RollupWindow[];
@@ -132,20 +132,27 @@ export async function insertRollupDays(
 ): Promise<void> {
   const where = "site_id = {site:UInt64} AND timestamp >= toDateTime({first:UInt32}, 'UTC') AND timestamp <= toDateTime({last:UInt32}, 'UTC')";
   const seconds = (ms: number) => Math.floor(ms / 1000);
-  const params = { site: site.id, first: seconds(startOfDay(first, site.timezone)), last: seconds(endOfDay(last, site.timezone)), tz: site.timezone };
+  const params = {
+    site: site.id,
+    first: seconds(startOfDay(first, site.timezone)),
+    last: seconds(endOfDay(last, site.timezone)),
+    tz: site.timezone,
+    firstDay: formatDate(first),
+    lastDay: formatDate(last),
+  };
+  // The runs of each length that end within these days: the same for every table.
+  const runs = SPAN_WEEKS.flatMap((weeks) => {
+    const ending = spansEnding(weeks, first, last);
+    return ending ? [{ weeks, monday: formatDate(ending.monday), sunday: formatDate(ending.sunday) }] : [];
+  });
   for (const table of ROLLING_ORDER) {
     const into = `INSERT INTO ${rollupTableName(table)} (${allColumns(table).join(', ')})`;
-    const days = table.from
-      ? narrowedSelect(table, `site_id = {site:UInt64} AND days = 1 AND ${rowDay(table)} >= {firstDay:Date} AND ${rowDay(table)} <= {lastDay:Date}`)
-      : rollupSelect(table, where, '{tz:String}', true);
-    const dayParams = { ...params, firstDay: formatDate(first), lastDay: formatDate(last) };
-    await client.command({ query: `${into} ${days}`, query_params: dayParams, clickhouse_settings: settings });
-    for (const weeks of SPAN_WEEKS) {
-      const ending = spansEnding(weeks, first, last);
-      if (!ending) continue;
-      const days = `site_id = {site:UInt64} AND ${rowDay(table)} >= {monday:Date} AND ${rowDay(table)} <= {sunday:Date}`;
-      const spans = { monday: formatDate(ending.monday), sunday: formatDate(ending.sunday) };
-      await client.command({ query: `${into} ${spanSelect(table, days, weeks)}`, query_params: { site: site.id, ...spans }, clickhouse_settings: settings });
+    const inDays = (from: string, to: string) => `site_id = {site:UInt64} AND ${rowDay(table)} >= {${from}:Date} AND ${rowDay(table)} <= {${to}:Date}`;
+    const days = table.from ? narrowedSelect(table, `days = 1 AND ${inDays('firstDay', 'lastDay')}`) : rollupSelect(table, where, '{tz:String}', true);
+    await client.command({ query: `${into} ${days}`, query_params: params, clickhouse_settings: settings });
+    for (const { weeks, monday, sunday } of runs) {
+      const query = `${into} ${spanSelect(table, inDays('monday', 'sunday'), weeks)}`;
+      await client.command({ query, query_params: { site: site.id, monday, sunday }, clickhouse_settings: settings });
     }
   }
 }
