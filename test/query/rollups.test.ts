@@ -4,7 +4,7 @@ import { queryEngineDeps } from '../../src/api/routes/query.js';
 import { ManualClock } from '../../src/clock.js';
 import { type QueryEngineDeps, runQuery } from '../../src/query/run/engine.js';
 import { openRollups } from '../../src/rollups/rollups.js';
-import { ROLLUP_TABLES, spansEnding, spansWithin } from '../../src/stores/clickhouse/dailyRollups.js';
+import { BLOCK_KINDS, blocksEnding, blocksWithin, ROLLUP_TABLES, spansWithin } from '../../src/stores/clickhouse/dailyRollups.js';
 import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
 import { readCoverage, writeCoverage } from '../../src/stores/clickhouse/rollupStore.js';
 import { PRESET_WINDOW_SLOTS } from '../../src/stores/clickhouse/rollupWindows.js';
@@ -386,7 +386,8 @@ describe('week rows', () => {
     await t.app.jobs.runOnce();
     const rows = await t.app.events.query.query({
       query:
-        'SELECT days, toString(day) AS day, pathname, uniqMerge(visitors) AS visitors FROM daily_pages WHERE site_id = {site:UInt64} GROUP BY days, day, pathname ORDER BY days, day, pathname',
+        // The week's first and last days are looked at in 'runs of two and four weeks'.
+        'SELECT days, toString(day) AS day, pathname, uniqMerge(visitors) AS visitors FROM daily_pages WHERE site_id = {site:UInt64} AND days IN (1, 7, 14) GROUP BY days, day, pathname ORDER BY days, day, pathname',
       query_params: { site: account.siteId },
       format: 'JSONEachRow',
     });
@@ -459,6 +460,24 @@ describe('runs of two and four weeks', () => {
       // The four weeks from 25 December end after the last day rolled up (9 January).
       { days: 28, day: '2023-10-30' },
       { days: 28, day: '2023-11-27' },
+      { days: 56, day: '2023-10-30' },
+      { days: 112, day: '2023-09-04' },
+    ]);
+    // The week of 20 November's first days (from Monday to Tuesday … Saturday: a's visit) and last
+    // days (from Tuesday … Saturday to Sunday: b's visit, and a's from Tuesday).
+    const edges = await t.app.events.query.query({
+      query:
+        "SELECT days, toString(day) AS day, uniqMerge(visitors) AS visitors FROM daily_event_totals WHERE site_id = {site:UInt64} AND days BETWEEN 2 AND 6 AND day <= '2023-11-26' GROUP BY days, day ORDER BY day, days",
+      query_params: { site: account.siteId },
+      format: 'JSONEachRow',
+    });
+    expect(await edges.json()).toEqual([
+      ...[2, 3, 4, 5, 6].map((days) => ({ days, day: '2023-11-20', visitors: '1' })),
+      { days: 6, day: '2023-11-21', visitors: '2' },
+      { days: 5, day: '2023-11-22', visitors: '1' },
+      { days: 4, day: '2023-11-23', visitors: '1' },
+      { days: 3, day: '2023-11-24', visitors: '1' },
+      { days: 2, day: '2023-11-25', visitors: '1' },
     ]);
     const { deps: watched, statements } = watchingStatements(queryEngineDeps(t.app));
     for (const [i, body] of bodies.entries()) {
@@ -467,6 +486,8 @@ describe('runs of two and four weeks', () => {
       expect(answer.meta.sources, JSON.stringify(body)).toEqual(['rollup']);
       expect(answer.results, JSON.stringify(body)).toEqual(raw[i]);
       expect(statements.join(), JSON.stringify(body)).toMatch(/days = 28/);
+      // Monday 25 and Tuesday 26 December: the week's first two days in one row.
+      expect(statements.join(), JSON.stringify(body)).toMatch(/days = 2 AND/);
     }
 
     // A coverage row an older build wrote (migration 13's default): runs from the day after its last day.
@@ -485,9 +506,11 @@ describe('runs of two and four weeks', () => {
     const d = (text: string) => parseIsoDate(text)!;
     const all = d('1970-01-05');
     const within = (monday: string, sunday: string, runsFrom = all, lengths?: number[]) =>
-      spansWithin(d(monday), d(sunday), runsFrom, lengths).map((s) => `${s.weeks}@${formatDate(s.monday)}`);
+      spansWithin(d(monday), d(sunday), runsFrom, lengths).map((s) => `${s.days / 7}@${formatDate(s.start)}`);
     expect(within('2023-11-20', '2023-12-24')).toEqual(['1@2023-11-20', '4@2023-11-27']);
     expect(within('2023-11-20', '2024-01-21')).toEqual(['1@2023-11-20', '4@2023-11-27', '4@2023-12-25']);
+    expect(within('2023-12-25', '2024-04-14')).toEqual(['16@2023-12-25']);
+    expect(within('2023-12-25', '2024-04-07')).toEqual(['8@2023-12-25', '4@2024-02-19', '2@2024-03-18', '1@2024-04-01']);
     expect(within('2023-11-20', '2024-01-14')).toEqual(['1@2023-11-20', '4@2023-11-27', '2@2023-12-25', '1@2024-01-08']);
     expect(within('2023-11-20', '2024-01-14', d('2023-12-01'))).toEqual([
       '1@2023-11-20',
@@ -498,15 +521,27 @@ describe('runs of two and four weeks', () => {
       '1@2024-01-08',
     ]);
     expect(within('2023-11-27', '2023-12-24', all, [1])).toHaveLength(4);
-    // The runs a round stores: each one ending within its days.
-    const ending = (weeks: number, first: string, last: string) => {
-      const runs = spansEnding(weeks, d(first), d(last));
-      return runs && [formatDate(runs.monday), formatDate(runs.sunday)];
+    // A range's partial weeks are a week's last days and first days.
+    const blocks = (first: string, last: string, runsFrom = all) => blocksWithin(d(first), d(last), runsFrom).map((b) => `${b.days}@${formatDate(b.start)}`);
+    expect(blocks('2023-11-22', '2023-12-28')).toEqual(['5@2023-11-22', '28@2023-11-27', '4@2023-12-25']);
+    // A lone Sunday or Monday is its day's row, days within one week are day rows, and blocks begin at runsFrom.
+    expect(blocks('2023-11-26', '2023-12-04')).toEqual(['7@2023-11-27']);
+    expect(blocks('2023-11-21', '2023-11-24')).toEqual([]);
+    expect(blocks('2023-11-20', '2023-11-24')).toEqual(['5@2023-11-20']);
+    expect(blocks('2023-11-22', '2023-12-06', d('2023-11-23'))).toEqual(['7@2023-11-27', '3@2023-12-04']);
+    // The blocks a round stores: each one ending within its days.
+    const ending = (days: number, first: string, last: string, kind = 0) => {
+      const blocks = blocksEnding(BLOCK_KINDS.filter((k) => k.days === days)[kind]!, d(first), d(last));
+      return blocks && [formatDate(blocks.from), formatDate(blocks.to)];
     };
-    expect(ending(4, '2023-12-20', '2023-12-24')).toEqual(['2023-11-27', '2023-12-24']);
-    expect(ending(4, '2023-12-20', '2023-12-23')).toBeNull();
-    expect(ending(2, '2023-11-01', '2023-12-26')).toEqual(['2023-10-30', '2023-12-24']);
-    expect(ending(1, '2023-12-20', '2023-12-31')).toEqual(['2023-12-18', '2023-12-31']);
+    expect(ending(28, '2023-12-20', '2023-12-24')).toEqual(['2023-11-27', '2023-12-24']);
+    expect(ending(28, '2023-12-20', '2023-12-23')).toBeNull();
+    expect(ending(14, '2023-11-01', '2023-12-26')).toEqual(['2023-10-30', '2023-12-24']);
+    expect(ending(7, '2023-12-20', '2023-12-31')).toEqual(['2023-12-18', '2023-12-31']);
+    // Monday to Wednesday, and Friday to Sunday.
+    expect(ending(3, '2023-12-20', '2023-12-31')).toEqual(['2023-12-18', '2023-12-27']);
+    expect(ending(3, '2023-12-20', '2023-12-31', 1)).toEqual(['2023-12-22', '2023-12-31']);
+    expect(ending(3, '2023-12-21', '2023-12-23')).toBeNull();
   });
 });
 

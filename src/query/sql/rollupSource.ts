@@ -1,5 +1,7 @@
 import {
   allColumns,
+  blockRows,
+  blocksWithin,
   EVENT_TOTALS,
   ROLLUP_TABLES,
   type RollupTable,
@@ -7,12 +9,10 @@ import {
   rollupTableName,
   rowDay,
   SPAN_WEEKS,
-  spanRows,
-  spansWithin,
 } from '../../stores/clickhouse/dailyRollups.js';
 import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { FULL, OPEN_START, type RollupWindow, WHOLE, WINDOW_HOLDS, windowLength, windowRowsSql } from '../../stores/clickhouse/rollupWindows.js';
-import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, toLocal, wholeWeeks } from '../../time/localTime.js';
+import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, toLocal } from '../../time/localTime.js';
 import { dimensionKind } from '../catalog.js';
 import { goalDimensionGoals, isScrollGoal, selectGoals } from '../goals.js';
 import { ROLLUP_VISITORS } from '../metrics.js';
@@ -264,9 +264,10 @@ function rolledSpan(ctx: CompileContext, coverage: Coverage): [LocalDate, LocalD
  * The window of the table (src/stores/clickhouse/rollupWindows.ts) within the range's rolled-up
  * days that leaves the fewest rows to merge per group, if reading one does; none for a report by
  * time, whose buckets need the days apart. Each row read holds a visitor set, and a busy group's
- * holds up to 65,536 hashes whatever its days, so the rows are what a range costs: 60 days
- * holding last month read its window, a week, a run of two weeks and eight days (11 rows), where
- * their runs of weeks and four days are six or seven (docs/benchmarks.md, "Runs of two and four weeks").
+ * holds up to 65,536 hashes whatever its days, so the rows are what a range costs: a custom 60
+ * days from a Tuesday reads the last days of its first week, runs of four, two and one weeks and
+ * the first days of its last week (5 rows) rather than 28d's window and eight blocks beside it
+ * (docs/benchmarks.md, "A week's first and last days").
  */
 function windowFor(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): RollupWindow | null {
   if (side.dims.some((i) => dimensionKind(ctx.q.dimensions[i]!)?.kind === 'time')) return null;
@@ -284,14 +285,12 @@ function windowFor(side: Side, ctx: CompileContext, table: RollupTable, coverage
   return best.window;
 }
 
-/** The stored rows a group's days from `from` to `to` are read from: one per run of weeks (as rangeRows reads them), one per other day. */
+/** The stored rows a group's days from `from` to `to` are read from: one per block (as rangeRows reads them), one per other day. */
 function rowsPerGroup(from: LocalDate, to: LocalDate, coverage: Coverage): number {
   const days = dayNumber(to) - dayNumber(from) + 1;
   if (days <= 0) return 0;
-  const weeks = wholeWeeks(from, to);
-  if (!weeks) return days;
-  const runs = spansWithin(weeks.monday, weeks.sunday, parseIsoDate(coverage.runsFrom)!);
-  return days - (dayNumber(weeks.sunday) - dayNumber(weeks.monday) + 1) + runs.length;
+  const blocks = blocksWithin(from, to, parseIsoDate(coverage.runsFrom)!);
+  return days - blocks.reduce((held, block) => held + block.days - 1, 0);
 }
 
 /** Whether a window starts within a range beginning on `first`: the open `all` window does in a range from the site's first day. */
@@ -314,14 +313,15 @@ function wholeWindow(side: Side, ctx: CompileContext, table: RollupTable, covera
 }
 
 /** Rows of a range that one stored row holds merged: `rows` picks the stored rows, `holds` the day rows they stand for. */
-type Merged = ReturnType<typeof spanRows>;
+type Merged = ReturnType<typeof blockRows>;
 
 /**
  * The rows of the range: events of its days; visits last active on or after its first day and
  * begun by its last (src/query/sql/tables.ts sessionsBase). A window within the rolled-up days is
- * read as its window rows, the whole weeks outside it as the longest runs of weeks stored
- * (src/stores/clickhouse/dailyRollups.ts SPAN_WEEKS), and the day rows they hold are left out; day
- * and month buckets read day rows throughout (a week may straddle two months), week buckets weeks.
+ * read as its window rows, the days outside it as the blocks stored (src/stores/clickhouse/dailyRollups.ts
+ * blocksWithin: runs of weeks, a week's first or last days), and the day rows they hold are left
+ * out; day and month buckets read day rows throughout (a week may straddle two months), week
+ * buckets weeks and the partial weeks at either end.
  */
 function rangeRows(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): string {
   const { params, q, range } = ctx;
@@ -346,8 +346,8 @@ function rangeRows(side: Side, ctx: CompileContext, table: RollupTable, coverage
   }
   const lengths = side.dims.some((i) => q.dimensions[i] === 'time:week') ? [1] : SPAN_WEEKS;
   for (const [from, to] of spans) {
-    const weeks = wholeWeeks(from, to);
-    if (weeks) merged.push(spanRows(table, spansWithin(weeks.monday, weeks.sunday, parseIsoDate(coverage.runsFrom)!, lengths), date));
+    const blocks = blocksWithin(from, to, parseIsoDate(coverage.runsFrom)!, lengths);
+    if (blocks.length > 0) merged.push(blockRows(table, blocks, date));
   }
   if (merged.length === 0) return daysOnly;
   return [...merged.map((m) => `(${m.rows})`), `(${daysOnly} AND NOT (${merged.map((m) => m.holds).join(' OR ')}))`].join(' OR ');

@@ -1,4 +1,4 @@
-import { addDays, dayNumber, type LocalDate } from '../../time/localTime.js';
+import { addDays, dayNumber, earlierDay, isoWeekday, type LocalDate, laterDay } from '../../time/localTime.js';
 import { type ColumnTable, EVENT_COLUMN_TABLE, SESSION_COLUMN_TABLE } from './columns.js';
 import type { TableDef } from './ddl.js';
 
@@ -193,15 +193,23 @@ export const rowDay = (table: RollupTable) => DAY_KEYS[table.family][0]!.column;
 
 /**
  * The runs of whole weeks each table keeps merged besides its days (`days` = 7 × weeks, its day
- * keys the run's first Monday): ISO weeks, and runs of two and four weeks, each starting a
+ * keys the run's first Monday): ISO weeks, and runs of two to sixteen weeks, each starting a
  * multiple of its length after ALIGNED_MONDAY. A range's whole weeks are read as the longest runs
  * that fit (spansWithin), so the 11 weeks of a custom 85 days merge about four sets per group
  * where they merged eleven: a busy group's set holds up to 65,536 hashes whatever its length, and
  * reading the sets back is what a long range costs (docs/benchmarks.md, "Runs of two and four
- * weeks"). Longer runs would save more, but merging one takes memory in proportion to its days,
- * as a window's does (src/stores/clickhouse/rollupWindows.ts), and the job merges them unsliced.
+ * weeks"). Each length is one more pass of the job over the day rows; longer runs than sixteen
+ * weeks would serve only ranges the windows of the longer presets already serve.
  */
-export const SPAN_WEEKS = [1, 2, 4] as const;
+export const SPAN_WEEKS = [1, 2, 4, 8, 16] as const;
+
+/**
+ * The lengths of a week's first days (Monday to the day) and last days (the day to Sunday) kept
+ * merged as blocks (`days` = the length, day keys the first day), so a range's partial weeks at
+ * either end are a row each instead of up to six day rows (docs/benchmarks.md, "A week's first and
+ * last days"). A block of one day is the day's row; of seven, the week's.
+ */
+export const EDGE_DAYS = [2, 3, 4, 5, 6] as const;
 
 /** The Monday runs of weeks are aligned to (as a day number): 1970-01-05, the first Monday a ClickHouse Date holds (ALL_RUNS). */
 const ALIGNED_MONDAY = 4;
@@ -212,60 +220,107 @@ export function spanStart(weeks: number, day: string): string {
   return weeks === 1 ? monday : `subtractDays(${monday}, modulo(intDiv(toUInt32(${monday}) - ${ALIGNED_MONDAY}, 7), ${weeks}) * 7)`;
 }
 
-/** Day rows a run's row holds: those of its days, and of visits that began in the same run. */
-const sameSpan = (family: RollupFamily, weeks: number) => (family === 'events' ? '1' : `${spanStart(weeks, 'first_day')} = ${spanStart(weeks, 'last_day')}`);
+/** A stored block of days: a run of whole weeks, or a week's first or last days. */
+export interface Block {
+  days: number;
+  start: LocalDate;
+}
 
-/** A stored run of whole weeks: its length and first Monday. */
-export interface WeekSpan {
-  weeks: number;
-  monday: LocalDate;
+/**
+ * A kind of block the job stores: its length, the SQL of the first day of the block of this kind
+ * that holds a day (SQL), and whether one ends on a day.
+ */
+export interface BlockKind {
+  days: number;
+  start: (day: string) => string;
+  endsOn: (day: LocalDate) => boolean;
 }
 
 /** Whether a run of `weeks` weeks starts on a Monday. */
 const startsSpan = (monday: LocalDate, weeks: number) => ((dayNumber(monday) - ALIGNED_MONDAY) / 7) % weeks === 0;
+
+/** Every kind of block stored: runs of weeks, then each week's first and last days. */
+export const BLOCK_KINDS: BlockKind[] = [
+  ...SPAN_WEEKS.map((weeks) => ({
+    days: 7 * weeks,
+    start: (day: string) => spanStart(weeks, day),
+    endsOn: (day: LocalDate) => isoWeekday(day) === 7 && startsSpan(addDays(day, 1 - 7 * weeks), weeks),
+  })),
+  ...EDGE_DAYS.flatMap((days) => [
+    { days, start: (day: string) => `toMonday(${day})`, endsOn: (day: LocalDate) => isoWeekday(day) === days },
+    { days, start: (day: string) => `addDays(toMonday(${day}), ${7 - days})`, endsOn: (day: LocalDate) => isoWeekday(day) === 7 },
+  ]),
+];
 
 /**
  * The stored runs covering the whole weeks from `monday` to `sunday`, each the longest of `lengths`
  * that starts where the last ended and ends by `sunday` (at most two of each length but the longest);
  * runs of more than a week only from `runsFrom` on (COVERAGE_RUNS_COLUMN).
  */
-export function spansWithin(monday: LocalDate, sunday: LocalDate, runsFrom: LocalDate, lengths: readonly number[] = SPAN_WEEKS): WeekSpan[] {
-  const spans: WeekSpan[] = [];
+export function spansWithin(monday: LocalDate, sunday: LocalDate, runsFrom: LocalDate, lengths: readonly number[] = SPAN_WEEKS): Block[] {
+  const spans: Block[] = [];
   for (let at = monday; dayNumber(at) < dayNumber(sunday); ) {
     const left = (dayNumber(sunday) - dayNumber(at) + 1) / 7;
     const stored = dayNumber(at) >= dayNumber(runsFrom) ? lengths : [1];
     const weeks = Math.max(...stored.filter((w) => w <= left && startsSpan(at, w)));
-    spans.push({ weeks, monday: at });
+    spans.push({ days: 7 * weeks, start: at });
     at = addDays(at, 7 * weeks);
   }
   return spans;
 }
 
 /**
- * The runs of `weeks` weeks that end from `first` to `last`, whose days are all rolled up once
- * those are: the first one's Monday (of the run holding `first`) and the last one's Sunday; null
- * when none does.
+ * The stored blocks a range of days from `first` to `last` is read from: its whole weeks as the
+ * longest runs that fit (spansWithin), and a partial week at either end as the week's first or
+ * last days (EDGE_DAYS) where it reaches the week's Monday or Sunday. Its other days (a lone day at
+ * an end, days within one week) are read as day rows. Blocks beyond weeks only from `runsFrom` on.
  */
-export function spansEnding(weeks: number, first: LocalDate, last: LocalDate): { monday: LocalDate; sunday: LocalDate } | null {
-  const monday = addDays(first, -((dayNumber(first) - ALIGNED_MONDAY) % (7 * weeks)));
-  const runs = Math.floor((dayNumber(last) - dayNumber(monday) + 1) / (7 * weeks));
-  return runs < 1 ? null : { monday, sunday: addDays(monday, 7 * weeks * runs - 1) };
+export function blocksWithin(first: LocalDate, last: LocalDate, runsFrom: LocalDate, lengths: readonly number[] = SPAN_WEEKS): Block[] {
+  const blocks: Block[] = [];
+  let whole: [LocalDate, LocalDate] | null = null;
+  for (let monday = addDays(first, 1 - isoWeekday(first)); dayNumber(monday) <= dayNumber(last); monday = addDays(monday, 7)) {
+    const from = laterDay(first, monday);
+    const to = earlierDay(last, addDays(monday, 6));
+    const days = dayNumber(to) - dayNumber(from) + 1;
+    if (days === 7) whole = [whole?.[0] ?? monday, to];
+    else if (days > 1 && (isoWeekday(from) === 1 || isoWeekday(to) === 7) && dayNumber(from) >= dayNumber(runsFrom)) blocks.push({ days, start: from });
+  }
+  if (whole) blocks.push(...spansWithin(whole[0], whole[1], runsFrom, lengths));
+  return blocks.sort((a, b) => dayNumber(a.start) - dayNumber(b.start));
 }
 
 /**
- * The stored rows of `spans` (their Mondays as SQL through `date`), and the day rows they hold,
+ * The blocks of a kind that end from `first` to `last`, whose days are all rolled up once those
+ * are: the first one's first day and the last one's last day; null when none does.
+ */
+export function blocksEnding(kind: BlockKind, first: LocalDate, last: LocalDate): { from: LocalDate; to: LocalDate } | null {
+  const ends: LocalDate[] = [];
+  for (let day = first; dayNumber(day) <= dayNumber(last); day = addDays(day, 1)) if (kind.endsOn(day)) ends.push(day);
+  return ends.length === 0 ? null : { from: addDays(ends[0]!, 1 - kind.days), to: ends.at(-1)! };
+}
+
+/** The last day of a block. */
+const blockEnd = (block: Block) => addDays(block.start, block.days - 1);
+
+/**
+ * The stored rows of `blocks` (their first days as SQL through `date`), and the day rows they hold,
  * which a range reading them leaves out.
  */
-export function spanRows(table: RollupTable, spans: readonly WeekSpan[], date: (day: LocalDate) => string): { rows: string; holds: string } {
+export function blockRows(table: RollupTable, blocks: readonly Block[], date: (day: LocalDate) => string): { rows: string; holds: string } {
   const day = rowDay(table);
-  const mondays = (weeks: number) => spans.filter((s) => s.weeks === weeks).map((s) => date(s.monday));
-  const rows = [...new Set(spans.map((s) => s.weeks))].map((weeks) => `(days = ${7 * weeks} AND ${day} IN (${mondays(weeks).join(', ')}))`);
-  const end = (span: WeekSpan) => date(addDays(span.monday, 7 * span.weeks - 1));
-  // An event is held by the run of its day; a visit by a run it began and ended in.
+  const starts = (days: number) => blocks.filter((b) => b.days === days).map((b) => date(b.start));
+  const rows = [...new Set(blocks.map((b) => b.days))].map((days) => `(days = ${days} AND ${day} IN (${starts(days).join(', ')}))`);
+  // An event is held by the block of its day (touching blocks read as one stretch); a visit by a block it began and ended in.
+  const stretches: [LocalDate, LocalDate][] = [];
+  for (const block of blocks) {
+    const previous = stretches.at(-1);
+    if (previous && dayNumber(previous[1]) + 1 === dayNumber(block.start)) previous[1] = blockEnd(block);
+    else stretches.push([block.start, blockEnd(block)]);
+  }
   const holds =
     table.family === 'events'
-      ? `${day} >= ${date(spans[0]!.monday)} AND ${day} <= ${end(spans.at(-1)!)}`
-      : spans.map((s) => `(first_day >= ${date(s.monday)} AND last_day <= ${end(s)})`).join(' OR ');
+      ? stretches.map(([from, to]) => `(${day} >= ${date(from)} AND ${day} <= ${date(to)})`).join(' OR ')
+      : blocks.map((b) => `(first_day >= ${date(b.start)} AND last_day <= ${date(blockEnd(b))})`).join(' OR ');
   return { rows: rows.join(' OR '), holds };
 }
 
@@ -277,35 +332,54 @@ export function weekRows(table: RollupTable, monday: string, sunday: string): { 
   const day = rowDay(table);
   return {
     rows: `days = 7 AND ${day} >= ${monday} AND ${day} <= subtractDays(${sunday}, 6)`,
-    holds: `${sameSpan(table.family, 1)} AND ${day} >= ${monday} AND ${day} <= ${sunday}`,
+    holds: `${heldBy(table.family, BLOCK_KINDS[0]!)} AND ${day} >= ${monday} AND ${day} <= ${sunday}`,
   };
 }
 
+/** Day rows the block of a kind holding their day holds: those of its days, and of visits that began in it. */
+function heldBy(family: RollupFamily, kind: BlockKind): string {
+  const [first, last] = family === 'events' ? ['day', 'day'] : ['first_day', 'last_day'];
+  return `${first} >= ${kind.start(last)} AND ${last} <= addDays(${kind.start(last)}, ${kind.days - 1})`;
+}
+
+/** The blocks of one kind a statement merges: those from the SQL days `from` to `to` (blocksEnding). */
+export interface BlocksOfKind {
+  kind: BlockKind;
+  from: string;
+  to: string;
+}
+
 /**
- * The whole runs of `weeks` weeks of a table (all their days rolled up already) merged from its
- * day rows; `where` picks the day rows (conditions on `site_id` and the row day between the first
- * run's Monday and the last one's Sunday).
+ * The whole blocks of a table (all their days rolled up already) merged from its day rows, each
+ * day row read once into every block holding it; `where` picks the day rows (conditions on
+ * `site_id` and the row day, from the first block's first day to the last one's last).
  */
-export function spanSelect(table: RollupTable, where: string, weeks: number): string {
+export function blockSelect(table: RollupTable, where: string, blocks: readonly BlocksOfKind[]): string {
   const aggregates = ROLLUP_AGGREGATES[table.family];
   const keys = table.keys.map((k) => k.column);
+  const day = rowDay(table);
+  const holding = blocks.map(({ kind, from, to }) => {
+    const start = kind.start(day);
+    return `(if(${heldBy(table.family, kind)} AND ${start} >= ${from} AND addDays(${start}, ${kind.days - 1}) <= ${to}, ${start}, NULL), ${kind.days})`;
+  });
   // The day rows' columns are renamed inside, so no alias below shadows a column it reads.
-  const inner = `SELECT site_id, ${spanStart(weeks, rowDay(table))} AS monday, classification, ${[...keys, ...aggregates.map((a) => `${a.name} AS day_${a.name}`)].join(', ')} FROM ${rollupTableName(table)} WHERE days = 1 AND ${sameSpan(table.family, weeks)} AND ${where}`;
+  const inner = `SELECT site_id, arrayJoin(arrayFilter(held -> isNotNull(held.1), [${holding.join(', ')}])) AS block, classification, ${[...keys, ...aggregates.map((a) => `${a.name} AS day_${a.name}`)].join(', ')} FROM ${rollupTableName(table)} WHERE days = 1 AND ${where}`;
   const outer = [
     'site_id',
-    `${7 * weeks} AS days`,
-    ...DAY_KEYS[table.family].map((d) => `monday AS ${d.column}`),
+    'block.2 AS days',
+    ...DAY_KEYS[table.family].map((d) => `assumeNotNull(block.1) AS ${d.column}`),
     'classification',
     ...keys,
     ...aggregates.map((a) => `${a.combine}(day_${a.name}) AS ${a.name}`),
   ];
-  return `SELECT ${outer.join(', ')} FROM (${inner}) GROUP BY ${['site_id', 'monday', 'classification', ...keys].join(', ')}`;
+  return `SELECT ${outer.join(', ')} FROM (${inner}) GROUP BY ${['site_id', 'block', 'classification', ...keys].join(', ')}`;
 }
 
-/** A table's day rows from `from` (SQL) on, and the rows of every run of weeks holding it. */
+/** A table's day rows from `from` (SQL) on, and the rows of every block holding one of those days. */
 export function rowsFrom(table: RollupTable, from: string): string {
   const day = rowDay(table);
-  return `((days = 1 AND ${day} >= ${from})${SPAN_WEEKS.map((w) => ` OR (days = ${7 * w} AND ${day} >= ${spanStart(w, from)})`).join('')})`;
+  const lengths = [1, ...new Set(BLOCK_KINDS.map((kind) => kind.days))];
+  return `(${lengths.map((days) => `(days = ${days} AND ${day} >= ${days === 1 ? from : `subtractDays(${from}, ${days - 1})`})`).join(' OR ')})`;
 }
 
 /** A daily table as migration 3 created the first ten (without the bound: VISITOR_BOUND_COLUMN). */
@@ -344,9 +418,11 @@ export const ROLLUP_GRANULES = 'index_granularity_bytes = 65536';
 export const COVERAGE_WINDOW_COLUMNS = ['windows_computed UInt64', 'windows_through Date', 'window_tables Array(String)'];
 
 /**
- * Added to the coverage by migration 13: the first day from which every run of more than one week
- * (SPAN_WEEKS) starting on it or later is stored. The job stores every run once its last day is rolled up; a
- * site rolled up before it stored none, so its runs begin after the last day it had rolled up.
+ * Added to the coverage by migration 13: the first day from which every block but days and weeks
+ * (runs of more than one week, SPAN_WEEKS; a week's first or last days, EDGE_DAYS) starting on it
+ * or later is stored. The job stores every block once its last day is rolled up; a site rolled up
+ * before a kind was added stored none of it, so its blocks begin after the last day it had rolled
+ * up (migrations 13 and 15).
  */
 export const COVERAGE_RUNS_COLUMN = 'runs_from Date DEFAULT addDays(through, 1)';
 

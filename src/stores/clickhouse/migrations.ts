@@ -148,6 +148,15 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
       ...fillColumnStatements(ROLLUP_COVERAGE.name, 'windows_computed = 0', target),
     ],
   },
+  {
+    version: 15,
+    name: 'rollup_blocks',
+    // Runs of eight and sixteen weeks and each week's first and last days (dailyRollups.ts
+    // SPAN_WEEKS, EDGE_DAYS) are stored by the job from now on, under the same coverage day as the
+    // runs of two and four weeks: a site rolled up before them has every block from the day after
+    // its last day rolled up, and reads days and weeks before it.
+    statements: (target) => fillColumnStatements(ROLLUP_COVERAGE.name, 'runs_from = addDays(through, 1)', target),
+  },
 ];
 
 /**

@@ -2,6 +2,9 @@ import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import { endOfDay, formatDate, type LocalDate, startOfDay } from '../../time/localTime.js';
 import {
   allColumns,
+  BLOCK_KINDS,
+  blockSelect,
+  blocksEnding,
   narrowedSelect,
   ROLLUP_COVERAGE,
   ROLLUP_TABLES,
@@ -10,9 +13,6 @@ import {
   rollupTableName,
   rowDay,
   rowsFrom,
-  SPAN_WEEKS,
-  spanSelect,
-  spansEnding,
 } from './dailyRollups.js';
 import { deleteStatement } from './deleteRows.js';
 import {
@@ -39,7 +39,7 @@ export interface Coverage {
   through: string;
   /** The last instant of that day in `timezone`. */
   until: number;
-  /** The first day from which runs of more than a week are stored (dailyRollups.ts COVERAGE_RUNS_COLUMN). */
+  /** The first day from which blocks longer than a day, weeks aside, are stored (dailyRollups.ts COVERAGE_RUNS_COLUMN). */
   runsFrom: string;
   /** Preset ranges merged ahead per table (rollupWindows.ts), each ending by `through`. */
   windows: readonly RollupWindow[];
@@ -98,10 +98,10 @@ export async function firstEvent(client: ClickHouseClient, siteId: number): Prom
   return firstEventFromRow((await select<Record<string, unknown>>(client, FIRST_EVENT_SQL, { site: siteId }))[0]);
 }
 
-/** A table's day rows from `{from:Date}` on, and the rows of every run of weeks holding it. */
+/** A table's day rows from `{from:Date}` on, and the rows of every block holding one of them. */
 const daysFrom = (table: RollupTable) => rowsFrom(table, '{from:Date}');
 
-/** Deletes a site's roll-ups from `from` on, with the runs of weeks holding it (all of them without `from`). */
+/** Deletes a site's roll-ups from `from` on, with the blocks holding those days (all of them without `from`). */
 export async function deleteRollupDays(client: ClickHouseClient, cluster: string | null, siteId: number, from: string | null): Promise<void> {
   for (const table of ROLLUP_TABLES) {
     const condition = from === null ? 'site_id = {site:UInt64}' : `site_id = {site:UInt64} AND ${daysFrom(table)}`;
@@ -120,8 +120,9 @@ export async function hasRollupRowsFrom(client: ClickHouseClient, siteId: number
 const ROLLING_ORDER = [...ROLLUP_TABLES].sort((a, b) => Number(a.from !== undefined) - Number(b.from !== undefined));
 
 /**
- * Rolls up a site's local days `first` to `last` into every table, and the runs of weeks that end
- * within them (every one of their days is rolled up now). `settings`: those each insert runs with.
+ * Rolls up a site's local days `first` to `last` into every table, and the blocks (runs of weeks, a
+ * week's first or last days) that end within them: every one of their days is rolled up now.
+ * `settings`: those each insert runs with.
  */
 export async function insertRollupDays(
   client: ClickHouseClient,
@@ -140,20 +141,35 @@ export async function insertRollupDays(
     firstDay: formatDate(first),
     lastDay: formatDate(last),
   };
-  // The runs of each length that end within these days: the same for every table.
-  const runs = SPAN_WEEKS.flatMap((weeks) => {
-    const ending = spansEnding(weeks, first, last);
-    return ending ? [{ weeks, monday: formatDate(ending.monday), sunday: formatDate(ending.sunday) }] : [];
+  // The blocks of each kind that end within these days: the same for every table.
+  const blocks = BLOCK_KINDS.flatMap((kind) => {
+    const ending = blocksEnding(kind, first, last);
+    return ending ? [{ kind, from: formatDate(ending.from), to: formatDate(ending.to) }] : [];
   });
+  // Every block is merged in one pass over the day rows they hold, from the first one's first day to the last one's last.
+  const blockParams = {
+    site: site.id,
+    blocksFrom: blocks.map((b) => b.from).sort()[0],
+    blocksTo: blocks
+      .map((b) => b.to)
+      .sort()
+      .at(-1),
+    ...Object.fromEntries(
+      blocks.flatMap((b, i) => [
+        [`from${i}`, b.from],
+        [`to${i}`, b.to],
+      ]),
+    ),
+  };
+  const ofKinds = blocks.map((b, i) => ({ kind: b.kind, from: `{from${i}:Date}`, to: `{to${i}:Date}` }));
   for (const table of ROLLING_ORDER) {
     const into = `INSERT INTO ${rollupTableName(table)} (${allColumns(table).join(', ')})`;
     const inDays = (from: string, to: string) => `site_id = {site:UInt64} AND ${rowDay(table)} >= {${from}:Date} AND ${rowDay(table)} <= {${to}:Date}`;
     const days = table.from ? narrowedSelect(table, `days = 1 AND ${inDays('firstDay', 'lastDay')}`) : rollupSelect(table, where, '{tz:String}', true);
     await client.command({ query: `${into} ${days}`, query_params: params, clickhouse_settings: settings });
-    for (const { weeks, monday, sunday } of runs) {
-      const query = `${into} ${spanSelect(table, inDays('monday', 'sunday'), weeks)}`;
-      await client.command({ query, query_params: { site: site.id, monday, sunday }, clickhouse_settings: settings });
-    }
+    if (blocks.length === 0) continue;
+    const query = `${into} ${blockSelect(table, inDays('blocksFrom', 'blocksTo'), ofKinds)}`;
+    await client.command({ query, query_params: blockParams, clickhouse_settings: settings });
   }
 }
 
