@@ -265,9 +265,9 @@ function rolledSpan(ctx: CompileContext, coverage: Coverage): [LocalDate, LocalD
  * days that leaves the fewest rows to merge per group, if reading one does; none for a report by
  * time, whose buckets need the days apart. Each row read holds a visitor set, and a busy group's
  * holds up to 65,536 hashes whatever its days, so the rows are what a range costs: a custom 60
- * days from a Tuesday reads the last days of its first week, runs of four, two and one weeks and
- * the first days of its last week (5 rows) rather than 28d's window and eight blocks beside it
- * (docs/benchmarks.md, "A week's first and last days").
+ * days from a Monday to yesterday reads a run of eight weeks and its last four days (2 rows), not
+ * the 28 days ending yesterday with the four weeks and four days before them (3; docs/benchmarks.md,
+ * "A week's first and last days").
  */
 function windowFor(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): RollupWindow | null {
   if (side.dims.some((i) => dimensionKind(ctx.q.dimensions[i]!)?.kind === 'time')) return null;

@@ -342,37 +342,25 @@ function heldBy(family: RollupFamily, kind: BlockKind): string {
   return `${first} >= ${kind.start(last)} AND ${last} <= addDays(${kind.start(last)}, ${kind.days - 1})`;
 }
 
-/** The blocks of one kind a statement merges: those from the SQL days `from` to `to` (blocksEnding). */
-export interface BlocksOfKind {
-  kind: BlockKind;
-  from: string;
-  to: string;
-}
-
 /**
- * The whole blocks of a table (all their days rolled up already) merged from its day rows, each
- * day row read once into every block holding it; `where` picks the day rows (conditions on
- * `site_id` and the row day, from the first block's first day to the last one's last).
+ * The whole blocks of a kind of a table (all their days rolled up already) merged from its day
+ * rows; `where` picks the day rows (conditions on `site_id` and the row day between the first
+ * block's first day and the last one's last).
  */
-export function blockSelect(table: RollupTable, where: string, blocks: readonly BlocksOfKind[]): string {
+export function blockSelect(table: RollupTable, where: string, kind: BlockKind): string {
   const aggregates = ROLLUP_AGGREGATES[table.family];
   const keys = table.keys.map((k) => k.column);
-  const day = rowDay(table);
-  const holding = blocks.map(({ kind, from, to }) => {
-    const start = kind.start(day);
-    return `(if(${heldBy(table.family, kind)} AND ${start} >= ${from} AND addDays(${start}, ${kind.days - 1}) <= ${to}, ${start}, NULL), ${kind.days})`;
-  });
   // The day rows' columns are renamed inside, so no alias below shadows a column it reads.
-  const inner = `SELECT site_id, arrayJoin(arrayFilter(held -> isNotNull(held.1), [${holding.join(', ')}])) AS block, classification, ${[...keys, ...aggregates.map((a) => `${a.name} AS day_${a.name}`)].join(', ')} FROM ${rollupTableName(table)} WHERE days = 1 AND ${where}`;
+  const inner = `SELECT site_id, ${kind.start(rowDay(table))} AS start, classification, ${[...keys, ...aggregates.map((a) => `${a.name} AS day_${a.name}`)].join(', ')} FROM ${rollupTableName(table)} WHERE days = 1 AND ${heldBy(table.family, kind)} AND ${where}`;
   const outer = [
     'site_id',
-    'block.2 AS days',
-    ...DAY_KEYS[table.family].map((d) => `assumeNotNull(block.1) AS ${d.column}`),
+    `${kind.days} AS days`,
+    ...DAY_KEYS[table.family].map((d) => `start AS ${d.column}`),
     'classification',
     ...keys,
     ...aggregates.map((a) => `${a.combine}(day_${a.name}) AS ${a.name}`),
   ];
-  return `SELECT ${outer.join(', ')} FROM (${inner}) GROUP BY ${['site_id', 'block', 'classification', ...keys].join(', ')}`;
+  return `SELECT ${outer.join(', ')} FROM (${inner}) GROUP BY ${['site_id', 'start', 'classification', ...keys].join(', ')}`;
 }
 
 /** A table's day rows from `from` (SQL) on, and the rows of every block holding one of those days. */

@@ -146,30 +146,17 @@ export async function insertRollupDays(
     const ending = blocksEnding(kind, first, last);
     return ending ? [{ kind, from: formatDate(ending.from), to: formatDate(ending.to) }] : [];
   });
-  // Every block is merged in one pass over the day rows they hold, from the first one's first day to the last one's last.
-  const blockParams = {
-    site: site.id,
-    blocksFrom: blocks.map((b) => b.from).sort()[0],
-    blocksTo: blocks
-      .map((b) => b.to)
-      .sort()
-      .at(-1),
-    ...Object.fromEntries(
-      blocks.flatMap((b, i) => [
-        [`from${i}`, b.from],
-        [`to${i}`, b.to],
-      ]),
-    ),
-  };
-  const ofKinds = blocks.map((b, i) => ({ kind: b.kind, from: `{from${i}:Date}`, to: `{to${i}:Date}` }));
   for (const table of ROLLING_ORDER) {
     const into = `INSERT INTO ${rollupTableName(table)} (${allColumns(table).join(', ')})`;
     const inDays = (from: string, to: string) => `site_id = {site:UInt64} AND ${rowDay(table)} >= {${from}:Date} AND ${rowDay(table)} <= {${to}:Date}`;
     const days = table.from ? narrowedSelect(table, `days = 1 AND ${inDays('firstDay', 'lastDay')}`) : rollupSelect(table, where, '{tz:String}', true);
     await client.command({ query: `${into} ${days}`, query_params: params, clickhouse_settings: settings });
-    if (blocks.length === 0) continue;
-    const query = `${into} ${blockSelect(table, inDays('blocksFrom', 'blocksTo'), ofKinds)}`;
-    await client.command({ query, query_params: blockParams, clickhouse_settings: settings });
+    // One kind a statement: all kinds at once held every block of a month's days in memory, more
+    // than the job may use at 100 M events (docs/benchmarks.md, "A week's first and last days").
+    for (const { kind, from, to } of blocks) {
+      const query = `${into} ${blockSelect(table, inDays('from', 'to'), kind)}`;
+      await client.command({ query, query_params: { site: site.id, from, to }, clickhouse_settings: settings });
+    }
   }
 }
 
