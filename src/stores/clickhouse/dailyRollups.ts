@@ -332,9 +332,12 @@ export function weekRows(table: RollupTable, monday: string, sunday: string): { 
   const day = rowDay(table);
   return {
     rows: `days = 7 AND ${day} >= ${monday} AND ${day} <= subtractDays(${sunday}, 6)`,
-    holds: `${heldBy(table.family, BLOCK_KINDS[0]!)} AND ${day} >= ${monday} AND ${day} <= ${sunday}`,
+    holds: `${heldBy(table.family, WEEKS)} AND ${day} >= ${monday} AND ${day} <= ${sunday}`,
   };
 }
+
+/** The kind of block that is an ISO week. */
+const WEEKS = BLOCK_KINDS.find((kind) => kind.days === 7)!;
 
 /** Day rows the block of a kind holding their day holds: those of its days, and of visits that began in it. */
 function heldBy(family: RollupFamily, kind: BlockKind): string {
