@@ -7,9 +7,10 @@ import {
   hasRollupRowsFrom,
   insertRollupDays,
   mergeWindow,
+  siteBounds,
   windowSizes,
 } from '../stores/clickhouse/rollupStore.js';
-import { type RollupWindow, sliceCount, spanParameters, type WindowSpan, windowsEnding } from '../stores/clickhouse/rollupWindows.js';
+import { type RollupWindow, sliceCount, spanParameters, type WindowSpan, windowsEnding, windowsFitOneStatement } from '../stores/clickhouse/rollupWindows.js';
 import { addDays, dayNumber, earlierDay, formatDate, type LocalDate, laterDay, toLocal } from '../time/localTime.js';
 import { type CoverageBook, type Covered, coverageOf, day } from './coverageBook.js';
 
@@ -149,19 +150,26 @@ async function refreshWindows(round: RollupRound, site: RollupSite, now: number)
   const computed = book.nextVersion();
   const written: RollupWindow[] = [];
   const computation = { site: site.id, computed };
-  const spanParts = spans.map((span) => spanParameters(span));
-  // Every span's parameters at once, named by index, for the statement estimating them all.
-  const sizeParams = Object.assign({ site: site.id }, ...spans.map((span, i) => spanParameters(span, `_${i}`).params));
+  const spanParts = spans.map((span) => spanParameters(span, '_0'));
+  // Every span's parameters at once, named by index, for the statements over them all.
+  const allParams = Object.assign({}, ...spans.map((span, i) => spanParameters(span, `_${i}`).params));
+  const bounds = await siteBounds(round.client, site.id);
   for (const table of ROLLUP_TABLES) {
     try {
-      // One window per statement, each cut into the slices its visitor sets need (rollupWindows.ts sliceCount).
-      const sizes = await windowSizes(round.client, table, spans, sizeParams);
-      for (const [i, { weeks, params }] of spanParts.entries()) {
-        const hashes = Number(sizes.find((size) => Number(size.span) === i)?.hashes ?? 0);
-        await mergeWindow(round.client, table, { weeks }, { ...computation, ...params }, sliceCount(table, hashes, round.sliceBytes), round.merging);
+      if (windowsFitOneStatement(table, bounds.get(table.name) ?? 0, spans.length, round.sliceBytes)) {
+        await mergeWindow(round.client, table, { spans: spanParts.map((part) => part.weeks) }, { ...computation, ...allParams }, 1, round.merging);
+        await mergeWindow(round.client, table, 'grouped', computation, 1, round.merging);
+      } else {
+        // One window per statement, each cut into the slices its visitor sets need (rollupWindows.ts sliceCount).
+        const sizes = await windowSizes(round.client, table, spans, { site: site.id, ...allParams });
+        for (const [i, { weeks, params }] of spanParts.entries()) {
+          const hashes = Number(sizes.find((size) => Number(size.span) === i)?.hashes ?? 0);
+          const slices = sliceCount(table, hashes, round.sliceBytes);
+          await mergeWindow(round.client, table, { spans: [weeks] }, { ...computation, ...params }, slices, round.merging);
+        }
+        const grouped = await groupedWindowSize(round.client, table, computation);
+        await mergeWindow(round.client, table, 'grouped', computation, sliceCount(table, grouped, round.sliceBytes), round.merging);
       }
-      const grouped = await groupedWindowSize(round.client, table, computation);
-      await mergeWindow(round.client, table, 'grouped', computation, sliceCount(table, grouped, round.sliceBytes), round.merging);
       written.push(...spans.map((span) => ({ ...span, table: table.name, computed })));
     } catch (error) {
       round.onError(error);

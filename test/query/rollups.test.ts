@@ -895,61 +895,87 @@ describe('in the two hours after midnight', () => {
   });
 });
 
+/** A site of 40 events over nine days with a goal, the questions asked of its windows and their raw answers. */
+async function windowedSite() {
+  const account = await createAccount(t.app);
+  const pages = ['/', '/a', '/b', '/c', '/d'];
+  await insertEvents(
+    t.app,
+    account.siteId,
+    Array.from({ length: 40 }, (_, i) => ({
+      visitor: `v${i % 13}`,
+      at: `2024-01-0${1 + (i % 9)} 1${i % 10}:00:00`,
+      page: pages[i % pages.length]!,
+      ...(i % 7 === 0 && { name: 'Signup' }),
+      ...(i % 3 === 0 && { source: 'Google' }),
+    })),
+  );
+  await addGoal(t.app, account.siteId, { eventName: 'Signup' });
+  const questions = [
+    { metrics: ['visitors', 'events', 'conversion_rate'], dimensions: ['event:goal'] },
+    { metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate'] },
+    { metrics: ['visitors', 'visits', 'pageviews'], dimensions: ['event:page'] },
+    { metrics: ['visitors', 'bounce_rate'], dimensions: ['visit:entry_page'] },
+    { metrics: ['visitors'], dimensions: ['visit:source'] },
+  ];
+  const bodies = ['7d', ['2024-01-01', '2024-01-09']].flatMap((date_range) => questions.map((q) => ({ site_id: account.domain, date_range, ...q })));
+  return { account, bodies, raw: await rawAnswers(account, bodies) };
+}
+
+/**
+ * A job of its own over the test app's store (one engine per process), rolling up `account`'s site
+ * alone with `windowSliceBytes` of sets per statement; each statement into window_pages is passed
+ * to `seen`.
+ */
+async function windowJob(account: Account, windowSliceBytes: number | undefined, seen: (query: string, params: Record<string, unknown>) => void) {
+  const client = new Proxy(t.app.events.jobs, {
+    get: (target, name) =>
+      name === 'command'
+        ? (params: Parameters<typeof target.command>[0]) => {
+            if (params.query.includes('INTO window_pages')) seen(params.query, params.query_params ?? {});
+            return target.command(params);
+          }
+        : Reflect.get(target, name),
+  });
+  const errors: unknown[] = [];
+  const rollups = await openRollups({
+    client,
+    cluster: null,
+    memoryLimitBytes: t.app.config.query.memoryLimitBytes,
+    ...(windowSliceBytes !== undefined && { windowSliceBytes }),
+    flushWrites: async () => {},
+    onError: (error) => errors.push(error),
+  });
+  await rollups.runOnce([{ id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null }], SMALL_SITE_NOW);
+  expect(errors).toEqual([]);
+  expect(rollups.coverage(account.siteId)!.windows).toHaveLength(10 * ROLLUP_TABLES.length);
+  return rollups;
+}
+
 describe('window rows too large for one statement', () => {
   it('are merged in slices of their groups, to the same answers', async () => {
-    // A job of its own over the test app's store (one engine per process), rolling up this site alone.
-    const account = await createAccount(t.app);
-    const pages = ['/', '/a', '/b', '/c', '/d'];
-    await insertEvents(
-      t.app,
-      account.siteId,
-      Array.from({ length: 40 }, (_, i) => ({
-        visitor: `v${i % 13}`,
-        at: `2024-01-0${1 + (i % 9)} 1${i % 10}:00:00`,
-        page: pages[i % pages.length]!,
-        ...(i % 7 === 0 && { name: 'Signup' }),
-        ...(i % 3 === 0 && { source: 'Google' }),
-      })),
-    );
-    await addGoal(t.app, account.siteId, { eventName: 'Signup' });
-    const questions = [
-      { metrics: ['visitors', 'events', 'conversion_rate'], dimensions: ['event:goal'] },
-      { metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate'] },
-      { metrics: ['visitors', 'visits', 'pageviews'], dimensions: ['event:page'] },
-      { metrics: ['visitors', 'bounce_rate'], dimensions: ['visit:entry_page'] },
-      { metrics: ['visitors'], dimensions: ['visit:source'] },
-    ];
-    const bodies = ['7d', ['2024-01-01', '2024-01-09']].flatMap((date_range) => questions.map((q) => ({ site_id: account.domain, date_range, ...q })));
-    const raw = await rawAnswers(account, bodies);
-
+    const { account, bodies, raw } = await windowedSite();
     // A job allowed a kilobyte of sets per statement: 32 visitors' sets of events (visitors and visits).
     const slices = { full: [] as number[], regrouped: [] as number[] };
-    const client = new Proxy(t.app.events.jobs, {
-      get: (target, name) =>
-        name === 'command'
-          ? (params: Parameters<typeof target.command>[0]) => {
-              if (params.query.includes('INTO window_pages'))
-                slices[params.query.includes('UNION ALL') ? 'regrouped' : 'full'].push(Number(params.query_params?.slices));
-              return target.command(params);
-            }
-          : Reflect.get(target, name),
-    });
-    const errors: unknown[] = [];
-    const rollups = await openRollups({
-      client,
-      cluster: null,
-      memoryLimitBytes: t.app.config.query.memoryLimitBytes,
-      windowSliceBytes: 1024,
-      flushWrites: async () => {},
-      onError: (error) => errors.push(error),
-    });
-    await rollups.runOnce([{ id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null }], SMALL_SITE_NOW);
-    expect(errors).toEqual([]);
-    expect(rollups.coverage(account.siteId)!.windows).toHaveLength(10 * ROLLUP_TABLES.length);
+    const rollups = await windowJob(account, 1024, (query, params) => slices[query.includes('UNION ALL') ? 'regrouped' : 'full'].push(Number(params.slices)));
     // The 91-day window's pages and every window merged again by column take more than one slice each.
     expect(Math.max(...slices.full)).toBeGreaterThan(1);
     expect(slices.regrouped.length).toBeGreaterThan(1);
     expect(slices.regrouped.every((count) => count === slices.regrouped.length)).toBe(true);
+
+    await expectWindowAnswers({ ...queryEngineDeps(t.app), rollups }, account, bodies, raw);
+  });
+});
+
+describe("a small site's windows", () => {
+  it('are merged in one statement per table, and regrouped in another, to the same answers', async () => {
+    const { account, bodies, raw } = await windowedSite();
+    const statements: string[] = [];
+    const rollups = await windowJob(account, undefined, (query) => statements.push(query));
+    expect(statements).toHaveLength(2);
+    // The ten windows, each its own branch of the first statement.
+    expect(statements[0]!.split('UNION ALL')).toHaveLength(10);
+    expect(statements[1]).toContain("'*' AS grouping");
 
     await expectWindowAnswers({ ...queryEngineDeps(t.app), rollups }, account, bodies, raw);
   });

@@ -20,6 +20,7 @@ import {
   groupedWindowSizeSql,
   LATEST_COMPUTATION_SQL,
   type RollupWindow,
+  SITE_BOUNDS_SQL,
   type WindowSpan,
   windowInsert,
   windowSizesSql,
@@ -171,19 +172,25 @@ export async function groupedWindowSize(client: ClickHouseClient, table: RollupT
   return Number(grouped?.hashes ?? 0);
 }
 
+/** Each table's summed visitor bounds of a site's day rows, by table name. */
+export async function siteBounds(client: ClickHouseClient, siteId: number): Promise<Map<string, number>> {
+  const rows = await select<{ table: string; bound: string }>(client, SITE_BOUNDS_SQL, { site: siteId });
+  return new Map(rows.map((row) => [row.table, Number(row.bound)]));
+}
+
 /**
- * Runs a window merge of a table (its grouped rows without `weeks`) cut into `slices` statements,
- * each with `options` (memory limits and settings).
+ * Runs a merge of windows of a table (`spans`: whether each holds whole weeks; their grouped rows
+ * instead) cut into `slices` statements, each with `options` (memory limits and settings).
  */
 export async function mergeWindow(
   client: ClickHouseClient,
   table: RollupTable,
-  merge: { weeks: boolean } | 'grouped',
+  merge: { spans: readonly boolean[] } | 'grouped',
   params: Record<string, unknown>,
   slices: number,
   options: { clickhouse_settings: ClickHouseSettings },
 ): Promise<void> {
-  const query = merge === 'grouped' ? groupedWindowInsert(table) : windowInsert(table, merge.weeks);
+  const query = merge === 'grouped' ? groupedWindowInsert(table) : windowInsert(table, merge.spans);
   for (let slice = 0; slice < slices; slice++) await client.command({ query, query_params: { ...params, slices, slice }, ...options });
 }
 

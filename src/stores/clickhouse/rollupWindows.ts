@@ -193,29 +193,48 @@ export function windowSizesSql(table: RollupTable, spans: readonly WindowSpan[])
 }
 
 /**
- * Merges one slice of a window from the table's week and day rows. Parameters: `site`,
- * `computed`, `slices`, `slice` and the span's spanParameters. Each row's visitor bound is its own
+ * Merges one slice of windows from the table's week and day rows: span `i` of `spans` (whether it
+ * holds whole weeks) with the parameters of spanParameters named `_<i>`, all in one statement.
+ * Parameters besides: `site`, `computed`, `slices`, `slice`. Each row's visitor bound is its own
  * merged count, as a day row's is: a group's summed bounds then stay at least its visitors, and
  * close to them.
  */
-export function windowInsert(table: RollupTable, weeks: boolean): string {
+export function windowInsert(table: RollupTable, spans: readonly boolean[]): string {
   const keys = table.keys.map((k) => k.column);
   const { inner: merged, outer: aggregates } = mergedAggregates(table);
-  // The rows' columns are renamed inside, so no alias below shadows a column it reads.
-  const inner = `SELECT classification, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND ${inSlice(['classification', ...keys])} AND (${spanRows(table, weeks, '')}) GROUP BY ${['classification', ...keys].join(', ')}`;
-  const outer = [
-    '{site:UInt64} AS site_id',
-    '{days:UInt8} AS days',
-    '{slot:UInt8} AS slot',
-    `'${FULL}' AS grouping`,
-    ...DAY_KEYS[table.family].map((d) => `{first:Date} AS ${d.column}`),
-    'classification',
-    ...keys,
-    ...aggregates,
-    '{computed:UInt64} AS computed',
-  ];
-  return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) SELECT ${outer.join(', ')} FROM (${inner})`;
+  const one = (weeks: boolean, i: number) => {
+    // The rows' columns are renamed inside, so no alias below shadows a column it reads.
+    const inner = `SELECT classification, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND ${inSlice(['classification', ...keys])} AND (${spanRows(table, weeks, `_${i}`)}) GROUP BY ${['classification', ...keys].join(', ')}`;
+    const outer = [
+      '{site:UInt64} AS site_id',
+      `{days_${i}:UInt8} AS days`,
+      `{slot_${i}:UInt8} AS slot`,
+      `'${FULL}' AS grouping`,
+      ...DAY_KEYS[table.family].map((d) => `{first_${i}:Date} AS ${d.column}`),
+      'classification',
+      ...keys,
+      ...aggregates,
+      '{computed:UInt64} AS computed',
+    ];
+    return `SELECT ${outer.join(', ')} FROM (${inner})`;
+  };
+  return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) ${spans.map(one).join(' UNION ALL ')}`;
 }
+
+/**
+ * Whether every window of a table, and then its grouped rows, fits one statement each: a site
+ * whose day rows' visitor bounds sum to `bound` holds at most that many hashes in any span's full
+ * rows, and in each of their regroupings. Most sites are that small; each statement saved is one
+ * less pass of the job over the table (docs/rollups.md, "Windows").
+ */
+export function windowsFitOneStatement(table: RollupTable, bound: number, spans: number, sliceBytes: number): boolean {
+  return sliceCount(table, bound * spans * (1 + table.keys.length), sliceBytes) === 1;
+}
+
+/** Each table's summed visitor bounds of a site's day rows (`site`): at least the hashes any of its windows holds. */
+export const SITE_BOUNDS_SQL = ROLLUP_TABLES.map(
+  (table) => `SELECT '${table.name}' AS table, sum(visitor_bound) AS bound FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND days = 1`,
+).join(' UNION ALL ');
 
 /** The columns the full rows of every span are merged again by: each key column alone, and none (WHOLE). */
 const regroupings = (table: RollupTable) => [null, ...table.keys.map((k) => k.column)];
