@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { Clock } from '../clock.js';
 import { ALL_RUNS } from '../stores/clickhouse/dailyRollups.js';
 import { type Coverage, type CoverageRow, latestComputation, readCoverage, writeCoverage } from '../stores/clickhouse/rollupStore.js';
-import { type RollupWindow, windowsEnding, windowsSeenFrom } from '../stores/clickhouse/rollupWindows.js';
+import { isMondayWindow, isPresetWindow, type RollupWindow, windowsEnding, windowsSeenFrom } from '../stores/clickhouse/rollupWindows.js';
 import { addDays, endOfDay, formatDate, type LocalDate, parseIsoDate } from '../time/localTime.js';
 
 /** A coverage without the windows published with it. */
@@ -12,10 +12,12 @@ export const day = (text: string): LocalDate => parseIsoDate(text)!;
 
 /**
  * Named among a coverage row's window tables when its computation holds the presets' windows
- * (rollupWindows.ts PRESET_WINDOW_SLOTS): a row written before they were merged names none, and
- * its computation is read as the six windows it has until the job merges them all again.
+ * (rollupWindows.ts PRESET_WINDOW_SLOTS), or those from each Monday (MONDAY_WEEKS): a row written
+ * before a kind was merged does not name it, and its computation is read as the windows it has
+ * until the job merges them all again.
  */
-const PRESETS_MARK = '+presets';
+const MARKS = { presets: '+presets', mondays: '+mondays' } as const;
+const isMark = (table: string) => Object.values<string>(MARKS).includes(table);
 /**
  * A site's coverage through a day; `runsFrom` as the coverage it follows had it (its runs stay
  * stored), or every run for a site rolled up from its first day.
@@ -86,10 +88,11 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
     // They were seen from the day after `windows_through` (a day later in the grace after midnight).
     const through = day(row.through);
     if (Number(row.computed) === 0 || (row.windows_through !== row.through && row.windows_through !== formatDate(addDays(through, 1)))) return;
-    const spans = windowsEnding(through, row.tables.includes(PRESETS_MARK), addDays(day(row.windows_through), 1));
+    const kinds = { presets: row.tables.includes(MARKS.presets), mondays: row.tables.includes(MARKS.mondays) };
+    const spans = windowsEnding(through, kinds, addDays(day(row.windows_through), 1));
     windows.set(
       siteId,
-      row.tables.filter((table) => table !== PRESETS_MARK).flatMap((table) => spans.map((span) => ({ ...span, table, computed: Number(row.computed) }))),
+      row.tables.filter((table) => !isMark(table)).flatMap((table) => spans.map((span) => ({ ...span, table, computed: Number(row.computed) }))),
     );
   };
 
@@ -113,7 +116,11 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
       // The last day of the presets the windows were merged for: the coverage's last day when they
       // were merged, or the day after it when merged in the grace after midnight (rollSite.ts).
       windows_through: seenFrom ? formatDate(addDays(seenFrom, -1)) : '1970-01-01',
-      window_tables: [...new Set(published.map((w) => w.table)), ...(published.some((w) => w.days === 0) ? [PRESETS_MARK] : [])],
+      window_tables: [
+        ...new Set(published.map((w) => w.table)),
+        ...(published.some(isPresetWindow) ? [MARKS.presets] : []),
+        ...(published.some(isMondayWindow) ? [MARKS.mondays] : []),
+      ],
     });
   };
 

@@ -3,6 +3,7 @@ import { ROLLUP_TABLES } from '../stores/clickhouse/dailyRollups.js';
 import {
   deleteRollupDays,
   firstEvent,
+  firstRolledDay,
   groupedWindowSize,
   hasRollupRowsFrom,
   insertRollupDays,
@@ -10,7 +11,16 @@ import {
   siteBounds,
   windowSizes,
 } from '../stores/clickhouse/rollupStore.js';
-import { type RollupWindow, sliceCount, spanParameters, type WindowSpan, windowsEnding, windowsFitOneStatement } from '../stores/clickhouse/rollupWindows.js';
+import {
+  EVERY_WINDOW,
+  type RollupWindow,
+  type SpanRead,
+  sliceCount,
+  spanRead,
+  type WindowSpan,
+  windowsEnding,
+  windowsFitOneStatement,
+} from '../stores/clickhouse/rollupWindows.js';
 import { addDays, dayNumber, earlierDay, formatDate, type LocalDate, laterDay, toLocal } from '../time/localTime.js';
 import { type CoverageBook, type Covered, coverageOf, day } from './coverageBook.js';
 
@@ -139,7 +149,7 @@ async function refreshWindows(round: RollupRound, site: RollupSite, now: number)
   const coverage = book.covered.get(site.id);
   if (!coverage || book.stale.has(site.id)) return;
   const through = day(coverage.through);
-  const spans = windowsEnding(through, true, laterDay(toLocal(now, site.timezone), addDays(through, 1)));
+  const spans = windowsEnding(through, EVERY_WINDOW, laterDay(toLocal(now, site.timezone), addDays(through, 1)));
   const published = book.windows.get(site.id) ?? [];
   const same = (s: WindowSpan, w: WindowSpan) => s.slot === w.slot && s.days === w.days && s.first === w.first && s.last === w.last;
   if (published.length > 0 && spans.every((s) => published.some((w) => same(s, w)))) return;
@@ -150,22 +160,23 @@ async function refreshWindows(round: RollupRound, site: RollupSite, now: number)
   const computed = book.nextVersion();
   const written: RollupWindow[] = [];
   const computation = { site: site.id, computed };
-  const spanParts = spans.map((span) => spanParameters(span, '_0'));
-  // Every span's parameters at once, named by index, for the statements over them all.
-  const allParams = Object.assign({}, ...spans.map((span, i) => spanParameters(span, `_${i}`).params));
+  // No stored row is older than the site's first rolled-up day: the open `all` is read from it.
+  const from = (await firstRolledDay(round.client, site.id)) ?? addDays(through, 1);
   const bounds = await siteBounds(round.client, site.id);
   for (const table of ROLLUP_TABLES) {
     try {
+      const reads = spans.map((span, i) => spanRead(table, span, i, from, day(coverage.runsFrom)));
+      const params = (some: readonly SpanRead[]) => Object.assign({ ...computation }, ...some.map((read) => read.params));
       if (windowsFitOneStatement(table, bounds.get(table.name) ?? 0, spans.length, round.sliceBytes)) {
-        await mergeWindow(round.client, table, { spans: spanParts.map((part) => part.weeks) }, { ...computation, ...allParams }, 1, round.merging);
+        await mergeWindow(round.client, table, { reads }, params(reads), 1, round.merging);
         await mergeWindow(round.client, table, 'grouped', computation, 1, round.merging);
       } else {
         // One window per statement, each cut into the slices its visitor sets need (rollupWindows.ts sliceCount).
-        const sizes = await windowSizes(round.client, table, spans, { site: site.id, ...allParams });
-        for (const [i, { weeks, params }] of spanParts.entries()) {
-          const hashes = Number(sizes.find((size) => Number(size.span) === i)?.hashes ?? 0);
+        const sizes = await windowSizes(round.client, table, reads, params(reads));
+        for (const read of reads) {
+          const hashes = Number(sizes.find((size) => Number(size.span) === read.index)?.hashes ?? 0);
           const slices = sliceCount(table, hashes, round.sliceBytes);
-          await mergeWindow(round.client, table, { spans: [weeks] }, { ...computation, ...params }, slices, round.merging);
+          await mergeWindow(round.client, table, { reads: [read] }, params([read]), slices, round.merging);
         }
         const grouped = await groupedWindowSize(round.client, table, computation);
         await mergeWindow(round.client, table, 'grouped', computation, sliceCount(table, grouped, round.sliceBytes), round.merging);

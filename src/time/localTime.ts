@@ -102,13 +102,6 @@ export function isoWeekday(date: LocalDate): number {
   return ((new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay() + 6) % 7) + 1;
 }
 
-/** The whole ISO weeks from `from` to `to`: the first one's Monday and the last one's Sunday; null when none fits. */
-export function wholeWeeks(from: LocalDate, to: LocalDate): { monday: LocalDate; sunday: LocalDate } | null {
-  const monday = addDays(from, (8 - isoWeekday(from)) % 7);
-  const sunday = addDays(to, -(isoWeekday(to) % 7));
-  return dayNumber(sunday) - dayNumber(monday) < 6 ? null : { monday, sunday };
-}
-
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 export function formatDate(date: LocalDate): string {

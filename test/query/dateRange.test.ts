@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { comparisonRange, impliedInterval, resolveDateRange } from '../../src/query/plan/dateRange.js';
 import { timeLabels } from '../../src/query/plan/timeLabels.js';
-import { formatDate, isoWithOffset, parseIsoDate, wholeWeeks } from '../../src/time/localTime.js';
+import { isoWithOffset } from '../../src/time/localTime.js';
 
 // Wednesday 10 January 2024, 14:30:15 in Berlin (UTC+1).
 const NOW = Date.parse('2024-01-10T13:30:15Z');
@@ -107,22 +107,5 @@ describe('timeLabels', () => {
     const labels = timeLabels(range, 'hour', 'Asia/Kathmandu');
     expect(labels).toHaveLength(24);
     expect(labels[0]).toBe('2024-01-10 00:00:00');
-  });
-});
-
-describe('wholeWeeks', () => {
-  const weeks = (from: string, to: string) => {
-    const found = wholeWeeks(parseIsoDate(from)!, parseIsoDate(to)!);
-    return found && [formatDate(found.monday), formatDate(found.sunday)];
-  };
-  it('finds the ISO weeks, Monday to Sunday, that lie wholly within the days', () => {
-    // 2024-01-01 is a Monday.
-    expect(weeks('2024-01-01', '2024-01-07')).toEqual(['2024-01-01', '2024-01-07']);
-    expect(weeks('2023-12-28', '2024-01-17')).toEqual(['2024-01-01', '2024-01-14']);
-    expect(weeks('2024-01-02', '2024-01-14')).toEqual(['2024-01-08', '2024-01-14']);
-  });
-  it('finds none in fewer than seven days, or seven that straddle two weeks', () => {
-    expect(weeks('2024-01-01', '2024-01-06')).toBeNull();
-    expect(weeks('2024-01-03', '2024-01-09')).toBeNull();
   });
 });

@@ -44,6 +44,12 @@ async function ask(account: Account, body: Record<string, unknown>) {
 }
 
 const answer = (body: any) => body.results;
+
+/**
+ * The windows kept for a site rolled up through 9 Jan 2024 (src/stores/clickhouse/rollupWindows.ts
+ * windowsEnding): ten of the presets, and twelve from Mondays (the thirteenth, from 1 Jan, is `month`'s).
+ */
+const WINDOWS = 22;
 const RANGE = ['2024-01-08', '2024-01-10'];
 
 /** The dashboard's questions and more, all of which a roll-up can answer. */
@@ -688,15 +694,27 @@ describe('window rows', () => {
     ];
     // 7d is the 7 days ending yesterday, the window itself; the next two hold it and more days.
     // The calendar presets and `all` are windows of their own (`month`, `year` and `all` with today
-    // read raw beside them).
-    const ranges = ['7d', ['2024-01-02', '2024-01-10'], ['2023-12-20', '2024-01-09'], '28d', 'month', 'last_month', 'year', '12mo', 'all'];
+    // read raw beside them), as are days from a Monday to yesterday (with today raw beside them).
+    const ranges = [
+      '7d',
+      ['2024-01-02', '2024-01-10'],
+      ['2023-12-20', '2024-01-09'],
+      '28d',
+      'month',
+      'last_month',
+      'year',
+      '12mo',
+      'all',
+      ['2023-12-18', '2024-01-09'],
+      ['2023-12-18', '2024-01-10'],
+    ];
     const bodies = ranges.flatMap((date_range) => questions.map((question) => ({ site_id: account.domain, date_range, ...question })));
     const deps = queryEngineDeps(t.app);
     const raw = await rawAnswers(account, bodies);
 
     await t.app.jobs.runOnce();
     const windows = t.app.rollups.coverage(account.siteId)!.windows;
-    expect(windows).toHaveLength(10 * ROLLUP_TABLES.length);
+    expect(windows).toHaveLength(WINDOWS * ROLLUP_TABLES.length);
     // A restarted service reads the published windows at once, from the coverage row that names them.
     expect((await restarted()).coverage(account.siteId)!.windows).toEqual(windows);
     expect(windows.filter((w) => w.table === 'pages').map(({ days, slot, first, last }) => ({ days, slot, first, last }))).toEqual([
@@ -710,6 +728,12 @@ describe('window rows', () => {
       { days: 0, slot: 3, first: '2023-12-01', last: '2023-12-31' },
       { days: 0, slot: 5, first: '2023-01-01', last: '2023-12-31' },
       { days: 0, slot: 6, first: '1970-01-01', last: '2024-01-09' },
+      ...['12-25', '12-18', '12-11', '12-04', '11-27', '11-20', '11-13', '11-06', '10-30', '10-23', '10-16', '10-09'].map((monday, i) => ({
+        days: 0,
+        slot: 12 + i,
+        first: `2023-${monday}`,
+        last: '2024-01-09',
+      })),
     ]);
     await expectWindowAnswers(deps, account, bodies, raw);
     const { deps: watched, statements, params } = watchingStatements(deps);
@@ -725,6 +749,18 @@ describe('window rows', () => {
         preset,
       ).toContain(slot);
     }
+    // Days from a Monday to yesterday or today read the window from that Monday; from a Thursday,
+    // the window from the next Monday beside the week's last days.
+    for (const [date_range, slot] of [
+      [['2023-12-18', '2024-01-09'], 13],
+      [['2023-12-18', '2024-01-10'], 13],
+      [['2023-12-21', '2024-01-10'], 12],
+    ] as const) {
+      statements.length = 0;
+      params.length = 0;
+      await runQuery(watched, account.teamId, { site_id: account.domain, date_range, metrics: ['visitors'], dimensions: ['event:page'] });
+      expect(statements.flatMap((sql, i) => windowSlots(sql, params[i]!))).toContain(slot);
+    }
     // A report by time needs its days apart.
     statements.length = 0;
     await runQuery(watched, account.teamId, { site_id: account.domain, date_range: '7d', metrics: ['visitors'], dimensions: ['time:day'] });
@@ -738,7 +774,7 @@ describe('window rows', () => {
     const before = (await runQuery(deps, account.teamId, late)).results;
     expect(before).toContainEqual({ dimensions: ['/late'], metrics: [1, 1] });
     await t.app.jobs.runOnce();
-    expect(t.app.rollups.coverage(account.siteId)!.windows).toHaveLength(10 * ROLLUP_TABLES.length);
+    expect(t.app.rollups.coverage(account.siteId)!.windows).toHaveLength(WINDOWS * ROLLUP_TABLES.length);
     expect((await restarted()).coverage(account.siteId)!.windows).toEqual(t.app.rollups.coverage(account.siteId)!.windows);
     statements.length = 0;
     expect((await runQuery(watched, account.teamId, late)).results).toEqual(before);
@@ -759,7 +795,8 @@ describe('window rows', () => {
     await t.app.jobs.runOnce();
     expect(await allFrom()).toEqual({ first: '2023-12-20', spanRead: true });
     expect(await allFrom()).toEqual({ first: '2023-12-20', spanRead: false });
-  });
+    // Over a hundred queries and three rounds: about 40 s alone, twice that beside another test file on two cores.
+  }, 240_000);
 });
 
 describe('a dimension with few groups', () => {
@@ -817,7 +854,7 @@ describe("a coverage row written before the presets' windows", () => {
     const older = await restarted();
     expect(older.coverage(account.siteId)!.windows).toEqual(windows.filter((w) => w.days !== 0));
     await older.runOnce([{ id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null }], SMALL_SITE_NOW);
-    expect(older.coverage(account.siteId)!.windows).toHaveLength(10 * ROLLUP_TABLES.length);
+    expect(older.coverage(account.siteId)!.windows).toHaveLength(WINDOWS * ROLLUP_TABLES.length);
   });
 });
 
@@ -948,7 +985,7 @@ async function windowJob(account: Account, windowSliceBytes: number | undefined,
   });
   await rollups.runOnce([{ id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null }], SMALL_SITE_NOW);
   expect(errors).toEqual([]);
-  expect(rollups.coverage(account.siteId)!.windows).toHaveLength(10 * ROLLUP_TABLES.length);
+  expect(rollups.coverage(account.siteId)!.windows).toHaveLength(WINDOWS * ROLLUP_TABLES.length);
   return rollups;
 }
 
@@ -973,8 +1010,8 @@ describe("a small site's windows", () => {
     const statements: string[] = [];
     const rollups = await windowJob(account, undefined, (query) => statements.push(query));
     expect(statements).toHaveLength(2);
-    // The ten windows, each its own branch of the first statement.
-    expect(statements[0]!.split('UNION ALL')).toHaveLength(10);
+    // Every window, each its own branch of the first statement.
+    expect(statements[0]!.split('UNION ALL')).toHaveLength(WINDOWS);
     expect(statements[1]).toContain("'*' AS grouping");
 
     await expectWindowAnswers({ ...queryEngineDeps(t.app), rollups }, account, bodies, raw);

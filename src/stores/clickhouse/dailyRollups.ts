@@ -324,21 +324,6 @@ export function blockRows(table: RollupTable, blocks: readonly Block[], date: (d
   return { rows: rows.join(' OR '), holds };
 }
 
-/**
- * The ISO weeks from `monday` to `sunday` (SQL dates: src/time/localTime.ts wholeWeeks), read as
- * week rows, and the day rows they hold: how a window is merged (src/stores/clickhouse/rollupWindows.ts).
- */
-export function weekRows(table: RollupTable, monday: string, sunday: string): { rows: string; holds: string } {
-  const day = rowDay(table);
-  return {
-    rows: `days = 7 AND ${day} >= ${monday} AND ${day} <= subtractDays(${sunday}, 6)`,
-    holds: `${heldBy(table.family, WEEKS)} AND ${day} >= ${monday} AND ${day} <= ${sunday}`,
-  };
-}
-
-/** The kind of block that is an ISO week. */
-const WEEKS = BLOCK_KINDS.find((kind) => kind.days === 7)!;
-
 /** Day rows the block of a kind holding their day holds: those of its days, and of visits that began in it. */
 function heldBy(family: RollupFamily, kind: BlockKind): string {
   const [first, last] = family === 'events' ? ['day', 'day'] : ['first_day', 'last_day'];

@@ -1,10 +1,11 @@
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
-import { endOfDay, formatDate, type LocalDate, startOfDay } from '../../time/localTime.js';
+import { endOfDay, formatDate, type LocalDate, parseIsoDate, startOfDay } from '../../time/localTime.js';
 import {
   allColumns,
   BLOCK_KINDS,
   blockSelect,
   blocksEnding,
+  EVENT_TOTALS,
   narrowedSelect,
   ROLLUP_COVERAGE,
   ROLLUP_TABLES,
@@ -21,7 +22,7 @@ import {
   LATEST_COMPUTATION_SQL,
   type RollupWindow,
   SITE_BOUNDS_SQL,
-  type WindowSpan,
+  type SpanRead,
   windowInsert,
   windowSizesSql,
 } from './rollupWindows.js';
@@ -161,9 +162,16 @@ export async function insertRollupDays(
   }
 }
 
-/** The estimated visitor hashes of each span's window (`span`: its index), for the statement sizes of a merge. */
-export function windowSizes(client: ClickHouseClient, table: RollupTable, spans: readonly WindowSpan[], params: Record<string, unknown>) {
-  return select<{ span: number; hashes: string }>(client, windowSizesSql(table, spans), params);
+/** The estimated visitor hashes of each window read (`span`: its index), for the statement sizes of a merge. */
+export function windowSizes(client: ClickHouseClient, table: RollupTable, reads: readonly SpanRead[], params: Record<string, unknown>) {
+  return select<{ span: number; hashes: string }>(client, windowSizesSql(table, reads), params);
+}
+
+/** A site's first rolled-up day (the events totals hold a row for every day with events), or null when it has none. */
+export async function firstRolledDay(client: ClickHouseClient, siteId: number): Promise<LocalDate | null> {
+  const query = `SELECT toString(min(day)) AS first, count() AS rows FROM ${rollupTableName(EVENT_TOTALS)} WHERE site_id = {site:UInt64} AND days = 1`;
+  const [found] = await select<{ first: string; rows: string }>(client, query, { site: siteId });
+  return (found && Number(found.rows) > 0 && parseIsoDate(found.first)) || null;
 }
 
 /** The estimated visitor hashes of a table's grouped window rows of one computation. */
@@ -179,18 +187,18 @@ export async function siteBounds(client: ClickHouseClient, siteId: number): Prom
 }
 
 /**
- * Runs a merge of windows of a table (`spans`: whether each holds whole weeks; their grouped rows
- * instead) cut into `slices` statements, each with `options` (memory limits and settings).
+ * Runs a merge of windows of a table (each as `reads` says; their grouped rows instead) cut into
+ * `slices` statements, each with `options` (memory limits and settings).
  */
 export async function mergeWindow(
   client: ClickHouseClient,
   table: RollupTable,
-  merge: { spans: readonly boolean[] } | 'grouped',
+  merge: { reads: readonly SpanRead[] } | 'grouped',
   params: Record<string, unknown>,
   slices: number,
   options: { clickhouse_settings: ClickHouseSettings },
 ): Promise<void> {
-  const query = merge === 'grouped' ? groupedWindowInsert(table) : windowInsert(table, merge.spans);
+  const query = merge === 'grouped' ? groupedWindowInsert(table) : windowInsert(table, merge.reads);
   for (let slice = 0; slice < slices; slice++) await client.command({ query, query_params: { ...params, slices, slice }, ...options });
 }
 

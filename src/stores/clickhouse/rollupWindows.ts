@@ -1,6 +1,16 @@
 import { calendarPresetDays } from '../../time/calendarPresets.js';
-import { addDays, dayNumber, earlierDay, formatDate, type LocalDate, parseIsoDate, wholeWeeks } from '../../time/localTime.js';
-import { DAY_KEYS, ROLLUP_AGGREGATES, ROLLUP_TABLES, type RollupFamily, type RollupTable, rollupTableName, VISITOR_BOUND, weekRows } from './dailyRollups.js';
+import { addDays, dayNumber, earlierDay, formatDate, isoWeekday, type LocalDate, laterDay, parseIsoDate } from '../../time/localTime.js';
+import {
+  blockRows,
+  blocksWithin,
+  DAY_KEYS,
+  ROLLUP_AGGREGATES,
+  ROLLUP_TABLES,
+  type RollupFamily,
+  type RollupTable,
+  rollupTableName,
+  VISITOR_BOUND,
+} from './dailyRollups.js';
 import type { TableDef } from './ddl.js';
 
 /**
@@ -32,6 +42,28 @@ export const WINDOW_DAYS = [7, 28, 91] as const;
  */
 export const PRESET_WINDOW_SLOTS = { month: 2, last_month: 3, year: 4, '12mo': 5, all: 6 } as const;
 
+/**
+ * Windows from each of the last thirteen weeks' Mondays up to the last day rolled up, so that a
+ * custom range ending yesterday or today is one of them, or one and the week's last days before it
+ * (dailyRollups.ts EDGE_DAYS): two rows a group where the weeks and runs before it took up to five,
+ * and one row without a visitor set when the range begins on a Monday (docs/benchmarks.md,
+ * "Windows from each Monday"). The window from the Monday `k` weeks before this week's has slot
+ * MONDAY_SLOTS + `k` and `days` 0; thirteen weeks reach back as far as `91d` does.
+ */
+export const MONDAY_WEEKS = 13;
+export const MONDAY_SLOTS = 10;
+
+/** Which of the windows beyond WINDOW_DAYS a computation holds: a coverage row written before a kind existed names only the others. */
+export interface WindowKinds {
+  presets: boolean;
+  mondays: boolean;
+}
+export const EVERY_WINDOW: WindowKinds = { presets: true, mondays: true };
+
+/** Whether a window is one of the presets' (PRESET_WINDOW_SLOTS) or from a Monday (MONDAY_WEEKS). */
+export const isPresetWindow = (span: WindowSpan) => span.days === 0 && span.slot < MONDAY_SLOTS;
+export const isMondayWindow = (span: WindowSpan) => span.days === 0 && span.slot > MONDAY_SLOTS;
+
 /** The first day of the `all` window: before any stored day, so it holds every day up to its last. */
 export const OPEN_START = '1970-01-01';
 
@@ -53,14 +85,14 @@ export interface RollupWindow extends WindowSpan {
 
 /**
  * The windows kept for a site whose roll-ups reach `through`, seen from `today` (the day after it
- * once yesterday is rolled up); `presets` adds those of PRESET_WINDOW_SLOTS (a coverage row written
- * before they existed names only the others: src/rollups/coverageBook.ts). Each is a preset's days
+ * once yesterday is rolled up); `kinds` says which beyond WINDOW_DAYS (a coverage row written
+ * before some existed names only the others: src/rollups/coverageBook.ts). Each is a preset's days
  * up to `through`: in the two hours after midnight yesterday is not rolled up yet (the job's grace,
  * src/rollups/rollSite.ts), so `7d`'s window is its first six days and queries read yesterday raw
  * beside it, as `month` reads today. A preset that has no rolled-up day yet (`month` on the 1st)
  * has none, and one holding the same days as another is left to it.
  */
-export function windowsEnding(through: LocalDate, presets = true, today = addDays(through, 1)): WindowSpan[] {
+export function windowsEnding(through: LocalDate, kinds: WindowKinds = EVERY_WINDOW, today = addDays(through, 1)): WindowSpan[] {
   const upToThrough = (span: WindowSpan) => ({ ...span, last: formatDate(earlierDay(parseIsoDate(span.last)!, through)) });
   const lengths = WINDOW_DAYS.flatMap((days) =>
     [0, 1].map((slot) => {
@@ -73,9 +105,17 @@ export function windowsEnding(through: LocalDate, presets = true, today = addDay
     return upToThrough({ days: 0, slot: PRESET_WINDOW_SLOTS[preset], first: formatDate(first), last: formatDate(last) });
   });
   const all = { days: 0, slot: PRESET_WINDOW_SLOTS.all, first: OPEN_START, last: formatDate(through) };
-  // In January the year so far is the month so far: merged once, as the month's.
-  const distinct = calendar.filter((span, i) => !calendar.slice(0, i).some((o) => o.first === span.first && o.last === span.last));
-  return [...lengths, ...(presets ? [...distinct, all] : [])].filter((span) => span.first <= span.last);
+  const thisMonday = addDays(today, 1 - isoWeekday(today));
+  const mondays = Array.from({ length: MONDAY_WEEKS }, (_, i) => ({
+    days: 0,
+    slot: MONDAY_SLOTS + i + 1,
+    first: formatDate(addDays(thisMonday, -7 * (i + 1))),
+    last: formatDate(through),
+  }));
+  const spans = [...lengths, ...(kinds.presets ? [...calendar, all] : []), ...(kinds.mondays ? mondays : [])];
+  // In January the year so far is the month so far, and on a Monday the week before is `7d`: merged once, as the first.
+  const distinct = spans.filter((span, i) => !spans.slice(0, i).some((o) => o.first === span.first && o.last === span.last));
+  return distinct.filter((span) => span.first <= span.last);
 }
 
 /** The day a site's windows were seen from (windowsEnding's `today`): the day after the last day of its slot-0 ranges. */
@@ -135,23 +175,37 @@ function mergedAggregates(table: RollupTable): { inner: string[]; outer: string[
 }
 
 /**
- * The parameters of a span for windowInsert and windowSizesSql (named with `suffix` there), with
- * the `monday` and `sunday` of the whole weeks within it when it holds any (`weeks`): those are
- * read from their week rows.
+ * A window's rows as a merge reads them: the condition picking them from a daily table (`rows`),
+ * and every parameter it and the window's own columns name, suffixed with its `index`.
  */
-export function spanParameters(span: WindowSpan, suffix = ''): { weeks: boolean; params: Record<string, string | number> } {
-  const weeks = wholeWeeks(parseIsoDate(span.first)!, parseIsoDate(span.last)!);
-  const params: Record<string, string | number> = { days: span.days, slot: span.slot, first: span.first, last: span.last };
-  if (weeks) Object.assign(params, { monday: formatDate(weeks.monday), sunday: formatDate(weeks.sunday) });
-  return { weeks: weeks !== null, params: Object.fromEntries(Object.entries(params).map(([name, value]) => [`${name}${suffix}`, value])) };
+export interface SpanRead {
+  index: number;
+  rows: string;
+  params: Record<string, string | number>;
 }
 
-/** The daily table's rows a span is merged from (parameters of spanParameters, named with `suffix`). */
-function spanRows(table: RollupTable, weeks: boolean, suffix: string): string {
-  const days = `days = 1 AND ${WINDOW_HOLDS[table.family](`{first${suffix}:Date}`, `{last${suffix}:Date}`)}`;
-  if (!weeks) return days;
-  const held = weekRows(table, `{monday${suffix}:Date}`, `{sunday${suffix}:Date}`);
-  return `(${held.rows}) OR (${days} AND NOT (${held.holds}))`;
+/**
+ * How window `index` is read from a daily table, as a range is (src/query/sql/rollupSource.ts
+ * rangeRows): its whole weeks as the longest runs stored and a partial week at either end as the
+ * week's first or last days (dailyRollups.ts blocksWithin; `runsFrom` as in the coverage), its other
+ * days as day rows. Thirteen weeks are a run of eight, one of four and a week, not thirteen weeks.
+ * Reading starts on `from`, the site's first rolled-up day, when the window starts before it (the
+ * open `all`): no row is older.
+ */
+export function spanRead(table: RollupTable, span: WindowSpan, index: number, from: LocalDate, runsFrom: LocalDate): SpanRead {
+  const params: Record<string, string | number> = { [`days_${index}`]: span.days, [`slot_${index}`]: span.slot, [`first_${index}`]: span.first };
+  const date = (day: LocalDate) => {
+    const name = `day_${index}_${Object.keys(params).length}`;
+    params[name] = formatDate(day);
+    return `{${name}:Date}`;
+  };
+  const first = laterDay(parseIsoDate(span.first)!, from);
+  const last = parseIsoDate(span.last)!;
+  const days = `days = 1 AND ${WINDOW_HOLDS[table.family](date(first), date(last))}`;
+  const blocks = dayNumber(first) <= dayNumber(last) ? blocksWithin(first, last, runsFrom) : [];
+  if (blocks.length === 0) return { index, rows: days, params };
+  const held = blockRows(table, blocks, date);
+  return { index, rows: `(${held.rows}) OR (${days} AND NOT (${held.holds}))`, params };
 }
 
 /**
@@ -178,39 +232,37 @@ const inSlice = (columns: readonly string[]) => `sipHash64(${columns.join(', ')}
 const capped = (rows: string) => `SELECT sum(least(bound, ${SET_HASHES})) AS hashes FROM (${rows})`;
 
 /**
- * The hashes each span's full rows would hold (`span`: its index in `spans`, `hashes`), from the
- * daily rows windowInsert merges. Parameters: `site`, and each span's spanParameters named `_<index>`.
+ * The hashes each window's full rows would hold (`span`: its index, `hashes`), from the daily rows
+ * windowInsert merges. Parameters: `site`, and each read's.
  */
-export function windowSizesSql(table: RollupTable, spans: readonly WindowSpan[]): string {
+export function windowSizesSql(table: RollupTable, reads: readonly SpanRead[]): string {
   const keys = ['classification', ...table.keys.map((k) => k.column)];
-  return spans
-    .map((span, i) => {
-      const rows = spanRows(table, spanParameters(span).weeks, `_${i}`);
-      const groups = `SELECT sum(visitor_bound) AS bound FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND (${rows}) GROUP BY ${keys.join(', ')}`;
-      return `SELECT ${i} AS span, hashes FROM (${capped(groups)})`;
+  return reads
+    .map((read) => {
+      const groups = `SELECT sum(visitor_bound) AS bound FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND (${read.rows}) GROUP BY ${keys.join(', ')}`;
+      return `SELECT ${read.index} AS span, hashes FROM (${capped(groups)})`;
     })
     .join(' UNION ALL ');
 }
 
 /**
- * Merges one slice of windows from the table's week and day rows: span `i` of `spans` (whether it
- * holds whole weeks) with the parameters of spanParameters named `_<i>`, all in one statement.
- * Parameters besides: `site`, `computed`, `slices`, `slice`. Each row's visitor bound is its own
- * merged count, as a day row's is: a group's summed bounds then stay at least its visitors, and
- * close to them.
+ * Merges one slice of windows from the table's stored rows, each as `reads` says, all in one
+ * statement. Parameters: `site`, `computed`, `slices`, `slice` and each read's. Each row's visitor
+ * bound is its own merged count, as a day row's is: a group's summed bounds then stay at least its
+ * visitors, and close to them.
  */
-export function windowInsert(table: RollupTable, spans: readonly boolean[]): string {
+export function windowInsert(table: RollupTable, reads: readonly SpanRead[]): string {
   const keys = table.keys.map((k) => k.column);
   const { inner: merged, outer: aggregates } = mergedAggregates(table);
-  const one = (weeks: boolean, i: number) => {
+  const one = ({ index, rows }: SpanRead) => {
     // The rows' columns are renamed inside, so no alias below shadows a column it reads.
-    const inner = `SELECT classification, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND ${inSlice(['classification', ...keys])} AND (${spanRows(table, weeks, `_${i}`)}) GROUP BY ${['classification', ...keys].join(', ')}`;
+    const inner = `SELECT classification, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND ${inSlice(['classification', ...keys])} AND (${rows}) GROUP BY ${['classification', ...keys].join(', ')}`;
     const outer = [
       '{site:UInt64} AS site_id',
-      `{days_${i}:UInt8} AS days`,
-      `{slot_${i}:UInt8} AS slot`,
+      `{days_${index}:UInt8} AS days`,
+      `{slot_${index}:UInt8} AS slot`,
       `'${FULL}' AS grouping`,
-      ...DAY_KEYS[table.family].map((d) => `{first_${i}:Date} AS ${d.column}`),
+      ...DAY_KEYS[table.family].map((d) => `{first_${index}:Date} AS ${d.column}`),
       'classification',
       ...keys,
       ...aggregates,
@@ -218,7 +270,7 @@ export function windowInsert(table: RollupTable, spans: readonly boolean[]): str
     ];
     return `SELECT ${outer.join(', ')} FROM (${inner})`;
   };
-  return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) ${spans.map(one).join(' UNION ALL ')}`;
+  return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) ${reads.map(one).join(' UNION ALL ')}`;
 }
 
 /**
