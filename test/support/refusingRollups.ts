@@ -11,7 +11,8 @@ export function refusingRollups(deps: QueryEngineDeps): QueryEngineDeps {
       get: (target, name) =>
         name === 'query'
           ? (params: { query: string }) => {
-              if (params.query.includes('daily_')) throw Object.assign(new Error('Memory limit exceeded'), { code: '241', type: 'MEMORY_LIMIT_EXCEEDED' });
+              if (/\b(daily|window)_/.test(params.query))
+                throw Object.assign(new Error('Memory limit exceeded'), { code: '241', type: 'MEMORY_LIMIT_EXCEEDED' });
               return target.query(params as never);
             }
           : Reflect.get(target, name),

@@ -264,10 +264,10 @@ function rolledSpan(ctx: CompileContext, coverage: Coverage): [LocalDate, LocalD
  * The window of the table (src/stores/clickhouse/rollupWindows.ts) within the range's rolled-up
  * days that leaves the fewest rows to merge per group, if reading one does; none for a report by
  * time, whose buckets need the days apart. Each row read holds a visitor set, and a busy group's
- * holds up to 65,536 hashes whatever its days, so the rows are what a range costs: a custom 60
- * days from a Monday to yesterday reads a run of eight weeks and its last four days (2 rows), not
- * the 28 days ending yesterday with the four weeks and four days before them (3; docs/benchmarks.md,
- * "A week's first and last days").
+ * holds up to 65,536 hashes whatever its days, so the rows are what a range costs: a custom 85
+ * days from a Thursday to yesterday reads the window from the next Monday and the week's last four
+ * days before it (2 rows), not the 28 days ending yesterday with the runs and days before them
+ * (docs/benchmarks.md, "Windows from each Monday").
  */
 function windowFor(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): RollupWindow | null {
   if (side.dims.some((i) => dimensionKind(ctx.q.dimensions[i]!)?.kind === 'time')) return null;

@@ -188,7 +188,7 @@ export interface SpanRead {
  * How window `index` is read from a daily table, as a range is (src/query/sql/rollupSource.ts
  * rangeRows): its whole weeks as the longest runs stored and a partial week at either end as the
  * week's first or last days (dailyRollups.ts blocksWithin; `runsFrom` as in the coverage), its other
- * days as day rows. Thirteen weeks are a run of eight, one of four and a week, not thirteen weeks.
+ * days as day rows: thirteen weeks are a few runs, not thirteen week rows.
  * Reading starts on `from`, the site's first rolled-up day, when the window starts before it (the
  * open `all`): no row is older.
  */
