@@ -2,7 +2,15 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { Clock } from '../clock.js';
 import { ALL_RUNS } from '../stores/clickhouse/dailyRollups.js';
 import { type Coverage, type CoverageRow, latestComputation, readCoverage, writeCoverage } from '../stores/clickhouse/rollupStore.js';
-import { isMondayWindow, isPresetWindow, type RollupWindow, windowsEnding, windowsSeenFrom } from '../stores/clickhouse/rollupWindows.js';
+import {
+  isPresetWindow,
+  MONDAY_WEEKS,
+  mondaysHeld,
+  type RollupWindow,
+  type WindowKinds,
+  windowsEnding,
+  windowsSeenFrom,
+} from '../stores/clickhouse/rollupWindows.js';
 import { addDays, endOfDay, formatDate, type LocalDate, parseIsoDate } from '../time/localTime.js';
 
 /** A coverage without the windows published with it. */
@@ -12,12 +20,21 @@ export const day = (text: string): LocalDate => parseIsoDate(text)!;
 
 /**
  * Named among a coverage row's window tables when its computation holds the presets' windows
- * (rollupWindows.ts PRESET_WINDOW_SLOTS), or those from each Monday (MONDAY_WEEKS): a row written
- * before a kind was merged does not name it, and its computation is read as the windows it has
- * until the job merges them all again.
+ * (rollupWindows.ts PRESET_WINDOW_SLOTS), or those from the latest Mondays (`+mondays:3`: three;
+ * a bare `+mondays`, written before the count was, all MONDAY_WEEKS): a row written before a kind
+ * was merged does not name it, and its computation is read as the windows it has until the job
+ * merges them all again.
  */
-const MARKS = { presets: '+presets', mondays: '+mondays' } as const;
-const isMark = (table: string) => Object.values<string>(MARKS).includes(table);
+const PRESETS = '+presets';
+const MONDAYS = '+mondays';
+const isMark = (table: string) => table.startsWith('+');
+const kindsNamed = (tables: readonly string[]): WindowKinds => {
+  const mondays = tables.find((table) => table === MONDAYS || table.startsWith(`${MONDAYS}:`));
+  return {
+    presets: tables.includes(PRESETS),
+    mondays: mondays === undefined ? 0 : mondays === MONDAYS ? MONDAY_WEEKS : Number(mondays.slice(MONDAYS.length + 1)),
+  };
+};
 /**
  * A site's coverage through a day; `runsFrom` as the coverage it follows had it (its runs stay
  * stored), or every run for a site rolled up from its first day.
@@ -88,8 +105,7 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
     // They were seen from the day after `windows_through` (a day later in the grace after midnight).
     const through = day(row.through);
     if (Number(row.computed) === 0 || (row.windows_through !== row.through && row.windows_through !== formatDate(addDays(through, 1)))) return;
-    const kinds = { presets: row.tables.includes(MARKS.presets), mondays: row.tables.includes(MARKS.mondays) };
-    const spans = windowsEnding(through, kinds, addDays(day(row.windows_through), 1));
+    const spans = windowsEnding(through, kindsNamed(row.tables), addDays(day(row.windows_through), 1));
     windows.set(
       siteId,
       row.tables.filter((table) => !isMark(table)).flatMap((table) => spans.map((span) => ({ ...span, table, computed: Number(row.computed) }))),
@@ -118,8 +134,8 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
       windows_through: seenFrom ? formatDate(addDays(seenFrom, -1)) : '1970-01-01',
       window_tables: [
         ...new Set(published.map((w) => w.table)),
-        ...(published.some(isPresetWindow) ? [MARKS.presets] : []),
-        ...(published.some(isMondayWindow) ? [MARKS.mondays] : []),
+        ...(published.some(isPresetWindow) ? [PRESETS] : []),
+        ...(mondaysHeld(published) > 0 ? [`${MONDAYS}:${mondaysHeld(published)}`] : []),
       ],
     });
   };

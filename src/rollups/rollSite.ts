@@ -12,12 +12,12 @@ import {
   windowSizes,
 } from '../stores/clickhouse/rollupStore.js';
 import {
-  EVERY_WINDOW,
   type RollupWindow,
   type SpanRead,
   sliceCount,
   spanRead,
   type WindowSpan,
+  windowKinds,
   windowsEnding,
   windowsFitOneStatement,
 } from '../stores/clickhouse/rollupWindows.js';
@@ -149,7 +149,10 @@ async function refreshWindows(round: RollupRound, site: RollupSite, now: number)
   const coverage = book.covered.get(site.id);
   if (!coverage || book.stale.has(site.id)) return;
   const through = day(coverage.through);
-  const spans = windowsEnding(through, EVERY_WINDOW, laterDay(toLocal(now, site.timezone), addDays(through, 1)));
+  const today = laterDay(toLocal(now, site.timezone), addDays(through, 1));
+  // No stored row is older than the site's first rolled-up day: the open `all` is read from it.
+  const from = (await firstRolledDay(round.client, site.id)) ?? addDays(through, 1);
+  const spans = windowsEnding(through, windowKinds(today, from), today);
   const published = book.windows.get(site.id) ?? [];
   const same = (s: WindowSpan, w: WindowSpan) => s.slot === w.slot && s.days === w.days && s.first === w.first && s.last === w.last;
   if (published.length > 0 && spans.every((s) => published.some((w) => same(s, w)))) return;
@@ -160,8 +163,6 @@ async function refreshWindows(round: RollupRound, site: RollupSite, now: number)
   const computed = book.nextVersion();
   const written: RollupWindow[] = [];
   const computation = { site: site.id, computed };
-  // No stored row is older than the site's first rolled-up day: the open `all` is read from it.
-  const from = (await firstRolledDay(round.client, site.id)) ?? addDays(through, 1);
   const bounds = await siteBounds(round.client, site.id);
   for (const table of ROLLUP_TABLES) {
     try {

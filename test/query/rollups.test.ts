@@ -47,9 +47,12 @@ const answer = (body: any) => body.results;
 
 /**
  * The windows kept for a site rolled up through 9 Jan 2024 (src/stores/clickhouse/rollupWindows.ts
- * windowsEnding): ten of the presets, and twelve from Mondays (the thirteenth, from 1 Jan, is `month`'s).
+ * windowsEnding) whose days reach back thirteen weeks: ten of the presets, and twelve from Mondays
+ * (the thirteenth, from 1 Jan, is `month`'s). A site whose first day is in the last week keeps the
+ * presets' alone (windowKinds).
  */
 const WINDOWS = 22;
+const PRESET_WINDOWS = 10;
 const RANGE = ['2024-01-08', '2024-01-10'];
 
 /** The dashboard's questions and more, all of which a roll-up can answer. */
@@ -641,6 +644,21 @@ const restarted = () =>
     },
   });
 
+/** Writes a site's coverage row again as it is, but for the window tables it names. */
+async function rewriteCoverage(siteId: number, tables: (named: string[]) => string[]) {
+  const [row] = await readCoverage(t.app.events.jobs, siteId);
+  await writeCoverage(t.app.events.jobs, {
+    site_id: siteId,
+    timezone: row!.timezone,
+    through: row!.through,
+    runs_from: row!.runs_from,
+    version: Number(row!.latest) + 1,
+    windows_computed: Number(row!.computed),
+    windows_through: row!.windows_through,
+    window_tables: tables(row!.tables),
+  });
+}
+
 /** Each body's answer before the job runs, from raw rows. */
 async function rawAnswers(account: Account, bodies: Record<string, unknown>[]) {
   const deps = queryEngineDeps(t.app);
@@ -665,6 +683,8 @@ describe('window rows', () => {
   it('merge the ranges ending yesterday once, and a range holding one reads it in place of its days', async () => {
     const account = await createAccount(t.app);
     await insertEvents(t.app, account.siteId, [
+      // The Monday thirteen weeks back: every Monday's window holds days of the site.
+      { visitor: 'g', at: '2023-10-09 10:00:00', page: '/old' },
       { visitor: 'a', at: '2023-12-28 10:00:00', page: '/' },
       { visitor: 'a', at: '2024-01-04 10:00:00', page: '/' },
       { visitor: 'a', at: '2024-01-04 10:05:00', page: '/docs' },
@@ -717,6 +737,12 @@ describe('window rows', () => {
     expect(windows).toHaveLength(WINDOWS * ROLLUP_TABLES.length);
     // A restarted service reads the published windows at once, from the coverage row that names them.
     expect((await restarted()).coverage(account.siteId)!.windows).toEqual(windows);
+    // A row written before the Mondays were counted names them bare: all thirteen weeks'.
+    await rewriteCoverage(account.siteId, (tables) => {
+      expect(tables).toContain('+mondays:13');
+      return tables.map((table) => (table.startsWith('+mondays') ? '+mondays' : table));
+    });
+    expect((await restarted()).coverage(account.siteId)!.windows).toEqual(windows);
     expect(windows.filter((w) => w.table === 'pages').map(({ days, slot, first, last }) => ({ days, slot, first, last }))).toEqual([
       { days: 7, slot: 0, first: '2024-01-03', last: '2024-01-09' },
       { days: 7, slot: 1, first: '2023-12-27', last: '2024-01-02' },
@@ -760,6 +786,8 @@ describe('window rows', () => {
       params.length = 0;
       await runQuery(watched, account.teamId, { site_id: account.domain, date_range, metrics: ['visitors'], dimensions: ['event:page'] });
       expect(statements.flatMap((sql, i) => windowSlots(sql, params[i]!))).toContain(slot);
+      // From a Monday to yesterday the window alone: each page's own count, no visitor set merged.
+      if (date_range[1] === '2024-01-09') expect(statements.join()).not.toMatch(/uniqMerge/);
     }
     // A report by time needs its days apart.
     statements.length = 0;
@@ -788,13 +816,13 @@ describe('window rows', () => {
       const first = (await runQuery(watched, account.teamId, all)).results[0]!.dimensions[0];
       return { first, spanRead: statements.some((sql) => sql.includes("'rolled' AS source")) };
     };
-    expect(await allFrom()).toEqual({ first: '2023-12-28', spanRead: true });
-    expect(await allFrom()).toEqual({ first: '2023-12-28', spanRead: false });
-    await insertEvents(t.app, account.siteId, [{ visitor: 'f', at: '2023-12-20 09:00:00', page: '/' }]);
-    expect(await allFrom()).toEqual({ first: '2023-12-20', spanRead: true });
+    expect(await allFrom()).toEqual({ first: '2023-10-09', spanRead: true });
+    expect(await allFrom()).toEqual({ first: '2023-10-09', spanRead: false });
+    await insertEvents(t.app, account.siteId, [{ visitor: 'f', at: '2023-10-02 09:00:00', page: '/' }]);
+    expect(await allFrom()).toEqual({ first: '2023-10-02', spanRead: true });
     await t.app.jobs.runOnce();
-    expect(await allFrom()).toEqual({ first: '2023-12-20', spanRead: true });
-    expect(await allFrom()).toEqual({ first: '2023-12-20', spanRead: false });
+    expect(await allFrom()).toEqual({ first: '2023-10-02', spanRead: true });
+    expect(await allFrom()).toEqual({ first: '2023-10-02', spanRead: false });
     // Over a hundred queries and three rounds: about 40 s alone, twice that beside another test file on two cores.
   }, 240_000);
 });
@@ -839,22 +867,12 @@ describe("a coverage row written before the presets' windows", () => {
     await insertEvents(t.app, account.siteId, [{ visitor: 'a', at: '2024-01-08 10:00:00', page: '/' }]);
     await t.app.jobs.runOnce();
     const windows = t.app.rollups.coverage(account.siteId)!.windows;
-    const [row] = await readCoverage(t.app.events.jobs, account.siteId);
     // As an older build wrote it: the tables alone, without `+presets`.
-    await writeCoverage(t.app.events.jobs, {
-      site_id: account.siteId,
-      timezone: row!.timezone,
-      through: row!.through,
-      runs_from: row!.runs_from,
-      version: Number(row!.latest) + 1,
-      windows_computed: Number(row!.computed),
-      windows_through: row!.windows_through,
-      window_tables: row!.tables.filter((table) => !table.startsWith('+')),
-    });
+    await rewriteCoverage(account.siteId, (tables) => tables.filter((table) => !table.startsWith('+')));
     const older = await restarted();
     expect(older.coverage(account.siteId)!.windows).toEqual(windows.filter((w) => w.days !== 0));
     await older.runOnce([{ id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null }], SMALL_SITE_NOW);
-    expect(older.coverage(account.siteId)!.windows).toHaveLength(WINDOWS * ROLLUP_TABLES.length);
+    expect(older.coverage(account.siteId)!.windows).toHaveLength(PRESET_WINDOWS * ROLLUP_TABLES.length);
   });
 });
 
@@ -882,6 +900,8 @@ describe('in the two hours after midnight', () => {
   it('reads the presets from windows of their rolled-up days, yesterday raw beside them, and merges them again once yesterday is', async () => {
     const account = await createAccount(t.app);
     await insertEvents(t.app, account.siteId, [
+      // The Monday thirteen weeks back: every Monday's window holds days of the site.
+      { visitor: 'g', at: '2023-10-09 10:00:00', page: '/old' },
       { visitor: 'a', at: '2023-12-28 10:00:00', page: '/' },
       { visitor: 'a', at: '2024-01-04 10:00:00', page: '/' },
       { visitor: 'b', at: '2024-01-05 11:00:00', page: '/docs', country: 'DE' },
@@ -985,7 +1005,7 @@ async function windowJob(account: Account, windowSliceBytes: number | undefined,
   });
   await rollups.runOnce([{ id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null }], SMALL_SITE_NOW);
   expect(errors).toEqual([]);
-  expect(rollups.coverage(account.siteId)!.windows).toHaveLength(WINDOWS * ROLLUP_TABLES.length);
+  expect(rollups.coverage(account.siteId)!.windows).toHaveLength(PRESET_WINDOWS * ROLLUP_TABLES.length);
   return rollups;
 }
 
@@ -1011,7 +1031,7 @@ describe("a small site's windows", () => {
     const rollups = await windowJob(account, undefined, (query) => statements.push(query));
     expect(statements).toHaveLength(2);
     // Every window, each its own branch of the first statement.
-    expect(statements[0]!.split('UNION ALL')).toHaveLength(WINDOWS);
+    expect(statements[0]!.split('UNION ALL')).toHaveLength(PRESET_WINDOWS);
     expect(statements[1]).toContain("'*' AS grouping");
 
     await expectWindowAnswers({ ...queryEngineDeps(t.app), rollups }, account, bodies, raw);

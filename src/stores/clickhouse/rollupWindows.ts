@@ -51,14 +51,29 @@ export const PRESET_WINDOW_SLOTS = { month: 2, last_month: 3, year: 4, '12mo': 5
  * MONDAY_SLOTS + `k` and `days` 0; thirteen weeks reach back as far as `91d` does.
  */
 export const MONDAY_WEEKS = 13;
-export const MONDAY_SLOTS = 10;
+const MONDAY_SLOTS = 10;
 
-/** Which of the windows beyond WINDOW_DAYS a computation holds: a coverage row written before a kind existed names only the others. */
+/**
+ * Which of the windows beyond WINDOW_DAYS a computation holds: the presets', and how many of the
+ * latest Mondays' (a coverage row written before a kind existed names only the others).
+ */
 export interface WindowKinds {
   presets: boolean;
-  mondays: boolean;
+  mondays: number;
 }
-export const EVERY_WINDOW: WindowKinds = { presets: true, mondays: true };
+
+/**
+ * The windows merged for a site whose first rolled-up day is `first`, seen from `today`: every
+ * preset, and the Mondays' from the week holding `first` on. A window from an earlier Monday would
+ * hold the same rows as that one, so a young site merges only the few its days reach.
+ */
+export function windowKinds(today: LocalDate, first: LocalDate): WindowKinds {
+  const weeks = Math.floor((dayNumber(today) - isoWeekday(today) - (dayNumber(first) - isoWeekday(first))) / 7);
+  return { presets: true, mondays: Math.max(0, Math.min(MONDAY_WEEKS, weeks)) };
+}
+
+/** How many Mondays' windows a computation holds: the one furthest back is the last merged (windowsEnding). */
+export const mondaysHeld = (windows: readonly WindowSpan[]) => Math.max(0, ...windows.filter(isMondayWindow).map((w) => w.slot - MONDAY_SLOTS));
 
 /** Whether a window is one of the presets' (PRESET_WINDOW_SLOTS) or from a Monday (MONDAY_WEEKS). */
 export const isPresetWindow = (span: WindowSpan) => span.days === 0 && span.slot < MONDAY_SLOTS;
@@ -92,7 +107,7 @@ export interface RollupWindow extends WindowSpan {
  * beside it, as `month` reads today. A preset that has no rolled-up day yet (`month` on the 1st)
  * has none, and one holding the same days as another is left to it.
  */
-export function windowsEnding(through: LocalDate, kinds: WindowKinds = EVERY_WINDOW, today = addDays(through, 1)): WindowSpan[] {
+export function windowsEnding(through: LocalDate, kinds: WindowKinds, today: LocalDate): WindowSpan[] {
   const upToThrough = (span: WindowSpan) => ({ ...span, last: formatDate(earlierDay(parseIsoDate(span.last)!, through)) });
   const lengths = WINDOW_DAYS.flatMap((days) =>
     [0, 1].map((slot) => {
@@ -106,13 +121,13 @@ export function windowsEnding(through: LocalDate, kinds: WindowKinds = EVERY_WIN
   });
   const all = { days: 0, slot: PRESET_WINDOW_SLOTS.all, first: OPEN_START, last: formatDate(through) };
   const thisMonday = addDays(today, 1 - isoWeekday(today));
-  const mondays = Array.from({ length: MONDAY_WEEKS }, (_, i) => ({
+  const mondays = Array.from({ length: kinds.mondays }, (_, i) => ({
     days: 0,
     slot: MONDAY_SLOTS + i + 1,
     first: formatDate(addDays(thisMonday, -7 * (i + 1))),
     last: formatDate(through),
   }));
-  const spans = [...lengths, ...(kinds.presets ? [...calendar, all] : []), ...(kinds.mondays ? mondays : [])];
+  const spans = [...lengths, ...(kinds.presets ? [...calendar, all] : []), ...mondays];
   // In January the year so far is the month so far, and on a Monday the week before is `7d`: merged once, as the first.
   const distinct = spans.filter((span, i) => !spans.slice(0, i).some((o) => o.first === span.first && o.last === span.last));
   return distinct.filter((span) => span.first <= span.last);
