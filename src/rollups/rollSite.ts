@@ -116,7 +116,7 @@ async function catchUp(round: RollupRound, site: RollupSite, from: LocalDate, ta
   let days = 0;
   while (formatDate(next) <= formatDate(target)) {
     const chunkEnd = earlierDay(addDays(next, CHUNK_DAYS - 1), target);
-    await insertRollupDays(round.client, site, next, chunkEnd, round.inPlace);
+    await insertRollupDays(round.client, site, next, chunkEnd, round.inPlace, round.sliceBytes);
     // Another node may have pulled the coverage back meanwhile (a late row): that is noted like a write here.
     await book.reloadSite(site.id);
     // A write noted meanwhile into these days leaves them for the next round.

@@ -989,7 +989,7 @@ async function windowJob(account: Account, windowSliceBytes: number | undefined,
     get: (target, name) =>
       name === 'command'
         ? (params: Parameters<typeof target.command>[0]) => {
-            if (params.query.includes('INTO window_pages')) seen(params.query, params.query_params ?? {});
+            seen(params.query, params.query_params ?? {});
             return target.command(params);
           }
         : Reflect.get(target, name),
@@ -1014,7 +1014,13 @@ describe('window rows too large for one statement', () => {
     const { account, bodies, raw } = await windowedSite();
     // A job allowed a kilobyte of sets per statement: 32 visitors' sets of events (visitors and visits).
     const slices = { full: [] as number[], regrouped: [] as number[] };
-    const rollups = await windowJob(account, 1024, (query, params) => slices[query.includes('UNION ALL') ? 'regrouped' : 'full'].push(Number(params.slices)));
+    let blockStatements = 0;
+    const rollups = await windowJob(account, 1024, (query, params) => {
+      if (query.includes('INTO window_pages')) slices[query.includes('UNION ALL') ? 'regrouped' : 'full'].push(Number(params.slices));
+      if (query.includes('INTO daily_pages') && query.includes('AS start')) blockStatements++;
+    });
+    // Its day rows' sets are too large for every kind of block at once: one statement a kind.
+    expect(blockStatements).toBeGreaterThan(1);
     // The 91-day window's pages and every window merged again by column take more than one slice each.
     expect(Math.max(...slices.full)).toBeGreaterThan(1);
     expect(slices.regrouped.length).toBeGreaterThan(1);
@@ -1025,10 +1031,15 @@ describe('window rows too large for one statement', () => {
 });
 
 describe("a small site's windows", () => {
-  it('are merged in one statement per table, and regrouped in another, to the same answers', async () => {
+  it('are merged in one statement per table, and regrouped in another, to the same answers, as its blocks are in one', async () => {
     const { account, bodies, raw } = await windowedSite();
-    const statements: string[] = [];
-    const rollups = await windowJob(account, undefined, (query) => statements.push(query));
+    const all: string[] = [];
+    const rollups = await windowJob(account, undefined, (query) => all.push(query));
+    // Its days, then every kind of block ending in them (weeks, runs, a week's first and last days) at once.
+    const daily = all.filter((query) => query.includes('INTO daily_pages'));
+    expect(daily).toHaveLength(2);
+    expect(daily[1]!.split('UNION ALL').length).toBeGreaterThan(1);
+    const statements = all.filter((query) => query.includes('INTO window_pages'));
     expect(statements).toHaveLength(2);
     // Every window, each its own branch of the first statement.
     expect(statements[0]!.split('UNION ALL')).toHaveLength(PRESET_WINDOWS);

@@ -23,6 +23,7 @@ import {
   type RollupWindow,
   SITE_BOUNDS_SQL,
   type SpanRead,
+  sliceCount,
   windowInsert,
   windowSizesSql,
 } from './rollupWindows.js';
@@ -124,7 +125,8 @@ const ROLLING_ORDER = [...ROLLUP_TABLES].sort((a, b) => Number(a.from !== undefi
 /**
  * Rolls up a site's local days `first` to `last` into every table, and the blocks (runs of weeks, a
  * week's first or last days) that end within them: every one of their days is rolled up now.
- * `settings`: those each insert runs with.
+ * `settings`: those each insert runs with; `sliceBytes`: the bytes of visitor sets one statement
+ * may hold (rollupWindows.ts sliceCount).
  */
 export async function insertRollupDays(
   client: ClickHouseClient,
@@ -132,6 +134,7 @@ export async function insertRollupDays(
   first: LocalDate,
   last: LocalDate,
   settings: ClickHouseSettings,
+  sliceBytes: number,
 ): Promise<void> {
   const where = "site_id = {site:UInt64} AND timestamp >= toDateTime({first:UInt32}, 'UTC') AND timestamp <= toDateTime({last:UInt32}, 'UTC')";
   const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -143,22 +146,32 @@ export async function insertRollupDays(
     firstDay: formatDate(first),
     lastDay: formatDate(last),
   };
+  const inDays = (table: RollupTable, from: string, to: string) =>
+    `site_id = {site:UInt64} AND ${rowDay(table)} >= {${from}:Date} AND ${rowDay(table)} <= {${to}:Date}`;
+  const into = (table: RollupTable) => `INSERT INTO ${rollupTableName(table)} (${allColumns(table).join(', ')})`;
+  for (const table of ROLLING_ORDER) {
+    const days = table.from ? narrowedSelect(table, `days = 1 AND ${inDays(table, 'firstDay', 'lastDay')}`) : rollupSelect(table, where, '{tz:String}', true);
+    await client.command({ query: `${into(table)} ${days}`, query_params: params, clickhouse_settings: settings });
+  }
   // The blocks of each kind that end within these days: the same for every table.
   const blocks = BLOCK_KINDS.flatMap((kind) => {
     const ending = blocksEnding(kind, first, last);
     return ending ? [{ kind, from: formatDate(ending.from), to: formatDate(ending.to) }] : [];
   });
+  if (blocks.length === 0) return;
+  const statement = (table: RollupTable, indexes: number[]) => ({
+    query: `${into(table)} ${indexes.map((i) => blockSelect(table, inDays(table, `from_${i}`, `to_${i}`), blocks[i]!.kind)).join(' UNION ALL ')}`,
+    query_params: Object.assign({ site: site.id }, ...indexes.map((i) => ({ [`from_${i}`]: blocks[i]!.from, [`to_${i}`]: blocks[i]!.to }))),
+  });
+  // A site whose day rows' sets all fit one statement merges every kind at once: one pass instead
+  // of one a kind, which is most of a small site's round. A busier site's kinds go one a statement:
+  // all kinds at once held every block of a month's days in memory, more than the job may use at
+  // 100 M events (docs/benchmarks.md, "A week's first and last days").
+  const bounds = await siteBounds(client, site.id);
   for (const table of ROLLING_ORDER) {
-    const into = `INSERT INTO ${rollupTableName(table)} (${allColumns(table).join(', ')})`;
-    const inDays = (from: string, to: string) => `site_id = {site:UInt64} AND ${rowDay(table)} >= {${from}:Date} AND ${rowDay(table)} <= {${to}:Date}`;
-    const days = table.from ? narrowedSelect(table, `days = 1 AND ${inDays('firstDay', 'lastDay')}`) : rollupSelect(table, where, '{tz:String}', true);
-    await client.command({ query: `${into} ${days}`, query_params: params, clickhouse_settings: settings });
-    // One kind a statement: all kinds at once held every block of a month's days in memory, more
-    // than the job may use at 100 M events (docs/benchmarks.md, "A week's first and last days").
-    for (const { kind, from, to } of blocks) {
-      const query = `${into} ${blockSelect(table, inDays('from', 'to'), kind)}`;
-      await client.command({ query, query_params: { site: site.id, from, to }, clickhouse_settings: settings });
-    }
+    const indexes = blocks.map((_, i) => i);
+    const together = sliceCount(table, (bounds.get(table.name) ?? 0) * blocks.length, sliceBytes) === 1;
+    for (const some of together ? [indexes] : indexes.map((i) => [i])) await client.command({ ...statement(table, some), clickhouse_settings: settings });
   }
 }
 
