@@ -2,7 +2,7 @@
  * Query engine benchmark: `npm run bench:query`.
  *
  * Loads a synthetic site straight into the embedded store (10 million events, about a million
- * visitors, 90 days ending yesterday, skewed pages, sources, countries and devices), then times
+ * visitors, 90 days and today up to an hour ago, skewed pages, sources, countries and devices), then times
  * a dashboard's worth of POST /api/v2/query requests over HTTP, first over raw rows beside the
  * same questions as hand-written SQL on the same engine connection, then after rolling up the
  * closed days (src/rollups/rollups.ts) from roll-ups, and filtered by one page (raw). Prints

@@ -1,7 +1,7 @@
 /**
  * The benchmarks' synthetic site (`npm run bench:query`, `npm run bench:dashboard`): a fresh
  * embedded store loaded straight from ClickHouse's numbers() with BENCH_EVENTS events (default
- * 10,000,000; about a million visitors, 90 days ending yesterday, skewed pages, sources and
+ * 10,000,000; about a million visitors, 90 days and today up to an hour ago, skewed pages, sources and
  * their referrers, countries with their regions and cities, devices, browsers and operating
  * systems with their versions) and the visits derived from them, served over HTTP.
  */
@@ -59,6 +59,9 @@ export async function loadSyntheticSite(name: string) {
   // Load: events generated inside ClickHouse from numbers(), sessions derived from them.
   const loadStart = performance.now();
   const firstDay = Math.floor(now / 86_400_000) * 86_400_000 - DAYS * 86_400_000;
+  // Visits start evenly from the first day up to an hour ago (the last ones end by now), so today
+  // holds its hours' share: a range ending today reads it raw beside the roll-ups, as on a real site.
+  const span = Math.floor((now - firstDay) / 1000) - 3600;
   const pick = (list: string[], u: string) => `[${list.map((v) => `'${v}'`).join(',')}][1 + toUInt32(floor(${u} * ${list.length}))]`;
   // A skewed draw in [0, 1): most mass near 0, so the first entries of each list dominate.
   const skew = (seed: string, power: number) => `pow((sipHash64(s, '${seed}') % 1000000) / 1000000, ${power})`;
@@ -87,7 +90,7 @@ export async function loadSyntheticSite(name: string) {
                         country_code, subdivision1_code, city, device, screen_size, browser, browser_version, operating_system,
                         operating_system_version, props, interactive, classification)
     SELECT
-      toDateTime(${Math.floor(firstDay / 1000)} + intDiv(s * ${DAYS * 86400}, ${SESSIONS}) + k * (20 + sipHash64(s, k) % 240), 'UTC') AS timestamp,
+      toDateTime(${Math.floor(firstDay / 1000)} + intDiv(s * ${span}, ${SESSIONS}) + k * (20 + sipHash64(s, k) % 240), 'UTC') AS timestamp,
       ${site.id} AS site_id,
       if(k > 0 AND sipHash64(s, k, 'goal') % 25 = 0, 'Signup', 'pageview') AS name,
       sipHash64('visitor', sipHash64(s, 'v') % ${VISITORS}) AS user_id,
@@ -137,7 +140,7 @@ export async function loadSyntheticSite(name: string) {
     })
   ).json()) as Record<string, string>[];
   console.log(
-    `Loaded ${Number(counts[0]!.events).toLocaleString('en')} events, ${Number(counts[0]!.visitors).toLocaleString('en')} visitors, ${Number(counts[0]!.sessions).toLocaleString('en')} visits over ${DAYS} days in ${((performance.now() - loadStart) / 1000).toFixed(1)} s.\n`,
+    `Loaded ${Number(counts[0]!.events).toLocaleString('en')} events, ${Number(counts[0]!.visitors).toLocaleString('en')} visitors, ${Number(counts[0]!.sessions).toLocaleString('en')} visits over ${DAYS} days and today in ${((performance.now() - loadStart) / 1000).toFixed(1)} s.\n`,
   );
 
   return {
