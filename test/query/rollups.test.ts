@@ -7,7 +7,7 @@ import { openRollups } from '../../src/rollups/rollups.js';
 import { BLOCK_KINDS, blocksEnding, blocksWithin, ROLLUP_TABLES, spansWithin } from '../../src/stores/clickhouse/dailyRollups.js';
 import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
 import { readCoverage, writeCoverage } from '../../src/stores/clickhouse/rollupStore.js';
-import { PRESET_WINDOW_SLOTS } from '../../src/stores/clickhouse/rollupWindows.js';
+import { PRESET_WINDOW_SLOTS, windowKinds } from '../../src/stores/clickhouse/rollupWindows.js';
 import { updateSite } from '../../src/stores/meta/sites.js';
 import { formatDate, parseIsoDate } from '../../src/time/localTime.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
@@ -680,6 +680,19 @@ async function expectWindowAnswers(deps: QueryEngineDeps, account: Account, bodi
 }
 
 describe('window rows', () => {
+  it("are merged from the Mondays of the weeks a site's days reach, thirteen at most", () => {
+    const seenFrom = (today: string, first: string) => windowKinds(parseIsoDate(today)!, parseIsoDate(first)!).mondays;
+    // Wednesday 10 January 2024: this week's Monday is the 8th, the week before's the 1st.
+    expect(seenFrom('2024-01-10', '2024-01-08')).toBe(0);
+    expect(seenFrom('2024-01-10', '2024-01-07')).toBe(1);
+    expect(seenFrom('2024-01-10', '2024-01-01')).toBe(1);
+    expect(seenFrom('2024-01-10', '2023-12-28')).toBe(2);
+    expect(seenFrom('2024-01-10', '2023-10-09')).toBe(13);
+    expect(seenFrom('2024-01-10', '2020-01-01')).toBe(13);
+    // On a Monday, the week that began that day has no window of its own.
+    expect(seenFrom('2024-01-08', '2024-01-01')).toBe(1);
+  });
+
   it('merge the ranges ending yesterday once, and a range holding one reads it in place of its days', async () => {
     const account = await createAccount(t.app);
     await insertEvents(t.app, account.siteId, [
