@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/config.js';
 import { ALL_ROLES_WORD, NODE_ROLE_PARTS, NODE_ROLES, parseRoles } from '../../config/roles.js';
-import { serveUntilStopped } from '../../serve.js';
 
 /**
  * `svc serve [--role ingest,query,web,worker]`: runs the service with the given roles until
@@ -17,6 +16,9 @@ export function serveCommands(program: Command, run: (action: () => Promise<void
     .action((opts: { role: string }) =>
       run(async () => {
         const roles = parseRoles(opts.role);
+        // Loaded here, not with the other commands: the service and its engine take about a second
+        // to load, which every other command (`svc user create`, a typo) would wait for.
+        const { serveUntilStopped } = await import('../../serve.js');
         exit(await serveUntilStopped(loadConfig(), roles));
       }),
     );
