@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/config.js';
-import { ALL_ROLES_WORD, NODE_ROLE_PARTS, NODE_ROLES, parseRoles } from '../../config/roles.js';
+import { ALL_ROLES_WORD, assertMayStart, NODE_ROLE_PARTS, NODE_ROLES, parseRoles } from '../../config/roles.js';
 
 /**
  * `svc serve [--role ingest,query,web,worker]`: runs the service with the given roles until
@@ -16,10 +16,13 @@ export function serveCommands(program: Command, run: (action: () => Promise<void
     .action((opts: { role: string }) =>
       run(async () => {
         const roles = parseRoles(opts.role);
-        // Loaded here, not with the other commands: the service and its engine take about a second
-        // to load, which every other command (`svc user create`, a typo) would wait for.
+        const config = loadConfig();
+        // A node that may not start is refused before the service is loaded; loaded here, not with
+        // the other commands: the service and its engine take about a second to load, which every
+        // other command (`svc user create`, a typo) would wait for.
+        assertMayStart(config, roles);
         const { serveUntilStopped } = await import('../../serve.js');
-        exit(await serveUntilStopped(loadConfig(), roles));
+        exit(await serveUntilStopped(config, roles));
       }),
     );
 }
