@@ -12,6 +12,7 @@ import {
   windowSizes,
 } from '../stores/clickhouse/rollupStore.js';
 import {
+  mondaysHeld,
   type RollupWindow,
   type SpanRead,
   sliceCount,
@@ -150,12 +151,15 @@ async function refreshWindows(round: RollupRound, site: RollupSite, now: number)
   if (!coverage || book.stale.has(site.id)) return;
   const through = day(coverage.through);
   const today = laterDay(toLocal(now, site.timezone), addDays(through, 1));
+  const published = book.windows.get(site.id) ?? [];
+  const same = (s: WindowSpan, w: WindowSpan) => s.slot === w.slot && s.days === w.days && s.first === w.first && s.last === w.last;
+  // Published windows seen from the same day and last day are current: the Mondays a site's days
+  // reach change only with its first day, and a row noted before it drops the windows (rollups.ts).
+  const current = windowsEnding(through, { presets: true, mondays: mondaysHeld(published) }, today);
+  if (published.length > 0 && current.every((s) => published.some((w) => same(s, w)))) return;
   // No stored row is older than the site's first rolled-up day: the open `all` is read from it.
   const from = (await firstRolledDay(round.client, site.id)) ?? addDays(through, 1);
   const spans = windowsEnding(through, windowKinds(today, from), today);
-  const published = book.windows.get(site.id) ?? [];
-  const same = (s: WindowSpan, w: WindowSpan) => s.slot === w.slot && s.days === w.days && s.first === w.first && s.last === w.last;
-  if (published.length > 0 && spans.every((s) => published.some((w) => same(s, w)))) return;
   book.windows.delete(site.id);
   // Recorded before any row of the new computation is written: its rows replace the old one's as
   // the table merges, so a service restarted halfway must not read the old one.

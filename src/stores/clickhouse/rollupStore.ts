@@ -17,13 +17,13 @@ import {
 } from './dailyRollups.js';
 import { deleteStatement } from './deleteRows.js';
 import {
+  fitsOneStatement,
   groupedWindowInsert,
   groupedWindowSizeSql,
   LATEST_COMPUTATION_SQL,
   type RollupWindow,
   SITE_BOUNDS_SQL,
   type SpanRead,
-  sliceCount,
   windowInsert,
   windowSizesSql,
 } from './rollupWindows.js';
@@ -170,7 +170,7 @@ export async function insertRollupDays(
   const bounds = await siteBounds(client, site.id);
   for (const table of ROLLING_ORDER) {
     const indexes = blocks.map((_, i) => i);
-    const together = sliceCount(table, (bounds.get(table.name) ?? 0) * blocks.length, sliceBytes) === 1;
+    const together = fitsOneStatement(table, (bounds.get(table.name) ?? 0) * blocks.length, sliceBytes);
     for (const some of together ? [indexes] : indexes.map((i) => [i])) await client.command({ ...statement(table, some), clickhouse_settings: settings });
   }
 }

@@ -295,8 +295,11 @@ export function windowInsert(table: RollupTable, reads: readonly SpanRead[]): st
  * less pass of the job over the table (docs/rollups.md, "Windows").
  */
 export function windowsFitOneStatement(table: RollupTable, bound: number, spans: number, sliceBytes: number): boolean {
-  return sliceCount(table, bound * spans * (1 + table.keys.length), sliceBytes) === 1;
+  return fitsOneStatement(table, bound * spans * (1 + table.keys.length), sliceBytes);
 }
+
+/** Whether a merge whose sets hold `hashes` needs no more than one statement (sliceCount). */
+export const fitsOneStatement = (table: RollupTable, hashes: number, sliceBytes: number) => sliceCount(table, hashes, sliceBytes) === 1;
 
 /** Each table's summed visitor bounds of a site's day rows (`site`): at least the hashes any of its windows holds. */
 export const SITE_BOUNDS_SQL = ROLLUP_TABLES.map(
