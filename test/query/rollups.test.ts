@@ -4,7 +4,7 @@ import { queryEngineDeps } from '../../src/api/routes/query.js';
 import { ManualClock } from '../../src/clock.js';
 import { type QueryEngineDeps, runQuery } from '../../src/query/run/engine.js';
 import { openRollups } from '../../src/rollups/rollups.js';
-import { BLOCK_KINDS, blocksEnding, blocksWithin, ROLLUP_TABLES, spansWithin } from '../../src/stores/clickhouse/dailyRollups.js';
+import { BLOCK_KINDS, blocksEnding, blocksWithin, ROLLUP_TABLES, rollupSelect, spansWithin } from '../../src/stores/clickhouse/dailyRollups.js';
 import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
 import { readCoverage, writeCoverage } from '../../src/stores/clickhouse/rollupStore.js';
 import { PRESET_WINDOW_SLOTS, windowKinds } from '../../src/stores/clickhouse/rollupWindows.js';
@@ -901,11 +901,25 @@ describe('a window with today read raw beside it', () => {
       { metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'] },
       { metrics: ['visitors', 'visits', 'bounce_rate'], dimensions: ['visit:source'] },
       { metrics: ['visitors', 'visits'], dimensions: ['visit:entry_page'] },
+      { metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] },
     ];
     const bodies = ['month', 'all'].flatMap((date_range) => questions.map((q) => ({ site_id: account.domain, date_range, ...q })));
     const raw = await rawAnswers(account, bodies);
     await t.app.jobs.runOnce();
     await expectWindowAnswers(queryEngineDeps(t.app), account, bodies, raw, ['rollup', 'raw']);
+  });
+
+  it('groups the raw rows by the columns the query reads, not by every key of the table', () => {
+    const pages = ROLLUP_TABLES.find((table) => table.name === 'pages')!;
+    // What the job inserts: every key, every state.
+    expect(rollupSelect(pages, 'site_id = 1', "'UTC'")).toMatch(
+      /uniqState\(session_id\) AS visits.* GROUP BY site_id, days, day, classification, name, hostname, pathname$/,
+    );
+    // What a ranking of pages reads of today: the path and its visitors' count alone.
+    const ranking = rollupSelect(pages, 'site_id = 1', "'UTC'", { columns: ['pathname', 'visitor_bound'] });
+    expect(ranking).toMatch(/^SELECT site_id, pathname, CAST\(uniq\(user_id\) AS [^)]*\)\) AS visitor_bound FROM events WHERE .* GROUP BY site_id, pathname$/);
+    // The graph by day keeps the day it groups by.
+    expect(rollupSelect(pages, 'site_id = 1', "'UTC'", { columns: ['day', 'visitors'] })).toMatch(/GROUP BY site_id, day$/);
   });
 });
 

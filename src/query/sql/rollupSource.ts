@@ -377,7 +377,7 @@ function rollupRows(side: Side, ctx: CompileContext, table: RollupTable, coverag
     const recent = [`site_id = ${site}`, `timestamp > ${params.instant(coverage.until)}`];
     if (table.family === 'events') recent.push(`timestamp <= ${params.instant(range.last)}`);
     else recent.push(`start >= ${params.instant(Math.max(STORABLE.first, coverage.until - WEEK_MS))}`, `start <= ${params.instant(range.last)}`);
-    parts.push(`SELECT ${used.join(', ')} FROM (${rollupSelect(table, and([...recent, ...reads.narrowing]), tz)})`);
+    parts.push(`SELECT ${used.join(', ')} FROM (${rollupSelect(table, and([...recent, ...reads.narrowing]), tz, { columns: used })})`);
   }
   return `(${parts.join(' UNION ALL ')})`;
 }

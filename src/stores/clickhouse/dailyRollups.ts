@@ -157,20 +157,24 @@ export const allColumns = (table: RollupTable) => [...keyColumns(table), ...ROLL
  * conditions; `tz` the SQL of the site's time zone): what the roll-up job inserts for closed
  * days and what a query reads for the days not rolled up yet, so the two never differ.
  * `collapsed` reads visits with their cancelled states taken out (FINAL), as the job does for
- * closed days, whose visits no longer change.
+ * closed days, whose visits no longer change. `columns` keeps only those of the table's columns
+ * (the site's always), grouped by the keys among them: a query reading the pages of today's raw
+ * rows by path alone groups them by path, not by day, event name and hostname too, which took
+ * twice as long (docs/benchmarks.md, "Late in the day, and today's raw rows grouped by what is read").
  */
-export function rollupSelect(table: RollupTable, where: string, tz: string, collapsed = false): string {
+export function rollupSelect(table: RollupTable, where: string, tz: string, options: { collapsed?: boolean; columns?: readonly string[] } = {}): string {
+  const kept = (column: string) => column === 'site_id' || options.columns === undefined || options.columns.includes(column);
   const keys = [
-    'site_id',
-    '1 AS days',
-    ...DAY_KEYS[table.family].map((d) => `toDate(${d.from}, ${tz}) AS ${d.column}`),
-    'classification',
-    ...table.keys.map((k) => k.column),
-  ];
-  const states = ROLLUP_AGGREGATES[table.family].map((a) => `${a.state} AS ${a.name}`);
-  const source = table.family === 'events' ? 'events' : collapsed ? 'sessions FINAL' : 'sessions';
+    { column: 'site_id', sql: 'site_id' },
+    { column: 'days', sql: '1 AS days' },
+    ...DAY_KEYS[table.family].map((d) => ({ column: d.column, sql: `toDate(${d.from}, ${tz}) AS ${d.column}` })),
+    { column: 'classification', sql: 'classification' },
+    ...table.keys.map((k) => ({ column: k.column, sql: k.column })),
+  ].filter((key) => kept(key.column));
+  const states = ROLLUP_AGGREGATES[table.family].filter((a) => kept(a.name)).map((a) => `${a.state} AS ${a.name}`);
+  const source = table.family === 'events' ? 'events' : options.collapsed ? 'sessions FINAL' : 'sessions';
   const rows = table.family === 'events' ? `(${where}) AND name != 'engagement'` : where;
-  return `SELECT ${[...keys, ...states].join(', ')} FROM ${source} WHERE ${rows} GROUP BY ${keyColumns(table).join(', ')}`;
+  return `SELECT ${[...keys.map((key) => key.sql), ...states].join(', ')} FROM ${source} WHERE ${rows} GROUP BY ${keys.map((key) => key.column).join(', ')}`;
 }
 
 /**

@@ -150,7 +150,9 @@ export async function insertRollupDays(
     `site_id = {site:UInt64} AND ${rowDay(table)} >= {${from}:Date} AND ${rowDay(table)} <= {${to}:Date}`;
   const into = (table: RollupTable) => `INSERT INTO ${rollupTableName(table)} (${allColumns(table).join(', ')})`;
   for (const table of ROLLING_ORDER) {
-    const days = table.from ? narrowedSelect(table, `days = 1 AND ${inDays(table, 'firstDay', 'lastDay')}`) : rollupSelect(table, where, '{tz:String}', true);
+    const days = table.from
+      ? narrowedSelect(table, `days = 1 AND ${inDays(table, 'firstDay', 'lastDay')}`)
+      : rollupSelect(table, where, '{tz:String}', { collapsed: true });
     await client.command({ query: `${into(table)} ${days}`, query_params: params, clickhouse_settings: settings });
   }
   // The blocks of each kind that end within these days: the same for every table.
