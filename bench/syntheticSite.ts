@@ -14,6 +14,21 @@ import { createApiKey } from '../src/stores/meta/apiKeys.js';
 import { createSite, findLiveSiteByName } from '../src/stores/meta/sites.js';
 import { createUserWithTeam } from '../src/stores/meta/users.js';
 
+/**
+ * The instant the site is seen from: now, or with BENCH_HOUR=H the last H:00 in its time zone
+ * (Europe/Berlin) before now, so a range ending today reads H hours of today's traffic raw at
+ * whatever hour the benchmark runs (docs/benchmarks.md, "Late in the day, and today's raw rows grouped by what is read").
+ */
+function benchNow(): number {
+  const hour = process.env.BENCH_HOUR;
+  if (hour === undefined) return Date.now();
+  if (!/^([01]?\d|2[0-3])$/.test(hour)) throw new Error(`BENCH_HOUR must be an hour from 0 to 23, not "${hour}".`);
+  const localHour = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: 'numeric', hourCycle: 'h23' });
+  for (let at = Math.floor(Date.now() / 3_600_000) * 3_600_000; ; at -= 3_600_000) {
+    if (Number(localHour.format(at)) === Number(hour)) return at;
+  }
+}
+
 export async function loadSyntheticSite(name: string) {
   const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
   const DAYS = 90;
@@ -24,13 +39,15 @@ export async function loadSyntheticSite(name: string) {
   // BENCH_STORE=<dir> reuses a store a run left (BENCH_KEEP=1) the same day: loading 100 M events takes a quarter of an hour.
   const reused = process.env.BENCH_STORE;
   const dataDir = reused ?? mkdtempSync(join(tmpdir(), `svc-${name}-bench-`));
-  const app = await createApp(loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }));
+  const now = benchNow();
+  const started = Date.now();
+  const clock = { now: () => now + (Date.now() - started) };
+  const app = await createApp(loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }), { clock });
   const url = await app.listen();
   // Rows are loaded straight into the tables, past ingestion's notes to the roll-ups: no round may
   // roll up a half-loaded day. Each bench rolls up by hand when it wants roll-ups.
   await app.jobs.stop();
   const ch = app.events.jobs;
-  const now = Date.now();
   if (reused) {
     const site = (await findLiveSiteByName(app.meta.db, 'bench.example.com', now))!;
     const user = await app.meta.db.selectFrom('users').select('id').where('email', '=', 'bench@example.com').executeTakeFirstOrThrow();
