@@ -164,17 +164,13 @@ export const allColumns = (table: RollupTable) => [...keyColumns(table), ...ROLL
  */
 export function rollupSelect(table: RollupTable, where: string, tz: string, options: { collapsed?: boolean; columns?: readonly string[] } = {}): string {
   const kept = (column: string) => column === 'site_id' || options.columns === undefined || options.columns.includes(column);
-  const keys = [
-    { column: 'site_id', sql: 'site_id' },
-    { column: 'days', sql: '1 AS days' },
-    ...DAY_KEYS[table.family].map((d) => ({ column: d.column, sql: `toDate(${d.from}, ${tz}) AS ${d.column}` })),
-    { column: 'classification', sql: 'classification' },
-    ...table.keys.map((k) => ({ column: k.column, sql: k.column })),
-  ].filter((key) => kept(key.column));
+  // The keys computed from raw columns; the others are raw columns of the same name.
+  const computed = new Map([['days', '1 AS days'], ...DAY_KEYS[table.family].map((d) => [d.column, `toDate(${d.from}, ${tz}) AS ${d.column}`] as const)]);
+  const keys = keyColumns(table).filter(kept);
   const states = ROLLUP_AGGREGATES[table.family].filter((a) => kept(a.name)).map((a) => `${a.state} AS ${a.name}`);
   const source = table.family === 'events' ? 'events' : options.collapsed ? 'sessions FINAL' : 'sessions';
   const rows = table.family === 'events' ? `(${where}) AND name != 'engagement'` : where;
-  return `SELECT ${[...keys.map((key) => key.sql), ...states].join(', ')} FROM ${source} WHERE ${rows} GROUP BY ${keys.map((key) => key.column).join(', ')}`;
+  return `SELECT ${[...keys.map((key) => computed.get(key) ?? key), ...states].join(', ')} FROM ${source} WHERE ${rows} GROUP BY ${keys.join(', ')}`;
 }
 
 /**
