@@ -173,10 +173,11 @@ export async function createNode(config: Config, options: NodeOptions = {}): Pro
       closing ??= (async () => {
         await http.close();
         exports?.stop();
+        // First, so a round catching up ends after its current chunk rather than holding the close.
+        rollups.stop();
         await worker?.stop();
         if (!worker) await imports.stop();
         await ingestion?.close();
-        rollups.stop();
         await events.close();
         await meta.close();
         await state?.close();

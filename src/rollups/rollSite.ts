@@ -1,5 +1,5 @@
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
-import { ROLLUP_TABLES } from '../stores/clickhouse/dailyRollups.js';
+import { BLOCK_KINDS, ROLLUP_TABLES } from '../stores/clickhouse/dailyRollups.js';
 import {
   deleteRollupDays,
   firstEvent,
@@ -22,7 +22,7 @@ import {
   windowsEnding,
   windowsFitOneStatement,
 } from '../stores/clickhouse/rollupWindows.js';
-import { addDays, dayNumber, earlierDay, formatDate, type LocalDate, laterDay, toLocal } from '../time/localTime.js';
+import { addDays, dayNumber, earlierDay, formatDate, type LocalDate, laterDay, startOfDay, toLocal } from '../time/localTime.js';
 import { type CoverageBook, type Covered, coverageOf, day } from './coverageBook.js';
 
 /**
@@ -54,6 +54,8 @@ export interface RollupRound {
   merging: { clickhouse_settings: ClickHouseSettings };
   /** The bytes of visitor sets one merge statement is cut to hold (rollupWindows.ts sliceCount). */
   sliceBytes: number;
+  /** Whether the round is to end at its next step: the service is closing (Rollups.stop). */
+  halted(): boolean;
   onError(error: unknown): void;
 }
 
@@ -110,14 +112,30 @@ async function settleStaleDays(round: RollupRound, site: RollupSite): Promise<Co
   return back;
 }
 
-/** Rolls up the days from `next` to `target` in chunks, recording coverage after each; the number of days rolled up. */
+/** The longest block (src/stores/clickhouse/dailyRollups.ts BLOCK_KINDS): a block ending this many days after a day cannot hold it. */
+const LONGEST_BLOCK_DAYS = Math.max(...BLOCK_KINDS.map((kind) => kind.days));
+
+/**
+ * Rolls up the days from `from` to `target` in chunks, recording coverage after each; the number
+ * of days covered. The empty days between a site's events (a stray event years back, an import
+ * with gaps) are covered without a statement over them, once they are far enough from the last
+ * events that no block ending on them holds one. A round being stopped (the service closing) ends
+ * after the chunk in hand.
+ */
 async function catchUp(round: RollupRound, site: RollupSite, from: LocalDate, target: LocalDate): Promise<number> {
   const { book } = round;
   let next = from;
   let days = 0;
-  while (formatDate(next) <= formatDate(target)) {
-    const chunkEnd = earlierDay(addDays(next, CHUNK_DAYS - 1), target);
-    await insertRollupDays(round.client, site, next, chunkEnd, round.inPlace, round.sliceBytes);
+  // The last day that may hold events rolled up: the days before `from` may.
+  let filled = addDays(from, -1);
+  while (formatDate(next) <= formatDate(target) && !round.halted()) {
+    const event = await firstEvent(round.client, site.id, startOfDay(next, site.timezone));
+    const eventDay = event === null ? addDays(target, 1) : laterDay(next, toLocal(event, site.timezone));
+    const skips = dayNumber(next) >= dayNumber(filled) + LONGEST_BLOCK_DAYS;
+    const start = skips ? eventDay : next;
+    const chunkEnd = earlierDay(addDays(start, CHUNK_DAYS - 1), target);
+    if (formatDate(start) <= formatDate(target)) await insertRollupDays(round.client, site, start, chunkEnd, round.inPlace, round.sliceBytes);
+    if (dayNumber(eventDay) <= dayNumber(chunkEnd)) filled = chunkEnd;
     // Another node may have pulled the coverage back meanwhile (a late row): that is noted like a write here.
     await book.reloadSite(site.id);
     // A write noted meanwhile into these days leaves them for the next round.
@@ -169,6 +187,8 @@ async function refreshWindows(round: RollupRound, site: RollupSite, now: number)
   const computation = { site: site.id, computed };
   const bounds = await siteBounds(round.client, site.id);
   for (const table of ROLLUP_TABLES) {
+    // Unpublished: the next round merges them all again.
+    if (round.halted()) return;
     try {
       const reads = spans.map((span, i) => spanRead(table, span, i, from, day(coverage.runsFrom)));
       const params = (some: readonly SpanRead[]) => Object.assign({ ...computation }, ...some.map((read) => read.params));

@@ -47,7 +47,11 @@ export interface Rollups {
    * For invalidation messages between nodes; the periodic re-read calls it too.
    */
   reload(): Promise<void>;
-  /** Stops the periodic re-read. */
+  /**
+   * Stops the periodic re-read, and a round in progress at its next step (a chunk of days, a
+   * table's windows, a site): the service is closing and must not wait for a long catch-up.
+   * What the round recorded stands; the next start goes on from there.
+   */
   stop(): void;
 }
 
@@ -81,7 +85,8 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
   const book = await openCoverageBook(deps.client, deps.versionClock ?? systemClock);
   // Each coverage row also names the windows published with it, so a restarted service reads them at once.
   await book.reload();
-  const round = roundOf(deps, book);
+  let halted = false;
+  const round = roundOf(deps, book, () => halted);
   /** The site a round is rolling up: a write into it is noted even before it has any coverage. */
   let rolling: RollupSite | null = null;
 
@@ -121,6 +126,7 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
         await reloadOnce();
         let days = 0;
         for (const site of sites) {
+          if (halted) break;
           try {
             rolling = site;
             days += await rollSite(round, site, now);
@@ -138,13 +144,14 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     },
     reload: reloadOnce,
     stop() {
+      halted = true;
       if (timer) clearInterval(timer);
     },
   };
 }
 
 /** The store and the settings a round's statements run with. */
-function roundOf(deps: RollupDeps, book: RollupRound['book']): RollupRound {
+function roundOf(deps: RollupDeps, book: RollupRound['book'], halted: () => boolean): RollupRound {
   // On a cluster an insert into a Distributed table is forwarded in the background by default;
   // week and window rows are merged from rows just inserted, so those must be in place first.
   const inPlace = deps.cluster === null ? {} : { insert_distributed_sync: 1 as const };
@@ -161,5 +168,5 @@ function roundOf(deps: RollupDeps, book: RollupRound['book']): RollupRound {
       max_threads: 1,
     },
   };
-  return { client: deps.client, cluster: deps.cluster, book, inPlace, merging, sliceBytes: deps.windowSliceBytes ?? quarter, onError: deps.onError };
+  return { client: deps.client, cluster: deps.cluster, book, inPlace, merging, sliceBytes: deps.windowSliceBytes ?? quarter, halted, onError: deps.onError };
 }

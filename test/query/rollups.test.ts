@@ -633,9 +633,9 @@ describe('tables of one key', () => {
 });
 
 /** The roll-ups as a restarted service finds them: read from the store, before any round of its own. */
-const restarted = () =>
+const restarted = (client = t.app.events.jobs) =>
   openRollups({
-    client: t.app.events.jobs,
+    client,
     cluster: null,
     memoryLimitBytes: t.app.config.query.memoryLimitBytes,
     flushWrites: async () => {},
@@ -886,6 +886,88 @@ describe("a coverage row written before the presets' windows", () => {
     expect(older.coverage(account.siteId)!.windows).toEqual(windows.filter((w) => w.days !== 0));
     await older.runOnce([{ id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null }], SMALL_SITE_NOW);
     expect(older.coverage(account.siteId)!.windows).toHaveLength(PRESET_WINDOWS * ROLLUP_TABLES.length);
+  });
+});
+
+describe('a history with long gaps', () => {
+  // A stray event four years back, a few days last June and the last weeks: the 16-week runs
+  // (dailyRollups.ts BLOCK_KINDS) that end in the gaps still hold the days before them.
+  const EVENTS: FixtureEvent[] = [
+    { visitor: 'stray', at: '2020-01-03 10:00:00', page: '/old' },
+    { visitor: 'stray', at: '2020-01-03 10:10:00', page: '/' },
+    { visitor: 'june', at: '2023-06-01 09:00:00', page: '/' },
+    { visitor: 'june', at: '2023-06-03 09:00:00', page: '/june', source: 'Google' },
+    { visitor: 'june2', at: '2023-06-03 11:00:00', page: '/june' },
+    { visitor: 'dec', at: '2023-12-28 18:00:00', page: '/', source: 'Twitter' },
+    { visitor: 'dec', at: '2024-01-08 18:00:00', page: '/pricing' },
+  ];
+  const RANGES = [['2020-01-01', '2020-06-30'], ['2019-12-30', '2023-12-31'], ['2023-05-29', '2023-10-01'], ['2023-06-03', '2024-01-09'], 'all'];
+  const ASKED = [
+    { metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate'] },
+    { metrics: ['visitors', 'pageviews'], dimensions: ['time:month'] },
+    { metrics: ['visitors'], dimensions: ['event:page'] },
+    { metrics: ['visitors', 'visits'], dimensions: ['visit:source'] },
+  ];
+  const siteOf = (siteId: number) => [{ id: siteId, timezone: 'Etc/UTC', rawEventsFrom: null }];
+  /** The job's connection, telling `seen` the first day of each chunk of day rows it inserts. */
+  const chunksOf = (seen: (firstDay: string) => void) =>
+    new Proxy(t.app.events.jobs, {
+      get: (target, name) =>
+        name === 'command'
+          ? (params: Parameters<typeof target.command>[0]) => {
+              const firstDay = params.query_params?.firstDay;
+              if (/^INSERT INTO daily_/.test(params.query) && typeof firstDay === 'string') seen(firstDay);
+              return target.command(params);
+            }
+          : Reflect.get(target, name),
+    });
+  let account: Account;
+  let raw: unknown[];
+  const questions = () => RANGES.flatMap((date_range) => ASKED.map((question) => ({ date_range, ...question })));
+
+  beforeAll(async () => {
+    account = await createAccount(t.app);
+    await insertEvents(t.app, account.siteId, EVENTS);
+    raw = [];
+    for (const question of questions()) raw.push(answer(await ask(account, question)));
+  });
+
+  it('stops a round after the chunk in hand, and the next round goes on from there', async () => {
+    let rollups: Awaited<ReturnType<typeof restarted>> | undefined;
+    // The service closing while the first chunk is written.
+    rollups = await restarted(chunksOf(() => rollups?.stop()));
+    const stopped = await rollups.runOnce(siteOf(account.siteId), SMALL_SITE_NOW);
+    expect(stopped.days).toBe(31);
+    expect(rollups.coverage(account.siteId)).toMatchObject({ through: '2020-02-02', windows: [] });
+
+    const chunks = new Set<string>();
+    const next = await restarted(chunksOf((firstDay) => chunks.add(firstDay)));
+    const rolled = await next.runOnce(siteOf(account.siteId), SMALL_SITE_NOW);
+    expect(next.coverage(account.siteId)?.through).toBe('2024-01-09');
+    expect(rolled.days).toBe(1468 - 31);
+    // Not a chunk for every 31 days of the gaps: once past the runs holding the last events, a
+    // chunk starts at the next event.
+    expect([...chunks].sort()).toEqual([
+      '2020-02-03',
+      '2020-03-05',
+      '2020-04-05',
+      '2020-05-06',
+      '2023-06-01',
+      '2023-07-02',
+      '2023-08-02',
+      '2023-09-02',
+      '2023-10-03',
+      '2023-12-28',
+    ]);
+  });
+
+  it('answers every range over the gaps from roll-ups as raw rows do', async () => {
+    await t.app.rollups.reload();
+    for (const [i, question] of questions().entries()) {
+      const body = await ask(account, question);
+      expect(body.meta.sources, JSON.stringify(question)).toContain('rollup');
+      expect(answer(body), JSON.stringify(question)).toEqual(raw[i]);
+    }
   });
 });
 

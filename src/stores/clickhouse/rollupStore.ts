@@ -96,9 +96,9 @@ export async function latestComputation(client: ClickHouseClient): Promise<numbe
   return Number(latest?.computed ?? 0);
 }
 
-/** The instant of a site's first stored event, or null when it has none. */
-export async function firstEvent(client: ClickHouseClient, siteId: number): Promise<number | null> {
-  return firstEventFromRow((await select<Record<string, unknown>>(client, FIRST_EVENT_SQL, { site: siteId }))[0]);
+/** The instant of a site's first stored event at or after `from` (ms), or null when it has none. */
+export async function firstEvent(client: ClickHouseClient, siteId: number, from = 0): Promise<number | null> {
+  return firstEventFromRow((await select<Record<string, unknown>>(client, FIRST_EVENT_SQL, { site: siteId, from: Math.floor(from / 1000) }))[0]);
 }
 
 /** A table's day rows from `{from:Date}` on, and the rows of every block holding one of them. */

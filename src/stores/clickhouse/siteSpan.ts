@@ -1,14 +1,6 @@
 import { startOfDay, toLocal } from '../../time/localTime.js';
 import { ROLLUP_TABLES, rollupTableName } from './dailyRollups.js';
 
-/** Where a site's raw events begin: the roll-up job rolls up from there (src/rollups/rollups.ts). */
-export const FIRST_EVENT_SQL = 'SELECT toUnixTimestamp(min(timestamp)) AS first, count() AS n FROM events WHERE site_id = {site:UInt64}';
-
-/** The first event's time in ms from FIRST_EVENT_SQL's row, or null when the site has none. */
-export function firstEventFromRow(row: Record<string, unknown> | undefined): number | null {
-  return Number(row?.n ?? 0) > 0 ? Number(row?.first) * 1000 : null;
-}
-
 /**
  * A site's first or last event: the min or max time of its first or last day of events, that day
  * read in the table's key order, which starts with the site and the day (schema.ts), so only that
@@ -17,10 +9,22 @@ export function firstEventFromRow(row: Record<string, unknown> | undefined): num
  * a scalar subquery, computed before the statement and sent as a value, where an `IN` subquery
  * would be refused by a cluster's Distributed table.
  */
-const EDGE_EVENT = (alias: string, edge: 'min' | 'max', direction: '' | ' DESC') =>
-  `SELECT ${edge}(timestamp) AS ${alias} FROM events WHERE site_id = {site:UInt64} AND toDate(timestamp) = (
-     SELECT toDate(timestamp) AS day FROM events WHERE site_id = {site:UInt64} ORDER BY site_id${direction}, day${direction} LIMIT 1
+const EDGE_EVENT = (alias: string, edge: 'min' | 'max', direction: '' | ' DESC', bound = '') =>
+  `SELECT ${edge}(timestamp) AS ${alias} FROM events WHERE site_id = {site:UInt64}${bound} AND toDate(timestamp) = (
+     SELECT toDate(timestamp) AS day FROM events WHERE site_id = {site:UInt64}${bound} ORDER BY site_id${direction}, day${direction} LIMIT 1
    ) HAVING count() > 0`;
+
+/**
+ * A site's first event at or after `{from:UInt32}` (seconds; 0 for its first of all), as
+ * `first` in seconds; no row when there is none. The roll-up job starts there, and skips the
+ * empty days between a site's events (src/rollups/rollSite.ts catchUp).
+ */
+export const FIRST_EVENT_SQL = `SELECT toUnixTimestamp(first_at) AS first FROM (${EDGE_EVENT('first_at', 'min', '', " AND timestamp >= toDateTime({from:UInt32}, 'UTC')")})`;
+
+/** The first event's time in ms from FIRST_EVENT_SQL's row, or null when the site has none. */
+export function firstEventFromRow(row: Record<string, unknown> | undefined): number | null {
+  return row === undefined ? null : Number(row.first) * 1000;
+}
 
 /** Every event but engagement is counted in it, by its local day. */
 const DAY_TABLE = rollupTableName(ROLLUP_TABLES.find((table) => table.name === 'custom_events')!);
