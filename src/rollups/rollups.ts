@@ -164,7 +164,10 @@ function roundOf(deps: RollupDeps, book: RollupRound['book'], halted: () => bool
       max_bytes_before_external_group_by: String(quarter),
       // Blocks of visitor sets of up to 256 KiB each: fewer rows per block, and one thread reading
       // them, keep what a merge holds at once small. It runs in the background; time is cheap there.
-      max_block_size: '1024',
+      // At 1,024 rows the pages windows' regrouping of 100 M events asked 512–520 MiB in three of its
+      // 183 slices and was refused; at 128 each took 24 s within the limit, the others no slower
+      // (docs/benchmarks.md, "The same evening on a faster machine, and 100 M events again").
+      max_block_size: '128',
       max_threads: 1,
     },
   };
