@@ -45,7 +45,8 @@ describe.skipIf(multiNodeSkip !== null)('two ingest nodes sharing state', () => 
     const started = performance.now();
     const elapsedSeconds = () => (performance.now() - started) / 1000;
     // At least 6 s, and until half again as many were sent as the rate allows (a loaded machine
-    // sends more slowly), so the bucket is what limits.
+    // sends more slowly: one CI run answered 160 a second, which reaches that after about 60 s,
+    // so the test gives it 100), so the bucket is what limits.
     const enough = () => elapsedSeconds() >= 6 && answers.length >= 1.5 * (BURST + RATE_PER_SECOND * elapsedSeconds());
     let sent = 0;
     // The bucket refills between the first token taken and the last. Each request took its token
@@ -60,7 +61,7 @@ describe.skipIf(multiNodeSkip !== null)('two ingest nodes sharing state', () => 
     // 2-core machine runs them, the stand-in and this test).
     await Promise.all(
       Array.from({ length: 16 }, async () => {
-        while (!enough() && elapsedSeconds() < 40) {
+        while (!enough() && elapsedSeconds() < 100) {
           const node = sent++ % 2 === 0 ? a : b;
           const sentAt = performance.now();
           answers.push(await send(node, { n: 'pageview', d: account.domain, u: `https://${account.domain}/rate` }, ip));
@@ -88,7 +89,7 @@ describe.skipIf(multiNodeSkip !== null)('two ingest nodes sharing state', () => 
       ` (${unanswered} events were limited by a node's own bucket because Redis did not answer within its command timeout)`;
     expect(accepted, said).toBeGreaterThanOrEqual(0.95 * least);
     expect(accepted, said).toBeLessThanOrEqual(1.05 * most);
-  }, 60_000);
+  }, 150_000);
 
   it('one idempotency key sent to both nodes at once is stored once', async () => {
     const account = await set.createAccount();
