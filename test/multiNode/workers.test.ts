@@ -106,9 +106,8 @@ describe.skipIf(multiNodeSkip !== null)('the roll-up lease holder killed', () =>
         (lease) => workers.some((worker) => worker.pid === holderPid(lease?.holder)),
         20_000,
       );
-      expect(held, 'no worker claimed the roll-up lease in its first round').toBeDefined();
       holder = workers.find((worker) => worker.pid === holderPid(held?.holder));
-      expect(holder, `the lease holder ${held?.holder} is none of the workers`).toBeDefined();
+      expect(holder, `no worker claimed the roll-up lease within 20 s; it is ${held?.holder}'s`).toBeDefined();
       killedAt = Date.now();
       await holder?.kill();
     } finally {
