@@ -1,5 +1,5 @@
 import { DAILY_ROLLUPS, ROLLUP_COVERAGE } from '../stores/clickhouse/dailyRollups.js';
-import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
+import { deleteRows } from '../stores/clickhouse/deleteRows.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import { WINDOW_ROLLUPS } from '../stores/clickhouse/rollupWindows.js';
 import { EVENTS, INGEST_COUNTERS, ROLLUPS, SESSIONS } from '../stores/clickhouse/schema.js';
@@ -19,9 +19,8 @@ export const SITE_DATA_TABLES: readonly string[] = [EVENTS, SESSIONS, INGEST_COU
 export async function purgeDeletedSites(db: MetaDb, events: EventStore, now: number): Promise<number[]> {
   const purged: number[] = [];
   for (const siteId of await sitesAwaitingPurge(db)) {
-    for (const table of SITE_DATA_TABLES) {
-      await events.jobs.command({ query: deleteStatement(table, events.cluster, 'site_id = {site_id:UInt64}'), query_params: { site_id: siteId } });
-    }
+    const deletes = SITE_DATA_TABLES.map((table) => ({ table, condition: 'site_id = {site_id:UInt64}' }));
+    await deleteRows(events.jobs, events.cluster, deletes, { site_id: siteId });
     await markSitePurged(db, siteId, now);
     purged.push(siteId);
   }

@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { OldestAccepted } from '../ingest/historicalImport.js';
-import { deleteStatement } from '../stores/clickhouse/deleteRows.js';
+import { deleteRows } from '../stores/clickhouse/deleteRows.js';
 import type { Coverage } from '../stores/clickhouse/rollupStore.js';
 import { EVENTS, SESSIONS } from '../stores/clickhouse/schema.js';
 import type { MetaDb } from '../stores/meta/database.js';
@@ -79,9 +79,10 @@ export async function deleteExpiredRawEvents(
   // One mutation per table for every site at once: each rewrites the parts holding rows it deletes.
   const params: Record<string, number> = {};
   due.forEach((site, i) => Object.assign(params, { [`site${i}`]: site.id, [`from${i}`]: Math.floor(site.from / 1000) }));
-  for (const table of RAW_TABLES) {
-    const condition = due.map((_, i) => `(site_id = {site${i}:UInt64} AND ${table.before(`toDateTime({from${i}:UInt32}, 'UTC')`)})`).join(' OR ');
-    await deps.client.command({ query: deleteStatement(table.name, deps.cluster, condition), query_params: params });
-  }
+  const deletes = RAW_TABLES.map((table) => ({
+    table: table.name,
+    condition: due.map((_, i) => `(site_id = {site${i}:UInt64} AND ${table.before(`toDateTime({from${i}:UInt32}, 'UTC')`)})`).join(' OR '),
+  }));
+  await deleteRows(deps.client, deps.cluster, deletes, params);
   return due.map((site) => site.id);
 }

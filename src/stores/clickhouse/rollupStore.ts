@@ -15,7 +15,7 @@ import {
   rowDay,
   rowsFrom,
 } from './dailyRollups.js';
-import { deleteStatement } from './deleteRows.js';
+import { deleteRows } from './deleteRows.js';
 import {
   fitsOneStatement,
   groupedWindowInsert,
@@ -106,10 +106,11 @@ const daysFrom = (table: RollupTable) => rowsFrom(table, '{from:Date}');
 
 /** Deletes a site's roll-ups from `from` on, with the blocks holding those days (all of them without `from`). */
 export async function deleteRollupDays(client: ClickHouseClient, cluster: string | null, siteId: number, from: string | null): Promise<void> {
-  for (const table of ROLLUP_TABLES) {
-    const condition = from === null ? 'site_id = {site:UInt64}' : `site_id = {site:UInt64} AND ${daysFrom(table)}`;
-    await client.command({ query: deleteStatement(rollupTableName(table), cluster, condition), query_params: { site: siteId, from } });
-  }
+  const deletes = ROLLUP_TABLES.map((table) => ({
+    table: rollupTableName(table),
+    condition: from === null ? 'site_id = {site:UInt64}' : `site_id = {site:UInt64} AND ${daysFrom(table)}`,
+  }));
+  await deleteRows(client, cluster, deletes, { site: siteId, from });
 }
 
 /** Whether a site has roll-up rows from `from` on. */
