@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -8,7 +9,11 @@ export default defineConfig({
   resolve: { alias: { '@contracts': fileURLToPath(new URL('src/contracts', import.meta.url)) } },
   test: {
     pool: 'forks',
-    maxWorkers: 2,
+    // One file more than cores: a file spends much of its time waiting on the engine's background
+    // merges, the browser and its timers. On 2 cores the suite took 660 s with two files at once
+    // and 561 s with three (docs/benchmarks.md, "The test suite"). At most six, as each file holds
+    // an embedded engine's memory.
+    maxWorkers: Math.min(availableParallelism() + 1, 6),
     // The web app's pure logic is tested beside it (web/src/**/*.test.ts), type-checked with the app.
     include: ['test/**/*.test.ts', 'web/src/**/*.test.ts'],
     // Ceilings that catch a hang, not speed claims: browser tests and properties run minutes of
