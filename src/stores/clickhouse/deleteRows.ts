@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import { select } from './select.js';
 
 /**
  * `ALTER TABLE … DELETE` for rows matching a parameterised condition. On a cluster the rows live
@@ -22,23 +23,24 @@ const MUTATION_POLL_MS = 20;
 /**
  * Deletes rows of several tables and returns once they are gone. On one node the mutations are
  * sent together and waited for together: the embedded engine runs a mutation part by part in its
- * small background pool (src/stores/clickhouse/eventStore.ts embeddedEngineArgs), waiting between
- * parts, so the fifteen roll-up tables of a test site took 15–17 s one after another and 4 s side
- * by side (docs/benchmarks.md, "The test suite"). On a cluster each waits for every replica in turn.
+ * small background pool (src/stores/clickhouse/eventStore.ts embeddedEngineArgs), slowly where
+ * tables hold many small parts: the fifteen roll-up tables of a test site took 15–17 s one after
+ * another and 4 s side by side (docs/benchmarks.md, "The test suite"). On a cluster each waits for
+ * every replica in turn.
  */
 export async function deleteRows(client: ClickHouseClient, cluster: string | null, deletes: RowsToDelete[], params: Record<string, unknown>): Promise<void> {
   if (cluster) {
     for (const { table, condition } of deletes) await client.command({ query: deleteStatement(table, cluster, condition), query_params: params });
     return;
   }
-  const [started] = await rows<{ at: string }>(client, 'SELECT toString(now()) AS at', {});
+  const [started] = await select<{ at: string }>(client, 'SELECT toString(now()) AS at');
   for (const { table, condition } of deletes) {
     await client.command({ query: `ALTER TABLE ${table} DELETE WHERE ${condition} SETTINGS mutations_sync = 0`, query_params: params });
   }
   const tables = deletes.map((d) => d.table);
   for (;;) {
     // Mutations of these tables begun since (other deletions of the same second wait with them).
-    const [left] = await rows<{ pending: string; failure: string }>(
+    const [left] = await select<{ pending: string; failure: string }>(
       client,
       `SELECT count() AS pending, anyIf(latest_fail_reason, latest_fail_reason != '') AS failure FROM system.mutations
        WHERE database = currentDatabase() AND table IN {tables:Array(String)} AND create_time >= toDateTime({started:String}) AND NOT is_done`,
@@ -49,8 +51,4 @@ export async function deleteRows(client: ClickHouseClient, cluster: string | nul
     if (left?.failure) throw new Error(`Deleting rows failed: ${left.failure}`);
     await new Promise((resolve) => setTimeout(resolve, MUTATION_POLL_MS));
   }
-}
-
-async function rows<T>(client: ClickHouseClient, query: string, params: Record<string, unknown>): Promise<T[]> {
-  return (await client.query({ query, query_params: params, format: 'JSONEachRow' })).json<T>();
 }

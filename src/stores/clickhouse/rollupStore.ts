@@ -27,6 +27,7 @@ import {
   windowInsert,
   windowSizesSql,
 } from './rollupWindows.js';
+import { select } from './select.js';
 import { FIRST_EVENT_SQL, firstEventFromRow } from './siteSpan.js';
 
 /**
@@ -216,9 +217,4 @@ export async function mergeWindow(
 ): Promise<void> {
   const query = merge === 'grouped' ? groupedWindowInsert(table) : windowInsert(table, merge.reads);
   for (let slice = 0; slice < slices; slice++) await client.command({ query, query_params: { ...params, slices, slice }, ...options });
-}
-
-async function select<T>(client: ClickHouseClient, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
-  const result = await client.query({ query, query_params: params, format: 'JSONEachRow' });
-  return result.json<T>();
 }
