@@ -224,6 +224,8 @@ async function openEventWork(deps: {
     cluster: events.cluster,
     memoryLimitBytes: config.query.memoryLimitBytes,
     flushWrites: () => ingestion?.buffer.flush() ?? Promise.resolve(),
+    writesFailing: () => ingestion?.buffer.failing ?? false,
+    daySoFarEvents: config.query.daySoFarEvents,
     onError: (error) => log.error({ err: error }, 'rolling up failed; retrying next round'),
     // A server may have other nodes beside this one: what they record is read again every few seconds.
     reloadEveryMs: events.kind === 'server' ? COVERAGE_RELOAD_MS : undefined,

@@ -95,6 +95,11 @@ export class WriteBuffer {
     return this.sessionsWrittenThrough;
   }
 
+  /** Whether rows wait for a retry: the store failed their insert. */
+  get failing(): boolean {
+    return this.events.failures > 0 || this.sessions.failures > 0;
+  }
+
   get pendingEvents(): number {
     return this.events.rows.length;
   }

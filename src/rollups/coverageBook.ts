@@ -1,6 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Clock } from '../clock.js';
 import { ALL_RUNS } from '../stores/clickhouse/dailyRollups.js';
+import type { DaySoFar } from '../stores/clickhouse/daySoFar.js';
 import { type Coverage, type CoverageRow, latestComputation, readCoverage, writeCoverage } from '../stores/clickhouse/rollupStore.js';
 import {
   isPresetWindow,
@@ -27,6 +28,18 @@ export const day = (text: string): LocalDate => parseIsoDate(text)!;
  */
 const PRESETS = '+presets';
 const MONDAYS = '+mondays';
+/**
+ * Names the day so far published with the coverage (src/stores/clickhouse/daySoFar.ts):
+ * `+today:<slot>:<computed>:<events cut>:<visits cut>`, the cuts in ms.
+ */
+const TODAY = '+today:';
+const todayMark = ({ slot, computed, cuts }: DaySoFar) => `${TODAY}${slot}:${computed}:${cuts.events}:${cuts.sessions}`;
+const todayNamed = (tables: readonly string[]): DaySoFar | undefined => {
+  const [slot, computed, events, sessions] = (tables.find((table) => table.startsWith(TODAY)) ?? '').slice(TODAY.length).split(':').map(Number);
+  if (slot === undefined || computed === undefined || events === undefined || sessions === undefined || [slot, computed, events, sessions].some(Number.isNaN))
+    return undefined;
+  return { slot, computed, cuts: { events, sessions } };
+};
 const isMark = (table: string) => table.startsWith('+');
 const kindsNamed = (tables: readonly string[]): WindowKinds => {
   const mondays = tables.find((table) => table === MONDAYS || table.startsWith(`${MONDAYS}:`));
@@ -55,11 +68,22 @@ export interface CoverageBook {
   readonly covered: Map<number, Covered>;
   /** Per site, the windows published for queries; a site's are dropped whenever its days change. */
   readonly windows: Map<number, RollupWindow[]>;
+  /**
+   * Per site, the day so far published for queries: the rows of the day after `through`, the
+   * coverage's last day when it was merged; read only while the coverage still ends there.
+   */
+  readonly daySoFar: Map<number, { through: string; rows: DaySoFar }>;
+  /** Per site, the earliest event time noted since the round began (rollups.ts noteWrite): a day so far cut after it lacks the event. */
+  readonly noted: Map<number, number>;
   /** Per site, the first day whose roll-ups must be recomputed. */
   readonly stale: Map<number, string>;
   /** Notes that a site's roll-ups from `from` on must be recomputed (the earliest such day is kept). */
   markStale(siteId: number, from: string): void;
-  /** Reads every site's row again, taking those other nodes wrote since. */
+  /**
+   * Reads every site's row again, taking those other nodes wrote since. The first read, as the
+   * service starts, leaves out the days so far: rows accepted before a crash and written back
+   * from the journal since (src/ingest/journalReplay.ts) may be missing from them.
+   */
   reload(): Promise<void>;
   /** One site's row, read again just before this node records its coverage over what another may have written. */
   reloadSite(siteId: number): Promise<void>;
@@ -74,6 +98,9 @@ export interface CoverageBook {
 export async function openCoverageBook(client: ClickHouseClient, clock: Clock): Promise<CoverageBook> {
   const covered = new Map<number, Covered>();
   const windows = new Map<number, RollupWindow[]>();
+  const daySoFar = new Map<number, { through: string; rows: DaySoFar }>();
+  const noted = new Map<number, number>();
+  let started = false;
   const stale = new Map<number, string>();
   // Above any computation of window rows a previous process stored: a window's rows are replaced by higher ones.
   let version = Math.max(clock.now(), (await latestComputation(client)) + 1);
@@ -94,11 +121,14 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
     version = Math.max(version, rowVersion);
     const before = covered.get(siteId);
     windows.delete(siteId);
+    daySoFar.delete(siteId);
     if (row.timezone === '') {
       covered.delete(siteId);
       return;
     }
     covered.set(siteId, coverageOf(row.timezone, day(row.through), row.runs_from));
+    const today = todayNamed(row.tables);
+    if (today && started) daySoFar.set(siteId, { through: row.through, rows: today });
     // Pulled back by another node (a late row there): the days after it are recomputed by the holder of the round.
     if (before && before.timezone === row.timezone && row.through < before.through) markStale(siteId, formatDate(addDays(day(row.through), 1)));
     // Windows recorded before the coverage moved end on another day: the job merges them again.
@@ -122,6 +152,7 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
     const published = windows.get(siteId) ?? [];
     const recorded = published.find((w) => w.slot === 0);
     const seenFrom = windowsSeenFrom(published);
+    const today = daySoFar.get(siteId);
     await writeCoverage(client, {
       site_id: siteId,
       timezone: coverage?.timezone ?? '',
@@ -136,6 +167,7 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
         ...new Set(published.map((w) => w.table)),
         ...(published.some(isPresetWindow) ? [PRESETS] : []),
         ...(mondaysHeld(published) > 0 ? [`${MONDAYS}:${mondaysHeld(published)}`] : []),
+        ...(today && today.through === coverage?.through ? [todayMark(today.rows)] : []),
       ],
     });
   };
@@ -143,10 +175,13 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
   return {
     covered,
     windows,
+    daySoFar,
+    noted,
     stale,
     markStale,
     async reload() {
       for (const row of await readCoverage(client)) adopt(row);
+      started = true;
     },
     async reloadSite(siteId) {
       for (const row of await readCoverage(client, siteId)) adopt(row);

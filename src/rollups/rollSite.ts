@@ -54,8 +54,12 @@ export interface RollupRound {
   merging: { clickhouse_settings: ClickHouseSettings };
   /** The bytes of visitor sets one merge statement is cut to hold (rollupWindows.ts sliceCount). */
   sliceBytes: number;
+  /** The events of today a site needs before its day so far is merged (daySoFar.ts); null: none is. */
+  daySoFarEvents: number | null;
   /** Whether the round is to end at its next step: the service is closing (Rollups.stop). */
   halted(): boolean;
+  /** Whether every row noted before the round began is in the store. */
+  settled(): boolean;
   onError(error: unknown): void;
 }
 
@@ -152,6 +156,7 @@ async function catchUp(round: RollupRound, site: RollupSite, from: LocalDate, ta
 /** Deletes a site's roll-ups from `from` on, with the week holding it (all of them without `from`), and its windows with them. */
 async function deleteDays(round: RollupRound, siteId: number, from: string | null): Promise<void> {
   round.book.windows.delete(siteId);
+  round.book.daySoFar.delete(siteId);
   await deleteRollupDays(round.client, round.cluster, siteId, from);
 }
 

@@ -3,6 +3,7 @@ import { type Clock, systemClock } from '../clock.js';
 import type { Coverage } from '../stores/clickhouse/rollupStore.js';
 import { addDays, formatDate, toLocal } from '../time/localTime.js';
 import { coverageOf, day, openCoverageBook } from './coverageBook.js';
+import { refreshDaySoFar } from './daySoFar.js';
 import { type RollupRound, type RollupSite, rollSite } from './rollSite.js';
 
 /**
@@ -76,6 +77,10 @@ export interface RollupDeps {
   windowSliceBytes?: number;
   /** Writes what ingestion holds, so a round reads every row noted before it began. */
   flushWrites(): Promise<void>;
+  /** Whether rows ingestion took still wait for the store, which failed them: no day so far is merged without them (daySoFar.ts). */
+  writesFailing?(): boolean;
+  /** The events of today a site needs before its day so far is merged (daySoFar.ts; QueryConfig daySoFarEvents); unset: none is. */
+  daySoFarEvents?: number;
   onError(error: unknown): void;
   /** Re-read coverage this often (COVERAGE_RELOAD_MS with several nodes); unset: only at rounds and on reload(). */
   reloadEveryMs?: number;
@@ -86,7 +91,14 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
   // Each coverage row also names the windows published with it, so a restarted service reads them at once.
   await book.reload();
   let halted = false;
-  const round = roundOf(deps, book, () => halted);
+  /** Whether every row noted before the round began is in the store (the flush at its start wrote them). */
+  let settled = false;
+  const round = roundOf(
+    deps,
+    book,
+    () => halted,
+    () => settled,
+  );
   /** The site a round is rolling up: a write into it is noted even before it has any coverage. */
   let rolling: RollupSite | null = null;
 
@@ -103,13 +115,24 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
   return {
     coverage(siteId) {
       const coverage = book.covered.get(siteId);
-      return coverage && { ...coverage, windows: book.windows.get(siteId) ?? [] };
+      if (!coverage) return undefined;
+      const today = book.daySoFar.get(siteId);
+      return { ...coverage, windows: book.windows.get(siteId) ?? [], daySoFar: today?.through === coverage.through ? today.rows : undefined };
     },
     noteWrite(siteId, at) {
+      const earliest = book.noted.get(siteId);
+      if (earliest === undefined || at < earliest) book.noted.set(siteId, at);
       const current = book.covered.get(siteId);
+      // A row before the day so far's cut is not in it (an import, a clock set back): queries read the day raw until the next round.
+      const today = book.daySoFar.get(siteId);
+      const beforeCut = today !== undefined && at < today.rows.cuts.events;
+      if (beforeCut) book.daySoFar.delete(siteId);
       // The first round over a site has no coverage to pull back yet, but must stop before this day.
       const timezone = current?.timezone ?? (rolling?.id === siteId ? rolling.timezone : null);
-      if (timezone === null || (current && at > current.until)) return;
+      if (timezone === null || (current && at > current.until)) {
+        if (beforeCut && current) book.persist(siteId, current).catch(deps.onError);
+        return;
+      }
       const from = formatDate(toLocal(at, timezone));
       book.markStale(siteId, from);
       if (!current) return;
@@ -121,7 +144,10 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
     },
     runOnce(sites, now) {
       running ??= (async () => {
+        // Rows noted from here on are checked against a day so far's cut (daySoFar.ts); those before are flushed.
+        book.noted.clear();
         await deps.flushWrites();
+        settled = !(deps.writesFailing?.() ?? false);
         // What other nodes recorded since (a previous holder's days, coverage pulled back by a late row).
         await reloadOnce();
         let days = 0;
@@ -130,6 +156,7 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
           try {
             rolling = site;
             days += await rollSite(round, site, now);
+            if (!halted) await refreshDaySoFar(round, site, now);
           } catch (error) {
             deps.onError(error);
           } finally {
@@ -151,7 +178,7 @@ export async function openRollups(deps: RollupDeps): Promise<Rollups> {
 }
 
 /** The store and the settings a round's statements run with. */
-function roundOf(deps: RollupDeps, book: RollupRound['book'], halted: () => boolean): RollupRound {
+function roundOf(deps: RollupDeps, book: RollupRound['book'], halted: () => boolean, settled: () => boolean): RollupRound {
   // On a cluster an insert into a Distributed table is forwarded in the background by default;
   // week and window rows are merged from rows just inserted, so those must be in place first.
   const inPlace = deps.cluster === null ? {} : { insert_distributed_sync: 1 as const };
@@ -171,5 +198,16 @@ function roundOf(deps: RollupDeps, book: RollupRound['book'], halted: () => bool
       max_threads: 1,
     },
   };
-  return { client: deps.client, cluster: deps.cluster, book, inPlace, merging, sliceBytes: deps.windowSliceBytes ?? quarter, halted, onError: deps.onError };
+  return {
+    client: deps.client,
+    cluster: deps.cluster,
+    book,
+    inPlace,
+    merging,
+    sliceBytes: deps.windowSliceBytes ?? quarter,
+    daySoFarEvents: deps.daySoFarEvents ?? null,
+    halted,
+    settled,
+    onError: deps.onError,
+  };
 }

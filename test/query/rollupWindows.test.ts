@@ -7,6 +7,7 @@ import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
 import { readCoverage, writeCoverage } from '../../src/stores/clickhouse/rollupStore.js';
 import { PRESET_WINDOW_SLOTS, windowKinds } from '../../src/stores/clickhouse/rollupWindows.js';
 import { parseIsoDate } from '../../src/time/localTime.js';
+import { CHROME_MAC } from '../support/collect.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
 import { watchingStatements } from '../support/refusingRollups.js';
 import { type Account, createAccount } from '../support/testApp.js';
@@ -337,26 +338,7 @@ describe('a history with long gaps', () => {
   });
 });
 
-describe('a window with today read raw beside it', () => {
-  it("counts a visit begun on the window's last day and still going today, as raw rows do", async () => {
-    const account = await createAccount(t.app);
-    await insertEvents(t.app, account.siteId, [
-      { visitor: 'a', at: '2024-01-08 10:00:00', page: '/' },
-      { visitor: 'f', at: '2024-01-09 23:55:00', page: '/docs', source: 'Bing' },
-      { visitor: 'f', at: '2024-01-10 00:05:00', page: '/' },
-    ]);
-    const questions = [
-      { metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'] },
-      { metrics: ['visitors', 'visits', 'bounce_rate'], dimensions: ['visit:source'] },
-      { metrics: ['visitors', 'visits'], dimensions: ['visit:entry_page'] },
-      { metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] },
-    ];
-    const bodies = ['month', 'all'].flatMap((date_range) => questions.map((q) => ({ site_id: account.domain, date_range, ...q })));
-    const raw = await rawAnswers(account, bodies);
-    await t.app.jobs.runOnce();
-    await expectWindowAnswers(queryEngineDeps(t.app), account, bodies, raw, ['rollup', 'raw']);
-  });
-
+describe("today's raw rows beside a window", () => {
   it('groups the raw rows by the columns the query reads, not by every key of the table', () => {
     const pages = ROLLUP_TABLES.find((table) => table.name === 'pages')!;
     // What the job inserts: every key, every state.
@@ -368,6 +350,125 @@ describe('a window with today read raw beside it', () => {
     expect(ranking).toMatch(/^SELECT site_id, pathname, CAST\(uniq\(user_id\) AS [^)]*\)\) AS visitor_bound FROM events WHERE .* GROUP BY site_id, pathname$/);
     // The graph by day keeps the day it groups by.
     expect(rollupSelect(pages, 'site_id = 1', "'UTC'", { columns: ['day', 'visitors'] })).toMatch(/GROUP BY site_id, day$/);
+  });
+});
+
+describe('the day so far', () => {
+  /** A pageview of `path` through the pipeline, at the test clock's time, from one browser. */
+  const pageview = (domain: string, path: string) =>
+    fetch(`${t.url}/api/event`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'user-agent': CHROME_MAC, 'x-forwarded-for': '203.0.113.77' },
+      body: JSON.stringify({ n: 'pageview', u: `https://${domain}${path}`, d: domain }),
+    });
+  const questions = [
+    { metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate', 'visit_duration'] },
+    { metrics: ['visitors', 'visits', 'bounce_rate'], dimensions: ['visit:source'] },
+    { metrics: ['visitors', 'visits', 'visit_duration'], dimensions: ['visit:entry_page'] },
+    { metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] },
+    { metrics: ['visitors'], dimensions: ['visit:country'] },
+  ];
+  const ranges = ['month', 'all', ['2024-01-02', '2024-01-10']];
+
+  it("is merged up to a cut and read with the window, the later rows raw, to the answers of raw rows, a visit from the window's last day into today's among them", async () => {
+    const account = await createAccount(t.app);
+    await insertEvents(t.app, account.siteId, [
+      { visitor: 'a', at: '2024-01-08 10:00:00', page: '/' },
+      // A visit across midnight into today, and one of today's morning.
+      { visitor: 'b', at: '2024-01-09 23:55:00', page: '/docs', source: 'Bing' },
+      { visitor: 'b', at: '2024-01-10 00:05:00', page: '/' },
+      { visitor: 'c', at: '2024-01-10 09:00:00', page: '/pricing', country: 'DE' },
+    ]);
+    // One visit through the pipeline on both sides of the cuts (events 11:58, visits 11:28): its
+    // first state row before both, that row's cancel and the next state after the visits' cut,
+    // a pageview after the events' cut.
+    try {
+      for (const [at, path] of [
+        ['2024-01-10T11:20:00Z', '/a'],
+        ['2024-01-10T11:45:00Z', '/b'],
+        ['2024-01-10T11:59:00Z', '/c'],
+      ] as const) {
+        t.clock.set(at);
+        expect((await pageview(account.domain, path)).status).toBe(202);
+      }
+    } finally {
+      t.clock.set(SMALL_SITE_NOW);
+    }
+    await t.app.ingestion!.buffer.flush();
+    const bodies = ranges.flatMap((date_range) => questions.map((q) => ({ site_id: account.domain, date_range, ...q })));
+    const raw = await rawAnswers(account, bodies);
+    // Opened before the job runs: a node beside the one rolling up takes what it publishes.
+    const beside = await restarted();
+    await t.app.jobs.runOnce();
+    const { daySoFar } = t.app.rollups.coverage(account.siteId)!;
+    expect(daySoFar).toMatchObject({ cuts: { events: Date.parse('2024-01-10T11:58:00Z'), sessions: Date.parse('2024-01-10T11:28:00Z') } });
+    const { deps, params } = watchingStatements(queryEngineDeps(t.app));
+    await expectWindowAnswers(deps, account, bodies, raw, ['rollup', 'raw']);
+
+    expect(params.filter((named) => Object.values(named).includes(daySoFar!.computed)).length).toBeGreaterThanOrEqual(bodies.length);
+    await beside.reload();
+    expect(beside.coverage(account.siteId)!.daySoFar).toEqual(daySoFar);
+    // A service starting reads none: rows written back from its journal since may be missing from it.
+    expect((await restarted()).coverage(account.siteId)!.daySoFar).toBeUndefined();
+  });
+
+  it('is dropped by a row before its cut, and merged again by the next round', async () => {
+    const account = await createAccount(t.app);
+    await insertEvents(t.app, account.siteId, [
+      { visitor: 'a', at: '2024-01-09 10:00:00', page: '/' },
+      { visitor: 'b', at: '2024-01-10 08:00:00', page: '/docs' },
+    ]);
+    await t.app.jobs.runOnce();
+    const first = t.app.rollups.coverage(account.siteId)!.daySoFar!;
+    expect(first).toBeDefined();
+    // A late row of this morning (an import): queries read the day raw again at once.
+    await insertEvents(t.app, account.siteId, [{ visitor: 'c', at: '2024-01-10 07:00:00', page: '/late' }]);
+    expect(t.app.rollups.coverage(account.siteId)!.daySoFar).toBeUndefined();
+    const bodies = ranges.flatMap((date_range) => questions.map((q) => ({ site_id: account.domain, date_range, ...q })));
+    const raw = await rawAnswers(account, bodies);
+    // Read with the window from today's raw rows alone, the late one among them.
+    await expectWindowAnswers(queryEngineDeps(t.app), account, bodies, raw, ['rollup', 'raw']);
+    await t.app.jobs.runOnce();
+    expect(t.app.rollups.coverage(account.siteId)!.daySoFar!.computed).toBeGreaterThan(first.computed);
+    await expectWindowAnswers(queryEngineDeps(t.app), account, bodies, raw, ['rollup', 'raw']);
+  });
+});
+
+describe('no day so far', () => {
+  it('is merged while the store fails the rows ingestion holds, nor for a site with fewer events today than asked', async () => {
+    const account = await createAccount(t.app);
+    await insertEvents(t.app, account.siteId, [
+      { visitor: 'a', at: '2024-01-09 10:00:00', page: '/' },
+      { visitor: 'b', at: '2024-01-10 08:00:00', page: '/docs' },
+      { visitor: 'c', at: '2024-01-10 09:00:00', page: '/docs' },
+    ]);
+    await t.app.jobs.runOnce();
+    expect(t.app.rollups.coverage(account.siteId)!.daySoFar).toBeDefined();
+    const site = { id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null };
+    const job = (options: { writesFailing: boolean; daySoFarEvents: number }) =>
+      openRollups({
+        client: t.app.events.jobs,
+        cluster: null,
+        memoryLimitBytes: t.app.config.query.memoryLimitBytes,
+        flushWrites: async () => {},
+        writesFailing: () => options.writesFailing,
+        daySoFarEvents: options.daySoFarEvents,
+        onError: (error) => {
+          throw error;
+        },
+      });
+    for (const options of [
+      { writesFailing: true, daySoFarEvents: 1 },
+      { writesFailing: false, daySoFarEvents: 3 },
+    ]) {
+      const rollups = await job(options);
+      await rollups.runOnce([site], SMALL_SITE_NOW);
+      expect(rollups.coverage(account.siteId)!.windows.length, JSON.stringify(options)).toBeGreaterThan(0);
+      expect(rollups.coverage(account.siteId)!.daySoFar, JSON.stringify(options)).toBeUndefined();
+    }
+    const rollups = await job({ writesFailing: false, daySoFarEvents: 2 });
+    await rollups.runOnce([site], SMALL_SITE_NOW);
+    expect(rollups.coverage(account.siteId)!.daySoFar).toBeDefined();
   });
 });
 

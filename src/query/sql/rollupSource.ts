@@ -10,6 +10,7 @@ import {
   rowDay,
   SPAN_WEEKS,
 } from '../../stores/clickhouse/dailyRollups.js';
+import type { DaySoFar } from '../../stores/clickhouse/daySoFar.js';
 import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { FULL, OPEN_START, type RollupWindow, WHOLE, WINDOW_HOLDS, windowLength, windowRowsSql } from '../../stores/clickhouse/rollupWindows.js';
 import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, toLocal } from '../../time/localTime.js';
@@ -241,14 +242,18 @@ function storedKey(side: Side, dimension: string, column: string): string {
   return side.table === 'sessions' ? (SESSION_DIMENSION_SUBSTITUTES[dimension] ?? column) : column;
 }
 
-/** The rows of a window meeting `rows` (a condition on its grouping and keys), in the daily table's columns. */
-function windowRows(ctx: CompileContext, table: RollupTable, reads: Reads, window: RollupWindow, rows: string): string {
+/**
+ * The rows of a window meeting `rows` (a condition on its grouping and keys), in the daily table's
+ * columns, and those of the day so far when the range reads it (src/stores/clickhouse/daySoFar.ts).
+ */
+function windowRows(ctx: CompileContext, table: RollupTable, reads: Reads, window: RollupWindow, rows: string, daySoFar?: DaySoFar): string {
   const { params } = ctx;
   return windowRowsSql(table, reads.used, reads.site, {
     days: params.add(window.days, 'UInt8'),
     slot: params.add(window.slot, 'UInt8'),
     computed: params.add(window.computed, 'UInt64'),
     rows: and([rows, ...reads.narrowing]),
+    daySoFar: daySoFar && { slot: params.add(daySoFar.slot, 'UInt8'), computed: params.add(daySoFar.computed, 'UInt64') },
   });
 }
 
@@ -365,16 +370,20 @@ function rollupRows(side: Side, ctx: CompileContext, table: RollupTable, coverag
   const { used, site, tz } = reads;
   const window = windowFor(side, ctx, table, coverage);
   const later = stitched(ctx, coverage);
+  // Today's rows before the day so far's cut come with the window's, in the same read; raw only those after it.
+  const daySoFar = later && window && coverage.daySoFar && range.last >= coverage.daySoFar.cuts.events ? coverage.daySoFar : undefined;
   const stored = [`site_id = ${site}`, ...(later ? [`${rowDay(table)} <= toDate(${params.instant(coverage.until)}, ${tz})`] : [])];
   const dayRows = `${rollupTableName(table)} WHERE ${and([...stored, rangeRows(side, ctx, table, coverage), ...reads.narrowing])}`;
   // The table's rows alone are read in place, as plainly as a statement can.
   if (!later && !window) return dayRows;
   // A window holding every rolled-up day of the range leaves none of the table's own rows to read.
   const parts = wholeWindow(side, ctx, table, coverage) ? [] : [`SELECT ${used.join(', ')} FROM ${dayRows}`];
-  if (window) parts.push(windowRows(ctx, table, reads, window, groupedWindow(side, ctx, table, window)?.rows ?? `grouping = ${params.string(FULL)}`));
+  if (window) parts.push(windowRows(ctx, table, reads, window, groupedWindow(side, ctx, table, window)?.rows ?? `grouping = ${params.string(FULL)}`, daySoFar));
   if (later) {
     // Every raw row read is in the range's days, which rangeRows checks of stored rows.
+    // A visits' cut early in the day falls before the day began: the rows before the day are rolled up.
     const recent = [`site_id = ${site}`, `timestamp > ${params.instant(coverage.until)}`];
+    if (daySoFar) recent.push(`timestamp >= ${params.instant(daySoFar.cuts[table.family])}`);
     if (table.family === 'events') recent.push(`timestamp <= ${params.instant(range.last)}`);
     else recent.push(`start >= ${params.instant(Math.max(STORABLE.first, coverage.until - WEEK_MS))}`, `start <= ${params.instant(range.last)}`);
     parts.push(`SELECT ${used.join(', ')} FROM (${rollupSelect(table, and([...recent, ...reads.narrowing]), tz, { columns: used })})`);

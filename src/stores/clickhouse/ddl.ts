@@ -82,6 +82,15 @@ export function modifySettingStatements(table: string, settings: string, target:
 }
 
 /**
+ * Sets a table's TTL without applying it to the parts stored (`materialize_ttl_after_modify` off):
+ * it applies as they merge. On a cluster to the Replicated `_local` tables.
+ */
+export function modifyTtlStatements(table: string, ttl: string, target: DdlTarget): string[] {
+  const local = target.cluster === null ? table : `${table}_local ON CLUSTER ${target.cluster}`;
+  return [`ALTER TABLE ${local} MODIFY TTL ${ttl} SETTINGS materialize_ttl_after_modify = 0`];
+}
+
+/**
  * Sets a column on every stored row (the Replicated `_local` tables on a cluster: a Distributed
  * table holds none), waiting for the rows to be rewritten.
  */

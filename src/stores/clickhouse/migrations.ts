@@ -9,10 +9,12 @@ import {
   narrowedSelect,
   ROLLUP_COVERAGE,
   ROLLUP_GRANULES,
+  ROLLUP_TABLES,
   type RollupTable,
   rollupTableName,
   VISITOR_BOUND_COLUMN,
 } from './dailyRollups.js';
+import { DAY_SO_FAR_TTL } from './daySoFar.js';
 import {
   addColumnStatements,
   createTableStatements,
@@ -20,9 +22,10 @@ import {
   fillColumnStatements,
   modifyColumnStatements,
   modifySettingStatements,
+  modifyTtlStatements,
   rebuildTableStatements,
 } from './ddl.js';
-import { WINDOW_MERGE_SETTINGS, windowRollupDef } from './rollupWindows.js';
+import { WINDOW_MERGE_SETTINGS, windowRollupDef, windowTableName } from './rollupWindows.js';
 import {
   EVENTS,
   EVENTS_IDEMPOTENCY_KEY,
@@ -156,6 +159,12 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
     // runs of two and four weeks: a site rolled up before them has every block from the day after
     // its last day rolled up, and reads days and weeks before it.
     statements: (target) => fillColumnStatements(ROLLUP_COVERAGE.name, 'runs_from = addDays(through, 1)', target),
+  },
+  {
+    version: 16,
+    name: 'window_rollups_day_so_far_ttl',
+    // The rows of a day so far (daySoFar.ts) go two days after they were merged, as the table merges.
+    statements: (target) => ROLLUP_TABLES.flatMap((table) => modifyTtlStatements(windowTableName(table), DAY_SO_FAR_TTL, target)),
   },
 ];
 

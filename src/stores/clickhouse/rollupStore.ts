@@ -15,6 +15,7 @@ import {
   rowDay,
   rowsFrom,
 } from './dailyRollups.js';
+import { DAY_SO_FAR_EVENTS_SQL, type DaySoFar, daySoFarInsert } from './daySoFar.js';
 import { deleteRows } from './deleteRows.js';
 import {
   fitsOneStatement,
@@ -47,6 +48,8 @@ export interface Coverage {
   runsFrom: string;
   /** Preset ranges merged ahead per table (rollupWindows.ts), each ending by `through`. */
   windows: readonly RollupWindow[];
+  /** The rows of the day after `through` merged up to a cut (daySoFar.ts), when the job merged them. */
+  daySoFar?: DaySoFar;
 }
 
 /** A site's latest coverage row as read back: its version, and the windows published with it. */
@@ -217,4 +220,42 @@ export async function mergeWindow(
 ): Promise<void> {
   const query = merge === 'grouped' ? groupedWindowInsert(table) : windowInsert(table, merge.reads);
   for (let slice = 0; slice < slices; slice++) await client.command({ query, query_params: { ...params, slices, slice }, ...options });
+}
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** A site's events after `until` and before `cut` (ms). */
+export async function eventsBefore(client: ClickHouseClient, siteId: number, until: number, cut: number): Promise<number> {
+  const [found] = await select<{ events: string }>(client, DAY_SO_FAR_EVENTS_SQL, { site: siteId, until: seconds(until), cut: seconds(cut) });
+  return Number(found?.events ?? 0);
+}
+
+/**
+ * Merges a site's rows after `until` (the coverage's last instant) and before each family's cut
+ * into every window table, as computation `rows.computed` in slot `rows.slot`, and groups them as
+ * every window's rows are; `day` is the local day they fall in. `options`: a window merge's.
+ */
+export async function mergeDaySoFar(
+  client: ClickHouseClient,
+  site: { id: number; timezone: string },
+  rows: DaySoFar,
+  until: number,
+  day: string,
+  options: { clickhouse_settings: ClickHouseSettings },
+): Promise<void> {
+  const computation = { site: site.id, computed: rows.computed };
+  for (const table of ROLLUP_TABLES) {
+    const params = {
+      ...computation,
+      until: seconds(until),
+      cut: seconds(rows.cuts[table.family]),
+      // The visits the raw rows of a range are read from (src/query/sql/rollupSource.ts): begun within the week.
+      starts: seconds(until - 7 * 86_400_000),
+      tz: site.timezone,
+      day,
+      slot: rows.slot,
+    };
+    await client.command({ query: daySoFarInsert(table), query_params: params, ...options });
+    await mergeWindow(client, table, 'grouped', computation, 1, options);
+  }
 }

@@ -166,7 +166,7 @@ export const WHOLE = '*';
 const windowKeys = (table: RollupTable) => ['site_id', 'days', 'slot', 'grouping', 'classification', ...table.keys.map((k) => k.column)];
 
 /** Every column of a window table in stored order: a daily table's, with `slot`, `grouping` and `computed`. */
-const windowColumns = (table: RollupTable) => [
+export const windowColumns = (table: RollupTable) => [
   'site_id',
   'days',
   'slot',
@@ -351,15 +351,19 @@ export function groupedWindowInsert(table: RollupTable): string {
 
 /**
  * A published window's rows meeting `rows` in a daily table's columns, `days` set to 0 so that a range reading
- * them beside day and week rows (src/query/sql/rollupSource.ts) tells them apart.
+ * them beside day and week rows (src/query/sql/rollupSource.ts) tells them apart; with the rows of
+ * a day so far (daySoFar.ts) in the same read when `daySoFar` names its slot and computation.
  */
 export function windowRowsSql(
   table: RollupTable,
   columns: readonly string[],
   site: string,
-  window: { days: string; slot: string; computed: string; rows: string },
+  window: { days: string; slot: string; computed: string; rows: string; daySoFar?: { slot: string; computed: string } },
 ): string {
-  const stored = `SELECT ${columns.join(', ')} FROM ${windowTableName(table)} WHERE site_id = ${site} AND days = ${window.days} AND slot = ${window.slot} AND computed = ${window.computed} AND ${window.rows}`;
+  const own = `days = ${window.days} AND slot = ${window.slot} AND computed = ${window.computed}`;
+  const { daySoFar } = window;
+  const which = daySoFar ? `((${own}) OR (days = 0 AND slot = ${daySoFar.slot} AND computed = ${daySoFar.computed}))` : own;
+  const stored = `SELECT ${columns.join(', ')} FROM ${windowTableName(table)} WHERE site_id = ${site} AND ${which} AND ${window.rows}`;
   // Marked outside the statement that filters on the stored `days`: an alias would shadow it there.
   return `SELECT ${columns.map((column) => (column === 'days' ? 'toUInt8(0) AS days' : column)).join(', ')} FROM (${stored})`;
 }
