@@ -161,8 +161,15 @@ export const allColumns = (table: RollupTable) => [...keyColumns(table), ...ROLL
  * (the site's always), grouped by the keys among them: a query reading the pages of today's raw
  * rows by path alone groups them by path, not by day, event name and hostname too, which took
  * twice as long (docs/benchmarks.md, "Late in the day, and today's raw rows grouped by what is read").
+ * `prewhere` is read first, before any other column: a condition few rows meet that ClickHouse
+ * would not put first itself.
  */
-export function rollupSelect(table: RollupTable, where: string, tz: string, options: { collapsed?: boolean; columns?: readonly string[] } = {}): string {
+export function rollupSelect(
+  table: RollupTable,
+  where: string,
+  tz: string,
+  options: { collapsed?: boolean; columns?: readonly string[]; prewhere?: string } = {},
+): string {
   const kept = (column: string) => column === 'site_id' || options.columns === undefined || options.columns.includes(column);
   // The keys computed from raw columns; the others are raw columns of the same name.
   const computed = new Map([['days', '1 AS days'], ...DAY_KEYS[table.family].map((d) => [d.column, `toDate(${d.from}, ${tz}) AS ${d.column}`] as const)]);
@@ -170,7 +177,8 @@ export function rollupSelect(table: RollupTable, where: string, tz: string, opti
   const states = ROLLUP_AGGREGATES[table.family].filter((a) => kept(a.name)).map((a) => `${a.state} AS ${a.name}`);
   const source = table.family === 'events' ? 'events' : options.collapsed ? 'sessions FINAL' : 'sessions';
   const rows = table.family === 'events' ? `(${where}) AND name != 'engagement'` : where;
-  return `SELECT ${[...keys.map((key) => computed.get(key) ?? key), ...states].join(', ')} FROM ${source} WHERE ${rows} GROUP BY ${keys.join(', ')}`;
+  const prewhere = options.prewhere === undefined ? '' : ` PREWHERE ${options.prewhere}`;
+  return `SELECT ${[...keys.map((key) => computed.get(key) ?? key), ...states].join(', ')} FROM ${source}${prewhere} WHERE ${rows} GROUP BY ${keys.join(', ')}`;
 }
 
 /**
