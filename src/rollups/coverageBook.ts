@@ -32,13 +32,11 @@ const MONDAYS = '+mondays';
  * Names the day so far published with the coverage (src/stores/clickhouse/daySoFar.ts):
  * `+today:<slot>:<computed>:<events cut>:<visits cut>`, the cuts in ms.
  */
-const TODAY = '+today:';
-const todayMark = ({ slot, computed, cuts }: DaySoFar) => `${TODAY}${slot}:${computed}:${cuts.events}:${cuts.sessions}`;
+const todayMark = ({ slot, computed, cuts }: DaySoFar) => `+today:${slot}:${computed}:${cuts.events}:${cuts.sessions}`;
 const todayNamed = (tables: readonly string[]): DaySoFar | undefined => {
-  const [slot, computed, events, sessions] = (tables.find((table) => table.startsWith(TODAY)) ?? '').slice(TODAY.length).split(':').map(Number);
-  if (slot === undefined || computed === undefined || events === undefined || sessions === undefined || [slot, computed, events, sessions].some(Number.isNaN))
-    return undefined;
-  return { slot, computed, cuts: { events, sessions } };
+  const named = tables.map((table) => /^\+today:(\d+):(\d+):(\d+):(\d+)$/.exec(table)).find((match) => match !== null);
+  if (!named) return undefined;
+  return { slot: Number(named[1]), computed: Number(named[2]), cuts: { events: Number(named[3]), sessions: Number(named[4]) } };
 };
 const isMark = (table: string) => table.startsWith('+');
 const kindsNamed = (tables: readonly string[]): WindowKinds => {

@@ -358,6 +358,9 @@ function rangeRows(side: Side, ctx: CompileContext, table: RollupTable, coverage
   return [...merged.map((m) => `(${m.rows})`), `(${daysOnly} AND NOT (${merged.map((m) => m.holds).join(' OR ')}))`].join(' OR ');
 }
 
+/** The earliest start of a visit read raw after the roll-ups' last instant `until`: visits last a week at most. */
+export const rawVisitsFrom = (until: number) => Math.max(STORABLE.first, until - WEEK_MS);
+
 /** Whether a range reaches past the roll-ups, so its later days are read raw. */
 export const stitched = (ctx: CompileContext, coverage: Coverage) => ctx.range.last > coverage.until;
 
@@ -383,7 +386,7 @@ function rollupRows(side: Side, ctx: CompileContext, table: RollupTable, coverag
     // Every raw row read is in the range's days, which rangeRows checks of stored rows.
     const recent = [`site_id = ${site}`, `timestamp > ${params.instant(coverage.until)}`];
     if (table.family === 'events') recent.push(`timestamp <= ${params.instant(range.last)}`);
-    else recent.push(`start >= ${params.instant(Math.max(STORABLE.first, coverage.until - WEEK_MS))}`, `start <= ${params.instant(range.last)}`);
+    else recent.push(`start >= ${params.instant(rawVisitsFrom(coverage.until))}`, `start <= ${params.instant(range.last)}`);
     // The rows after a day so far's cut are the last minutes of today's, which lie across all of the
     // day's granules (the tables are ordered by day, then name or visitor): their time read first,
     // the other columns of the few rows that meet it only, where ClickHouse read a filtered column

@@ -233,13 +233,15 @@ export async function eventsBefore(client: ClickHouseClient, siteId: number, unt
 /**
  * Merges a site's rows after `until` (the coverage's last instant) and before each family's cut
  * into every window table, as computation `rows.computed` in slot `rows.slot`, and groups them as
- * every window's rows are; `day` is the local day they fall in. `options`: a window merge's.
+ * every window's rows are; `day` is the local day they fall in, `visitsFrom` the earliest start
+ * of a visit read (the bound a range's raw rows take). `options`: a window merge's.
  */
 export async function mergeDaySoFar(
   client: ClickHouseClient,
   site: { id: number; timezone: string },
   rows: DaySoFar,
   until: number,
+  visitsFrom: number,
   day: string,
   options: { clickhouse_settings: ClickHouseSettings },
 ): Promise<void> {
@@ -249,8 +251,7 @@ export async function mergeDaySoFar(
       ...computation,
       until: seconds(until),
       cut: seconds(rows.cuts[table.family]),
-      // The visits the raw rows of a range are read from (src/query/sql/rollupSource.ts): begun within the week.
-      starts: seconds(until - 7 * 86_400_000),
+      starts: seconds(visitsFrom),
       tz: site.timezone,
       day,
       slot: rows.slot,
