@@ -172,6 +172,11 @@ describe('a site keeping 30 days of raw events', () => {
       include: { comparisons: { mode: 'previous_period' } },
     });
     expect(compared.body.code).toBe('raw_events_deleted');
+    // So is the comparison of a range still in progress, whose last day, partway through (up to
+    // noon on 4 Dec here), only raw events hold; the same range once closed is compared whole days.
+    const inProgress = { metrics: ['visitors'], include: { comparisons: { mode: 'previous_period' } } };
+    expect((await query(account, { date_range: ['2023-12-05', '2024-01-10'], ...inProgress })).body.code).toBe('raw_events_deleted');
+    expect((await ask(account, { date_range: ['2023-12-04', '2024-01-09'], ...inProgress })).meta.sources).toEqual(['rollup']);
   });
 
   it('answers a memory refusal of the roll-ups with the refusal, not with what is left of the raw rows', async () => {

@@ -94,6 +94,41 @@ describe('roll-ups', () => {
     }
   });
 
+  it('reads raw the last day of a comparison that ends partway through it, and the days before it from roll-ups', async () => {
+    // A range still in progress is compared with the same elapsed part of the one before it
+    // (src/query/plan/dateRange.ts comparisonRange): up to noon on 8 Jan, and for `month`, ten days
+    // so far, the ten days before it up to noon on 31 Dec.
+    const site = await createAccount(t.app);
+    await insertEvents(t.app, site.siteId, [
+      { visitor: 'ann', at: '2023-12-25 10:00:00', page: '/' },
+      { visitor: 'ben', at: '2023-12-31 10:00:00', page: '/' },
+      { visitor: 'cat', at: '2023-12-31 15:00:00', page: '/after-noon' },
+      { visitor: 'ann', at: '2024-01-07 10:00:00', page: '/' },
+      { visitor: 'ben', at: '2024-01-08 10:00:00', page: '/' },
+      { visitor: 'cat', at: '2024-01-08 15:00:00', page: '/after-noon' },
+      { visitor: 'dan', at: '2024-01-09 10:00:00', page: '/' },
+      { visitor: 'eve', at: '2024-01-10 09:00:00', page: '/' },
+    ]);
+    const compared = { include: { comparisons: { mode: 'previous_period' } } };
+    const questions = [
+      { date_range: ['2024-01-09', '2024-01-10'], metrics: ['visitors', 'pageviews'], ...compared },
+      { date_range: 'month', metrics: ['visitors', 'pageviews'], ...compared },
+      { date_range: 'month', metrics: ['visitors'], dimensions: ['event:page'], ...compared },
+    ];
+    const raw = [];
+    for (const question of questions) raw.push(answer(await ask(site, question)));
+    expect(raw.slice(0, 2).map((results) => results[0].comparison.metrics)).toEqual([
+      [2, 2],
+      [2, 2],
+    ]);
+    await t.app.jobs.runOnce();
+    for (const [i, question] of questions.entries()) {
+      const body = await ask(site, question);
+      expect(body.meta.sources, JSON.stringify(question)).toEqual(['rollup', 'raw']);
+      expect(answer(body), JSON.stringify(question)).toEqual(raw[i]);
+    }
+  });
+
   it('reads a day raw as soon as late rows reach it, and rolls it up again on the next round', async () => {
     const late: FixtureEvent[] = [{ visitor: 'frank', at: '2024-01-08 20:00:00', page: '/late', country: 'NL' }];
     await insertEvents(t.app, account.siteId, late);

@@ -130,7 +130,12 @@ describe('roll-ups under random histories', () => {
         ),
         // A run takes seconds: shrinking a failure would take longer than the test may, and its
         // message would never be read. The first failing history is reported as it is, with its seed.
-        { numRuns: runs, endOnFailure: true },
+        // FUZZ_SEED replays a failure's seed (with FUZZ_PATH, its run) as the message reports them.
+        {
+          numRuns: runs,
+          endOnFailure: true,
+          ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED), path: process.env.FUZZ_PATH } : {}),
+        },
       );
     },
     // Each run's site is rolled up with its window rows (eleven window tables since the date

@@ -2,6 +2,7 @@ import { badRequest } from '../../errors.js';
 import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { formatDate, toLocal } from '../../time/localTime.js';
 import type { DateRange, SiteContext } from '../model.js';
+import { coverageServing } from './rollupCoverage.js';
 
 /**
  * A site that keeps raw events for a limited time (src/rollups/retention.ts) has none before its
@@ -18,7 +19,7 @@ import type { DateRange, SiteContext } from '../model.js';
 export function rawReadFrom(range: DateRange, sources: readonly string[], coverage: Coverage | undefined): number | null {
   if (!sources.includes('raw')) return null;
   if (!sources.includes('rollup') || coverage === undefined) return range.first;
-  return Math.max(range.first, coverage.until + 1);
+  return Math.max(range.first, coverageServing(range, coverage).until + 1);
 }
 
 /** Whether raw rows from `from` on are all kept. */

@@ -7,6 +7,7 @@ import { type MetricFacts, metricFacts, metricOf } from '../metrics.js';
 import type { CompileContext, GroupSet, MetricSpec, ResolvedQuery, RevenuePlan, Side } from '../model.js';
 import type { ImportedSource } from '../plan/importedPlan.js';
 import { filterLeaves, isSessionDimension, metricTable } from '../plan/resolve.js';
+import { coverageServing } from '../plan/rollupCoverage.js';
 import { dayBucket, dimensionLabel, goalKey } from './dimensionSql.js';
 import { filtersCondition, isVisitSetTest, usesScrollGoals } from './filters.js';
 import { importedSubquery, importedTotals } from './importedSql.js';
@@ -192,7 +193,7 @@ interface Reading {
 
 /** Roll-ups answer only when they can answer every side, so all figures of a row share one source. */
 function chooseSource(ctx: CompileContext, sides: Side[], options: CompileOptions): Reading {
-  const coverage = options.rollups;
+  const coverage = options.rollups && coverageServing(ctx.range, options.rollups);
   const tables = coverage ? sides.map((side) => rollupTableFor(side, ctx, coverage)) : [];
   if (coverage === undefined || !tables.every((table) => table !== null)) {
     return { render: (side) => sideSql(side, sides.indexOf(side), ctx), sources: ['raw'] };
