@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLLUP_GRACE_MS } from '../../src/rollups/rollSite.js';
 import { ROLLUP_TABLES, rollupTableName } from '../../src/stores/clickhouse/dailyRollups.js';
-import { claimLease, type LeaseRow, readLease } from '../../src/stores/meta/leases.js';
+import { claimLease, LEASE_PERIOD_MS, type LeaseRow, readLease } from '../../src/stores/meta/leases.js';
 import { CHROME_MAC } from '../support/collect.js';
 import { type MultiNode, multiNodeSkip, type ServiceNode, startMultiNode, until } from '../support/multiNode.js';
 import type { Account } from '../support/testApp.js';
@@ -46,14 +46,25 @@ describe.skipIf(multiNodeSkip !== null)('two workers', () => {
     const lines = await importHistory(ingest, account);
 
     const closed = lastClosedDay();
-    const coverage = await until(
-      () => set.rows<{ through: string }>('SELECT through FROM rollup_coverage FINAL WHERE site_id = {site:UInt64}', { site: account.siteId }),
-      (rows) => rows[0] !== undefined && rows[0].through >= closed,
-      Math.max(30_000, FIRST_ROUND_MS + 30_000 - (performance.now() - workersStarted)),
-    );
-    expect(coverage[0]?.through, 'no worker rolled the closed days up within its first round').toBe(closed);
-    // Both workers' first rounds must be over: the second finds the lease taken or the days covered.
     const { db } = await set.meta();
+    const covered = (rows: { through: string }[]) => rows[0] !== undefined && rows[0].through >= closed;
+    const coverage = await until(
+      async () => {
+        const rows = await set.rows<{ through: string }>('SELECT through FROM rollup_coverage FINAL WHERE site_id = {site:UInt64}', { site: account.siteId });
+        // On a slow machine (one CI run took 2.4 times its usual time) the import can end after the
+        // first rounds began, and they leave its days to the next round, minutes later. A lease left
+        // expired by a node gone before starts a round on both workers' watch at once
+        // (src/backgroundJobs.ts), where the lease still lets one roll.
+        if (!covered(rows) && performance.now() - workersStarted > FIRST_ROUND_MS + 10_000 && (await readLease(db, 'rollups')) === undefined) {
+          await claimLease(db, 'rollups', 'a-node-gone', Date.now() - 2 * LEASE_PERIOD_MS);
+        }
+        return rows;
+      },
+      covered,
+      Math.max(60_000, FIRST_ROUND_MS + 60_000 - (performance.now() - workersStarted)),
+    );
+    expect(coverage[0]?.through, 'no worker rolled the closed days up within its first round, or one started after it').toBe(closed);
+    // Both workers' first rounds must be over: the second finds the lease taken or the days covered.
     await until(
       async () => ({ lease: await readLease(db, 'rollups'), since: performance.now() - workersStarted }),
       ({ lease, since }) => lease === undefined && since > FIRST_ROUND_MS + 3_000,
@@ -62,7 +73,7 @@ describe.skipIf(multiNodeSkip !== null)('two workers', () => {
 
     const rounds = workers.map((worker) => `${worker.name}: ${roundsRolled(worker)} rounds rolled days`);
     expect(await rollupsDifferingFromRaw(set, account, lines.length), `roll-ups differ from the raw rows (${rounds.join(', ')})`).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 });
 
 /**
