@@ -4,7 +4,9 @@ import { ALL_RUNS } from '../stores/clickhouse/dailyRollups.js';
 import type { DaySoFar } from '../stores/clickhouse/daySoFar.js';
 import { type Coverage, type CoverageRow, latestComputation, readCoverage, writeCoverage } from '../stores/clickhouse/rollupStore.js';
 import {
+  FIRST_WINDOW_DAYS,
   isPresetWindow,
+  lengthsHeld,
   MONDAY_WEEKS,
   mondaysHeld,
   type RollupWindow,
@@ -28,6 +30,8 @@ export const day = (text: string): LocalDate => parseIsoDate(text)!;
  */
 const PRESETS = '+presets';
 const MONDAYS = '+mondays';
+/** The window lengths held (`+days:7,28,30,91`); a row without it holds FIRST_WINDOW_DAYS. */
+const LENGTHS = '+days:';
 /**
  * Names the day so far published with the coverage (src/stores/clickhouse/daySoFar.ts):
  * `+today:<slot>:<computed>:<events cut>:<visits cut>`, the cuts in ms.
@@ -41,7 +45,9 @@ const todayNamed = (tables: readonly string[]): DaySoFar | undefined => {
 const isMark = (table: string) => table.startsWith('+');
 const kindsNamed = (tables: readonly string[]): WindowKinds => {
   const mondays = tables.find((table) => table === MONDAYS || table.startsWith(`${MONDAYS}:`));
+  const lengths = tables.find((table) => table.startsWith(LENGTHS));
   return {
+    lengths: lengths === undefined ? FIRST_WINDOW_DAYS : lengths.slice(LENGTHS.length).split(',').map(Number),
     presets: tables.includes(PRESETS),
     mondays: mondays === undefined ? 0 : mondays === MONDAYS ? MONDAY_WEEKS : Number(mondays.slice(MONDAYS.length + 1)),
   };
@@ -163,6 +169,7 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
       windows_through: seenFrom ? formatDate(addDays(seenFrom, -1)) : '1970-01-01',
       window_tables: [
         ...new Set(published.map((w) => w.table)),
+        ...(lengthsHeld(published).length > 0 ? [`${LENGTHS}${lengthsHeld(published).join(',')}`] : []),
         ...(published.some(isPresetWindow) ? [PRESETS] : []),
         ...(mondaysHeld(published) > 0 ? [`${MONDAYS}:${mondaysHeld(published)}`] : []),
         ...(today && today.through === coverage?.through ? [todayMark(today.rows)] : []),

@@ -17,6 +17,7 @@ import {
   type SpanRead,
   sliceCount,
   spanRead,
+  WINDOW_DAYS,
   type WindowSpan,
   windowKinds,
   windowsEnding,
@@ -178,7 +179,7 @@ async function refreshWindows(round: RollupRound, site: RollupSite, now: number)
   const same = (s: WindowSpan, w: WindowSpan) => s.slot === w.slot && s.days === w.days && s.first === w.first && s.last === w.last;
   // Published windows seen from the same day and last day are current: the Mondays a site's days
   // reach change only with its first day, and a row noted before it drops the windows (rollups.ts).
-  const current = windowsEnding(through, { presets: true, mondays: mondaysHeld(published) }, today);
+  const current = windowsEnding(through, { lengths: WINDOW_DAYS, presets: true, mondays: mondaysHeld(published) }, today);
   if (published.length > 0 && current.every((s) => published.some((w) => same(s, w)))) return;
   // No stored row is older than the site's first rolled-up day: the open `all` is read from it.
   const from = (await firstRolledDay(round.client, site.id)) ?? addDays(through, 1);

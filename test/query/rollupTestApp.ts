@@ -87,10 +87,11 @@ export const answer = (body: any) => body.results;
 
 /**
  * The windows kept for a site rolled up through 9 Jan 2024 (src/stores/clickhouse/rollupWindows.ts
- * windowsEnding) whose days reach back thirteen weeks: ten of the presets, and twelve from Mondays
- * (the thirteenth, from 1 Jan, is `month`'s). A site whose first day is in the last week keeps the
- * presets' alone (windowKinds).
+ * windowsEnding) whose days reach back thirteen weeks: twelve of the presets (7, 28, 30 and 91 days
+ * and the periods before them, `month`, `last_month`, `12mo` and `all`; `year` is `month` in
+ * January), and eleven from Mondays (the one from 1 Jan is `month`'s, the one from 11 Dec the 30
+ * days'). A site whose first day is in the last week keeps the presets' alone (windowKinds).
  */
-export const WINDOWS = 22;
-export const PRESET_WINDOWS = 10;
+export const WINDOWS = 23;
+export const PRESET_WINDOWS = 12;
 export const RANGE = ['2024-01-08', '2024-01-10'];

@@ -107,6 +107,8 @@ describe('window rows', () => {
       'all',
       ['2023-12-18', '2024-01-09'],
       ['2023-12-18', '2024-01-10'],
+      // The picker's "Last 30 days", asked as its days (web/src/pages/dashboard/periods.ts).
+      ['2023-12-11', '2024-01-09'],
     ];
     const bodies = ranges.flatMap((date_range) => questions.map((question) => ({ site_id: account.domain, date_range, ...question })));
     const deps = queryEngineDeps(t.app);
@@ -128,18 +130,18 @@ describe('window rows', () => {
       { days: 7, slot: 1, first: '2023-12-27', last: '2024-01-02' },
       { days: 28, slot: 0, first: '2023-12-13', last: '2024-01-09' },
       { days: 28, slot: 1, first: '2023-11-15', last: '2023-12-12' },
+      { days: 30, slot: 0, first: '2023-12-11', last: '2024-01-09' },
+      { days: 30, slot: 1, first: '2023-11-11', last: '2023-12-10' },
       { days: 91, slot: 0, first: '2023-10-11', last: '2024-01-09' },
       { days: 91, slot: 1, first: '2023-07-12', last: '2023-10-10' },
       { days: 0, slot: 2, first: '2024-01-01', last: '2024-01-09' },
       { days: 0, slot: 3, first: '2023-12-01', last: '2023-12-31' },
       { days: 0, slot: 5, first: '2023-01-01', last: '2023-12-31' },
       { days: 0, slot: 6, first: '1970-01-01', last: '2024-01-09' },
-      ...['12-25', '12-18', '12-11', '12-04', '11-27', '11-20', '11-13', '11-06', '10-30', '10-23', '10-16', '10-09'].map((monday, i) => ({
-        days: 0,
-        slot: 12 + i,
-        first: `2023-${monday}`,
-        last: '2024-01-09',
-      })),
+      // The window from Monday 11 Dec is the 30 days'.
+      ...['12-25', '12-18', '12-11', '12-04', '11-27', '11-20', '11-13', '11-06', '10-30', '10-23', '10-16', '10-09']
+        .map((monday, i) => ({ days: 0, slot: 12 + i, first: `2023-${monday}`, last: '2024-01-09' }))
+        .filter((window) => window.first !== '2023-12-11'),
     ]);
     await expectWindowAnswers(deps, account, bodies, raw);
     const { deps: watched, statements, params } = watchingStatements(deps);
@@ -169,6 +171,17 @@ describe('window rows', () => {
       // From a Monday to yesterday the window alone: each page's own count, no visitor set merged.
       if (date_range[1] === '2024-01-09') expect(statements.join()).not.toMatch(/uniqMerge/);
     }
+    // The picker's "Last 30 days" reads its own window alone.
+    statements.length = 0;
+    params.length = 0;
+    await runQuery(watched, account.teamId, {
+      site_id: account.domain,
+      date_range: ['2023-12-11', '2024-01-09'],
+      metrics: ['visitors'],
+      dimensions: ['event:page'],
+    });
+    expect(statements.flatMap((sql, i) => [...sql.matchAll(/days = \{(\w+):UInt8\}/g)].map((m) => Number(params[i]![m[1]!])))).toContain(30);
+    expect(statements.join()).not.toMatch(/uniqMerge/);
     // A report by time needs its days apart.
     statements.length = 0;
     await runQuery(watched, account.teamId, { site_id: account.domain, date_range: '7d', metrics: ['visitors'], dimensions: ['time:day'] });
@@ -242,15 +255,16 @@ describe('a dimension with few groups', () => {
 });
 
 describe("a coverage row written before the presets' windows", () => {
-  it('is read as the six windows it names, and the next round merges all of them', async () => {
+  it('is read as the six windows it holds, and the next round merges all of them', async () => {
     const account = await createAccount(t.app);
     await insertEvents(t.app, account.siteId, [{ visitor: 'a', at: '2024-01-08 10:00:00', page: '/' }]);
     await t.app.jobs.runOnce();
     const windows = t.app.rollups.coverage(account.siteId)!.windows;
-    // As an older build wrote it: the tables alone, without `+presets`.
+    // As an older build wrote it: the tables alone, without `+presets` or the lengths (`+days:`),
+    // which were 7, 28 and 91 days then.
     await rewriteCoverage(account.siteId, (tables) => tables.filter((table) => !table.startsWith('+')));
     const older = await restarted();
-    expect(older.coverage(account.siteId)!.windows).toEqual(windows.filter((w) => w.days !== 0));
+    expect(older.coverage(account.siteId)!.windows).toEqual(windows.filter((w) => w.days !== 0 && w.days !== 30));
     await older.runOnce([{ id: account.siteId, timezone: 'Etc/UTC', rawEventsFrom: null }], SMALL_SITE_NOW);
     expect(older.coverage(account.siteId)!.windows).toHaveLength(PRESET_WINDOWS * ROLLUP_TABLES.length);
   });
@@ -509,6 +523,8 @@ describe('in the two hours after midnight', () => {
         { days: 7, slot: 1, first: '2023-12-27', last: '2024-01-02' },
         { days: 28, slot: 0, first: '2023-12-13', last: '2024-01-08' },
         { days: 28, slot: 1, first: '2023-11-15', last: '2023-12-12' },
+        { days: 30, slot: 0, first: '2023-12-11', last: '2024-01-08' },
+        { days: 30, slot: 1, first: '2023-11-11', last: '2023-12-10' },
         { days: 91, slot: 0, first: '2023-10-11', last: '2024-01-08' },
         { days: 91, slot: 1, first: '2023-07-12', last: '2023-10-10' },
       ]);

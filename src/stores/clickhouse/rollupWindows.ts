@@ -31,8 +31,15 @@ import type { TableDef } from './ddl.js';
  * half-written or superseded window.
  */
 
-/** The lengths merged: the dashboard's presets that end yesterday (src/query/plan/dateRange.ts). */
-export const WINDOW_DAYS = [7, 28, 91] as const;
+/**
+ * The lengths merged: the dashboard's presets that end yesterday (src/query/plan/dateRange.ts),
+ * and the date picker's "Last 30 days", which it asks as its days (web/src/pages/dashboard/periods.ts):
+ * read as a custom range, it merged a Monday's window with day rows at 2.7 times `28d`'s time.
+ */
+export const WINDOW_DAYS: readonly number[] = [7, 28, 30, 91];
+
+/** The lengths merged before 30 days was: a coverage row that names no lengths holds these (src/rollups/coverageBook.ts). */
+export const FIRST_WINDOW_DAYS: readonly number[] = [7, 28, 91];
 
 /**
  * The date picker's other presets, merged ahead too so that picking one reads one row per group
@@ -54,10 +61,11 @@ export const MONDAY_WEEKS = 13;
 const MONDAY_SLOTS = 10;
 
 /**
- * Which of the windows beyond WINDOW_DAYS a computation holds: the presets', and how many of the
- * latest Mondays' (a coverage row written before a kind existed names only the others).
+ * Which windows a computation holds: those of which WINDOW_DAYS lengths, the presets', and how
+ * many of the latest Mondays' (a coverage row written before a kind existed names only the others).
  */
 export interface WindowKinds {
+  lengths: readonly number[];
   presets: boolean;
   mondays: number;
 }
@@ -69,11 +77,14 @@ export interface WindowKinds {
  */
 export function windowKinds(today: LocalDate, first: LocalDate): WindowKinds {
   const weeks = Math.floor((dayNumber(today) - isoWeekday(today) - (dayNumber(first) - isoWeekday(first))) / 7);
-  return { presets: true, mondays: Math.max(0, Math.min(MONDAY_WEEKS, weeks)) };
+  return { lengths: WINDOW_DAYS, presets: true, mondays: Math.max(0, Math.min(MONDAY_WEEKS, weeks)) };
 }
 
 /** How many Mondays' windows a computation holds: the one furthest back is the last merged (windowsEnding). */
 export const mondaysHeld = (windows: readonly WindowSpan[]) => Math.max(0, ...windows.filter(isMondayWindow).map((w) => w.slot - MONDAY_SLOTS));
+
+/** The WINDOW_DAYS lengths a computation holds, in WINDOW_DAYS' order. */
+export const lengthsHeld = (windows: readonly WindowSpan[]) => WINDOW_DAYS.filter((days) => windows.some((w) => w.days === days));
 
 /** Whether a window is one of the presets' (PRESET_WINDOW_SLOTS) or from a Monday (MONDAY_WEEKS). */
 export const isPresetWindow = (span: WindowSpan) => span.days === 0 && span.slot < MONDAY_SLOTS;
@@ -109,7 +120,7 @@ export interface RollupWindow extends WindowSpan {
  */
 export function windowsEnding(through: LocalDate, kinds: WindowKinds, today: LocalDate): WindowSpan[] {
   const upToThrough = (span: WindowSpan) => ({ ...span, last: formatDate(earlierDay(parseIsoDate(span.last)!, through)) });
-  const lengths = WINDOW_DAYS.flatMap((days) =>
+  const lengths = kinds.lengths.flatMap((days) =>
     [0, 1].map((slot) => {
       const last = addDays(today, -1 - slot * days);
       return upToThrough({ days, slot, first: formatDate(addDays(last, 1 - days)), last: formatDate(last) });
