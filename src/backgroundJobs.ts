@@ -18,7 +18,11 @@ const EVERY_MS = 5 * 60_000;
 const FIRST_ROUND_MS = 30_000;
 
 export interface BackgroundJobs {
-  /** One round of every job, on the clock; the timer calls it, tests may too. */
+  /**
+   * One round of every job, on the clock, begun after the call: a round already under way took
+   * its sites before the caller's change, so it is waited for and one more follows. The timers
+   * call it, tests may too.
+   */
   runOnce(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -64,10 +68,20 @@ export function startBackgroundJobs(deps: {
   const leases =
     deps.leases ?? createLeases({ db: deps.meta, clock: deps.clock, onError: (error) => deps.log.warn({ err: error }, 'could not renew a lease') });
   let running: Promise<void> | null = null;
+  /** The one round waiting for `running` to end: every call made meanwhile shares it. */
+  let next: Promise<void> | null = null;
   let stopped = false;
   const timers = deps.timers ?? true;
-  const runOnce = () => {
-    running ??= (async () => {
+  const runOnce = (): Promise<void> => {
+    if (running) {
+      next ??= running.then(() => {
+        next = null;
+        // A stopping service starts no new round (stop() waits for this one).
+        return stopped ? undefined : runOnce();
+      });
+      return next;
+    }
+    running = (async () => {
       const now = deps.clock.now();
       try {
         await leases.run('purge', async () => {
@@ -133,6 +147,7 @@ export function startBackgroundJobs(deps: {
       clearTimeout(first);
       clearTimeout(watch);
       clearInterval(timer);
+      await next;
       await running;
     },
   };

@@ -223,6 +223,34 @@ describe('leased work on one metadata store and one event store', () => {
     for (const w of [a, b, query, fresh]) await w.jobs.stop();
   });
 
+  it('a round asked for while one is under way follows it, and rolls up the sites created meanwhile', async () => {
+    const w = await worker('asking');
+    // Three days to roll up keep the first round busy while the account below is created.
+    const busy = await createAccount(t.app);
+    const days = Array.from({ length: 3 }, (_, i) => new Date(Date.parse('2023-11-01') + i * 86_400_000).toISOString().slice(0, 10));
+    await insertEvents(
+      t.app,
+      busy.siteId,
+      days.flatMap((date) => day(date, 3)),
+    );
+    let underWay = true;
+    const under = w.jobs.runOnce().finally(() => {
+      underWay = false;
+    });
+    // The round reads the live sites right after claiming its lease.
+    while ((await readLease(t.app.meta.db, 'rollups'))?.holder !== 'asking') await new Promise((resolve) => setImmediate(resolve));
+    const account = await createAccount(t.app);
+    await insertEvents(t.app, account.siteId, day('2024-01-05', 2));
+    // The case this test is about: a round under way that read the live sites before the account existed.
+    expect(underWay).toBe(true);
+    await w.jobs.runOnce();
+    expect(underWay).toBe(false);
+    expect(await sums(account.siteId)).toEqual({ raw: 4, visitors: 4, pages: 4 });
+    expect(await sums(busy.siteId)).toEqual({ raw: 18, visitors: 18, pages: 18 });
+    await under;
+    await w.jobs.stop();
+  });
+
   it("a holder that stops renewing is replaced after one lease period, and the round is the other's", async () => {
     const account = await createAccount(t.app);
     await insertEvents(t.app, account.siteId, day('2024-01-09', 3));
