@@ -1,14 +1,15 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { queryEngineDeps } from '../../src/api/routes/query.js';
 import type { App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
-import { runQuery } from '../../src/query/run/engine.js';
+import { type QueryEngineDeps, runQuery } from '../../src/query/run/engine.js';
 import { openRollups } from '../../src/rollups/rollups.js';
+import { watchingStatements } from '../support/refusingRollups.js';
 import { type Account, bearer, startTestApp, type TestApp } from '../support/testApp.js';
 import { SMALL_SITE_NOW } from './smallSite.js';
 
 /**
- * What the roll-up test files (rollups, rollupWindows, rollupsRandom) share. Each file runs its
+ * What the roll-up test files (rollups, rollupWindows, rollupWindowMerges, rollupsRandom) share. Each file runs its
  * own app: every round of the job goes over every site of its app, so one app for all of them
  * made each later round go over the sites of every test before it.
  */
@@ -95,3 +96,15 @@ export const answer = (body: any) => body.results;
 export const WINDOWS = 23;
 export const PRESET_WINDOWS = 12;
 export const RANGE = ['2024-01-08', '2024-01-10'];
+
+/** Each body asked again through `deps`: read from a window, `sources` among its sources, and answered as `raw` (in order). */
+export async function expectWindowAnswers(deps: QueryEngineDeps, account: Account, bodies: Record<string, unknown>[], raw: unknown[], sources = ['rollup']) {
+  const { deps: watched, statements } = watchingStatements(deps);
+  for (const [i, body] of bodies.entries()) {
+    statements.length = 0;
+    const answer = await runQuery(watched, account.teamId, body);
+    expect(answer.meta.sources, JSON.stringify(body)).toEqual(expect.arrayContaining(sources));
+    expect(statements.join(), JSON.stringify(body)).toMatch(/FROM window_/);
+    expect(answer.results, JSON.stringify(body)).toEqual(raw[i]);
+  }
+}
