@@ -19,6 +19,9 @@ let clock: ManualClock;
 beforeAll(async () => {
   clock = new ManualClock(SMALL_SITE_NOW);
   t = await startTestApp({ clock });
+  // Rounds run when a test asks: the app's timer would start one halfway through a test, and the
+  // test's own round would then wait for it.
+  await t.app.jobs.stop();
 });
 afterAll(() => t?.close());
 
