@@ -20,8 +20,8 @@ const FIRST_ROUND_MS = 30_000;
 export interface BackgroundJobs {
   /**
    * One round of every job, on the clock, begun after the call: a round already under way took
-   * its sites before the caller's change, so it is waited for and one more follows. The timers
-   * call it, tests may too.
+   * its sites before the caller's change, so it is waited for and one more follows (the timers
+   * take the round under way instead). Tests call it, after stop() too.
    */
   runOnce(): Promise<void>;
   stop(): Promise<void>;
@@ -76,8 +76,7 @@ export function startBackgroundJobs(deps: {
     if (running) {
       next ??= running.then(() => {
         next = null;
-        // A stopping service starts no new round (stop() waits for this one).
-        return stopped ? undefined : runOnce();
+        return runOnce();
       });
       return next;
     }
@@ -115,6 +114,8 @@ export function startBackgroundJobs(deps: {
     });
     return running;
   };
+  /** The timers' round: one under way serves them, and the next tick comes soon enough. */
+  const tick = () => running ?? runOnce();
   /**
    * Reads the `rollups` lease at a third of a lease period, or at its expiry when that comes
    * sooner; a row found expired is a dead holder's, and the round it left runs here at once.
@@ -125,7 +126,7 @@ export function startBackgroundJobs(deps: {
     try {
       const lease = await leases.read('rollups');
       const left = lease === undefined ? wait : lease.expiresAt - deps.clock.now();
-      if (left <= 0) await runOnce();
+      if (left <= 0) await tick();
       else wait = Math.min(wait, left);
     } catch (error) {
       deps.log.warn({ err: error }, 'could not read the roll-up lease');
@@ -135,10 +136,10 @@ export function startBackgroundJobs(deps: {
     watch.unref();
   };
   if (timers) void watchRollups();
-  const timer = timers ? setInterval(() => void runOnce(), EVERY_MS) : undefined;
+  const timer = timers ? setInterval(() => void tick(), EVERY_MS) : undefined;
   timer?.unref();
   // A first round soon after start: a restarted service rolls up the days it missed at once.
-  const first = timers ? setTimeout(() => void runOnce(), FIRST_ROUND_MS) : undefined;
+  const first = timers ? setTimeout(() => void tick(), FIRST_ROUND_MS) : undefined;
   first?.unref();
   return {
     runOnce,
