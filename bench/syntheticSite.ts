@@ -18,8 +18,15 @@ import { createUserWithTeam } from '../src/stores/meta/users.js';
  * The instant the site is seen from: now, or with BENCH_HOUR=H the last H:00 in its time zone
  * (Europe/Berlin) before now, so a range ending today reads H hours of today's traffic raw at
  * whatever hour the benchmark runs (docs/benchmarks.md, "Late in the day, and today's raw rows grouped by what is read").
+ * BENCH_NOW=<ISO instant> names it outright: a kept store (BENCH_STORE) is then seen as it was loaded, on any later day.
  */
 function benchNow(): number {
+  const fixed = process.env.BENCH_NOW;
+  if (fixed !== undefined) {
+    const at = Date.parse(fixed);
+    if (Number.isNaN(at)) throw new Error(`BENCH_NOW must be an ISO instant such as 2026-11-27T22:00:00Z, not "${fixed}".`);
+    return at;
+  }
   const hour = process.env.BENCH_HOUR;
   if (hour === undefined) return Date.now();
   if (!/^([01]?\d|2[0-3])$/.test(hour)) throw new Error(`BENCH_HOUR must be an hour from 0 to 23, not "${hour}".`);
@@ -36,7 +43,8 @@ export async function loadSyntheticSite(name: string) {
   const SESSIONS = Math.round(EVENTS / 4);
   const VISITORS = Math.round(EVENTS / 8.5);
 
-  // BENCH_STORE=<dir> reuses a store a run left (BENCH_KEEP=1) the same day: loading 100 M events takes a quarter of an hour.
+  // BENCH_STORE=<dir> reuses a store a run left (BENCH_KEEP=1), seen from the same instant (BENCH_NOW, or the same day's
+  // BENCH_HOUR): loading 100 M events takes a quarter of an hour.
   const reused = process.env.BENCH_STORE;
   const dataDir = reused ?? mkdtempSync(join(tmpdir(), `svc-${name}-bench-`));
   const now = benchNow();
@@ -171,7 +179,7 @@ export async function loadSyntheticSite(name: string) {
     /** Closes the app and removes the store, unless BENCH_KEEP=1 asks to keep it for ad-hoc SQL. */
     async close() {
       await app.close();
-      if (process.env.BENCH_KEEP) console.log(`Store kept in ${dataDir}`);
+      if (process.env.BENCH_KEEP) console.log(`Store kept in ${dataDir}, seen from BENCH_NOW=${new Date(now).toISOString()}`);
       else rmSync(dataDir, { recursive: true, force: true });
     },
   };
