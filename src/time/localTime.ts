@@ -3,6 +3,8 @@
  * date ranges and bucket labels are defined in the site's local days.
  */
 
+import { LRUCache } from 'lru-cache';
+
 export interface LocalDate {
   year: number;
   month: number;
@@ -35,10 +37,23 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return f;
 }
 
-export function toLocal(ms: number, tz: string): LocalDateTime {
+/**
+ * The instants last converted, per zone and instant: planning one query asks for the same few (its
+ * range's ends, the roll-ups' last instant) dozens of times, and Intl's parts took about 0.8 ms of a
+ * query's 4 ms of planning at 10 M events (docs/benchmarks.md, "The window's set first"). Frozen, as
+ * every caller shares them.
+ */
+const converted = new LRUCache<string, Readonly<LocalDateTime>>({ max: 4_096 });
+
+export function toLocal(ms: number, tz: string): Readonly<LocalDateTime> {
+  const key = `${tz} ${ms}`;
+  const known = converted.get(key);
+  if (known) return known;
   const parts: Record<string, number> = {};
   for (const part of formatter(tz).formatToParts(new Date(ms))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
+  const local = Object.freeze({ year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second! });
+  converted.set(key, local);
+  return local;
 }
 
 const asUtc = (l: LocalDateTime) => Date.UTC(l.year, l.month - 1, l.day, l.hour, l.minute, l.second);

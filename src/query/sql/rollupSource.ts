@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import {
   allColumns,
   blockRows,
@@ -277,6 +278,21 @@ function rolledSpan(ctx: CompileContext, coverage: Coverage): [LocalDate, LocalD
 function windowFor(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): RollupWindow | null {
   if (side.dims.some((i) => dimensionKind(ctx.q.dimensions[i]!)?.kind === 'time')) return null;
   const [first, limit] = rolledSpan(ctx, coverage);
+  // A query compiles each side several times (its sources, a ranking, the read), and weighing a site's
+  // windows was about 2 ms of every query's 4 ms of planning at 10 M events (docs/benchmarks.md, "The
+  // window's set first"): the choice is kept per published windows, which are replaced, never changed.
+  const key = [table.name, formatDate(first), formatDate(limit), coverage.runsFrom, ctx.range.fromFirstEvent === true].join(' ');
+  let chosen = windowChoices.get(coverage.windows);
+  if (!chosen) windowChoices.set(coverage.windows, (chosen = new LRUCache({ max: 1_000 })));
+  let choice = chosen.get(key);
+  if (!choice) chosen.set(key, (choice = { window: fewestRowsWindow(table, first, limit, coverage, ctx) }));
+  return choice.window;
+}
+
+/** Per published windows (src/rollups/coverageBook.ts), the window chosen for the spans last asked of each table. */
+const windowChoices = new WeakMap<readonly RollupWindow[], LRUCache<string, { window: RollupWindow | null }>>();
+
+function fewestRowsWindow(table: RollupTable, first: LocalDate, limit: LocalDate, coverage: Coverage, ctx: CompileContext): RollupWindow | null {
   const within = coverage.windows.filter((w) => w.table === table.name && startsWithin(w, formatDate(first), ctx) && w.last <= formatDate(limit));
   const rows = (w: RollupWindow) =>
     1 + rowsPerGroup(first, addDays(parseIsoDate(w.first)!, -1), coverage) + rowsPerGroup(addDays(parseIsoDate(w.last)!, 1), limit, coverage);
@@ -379,9 +395,15 @@ function rollupRows(side: Side, ctx: CompileContext, table: RollupTable, coverag
   const dayRows = `${rollupTableName(table)} WHERE ${and([...stored, rangeRows(side, ctx, table, coverage), ...reads.narrowing])}`;
   // The table's rows alone are read in place, as plainly as a statement can.
   if (!later && !window) return dayRows;
+  // The window's rows come first: a group's merged set then starts from its window's set, the largest, and
+  // the other rows' few hashes go into it. Merged the other way round (the day rows' sets first, the
+  // window's thousands of hashes inserted into them), the countries of a custom 60 days at 10 M events
+  // took 118 ms where they take 82 (docs/benchmarks.md, "The window's set first").
+  const parts = window
+    ? [windowRows(ctx, table, reads, window, groupedWindow(side, ctx, table, window)?.rows ?? `grouping = ${params.string(FULL)}`, daySoFar)]
+    : [];
   // A window holding every rolled-up day of the range leaves none of the table's own rows to read.
-  const parts = wholeWindow(side, ctx, table, coverage) ? [] : [`SELECT ${used.join(', ')} FROM ${dayRows}`];
-  if (window) parts.push(windowRows(ctx, table, reads, window, groupedWindow(side, ctx, table, window)?.rows ?? `grouping = ${params.string(FULL)}`, daySoFar));
+  if (!wholeWindow(side, ctx, table, coverage)) parts.push(`SELECT ${used.join(', ')} FROM ${dayRows}`);
   if (later) {
     // Every raw row read is in the range's days, which rangeRows checks of stored rows.
     const recent = [`site_id = ${site}`, `timestamp > ${params.instant(coverage.until)}`];
