@@ -232,9 +232,14 @@ const RANGES: [string, string | string[]][] = [
   ['custom 40 days, 30 ago', [localDay(70), localDay(31)]],
 ];
 const RANGE_RUNS = Number(process.env.BENCH_RANGE_RUNS ?? 3);
-/** The nine queries over each range, range by range within each run: per range, each run's times. */
+/**
+ * The nine queries over each range, range by range within each run: per range, each run's times one
+ * after another, and the time until all nine answered when sent at once, as the dashboard sends them
+ * (each panel asks for itself, web/src/pages/dashboard/panels/usePanelRows.ts).
+ */
 async function timeRanges(ranges: [string, string | string[]][]) {
   const times = new Map<string, number[][]>(ranges.map(([name]) => [name, []]));
+  const atOnce = new Map<string, number[]>(ranges.map(([name]) => [name, []]));
   const sourcesOf = new Map<string, Set<string>>(ranges.map(([name]) => [name, new Set()]));
   for (const [name, dateRange] of ranges) for (const query of DASHBOARD) sourcesOf.get(name)!.add(await viaHttp(query, dateRange));
   for (let run = 0; run < RANGE_RUNS; run++) {
@@ -242,19 +247,22 @@ async function timeRanges(ranges: [string, string | string[]][]) {
       const each: number[] = [];
       for (const query of DASHBOARD) each.push(await time(() => viaHttp(query, dateRange)));
       times.get(name)!.push(each);
+      atOnce.get(name)!.push(await time(() => Promise.all(DASHBOARD.map((query) => viaHttp(query, dateRange)))));
     }
   }
-  return { times, sourcesOf };
+  return { times, atOnce, sourcesOf };
 }
 /** Prints each range's total, its ratio against `baseline` and its slowest query (every query with BENCH_RANGE_DETAIL). */
 function printRanges(
   ranges: [string, string | string[]][],
-  { times, sourcesOf }: Awaited<ReturnType<typeof timeRanges>>,
+  { times, atOnce, sourcesOf }: Awaited<ReturnType<typeof timeRanges>>,
   /** What each range's total is divided by: one figure for every range, or each range's own. */
   baseline: number | ((range: string) => number),
   ratioHeading: string,
 ) {
-  console.log(`${pad('range', 26)}${'sources'.padStart(16)}${'dashboard'.padStart(12)}${ratioHeading.padStart(8)}  slowest query (p50)`);
+  console.log(
+    `${pad('range', 26)}${'sources'.padStart(16)}${'dashboard'.padStart(12)}${ratioHeading.padStart(8)}${'at once'.padStart(12)}  slowest query (p50)`,
+  );
   for (const [name] of ranges) {
     const runs = times.get(name)!;
     const total = median(runs.map(sum));
@@ -262,7 +270,8 @@ function printRanges(
     const [slowName, slowTime] = perQuery.reduce((a, b) => (b[1] > a[1] ? b : a));
     const sourceText = [...sourcesOf.get(name)!].join(',');
     const ratio = total / (typeof baseline === 'number' ? baseline : baseline(name));
-    console.log(`${pad(name, 26)}${sourceText.padStart(16)}${ms(total)}${ratio.toFixed(2).padStart(8)}  ${slowName} ${slowTime.toFixed(0)} ms`);
+    const together = median(atOnce.get(name)!);
+    console.log(`${pad(name, 26)}${sourceText.padStart(16)}${ms(total)}${ratio.toFixed(2).padStart(8)}${ms(together)}  ${slowName} ${slowTime.toFixed(0)} ms`);
   }
   if (process.env.BENCH_RANGE_DETAIL) {
     for (const [name] of ranges) {
@@ -273,7 +282,9 @@ function printRanges(
 }
 const everyRange = await timeRanges(RANGES);
 const baseline = median(everyRange.times.get('91d')!.map(sum));
-console.log(`\nEvery range, the nine queries from roll-ups (p50 of ${RANGE_RUNS} runs; ratio against 91d in the same runs):`);
+console.log(
+  `\nEvery range, the nine queries from roll-ups one after another (p50 of ${RANGE_RUNS} runs; ratio against 91d in the same runs), and all nine sent at once as the dashboard sends them (until the last answer):`,
+);
 printRanges(RANGES, everyRange, baseline, '/ 91d');
 
 // In the two hours after the site's midnight yesterday is not rolled up yet (src/rollups/rollSite.ts
