@@ -339,24 +339,31 @@ function heldBy(family: RollupFamily, kind: BlockKind): string {
 }
 
 /**
- * The whole blocks of a kind of a table (all their days rolled up already) merged from its day
- * rows; `where` picks the day rows (conditions on `site_id` and the row day between the first
- * block's first day and the last one's last).
+ * The whole blocks of some kinds of a table (all their days rolled up already) merged from its day
+ * rows; each block's `where` picks its day rows (conditions on `site_id` and the row day between
+ * the first block's first day and the last one's last). The day rows are read once, each going to
+ * every kind whose block holds it (`block`, its index in `blocks`): one read a kind, as a `UNION
+ * ALL`, planned and read the table as many times, which made much of a small site's round
+ * (docs/benchmarks.md, "The test suite").
  */
-export function blockSelect(table: RollupTable, where: string, kind: BlockKind): string {
+export function blocksSelect(table: RollupTable, blocks: readonly { kind: BlockKind; where: string }[]): string {
   const aggregates = ROLLUP_AGGREGATES[table.family];
   const keys = table.keys.map((k) => k.column);
+  const holds = blocks.map(({ kind, where }) => `${heldBy(table.family, kind)} AND ${where}`);
+  const kinds = `arrayFilter(i -> i >= 0, [${holds.map((held, i) => `if(${held}, ${i}, -1)`).join(', ')}])`;
+  const starts = `[${blocks.map(({ kind }) => kind.start(rowDay(table))).join(', ')}][block + 1]`;
   // The day rows' columns are renamed inside, so no alias below shadows a column it reads.
-  const inner = `SELECT site_id, ${kind.start(rowDay(table))} AS start, classification, ${[...keys, ...aggregates.map((a) => `${a.name} AS day_${a.name}`)].join(', ')} FROM ${rollupTableName(table)} WHERE days = 1 AND ${heldBy(table.family, kind)} AND ${where}`;
+  const inner = `SELECT site_id, block, ${starts} AS start, classification, ${[...keys, ...aggregates.map((a) => `${a.name} AS day_${a.name}`)].join(', ')}
+    FROM ${rollupTableName(table)} ARRAY JOIN ${kinds} AS block WHERE days = 1 AND (${holds.map((held) => `(${held})`).join(' OR ')})`;
   const outer = [
     'site_id',
-    `${kind.days} AS days`,
+    `[${blocks.map(({ kind }) => kind.days).join(', ')}][block + 1] AS days`,
     ...DAY_KEYS[table.family].map((d) => `start AS ${d.column}`),
     'classification',
     ...keys,
     ...aggregates.map((a) => `${a.combine}(day_${a.name}) AS ${a.name}`),
   ];
-  return `SELECT ${outer.join(', ')} FROM (${inner}) GROUP BY ${['site_id', 'start', 'classification', ...keys].join(', ')}`;
+  return `SELECT ${outer.join(', ')} FROM (${inner}) GROUP BY ${['site_id', 'block', 'start', 'classification', ...keys].join(', ')}`;
 }
 
 /** A table's day rows from `from` (SQL) on, and the rows of every block holding one of those days. */

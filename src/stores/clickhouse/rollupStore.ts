@@ -3,8 +3,8 @@ import { endOfDay, formatDate, type LocalDate, parseIsoDate, startOfDay } from '
 import {
   allColumns,
   BLOCK_KINDS,
-  blockSelect,
   blocksEnding,
+  blocksSelect,
   EVENT_TOTALS,
   narrowedSelect,
   ROLLUP_COVERAGE,
@@ -167,7 +167,10 @@ export async function insertRollupDays(
   });
   if (blocks.length === 0) return;
   const statement = (table: RollupTable, indexes: number[]) => ({
-    query: `${into(table)} ${indexes.map((i) => blockSelect(table, inDays(table, `from_${i}`, `to_${i}`), blocks[i]!.kind)).join(' UNION ALL ')}`,
+    query: `${into(table)} ${blocksSelect(
+      table,
+      indexes.map((i) => ({ kind: blocks[i]!.kind, where: inDays(table, `from_${i}`, `to_${i}`) })),
+    )}`,
     query_params: Object.assign({ site: site.id }, ...indexes.map((i) => ({ [`from_${i}`]: blocks[i]!.from, [`to_${i}`]: blocks[i]!.to }))),
   });
   // A site whose day rows' sets all fit one statement merges every kind at once: one pass instead

@@ -276,27 +276,30 @@ export function windowSizesSql(table: RollupTable, reads: readonly SpanRead[]): 
  * statement. Parameters: `site`, `computed`, `slices`, `slice` and each read's. Each row's visitor
  * bound is its own merged count, as a day row's is: a group's summed bounds then stay at least its
  * visitors, and close to them.
+ *
+ * The table is read once, and each row goes to every window holding it (`span`, the read's index):
+ * a `UNION ALL` of one read per window planned and read the table as many times, which made most
+ * of a small site's round (docs/benchmarks.md, "The test suite").
  */
 export function windowInsert(table: RollupTable, reads: readonly SpanRead[]): string {
-  const keys = table.keys.map((k) => k.column);
+  const keys = ['classification', ...table.keys.map((k) => k.column)];
   const { inner: merged, outer: aggregates } = mergedAggregates(table);
-  const one = ({ index, rows }: SpanRead) => {
-    // The rows' columns are renamed inside, so no alias below shadows a column it reads.
-    const inner = `SELECT classification, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND ${inSlice(['classification', ...keys])} AND (${rows}) GROUP BY ${['classification', ...keys].join(', ')}`;
-    const outer = [
-      '{site:UInt64} AS site_id',
-      `{days_${index}:UInt8} AS days`,
-      `{slot_${index}:UInt8} AS slot`,
-      `'${FULL}' AS grouping`,
-      ...DAY_KEYS[table.family].map((d) => `{first_${index}:Date} AS ${d.column}`),
-      'classification',
-      ...keys,
-      ...aggregates,
-      '{computed:UInt64} AS computed',
-    ];
-    return `SELECT ${outer.join(', ')} FROM (${inner})`;
-  };
-  return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) ${reads.map(one).join(' UNION ALL ')}`;
+  const each = (column: string, type: string) => `[${reads.map((read) => `{${column}_${read.index}:${type}}`).join(', ')}][span + 1]`;
+  const spans = `arrayFilter(i -> i >= 0, [${reads.map((read, i) => `if(${read.rows}, ${i}, -1)`).join(', ')}])`;
+  // The rows' columns are renamed inside, so no alias below shadows a column it reads.
+  const inner = `SELECT span, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} ARRAY JOIN ${spans} AS span
+    WHERE site_id = {site:UInt64} AND ${inSlice(keys)} AND (${reads.map((read) => `(${read.rows})`).join(' OR ')}) GROUP BY span, ${keys.join(', ')}`;
+  const outer = [
+    '{site:UInt64} AS site_id',
+    `${each('days', 'UInt8')} AS days`,
+    `${each('slot', 'UInt8')} AS slot`,
+    `'${FULL}' AS grouping`,
+    ...DAY_KEYS[table.family].map((d) => `${each('first', 'Date')} AS ${d.column}`),
+    ...keys,
+    ...aggregates,
+    '{computed:UInt64} AS computed',
+  ];
+  return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) SELECT ${outer.join(', ')} FROM (${inner})`;
 }
 
 /**
@@ -335,29 +338,35 @@ export function groupedWindowSizeSql(table: RollupTable): string {
 /**
  * One slice of the full rows of computation `computed` merged again by each key column alone and
  * by none, in one statement; the other keys take their empty defaults. Parameters: `site`,
- * `computed`, `slices`, `slice` (the rows by none are merged in slice 0).
+ * `computed`, `slices`, `slice` (the rows by none are merged in slice 0). The full rows are read
+ * once, each row going to every regrouping (`regrouped`) with the keys it is not grouped by
+ * emptied, as windowInsert reads the day rows once.
  */
 export function groupedWindowInsert(table: RollupTable): string {
   const { inner: merged, outer: aggregates } = mergedAggregates(table);
   const spans = ['days', 'slot', ...DAY_KEYS[table.family].map((d) => d.column), 'classification'];
-  const one = (column: string | null) => {
-    const by = [...spans, ...(column ? [column] : [])];
-    const slice = column ? inSlice([column]) : '{slice:UInt32} = 0';
-    const inner = `SELECT ${[...by, ...merged].join(', ')} FROM ${windowTableName(table)} WHERE site_id = {site:UInt64} AND computed = {computed:UInt64} AND grouping = '${FULL}' AND ${slice} GROUP BY ${by.join(', ')}`;
-    const keys = table.keys.map((k) => (k.column === column ? k.column : `defaultValueOfTypeName('${k.type}') AS ${k.column}`));
-    const outer = [
-      '{site:UInt64} AS site_id',
-      'days',
-      'slot',
-      `'${column ?? WHOLE}' AS grouping`,
-      ...spans.slice(2),
-      ...keys,
-      ...aggregates,
-      '{computed:UInt64} AS computed',
-    ];
-    return `SELECT ${outer.join(', ')} FROM (${inner})`;
-  };
-  return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) ${regroupings(table).map(one).join(' UNION ALL ')}`;
+  const keys = table.keys.map((k) => `if(regrouped = '${k.column}', ${k.column}, defaultValueOfTypeName('${k.type}')) AS regrouped_${k.column}`);
+  // A row goes to the regroupings of this slice only, and is read at all only when it goes to one:
+  // a busy site's window merged in slices reads each row's visitor sets in the slices that need them.
+  const names = regroupings(table).map((column) => `'${column ?? WHOLE}'`);
+  const inThisSlice = table.keys.map((k) => `g = '${k.column}', ${inSlice([k.column])}`);
+  const here = inThisSlice.length > 0 ? `multiIf(${inThisSlice.join(', ')}, {slice:UInt32} = 0)` : '{slice:UInt32} = 0';
+  const regroupedHere = `arrayFilter(g -> ${here}, [${names.join(', ')}])`;
+  const needed = ['{slice:UInt32} = 0', ...table.keys.map((k) => inSlice([k.column]))].join(' OR ');
+  const by = [...spans, 'regrouped', ...table.keys.map((k) => `regrouped_${k.column}`)];
+  const inner = `SELECT ${[...spans, 'regrouped', ...keys, ...merged].join(', ')} FROM ${windowTableName(table)} ARRAY JOIN ${regroupedHere} AS regrouped
+    WHERE site_id = {site:UInt64} AND computed = {computed:UInt64} AND grouping = '${FULL}' AND (${needed}) GROUP BY ${by.join(', ')}`;
+  const outer = [
+    '{site:UInt64} AS site_id',
+    'days',
+    'slot',
+    'regrouped AS grouping',
+    ...spans.slice(2),
+    ...table.keys.map((k) => `regrouped_${k.column} AS ${k.column}`),
+    ...aggregates,
+    '{computed:UInt64} AS computed',
+  ];
+  return `INSERT INTO ${windowTableName(table)} (${windowColumns(table).join(', ')}) SELECT ${outer.join(', ')} FROM (${inner})`;
 }
 
 /**
