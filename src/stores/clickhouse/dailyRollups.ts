@@ -339,6 +339,15 @@ function heldBy(family: RollupFamily, kind: BlockKind): string {
 }
 
 /**
+ * For an `ARRAY JOIN` that sends each row of one read to every merge holding it (the blocks of
+ * each kind here, the windows in rollupWindows.ts): whether a row meets any of the `conditions`,
+ * the indexes of those it meets, and a value per index picked by the joined one.
+ */
+export const anyMet = (conditions: readonly string[]) => conditions.map((met) => `(${met})`).join(' OR ');
+export const indexesMet = (conditions: readonly string[]) => `arrayFilter(i -> i >= 0, [${conditions.map((met, i) => `if((${met}), ${i}, -1)`).join(', ')}])`;
+export const valueAt = (values: readonly (string | number)[], index: string) => `[${values.join(', ')}][${index} + 1]`;
+
+/**
  * The whole blocks of some kinds of a table (all their days rolled up already) merged from its day
  * rows; each block's `where` picks its day rows (conditions on `site_id` and the row day between
  * the first block's first day and the last one's last). The day rows are read once, each going to
@@ -350,14 +359,20 @@ export function blocksSelect(table: RollupTable, blocks: readonly { kind: BlockK
   const aggregates = ROLLUP_AGGREGATES[table.family];
   const keys = table.keys.map((k) => k.column);
   const holds = blocks.map(({ kind, where }) => `${heldBy(table.family, kind)} AND ${where}`);
-  const kinds = `arrayFilter(i -> i >= 0, [${holds.map((held, i) => `if(${held}, ${i}, -1)`).join(', ')}])`;
-  const starts = `[${blocks.map(({ kind }) => kind.start(rowDay(table))).join(', ')}][block + 1]`;
+  const starts = valueAt(
+    blocks.map(({ kind }) => kind.start(rowDay(table))),
+    'block',
+  );
+  const days = valueAt(
+    blocks.map(({ kind }) => kind.days),
+    'block',
+  );
   // The day rows' columns are renamed inside, so no alias below shadows a column it reads.
   const inner = `SELECT site_id, block, ${starts} AS start, classification, ${[...keys, ...aggregates.map((a) => `${a.name} AS day_${a.name}`)].join(', ')}
-    FROM ${rollupTableName(table)} ARRAY JOIN ${kinds} AS block WHERE days = 1 AND (${holds.map((held) => `(${held})`).join(' OR ')})`;
+    FROM ${rollupTableName(table)} ARRAY JOIN ${indexesMet(holds)} AS block WHERE days = 1 AND (${anyMet(holds)})`;
   const outer = [
     'site_id',
-    `[${blocks.map(({ kind }) => kind.days).join(', ')}][block + 1] AS days`,
+    `${days} AS days`,
     ...DAY_KEYS[table.family].map((d) => `start AS ${d.column}`),
     'classification',
     ...keys,

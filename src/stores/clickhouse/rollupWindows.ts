@@ -1,15 +1,18 @@
 import { calendarPresetDays } from '../../time/calendarPresets.js';
 import { addDays, dayNumber, earlierDay, formatDate, isoWeekday, type LocalDate, laterDay, parseIsoDate } from '../../time/localTime.js';
 import {
+  anyMet,
   blockRows,
   blocksWithin,
   DAY_KEYS,
+  indexesMet,
   ROLLUP_AGGREGATES,
   ROLLUP_TABLES,
   type RollupFamily,
   type RollupTable,
   rollupTableName,
   VISITOR_BOUND,
+  valueAt,
 } from './dailyRollups.js';
 import type { TableDef } from './ddl.js';
 
@@ -284,11 +287,15 @@ export function windowSizesSql(table: RollupTable, reads: readonly SpanRead[]): 
 export function windowInsert(table: RollupTable, reads: readonly SpanRead[]): string {
   const keys = ['classification', ...table.keys.map((k) => k.column)];
   const { inner: merged, outer: aggregates } = mergedAggregates(table);
-  const each = (column: string, type: string) => `[${reads.map((read) => `{${column}_${read.index}:${type}}`).join(', ')}][span + 1]`;
-  const spans = `arrayFilter(i -> i >= 0, [${reads.map((read, i) => `if(${read.rows}, ${i}, -1)`).join(', ')}])`;
+  const each = (column: string, type: string) =>
+    valueAt(
+      reads.map((read) => `{${column}_${read.index}:${type}}`),
+      'span',
+    );
+  const spans = indexesMet(reads.map((read) => read.rows));
   // The rows' columns are renamed inside, so no alias below shadows a column it reads.
   const inner = `SELECT span, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} ARRAY JOIN ${spans} AS span
-    WHERE site_id = {site:UInt64} AND ${inSlice(keys)} AND (${reads.map((read) => `(${read.rows})`).join(' OR ')}) GROUP BY span, ${keys.join(', ')}`;
+    WHERE site_id = {site:UInt64} AND ${inSlice(keys)} AND (${anyMet(reads.map((read) => read.rows))}) GROUP BY span, ${keys.join(', ')}`;
   const outer = [
     '{site:UInt64} AS site_id',
     `${each('days', 'UInt8')} AS days`,
