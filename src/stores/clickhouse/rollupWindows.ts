@@ -356,10 +356,11 @@ export function groupedWindowInsert(table: RollupTable): string {
   // A row goes to the regroupings of this slice only, and is read at all only when it goes to one:
   // a busy site's window merged in slices reads each row's visitor sets in the slices that need them.
   const names = regroupings(table).map((column) => `'${column ?? WHOLE}'`);
-  const inThisSlice = table.keys.map((k) => `g = '${k.column}', ${inSlice([k.column])}`);
-  const here = inThisSlice.length > 0 ? `multiIf(${inThisSlice.join(', ')}, {slice:UInt32} = 0)` : '{slice:UInt32} = 0';
+  const keySlices = table.keys.map((k) => [k.column, inSlice([k.column])] as const);
+  const wholeSlice = '{slice:UInt32} = 0';
+  const here = keySlices.length > 0 ? `multiIf(${keySlices.map(([column, slice]) => `g = '${column}', ${slice}`).join(', ')}, ${wholeSlice})` : wholeSlice;
   const regroupedHere = `arrayFilter(g -> ${here}, [${names.join(', ')}])`;
-  const needed = ['{slice:UInt32} = 0', ...table.keys.map((k) => inSlice([k.column]))].join(' OR ');
+  const needed = [wholeSlice, ...keySlices.map(([, slice]) => slice)].join(' OR ');
   const by = [...spans, 'regrouped', ...table.keys.map((k) => `regrouped_${k.column}`)];
   const inner = `SELECT ${[...spans, 'regrouped', ...keys, ...merged].join(', ')} FROM ${windowTableName(table)} ARRAY JOIN ${regroupedHere} AS regrouped
     WHERE site_id = {site:UInt64} AND computed = {computed:UInt64} AND grouping = '${FULL}' AND (${needed}) GROUP BY ${by.join(', ')}`;
