@@ -152,7 +152,7 @@ async function runHeld(deps: ImportRunnerDeps, importId: number, lease: HeldLeas
     if (site)
       await publishEvent(
         deps.db,
-        { type, teamId: site.teamId, siteId: site.id, data: { import_id: importId, domain: site.domain, ...data } },
+        { type, teamId: site.teamId, siteId: site.id, data: { import_id: importId, kind: record.kind, domain: site.domain, ...data } },
         deps.clock.now(),
       );
   };
@@ -241,13 +241,13 @@ async function runEvents(deps: ImportRunnerDeps, record: SiteImport, site: Site 
     );
     await deps.ingestion.buffer.flush();
     await updateImport(deps.db, importId, { status: 'completed', rows: report.lines, report: JSON.stringify(report), finishedAt: deps.clock.now() });
-    await publish('import.completed', { kind: 'events', lines: report.lines, outcomes: report.outcomes, rejected: report.rejected_count });
+    await publish('import.completed', { lines: report.lines, outcomes: report.outcomes, rejected: report.rejected_count });
   } catch (error) {
     const failure = error instanceof ImportFailure ? error : error instanceof AppError ? new ImportFailure(error.message, null, null) : null;
     if (!failure) deps.log.error({ err: error, importId }, 'events import failed');
     const message = failure?.message ?? 'The import failed on our side; the failure has been logged.';
     await updateImport(deps.db, importId, { status: 'failed', error: message, finishedAt: deps.clock.now() });
-    await publish('import.failed', { kind: 'events', error: message, file: null, line: null });
+    await publish('import.failed', { error: message, file: null, line: null });
   } finally {
     removeUpload(deps.dataDir, importId);
   }

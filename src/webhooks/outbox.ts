@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { MetaSchema } from '../stores/meta/schema.js';
 
-import type { WebhookEventType } from './eventTypes.js';
+import type { SentWebhookEventType } from './eventTypes.js';
 
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './eventTypes.js';
 
 export interface OutboxEvent {
-  type: WebhookEventType;
+  /** Only a type the one list marks sent: publishing another fails to compile until the list says so. */
+  type: SentWebhookEventType;
   teamId: number;
   siteId: number | null;
   data: Record<string, unknown>;

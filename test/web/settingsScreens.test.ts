@@ -1,14 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantSiteGuest } from '../../src/stores/meta/guests.js';
-import { WEBHOOK_EVENTS } from '../../src/webhooks/eventTypes.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { type Account, bearer, createAccount, type TestApp } from '../support/testApp.js';
 import { signedInContext } from '../support/webSession.js';
 
 // Settings screens that offer only what works and say what each choice means: guests listed once,
-// webhook event types described, and an events import without a Delete the server would refuse.
+// and an events import without a Delete the server would refuse (webhook event types:
+// test/web/webhookEventTypes.test.ts).
 describe('settings screens', () => {
   let t: TestApp;
   let account: Account;
@@ -54,18 +54,6 @@ describe('settings screens', () => {
       await shot.screenshot({ path: screenshotPath(name), fullPage: true });
       if (shot !== page) await shot.context().close();
     }
-    await page.context().close();
-  });
-
-  it('describes every webhook event type in one line', async () => {
-    const page = await signedIn();
-    await page.goto(`${t.url}/settings/team/webhooks`);
-    for (const [type, { description }] of Object.entries(WEBHOOK_EVENTS)) {
-      await page.locator('label.check', { hasText: type }).getByText(description).waitFor();
-    }
-    expect(await page.locator('label.check', { hasText: 'goal.converted' }).textContent()).toContain('(not sent yet)');
-    expect(await page.locator('label.check', { hasText: 'site.created' }).textContent()).not.toContain('not sent');
-    await page.screenshot({ path: screenshotPath('settings-webhook-types'), fullPage: true });
     await page.context().close();
   });
 

@@ -1,5 +1,6 @@
 import type { EmailSettings, NoticeKind } from '@contracts/emailReports';
 import { useEffect, useState } from 'react';
+import { WEBHOOK_EVENTS } from '../../../../../src/webhooks/eventTypes';
 import { api } from '../../../api';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Section } from '../../../ui/Section';
@@ -83,8 +84,13 @@ export function TrafficNoticesSection({ site }: SiteSectionProps) {
           <Section key={notice.kind} title={notice.title} description={`${notice.description} Checked every 5 minutes; at most one notice every 12 hours.`}>
             <Threshold domain={site.domain} kind={notice.kind} label={notice.label} settings={settings} />
             <p className="muted small">
-              {on ? (last ? `The last notice went out ${when(last)}.` : 'No notice has gone out yet.') : 'Off: set a number to turn it on.'} Webhooks subscribed
-              to <code>traffic.{notice.kind}</code> hear of it too.
+              {on ? (last ? `The last notice went out ${when(last)}.` : 'No notice has gone out yet.') : 'Off: set a number to turn it on.'}
+              {WEBHOOK_EVENTS[`traffic.${notice.kind}` as const].sent && (
+                <>
+                  {' '}
+                  Webhooks subscribed to <code>traffic.{notice.kind}</code> hear of it too.
+                </>
+              )}
             </p>
             <h3>Who is mailed</h3>
             <RecipientList domain={site.domain} topic={notice.kind} settings={settings} empty="Nobody is mailed yet." />

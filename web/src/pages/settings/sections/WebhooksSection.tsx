@@ -1,6 +1,6 @@
 import { createdWebhook, deliveryLog, rotatedWebhookSecret, type Webhook, type WebhookList, webhookList } from '@contracts/webhooks';
 import { useState } from 'react';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from '../../../../../src/webhooks/eventTypes';
+import { SENT_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from '../../../../../src/webhooks/eventTypes';
 import { FAILING_THRESHOLD, OLD_SECRET_VALIDITY_MS, STOP_THRESHOLD } from '../../../../../src/webhooks/policy';
 import type { TeamApi } from '../../../api';
 import { formatTime } from '../../../format';
@@ -218,7 +218,10 @@ function WebhookActions({
   );
 }
 
-/** A new webhook: its https address and the event types it is sent (none: all). */
+/**
+ * A new webhook: its https address and the event types it is sent (none: all). Only the types this
+ * install sends are offered (src/webhooks/eventTypes.ts); the API accepts the others too.
+ */
 function AddWebhook({ api, hooks, setSecret }: Omit<WebhooksProps, 'secret'>) {
   const [url, setUrl] = useState('');
   const [types, setTypes] = useState<string[]>([]);
@@ -239,7 +242,7 @@ function AddWebhook({ api, hooks, setSecret }: Omit<WebhooksProps, 'secret'>) {
         </Field>
         <fieldset className="checks columns">
           <legend>Event types (none ticked: every type)</legend>
-          {WEBHOOK_EVENT_TYPES.map((type) => (
+          {SENT_WEBHOOK_EVENT_TYPES.map((type) => (
             <label key={type} className="check">
               <input
                 type="checkbox"
@@ -248,10 +251,7 @@ function AddWebhook({ api, hooks, setSecret }: Omit<WebhooksProps, 'secret'>) {
               />
               <span>
                 <code>{type}</code>
-                <span className="muted small check-description">
-                  {WEBHOOK_EVENTS[type].description}
-                  {WEBHOOK_EVENTS[type].published ? '' : ' (not sent yet)'}
-                </span>
+                <span className="muted small check-description">{WEBHOOK_EVENTS[type].description}</span>
               </span>
             </label>
           ))}
