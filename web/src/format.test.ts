@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { METRIC_DESCRIPTIONS } from '../../src/contracts/metrics';
-import { countOf, exactFigure, exactNumber, formatDuration, formatMetric, formatMoney, formatNumber, formatPercent, formatTime, metricHeading } from './format';
+import {
+  countOf,
+  exactFigure,
+  exactNumber,
+  formatDuration,
+  formatMetric,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+  formatPoints,
+  formatTime,
+  metricHeading,
+} from './format';
 
 describe('numbers as people read them', () => {
   it('shortens large numbers to k and M, keeping a decimal only where it tells', () => {
@@ -54,9 +66,28 @@ describe('numbers as people read them', () => {
     expect(formatDuration(3725)).toBe('1h 2m');
   });
 
-  it('shows percentages and money', () => {
-    expect(formatPercent(45)).toBe('45%');
+  it('shows every percentage by one rule: one decimal, no trailing ".0", two decimals only under 0.1', () => {
+    // The figures of one review's columns, each of which had come out in its own way.
+    expect([52.43, 8.44, 51, 8.18].map(formatPercent)).toEqual(['52.4%', '8.4%', '51%', '8.2%']);
+    expect([44.3, 44, 39].map(formatPercent)).toEqual(['44.3%', '44%', '39%']);
+    expect(formatPercent(29.45)).toBe('29.5%');
     expect(formatPercent(12.345)).toBe('12.3%');
+    expect(formatPercent(99.96)).toBe('100%');
+    expect(formatPercent(100)).toBe('100%');
+    expect(formatPercent(0)).toBe('0%');
+    expect(formatPercent(0.04)).toBe('0.04%');
+    expect(formatPercent(0.1)).toBe('0.1%');
+    expect(formatPercent(-0.02)).toBe('-0.02%');
+    expect(formatPercent(-0.001)).toBe('0.00%');
+    expect(formatPercent(-0.04)).toBe('-0.04%');
+    expect(formatPercent(-12.25)).toBe('-12.3%');
+    expect(formatPercent(1250)).toBe('1250%');
+    expect(formatPoints(2.25)).toBe('2.3 pts');
+    expect(formatPoints(3)).toBe('3 pts');
+    expect(formatPoints(null)).toBe('—');
+  });
+
+  it('shows money', () => {
     expect(formatMoney(12.5, 'EUR')).toBe(new Intl.NumberFormat(undefined, { style: 'currency', currency: 'EUR' }).format(12.5));
     // A code Intl does not take still shows the amount and the code.
     expect(formatMoney(12.5, 'EURO')).toBe('12.50 EURO');

@@ -4,7 +4,7 @@ import { isMetricName, METRIC_DESCRIPTIONS, type MetricName } from '../../src/co
 const shortened = (scaled: number, unit: string) =>
   `${(Math.abs(scaled) < 100 ? scaled.toFixed(1) : Math.round(scaled).toString()).replace(/\.0$/, '')}${unit}`;
 
-/** Numbers as people read them: 1.2k, 10.5k, 3m 20s, 45 %, €12.50; null (nothing to compare with) as "—". */
+/** Numbers as people read them: 1.2k, 10.5k; null (nothing to compare with) as "—". */
 export function formatNumber(value: number | null | undefined): string {
   if (value === null || value === undefined) return '—';
   const abs = Math.abs(value);
@@ -30,7 +30,26 @@ export function formatDuration(seconds: number | null | undefined): string {
   return `${Math.floor(m / 60)}h ${m % 60}m`;
 }
 
-export const formatPercent = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${formatNumber(value)}%`);
+/**
+ * The one rule for the figure of every percentage on the dashboard, Plausible's (the
+ * `percentageFormatter` of its dashboard, assets/js/dashboard/util/number-formatter.ts at
+ * https://github.com/plausible/analytics): one decimal, a trailing ".0" dropped (52.4, 51, 8.4);
+ * two decimals under 0.1 that is not zero (0.05), so a small share does not read as nothing.
+ * Rounded as written in decimals (29.45 to 29.5), which `toFixed` on the binary value is not.
+ */
+const PERCENT_FIGURE = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1, useGrouping: false });
+const SMALL_PERCENT_FIGURE = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+function percentFigure(value: number): string {
+  const figure = (value !== 0 && Math.abs(value) < 0.1 ? SMALL_PERCENT_FIGURE : PERCENT_FIGURE).format(value);
+  // A tiny negative rounds to nothing: no sign on "0".
+  return /^-0(\.0+)?$/.test(figure) ? figure.slice(1) : figure;
+}
+
+/** A percentage by the one rule: 52.4%, 51%, 0.05%; none as "—". */
+export const formatPercent = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${percentFigure(value)}%`);
+
+/** A change of a rate in percentage points, by the same rule: "3 pts", "0.5 pts". */
+export const formatPoints = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${percentFigure(value)} pts`);
 
 export function formatMoney(value: number | null | undefined, currency: string): string {
   if (value === null || value === undefined) return '—';

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { METRIC_DESCRIPTIONS, type MetricName } from '../../../../src/contracts/metrics';
-import { exactFigure, formatMetric } from '../../format';
+import { exactFigure, formatMetric, formatPercent } from '../../format';
 import { Link } from '../../router';
 import { canEditSite, type Filter, type QueryResult, type SiteInfo, useDashboard } from './context';
 import { metricsBeside } from './state';
@@ -172,7 +172,11 @@ export function TopStats({
                   className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`}
                   title={compared ? `${changeTitle(comparison)} (${compared})` : undefined}
                 >
-                  {result ? (change === null || change === undefined ? '—' : `${change > 0 ? '↑' : change < 0 ? '↓' : ''} ${Math.abs(change)}%`) : '\u00a0'}
+                  {result
+                    ? change === null || change === undefined
+                      ? '—'
+                      : `${change > 0 ? '↑' : change < 0 ? '↓' : ''} ${formatPercent(Math.abs(change))}`
+                    : '\u00a0'}
                 </span>
               )}
               {compared && <span className="stat-previous">{compared}</span>}

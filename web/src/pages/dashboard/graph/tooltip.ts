@@ -1,6 +1,6 @@
 import type { Annotation } from '@contracts/annotations';
 import { METRIC_DESCRIPTIONS } from '@contracts/metrics';
-import { formatMetric } from '../../../format';
+import { formatMetric, formatPercent, formatPoints } from '../../../format';
 import { annotationsIn } from './annotations';
 import type { Series } from './series';
 
@@ -19,7 +19,7 @@ export function changeText(metric: string, change: number | null | undefined): s
   if (change === null || change === undefined) return '—';
   const kind = metric in METRIC_DESCRIPTIONS ? METRIC_DESCRIPTIONS[metric as keyof typeof METRIC_DESCRIPTIONS].change : 'percent';
   const arrow = change > 0 ? '↑ ' : change < 0 ? '↓ ' : '';
-  return `${arrow}${Math.abs(change)}${kind === 'percent' ? '%' : ' pts'}`;
+  return `${arrow}${kind === 'percent' ? formatPercent(Math.abs(change)) : formatPoints(Math.abs(change))}`;
 }
 
 export interface TooltipContent {

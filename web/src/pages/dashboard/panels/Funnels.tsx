@@ -1,6 +1,6 @@
 import type { FunnelReport } from '@contracts/funnels';
 import { useEffect, useState } from 'react';
-import { countOf, formatNumber } from '../../../format';
+import { countOf, formatNumber, formatPercent } from '../../../format';
 import { useDashboard } from '../context';
 
 /** Funnel steps as bars with the drop-off between them. */
@@ -49,9 +49,11 @@ export function Funnels() {
               <span style={{ width: `${first ? (step.visitors / first) * 100 : 0}%` }} />
             </span>
             <span className="num">
-              {countOf(step.visitors, 'visitor')} · {step.conversion_rate}%
+              {countOf(step.visitors, 'visitor')} · {formatPercent(Number(step.conversion_rate))}
             </span>
-            <span className="num muted">{i > 0 && step.dropoff > 0 ? `−${formatNumber(step.dropoff)} (${step.dropoff_percentage}%)` : ''}</span>
+            <span className="num muted">
+              {i > 0 && step.dropoff > 0 ? `−${formatNumber(step.dropoff)} (${formatPercent(Number(step.dropoff_percentage))})` : ''}
+            </span>
           </li>
         ))}
       </ol>
