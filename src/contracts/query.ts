@@ -8,6 +8,12 @@ import { z } from 'zod';
 
 const pair = z.tuple([z.string(), z.string()]);
 
+/**
+ * What an empty visit attribute (no UTM tag, no browser known, …) is reported and filtered as
+ * (src/query/catalog.ts): `is_not` it keeps only the rows that have a value.
+ */
+export const NOT_SET = '(not set)';
+
 export const resultRow = z.object({
   dimensions: z.array(z.string()),
   metrics: z.array(z.number().nullable()),

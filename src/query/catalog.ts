@@ -1,3 +1,5 @@
+import { NOT_SET } from '../contracts/query.js';
+
 /**
  * The closed lists of the query language's dimensions and what each reads (metrics have their
  * registry, src/query/metrics.ts). Every SQL identifier the compiler emits comes from these
@@ -15,7 +17,7 @@ export interface DimensionDef {
   emptyLabel: string | null;
 }
 
-const visit = (column: string, emptyLabel: string | null = '(not set)'): DimensionDef => ({ scope: 'visit', column, emptyLabel });
+const visit = (column: string, emptyLabel: string | null = NOT_SET): DimensionDef => ({ scope: 'visit', column, emptyLabel });
 
 export const DIMENSIONS: Record<string, DimensionDef> = {
   'event:name': { scope: 'event', column: 'name', emptyLabel: null },

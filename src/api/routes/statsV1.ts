@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { QueryResponse } from '../../contracts/query.js';
+import { NOT_SET, type QueryResponse } from '../../contracts/query.js';
 import { badRequest } from '../../errors.js';
 import type { Interval } from '../../query/catalog.js';
 import { metricFacts } from '../../query/metrics.js';
@@ -115,7 +115,7 @@ function implicitExclusions(property: string): unknown[] {
   // A country is a two-letter code or empty; `is_not ""` would not be one, so ask for any character.
   if (property === 'visit:country') return [['matches', property, ['.']]];
   if (['visit:region', 'visit:city', 'visit:entry_page', 'visit:exit_page'].includes(property)) return [['is_not', property, ['']]];
-  if (property.startsWith('visit:utm_')) return [['is_not', property, ['(not set)']]];
+  if (property.startsWith('visit:utm_')) return [['is_not', property, [NOT_SET]]];
   return [];
 }
 

@@ -1,3 +1,4 @@
+import { NOT_SET } from '@contracts/query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { type Filter, useDashboard } from '../context';
 import { countryName, regionName } from '../places';
@@ -17,12 +18,15 @@ function chosenValue(filters: Filter[], dimension: string): string | null {
   return Array.isArray(value) ? String(value[0]) : null;
 }
 
+/** A UTM tab lists tagged visits only, as Plausible's do: untagged ones would lead it as one "(not set)" row. */
+const utmTab = (label: string, dimension: string): PanelTab => ({ label, dimension, metrics: ['visitors'], filters: [['is_not', dimension, [NOT_SET]]] });
+
 const SOURCES: PanelTab[] = [
   { label: 'Channels', dimension: 'visit:channel', metrics: ['visitors'] },
   { label: 'Sources', dimension: 'visit:source', metrics: ['visitors', 'bounce_rate'] },
-  { label: 'UTM medium', dimension: 'visit:utm_medium', metrics: ['visitors'] },
-  { label: 'UTM source', dimension: 'visit:utm_source', metrics: ['visitors'] },
-  { label: 'Campaigns', dimension: 'visit:utm_campaign', metrics: ['visitors'] },
+  utmTab('UTM medium', 'visit:utm_medium'),
+  utmTab('UTM source', 'visit:utm_source'),
+  utmTab('Campaigns', 'visit:utm_campaign'),
 ];
 
 const LOCATIONS: PanelTab[] = [
