@@ -5,6 +5,7 @@ import { SENT_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from '../../src/webhooks/eve
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { signedInContext } from '../support/webSession.js';
+import { call } from '../webhooks/support/api.js';
 
 // The Webhooks screen offers the event types this install sends, as the one list says, and the
 // Traffic notices screen promises only webhooks that list sends; a refused URL is said in the
@@ -44,6 +45,22 @@ describe('webhook event types on the settings screens', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: screenshotPath('settings-webhook-types-phone'), fullPage: true });
+    await page.context().close();
+  });
+
+  it('says which of a webhook’s subscribed types are never sent', async () => {
+    const created = await call(t.url, account.key, 'POST', '/api/v1/webhooks', {
+      url: 'https://hooks.example.com/svc',
+      event_types: ['goal.converted', 'site.created', 'usage.over_limit'],
+    });
+    expect(created.status).toBe(201);
+    const page = await signedIn();
+    await page.goto(`${t.url}/settings/team/webhooks`);
+    const hook = page.locator('li.webhook', { hasText: 'https://hooks.example.com/svc' });
+    await hook.waitFor();
+    expect(await hook.getByText(/^goal\.converted/).textContent()).toBe('goal.converted (never sent), site.created, usage.over_limit (never sent)');
+    await page.screenshot({ path: screenshotPath('settings-webhook-never-sent'), fullPage: true });
+    await call(t.url, account.key, 'DELETE', `/api/v1/webhooks/${created.body.id}`);
     await page.context().close();
   });
 

@@ -1,6 +1,6 @@
 import { createdWebhook, deliveryLog, rotatedWebhookSecret, type Webhook, type WebhookList, webhookList } from '@contracts/webhooks';
 import { useState } from 'react';
-import { SENT_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from '../../../../../src/webhooks/eventTypes';
+import { SENT_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, type WebhookEventType } from '../../../../../src/webhooks/eventTypes';
 import { FAILING_THRESHOLD, OLD_SECRET_VALIDITY_MS, STOP_THRESHOLD } from '../../../../../src/webhooks/policy';
 import type { TeamApi } from '../../../api';
 import { formatTime } from '../../../format';
@@ -19,6 +19,12 @@ const brokenSentence = (hook: Webhook) =>
   `${hook.consecutive_failures} deliveries in a row failed${
     hook.state === 'stopped' ? ', so it was stopped. Fix the receiver, then re-enable it.' : `. It is stopped after ${STOP_THRESHOLD}.`
   }`;
+
+/** What a webhook is subscribed to; a type this install never sends (subscribed through the API) says so. */
+const subscribedTypes = (hook: Webhook) =>
+  hook.event_types.length === 0
+    ? 'Every event type'
+    : hook.event_types.map((type) => (type in WEBHOOK_EVENTS && !WEBHOOK_EVENTS[type as WebhookEventType].sent ? `${type} (never sent)` : type)).join(', ');
 
 /** Bodies longer than this open on demand, so the log stays one line per attempt. */
 const SHORT_BODY = 60;
@@ -145,7 +151,7 @@ function Webhooks({ api, hooks, secret, setSecret }: WebhooksProps) {
                   <strong>Looks broken:</strong> {brokenSentence(hook)}
                 </p>
               )}
-              <div className="muted small">{hook.event_types.length === 0 ? 'Every event type' : hook.event_types.join(', ')}</div>
+              <div className="muted small">{subscribedTypes(hook)}</div>
               {hook.previous_secret_valid_until && (
                 <div className="muted small">Secret rotated: the old one stays valid until {formatTime(hook.previous_secret_valid_until)}.</div>
               )}
