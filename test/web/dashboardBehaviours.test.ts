@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { addCustomProp } from '../../src/stores/meta/customProps.js';
+import { seriousViolations } from '../support/axe.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
 import { bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
@@ -46,7 +47,10 @@ describe('the behaviours card', () => {
     await t?.close();
   });
 
-  async function open(filters: unknown[] | null, options: { dark?: boolean; phone?: boolean } = {}): Promise<{ page: Page; card: Locator }> {
+  async function open(
+    filters: unknown[] | null,
+    options: { dark?: boolean; phone?: boolean; bypassCSP?: boolean } = {},
+  ): Promise<{ page: Page; card: Locator }> {
     const context = await signedInContext(browser, t, site.userId, { ...options, height: 1000 });
     const page = await context.newPage();
     await page.goto(`${t.url}/${site.domain}${filters ? `?filters=${encodeURIComponent(JSON.stringify(filters))}` : ''}`);
@@ -144,6 +148,23 @@ describe('the behaviours card', () => {
       // The card opens on the tab last chosen.
       await page.reload();
       await expect.poll(() => card.getByRole('tab', { name: 'Funnels' }).getAttribute('aria-selected'), { timeout: 20_000 }).toBe('true');
+      await page.context().close();
+    }
+  });
+
+  it('gives the funnel chart names, contrast and keys axe finds nothing serious in, light and dark', async () => {
+    for (const dark of [false, true]) {
+      // The page's policy forbids injected scripts; axe is the test's own, not the page's.
+      const { page, card } = await open(null, { dark, bypassCSP: true });
+      await card.getByRole('tab', { name: 'Funnels' }).click();
+      await card.locator('.funnel-step').first().waitFor({ timeout: 20_000 });
+      // The keyboard reaches every step; its figures show on focus and Escape hides them.
+      await card.locator('.funnel-step-button').first().focus();
+      await page.keyboard.press('Tab');
+      await expect.poll(() => card.getByRole('tooltip').textContent()).toContain('2. Signup');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => card.getByRole('tooltip').count()).toBe(0);
       await page.context().close();
     }
   });

@@ -16,8 +16,8 @@ export function stepShares(steps: readonly Step[]): { reached: number; dropped: 
 
 /**
  * The funnel as a bar chart, a bar per step (rows of bars on a narrow card). Pointing at a step,
- * focusing it or tapping it shows its exact figures: visitors, conversion rate from the first
- * step and the visitors it lost from the one before.
+ * focusing it or tapping it shows its exact figures (Escape hides them): visitors, conversion
+ * rate from the first step and the visitors it lost from the one before.
  */
 export function FunnelChart({ steps }: { steps: readonly Step[] }) {
   const [shown, setShown] = useState<number | null>(null);
@@ -40,6 +40,7 @@ export function FunnelChart({ steps }: { steps: readonly Step[] }) {
               onPointerEnter={() => setShown(i)}
               onFocus={() => setShown(i)}
               onBlur={() => setShown(null)}
+              onKeyDown={(event) => event.key === 'Escape' && setShown(null)}
             >
               <span className="funnel-rate">{formatPercent(Number(step.conversion_rate))}</span>
               <span className="funnel-track" style={{ '--reached': share.reached, '--dropped': share.dropped } as CSSProperties} aria-hidden="true">
