@@ -218,6 +218,13 @@ describe('the behaviours card', () => {
       expect(await card.locator(`.panel-row[data-value="${value}"] .num`).nth(2).textContent()).toBe(`${rate}%`);
     }
     await page.context().close();
+
+    // A pageview goal's events carry no property here: the tab says so rather than list an empty one.
+    const pricing = await open([['is', 'event:goal', ['Visit /pricing']]]);
+    await pricing.card.getByRole('tab', { name: 'Properties' }).click();
+    await pricing.card.getByText('This goal’s events carry none of the site’s properties in this period.').waitFor({ timeout: 20_000 });
+    expect(await pricing.card.getByRole('combobox').count()).toBe(0);
+    await pricing.page.context().close();
   });
 
   it('shows only the tabs the site has something for', async () => {
