@@ -68,6 +68,36 @@ describe('funnels on the query engine', () => {
     });
   });
 
+  it('counts the visits a goal, page or property filter keeps, with every event of those visits', async () => {
+    const stepsUnder = async (filters: unknown[]) => {
+      const report = await runFunnel(queryEngineDeps(t.app), account.teamId, {
+        site_id: account.domain,
+        funnel: 'Home to signup',
+        date_range: ['2024-01-08', '2024-01-09'],
+        filters,
+      });
+      return [report.all_visitors, ...report.steps.map((s) => s.visitors)];
+    };
+    // Only alice's first visit converted; it began on / and ended in the signup.
+    expect(await stepsUnder([['is', 'event:goal', ['Signup']]])).toEqual([1, 1, 1]);
+    // /pricing was seen in alice's first visit and by bob, who never saw /.
+    expect(await stepsUnder([['is', 'event:page', ['/pricing']]])).toEqual([2, 1, 1]);
+    expect(await stepsUnder([['is', 'event:props:plan', ['pro']]])).toEqual([1, 1, 1]);
+    // dave's visit carries seats on its first pageview; he viewed / but did not sign up.
+    expect(
+      await stepsUnder([
+        ['is', 'event:props:seats', ['3']],
+        ['is', 'visit:country', ['FR']],
+      ]),
+    ).toEqual([1, 1, 0]);
+    expect(
+      await stepsUnder([
+        ['is_not', 'event:goal', ['Signup']],
+        ['is', 'visit:source', ['Twitter']],
+      ]),
+    ).toEqual([1, 1, 0]);
+  });
+
   it('is served by GET /api/v1/sites/funnels/{id}/report, counting steps only within one visit', async () => {
     // erin views / on the 8th and signs up two hours later, in a second visit: she enters the
     // funnel but does not convert, because the steps must happen in order within one visit.

@@ -1,30 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmallSite } from '../query/smallSite.js';
+import { seriousViolations } from '../support/axe.js';
 import { launchBrowser } from '../support/browser.js';
 import type { Account, TestApp } from '../support/testApp.js';
 import { signedInContext } from '../support/webSession.js';
-
-const AXE = new URL('../../node_modules/axe-core/axe.min.js', import.meta.url).pathname;
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core's serious and critical findings on the page as it stands, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Violation[] }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.help}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 // The signed-in screens in Chromium, light and dark, checked by axe-core: no serious or critical
 // accessibility violation (missing names, contrast, nested controls…) may come back.

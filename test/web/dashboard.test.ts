@@ -67,8 +67,8 @@ describe('the dashboard', () => {
     expect(await firstFigure('Locations', 'Countries', 'FR')).toBe('1');
     expect(await firstFigure('Devices', 'Browsers', 'Chrome')).toBe('2');
     expect(await firstFigure('Devices', 'Screen sizes', 'Laptop')).toBe('1');
-    // The goals panel answers on its own: its figures are read once they are there.
-    const signup = page.getByRole('region', { name: 'Goal conversions' }).locator('.panel-row[data-value="Signup"] .num');
+    // The behaviours card (on its goals) answers on its own: its figures are read once they are there.
+    const signup = page.getByRole('region', { name: 'Behaviours' }).locator('.panel-row[data-value="Signup"] .num');
     await expect.poll(() => signup.allTextContents(), { timeout: 15_000 }).toEqual(['1', '1', '20%']);
     expect(await firstFigure('Pages', 'Entry pages', '/pricing')).toBe('1');
     expect(await firstFigure('Sources', 'Channels', 'Direct')).toBe('3');

@@ -211,7 +211,7 @@ describe('dashboard controls', () => {
     await page.getByRole('button', { name: 'Remove filter: Browser is Chrome' }).click();
     await devices.getByRole('tab', { name: 'Browsers' }).waitFor();
 
-    const goals = page.getByRole('region', { name: 'Goal conversions' });
+    const goals = page.getByRole('region', { name: 'Behaviours' });
     const purchase = goals.locator('.panel-row[data-value="Purchase"] .num');
     await expect.poll(() => purchase.allTextContents(), { timeout: 15_000 }).toEqual(['1', '1', expect.stringMatching(/%$/), expect.stringMatching(/20\.00/)]);
     expect(await goals.locator('.panel-row[data-value="Signup"] .num').last().textContent()).toBe('—');

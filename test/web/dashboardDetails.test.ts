@@ -72,7 +72,7 @@ describe('dashboard details views', () => {
 
   it('answers every panel tab’s details without an error, and a chosen row filters the dashboard', async () => {
     const page = await dashboard('dark');
-    for (const panel of ['Sources', 'Pages', 'Locations', 'Devices', 'Goal conversions']) {
+    for (const panel of ['Sources', 'Pages', 'Locations', 'Devices', 'Behaviours']) {
       const region = page.getByRole('region', { name: panel });
       for (const tab of await region.getByRole('tab').all()) {
         await tab.click();

@@ -20,7 +20,7 @@ describe('dashboard behavioural filters', () => {
 
   beforeAll(async () => {
     ({ t, account } = await startSmallSite({ goals: [{ pagePath: '/pricing' }] }));
-    // A property and a funnel, so their panels too must answer the behavioural filters.
+    // A property and a funnel, so their tabs too must answer the behavioural filters.
     await addCustomProp(t.app.meta.db, account.siteId, 'plan', t.app.clock.now());
     const goals = await listSiteGoals(t.app.meta.db, account.siteId);
     const goalIds = ['Visit /pricing', 'Signup'].map((name) => goals.find((goal) => goal.displayName === name)?.id ?? 0);
@@ -64,8 +64,8 @@ describe('dashboard behavioural filters', () => {
   /** Every tab of every panel (and its details view, when asked), and the graph, answer the view's filters without an error. */
   async function expectEveryPanelAnswers(page: Page, options: { details?: boolean } = {}) {
     const panels = await page.locator('section.panel').all();
-    // Sources, pages, locations, devices, goals, properties, funnels.
-    expect(panels.length).toBe(7);
+    // Sources, pages, locations, devices, and behaviours (goals, properties, funnels).
+    expect(panels.length).toBe(5);
     for (const panel of panels) {
       const tabs = await panel.getByRole('tab').all();
       for (const tab of tabs.length ? tabs : [null]) {

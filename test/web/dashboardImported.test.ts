@@ -57,7 +57,7 @@ describe('the dashboard with imported data', () => {
     expect(await firstFigure(page, 'Pages', 'Top pages', '/')).toBe('17');
     expect(await firstFigure(page, 'Pages', 'Entry pages', '/pricing')).toBe('5');
     expect(await firstFigure(page, 'Locations', 'Countries', 'DE')).toBe('8');
-    expect(await page.getByRole('region', { name: 'Goal conversions' }).locator('.panel-row[data-value="Signup"] .num').first().textContent()).toBe('6');
+    expect(await page.getByRole('region', { name: 'Behaviours' }).locator('.panel-row[data-value="Signup"] .num').first().textContent()).toBe('6');
     await page.screenshot({ path: screenshotPath('dashboard-imported'), fullPage: true });
 
     // Without the imported days: the site's own figures; back brings them again.

@@ -48,18 +48,19 @@ describe('the dashboard layout', () => {
     }
   });
 
-  it('sets goals beside properties, lists only events that carry the property, and sizes the funnel to its steps', async () => {
+  it('sets goals, properties and the funnel in one card across the row, lists only events that carry the property', async () => {
     const page = await open('');
-    const properties = page.getByRole('region', { name: 'Properties' });
-    await properties.locator('.panel-row').first().waitFor({ timeout: 20_000 });
-    expect(await properties.locator('.panel-row[data-value="(none)"]').count()).toBe(0);
-    const goals = await box(page, 'section[aria-label="Goal conversions"]');
-    const props = await box(page, 'section[aria-label="Properties"]');
-    expect(props.y).toBe(goals.y);
-    expect(props.x).toBeGreaterThan(goals.x + goals.width);
-    const funnels = page.getByRole('region', { name: 'Funnels' });
-    await funnels.locator('.funnel li').nth(2).waitFor({ timeout: 20_000 });
-    expect((await box(page, 'section[aria-label="Funnels"]')).height).toBeLessThan(260);
+    const card = page.getByRole('region', { name: 'Behaviours' });
+    await card.getByRole('tab', { name: 'Properties' }).click();
+    await card.locator('.panel-row').first().waitFor({ timeout: 20_000 });
+    expect(await card.locator('.panel-row[data-value="(none)"]').count()).toBe(0);
+    // The card is the last of its row alone: it spans it.
+    const reports = await box(page, '.reports');
+    const behaviours = await box(page, 'section[aria-label="Behaviours"]');
+    expect(behaviours.width).toBeCloseTo(reports.width, 0);
+    await card.getByRole('tab', { name: 'Funnels' }).click();
+    await card.locator('.funnel-step').nth(2).waitFor({ timeout: 20_000 });
+    expect((await box(page, 'section[aria-label="Behaviours"]')).height).toBeLessThan(420);
     await page.screenshot({ path: screenshotPath('dashboard-layout'), fullPage: true });
     await page.context().close();
   });

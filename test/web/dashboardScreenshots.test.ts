@@ -32,7 +32,7 @@ describe('dashboard screenshots with realistic data', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${t.url}/${site.domain}`);
-    for (const panel of ['Sources', 'Pages', 'Devices', 'Goal conversions', 'Properties']) {
+    for (const panel of ['Sources', 'Pages', 'Devices', 'Behaviours']) {
       await page.getByRole('region', { name: panel }).locator('.panel-row').first().waitFor({ timeout: 20_000 });
     }
     // The map loads as its panel nears the screen (panels/WhenVisible.tsx): below the fold on a phone.
@@ -40,14 +40,19 @@ describe('dashboard screenshots with realistic data', () => {
     await page.getByRole('region', { name: 'Locations' }).locator('path.has-data').first().waitFor({ timeout: 20_000 });
     await page.evaluate(() => window.scrollTo(0, 0));
     await expect.poll(() => page.locator('.graph-plot canvas').count(), { timeout: 20_000 }).toBe(1);
-    // The funnel narrows step by step: pricing, then sign-up, then purchase.
-    const steps = page.getByRole('region', { name: 'Funnels' }).locator('.funnel li');
+    // The funnel narrows step by step: pricing, then sign-up, then purchase; the card then shows the goals again.
+    const behaviours = page.getByRole('region', { name: 'Behaviours' });
+    await behaviours.getByRole('tab', { name: 'Funnels' }).click();
+    const steps = behaviours.locator('.funnel-step');
     await expect.poll(() => steps.count(), { timeout: 20_000 }).toBe(3);
-    const counts = (await steps.locator('.num:not(.muted)').allTextContents()).map(
+    const counts = (await steps.locator('.funnel-count').allTextContents()).map(
       (text) => Number.parseFloat(text.replace('k', '')) * (text.includes('k') ? 1000 : 1),
     );
     expect(counts[0]).toBeGreaterThan(counts[1]!);
     expect(counts[1]).toBeGreaterThan(counts[2]!);
+    await behaviours.getByRole('tab', { name: 'Goals' }).click();
+    await behaviours.locator('.panel-row').first().waitFor({ timeout: 20_000 });
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.getByText(/^\d+ current visitors$/).waitFor({ timeout: 20_000 });
     expect(errors).toEqual([]);
     return page;

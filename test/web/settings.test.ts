@@ -72,9 +72,9 @@ describe('settings screens', () => {
     await page.getByRole('button', { name: 'Add goal' }).click();
     await page.locator('.settings-list strong', { hasText: 'Visit /pricing' }).waitFor();
     await page.screenshot({ path: screenshotPath('settings-goals'), fullPage: true });
-    // The dashboard's goals panel counts it: alice and bob visited /pricing on 8 January.
+    // The dashboard's behaviours card counts it among the goals: alice and bob visited /pricing on 8 January.
     await page.goto(dashboardUrl('2024-01-08', '2024-01-09'));
-    const goals = page.getByRole('region', { name: 'Goal conversions' });
+    const goals = page.getByRole('region', { name: 'Behaviours' });
     await goals.locator('.panel-row[data-value="Visit /pricing"]').waitFor({ timeout: 15_000 });
     expect(await goals.locator('.panel-row[data-value="Visit /pricing"] .num').first().textContent()).toBe('2');
     await context.close();

@@ -2,23 +2,26 @@ import { z } from 'zod';
 import { type FunnelReport, funnelRequest } from '../../contracts/funnels.js';
 import { badRequest, notFound } from '../../errors.js';
 import { goalCondition, isScrollGoal } from '../goals.js';
-import type { Goal, ResolvedQuery } from '../model.js';
+import type { CompileContext, FilterTree, Goal, ResolvedQuery } from '../model.js';
 import { requireRawRows } from '../plan/rawHorizon.js';
 import { resolveQuery } from '../plan/resolve.js';
 import { expandSegments } from '../plan/segments.js';
 import { loadSiteContext } from '../plan/siteContext.js';
 import { parseRequest } from '../request/v2.js';
 import { filtersCondition } from '../sql/filters.js';
-import { and, eventsBase } from '../sql/tables.js';
+import { and, eventsBase, sessionsBase } from '../sql/tables.js';
 import { SqlParams } from '../sqlParams.js';
 import type { QueryEngineDeps } from './engine.js';
 import { teamStatements, toMetricValue } from './execute.js';
 
 /**
- * The funnel report on the same engine: of the visitors matching the query's range and filters,
- * how many reached each goal step in order within one visit (ClickHouse windowFunnel over each
- * visit's events; a visitor counts at the furthest step any of their visits reached), with
- * drop-off and conversion between steps.
+ * The funnel report on the same engine: of the visits the query's range and filters keep, how
+ * many reached each goal step in order (ClickHouse windowFunnel over each visit's events; a
+ * visitor counts at the furthest step any of their visits reached), with drop-off and
+ * conversion between steps. Filters choose visits, never events, as Plausible's funnels read
+ * them: a goal filter keeps the visits that converted on it, a page filter those that viewed the
+ * page; the funnel then sees every event of those visits, or no step but the filtered one
+ * could ever match.
  */
 
 const WINDOW_SECONDS = 86_400;
@@ -57,10 +60,17 @@ async function funnelSteps(deps: QueryEngineDeps, siteId: number, name: string, 
 export function compileFunnel(q: ResolvedQuery, steps: Goal[], params: SqlParams): string {
   const ctx = { q, params, range: q.range, sampleRate: null };
   const conditions = steps.map((goal) => goalCondition(goal, params));
-  const where = and([...eventsBase(ctx, { engagement: steps.some(isScrollGoal) }), ...filtersCondition(q.filters, 'events', ctx)]);
-  const perVisit = `SELECT user_id, windowFunnel(${WINDOW_SECONDS})(timestamp, ${conditions.join(', ')}) AS level FROM events WHERE ${where} GROUP BY user_id, session_id`;
+  const where = and(eventsBase(ctx, { engagement: steps.some(isScrollGoal) }));
+  // The visit ids are read first, the other columns only for the rows that pass (as compile.ts's sides do).
+  const kept = q.filters.length ? ` PREWHERE session_id IN (${keptVisits(q.filters, ctx)})` : '';
+  const perVisit = `SELECT user_id, windowFunnel(${WINDOW_SECONDS})(timestamp, ${conditions.join(', ')}) AS level FROM events${kept} WHERE ${where} GROUP BY user_id, session_id`;
   const perVisitor = `SELECT user_id, max(level) AS level FROM (${perVisit}) GROUP BY user_id`;
   return `SELECT level, count() AS visitors FROM (${perVisitor}) GROUP BY level`;
+}
+
+/** The visits the filters keep: on the visits' table, an event filter keeps the visits with a matching event (src/query/sql/filters.ts). */
+function keptVisits(filters: FilterTree[], ctx: CompileContext): string {
+  return `SELECT session_id FROM sessions WHERE ${and([...sessionsBase(ctx), ...filtersCondition(filters, 'sessions', ctx)])} GROUP BY session_id HAVING sum(sign) > 0`;
 }
 
 /** Percentages as the reference shows them: two decimals, `.00` dropped. */

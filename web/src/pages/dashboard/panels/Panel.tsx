@@ -47,17 +47,17 @@ export function Panel({
     <section
       className={`card panel${loading && result ? ' stale' : ''}`}
       aria-label={title}
-      aria-busy={loading}
+      aria-busy={loading && !tab.content}
       style={{ '--metrics': metrics.length } as CSSProperties}
     >
       <div className="panel-head">
         <h2>{title}</h2>
-        {chooser}
+        {tab.chooser ?? chooser}
         {tabs.length > 1 && <PanelTabs tabs={tabs} active={active} choose={choose} />}
       </div>
-      <PanelRows tab={tab} metrics={metrics} result={result} error={error} pick={(value) => addFilter(['is', tab.dimension, [value]])} />
+      {tab.content ?? <PanelRows tab={tab} metrics={metrics} result={result} error={error} pick={(value) => addFilter(['is', tab.dimension, [value]])} />}
       <div className="panel-foot small muted">
-        {result && result.results.length > 0 && (
+        {!tab.content && result && result.results.length > 0 && (
           <button type="button" className="btn btn-small details-button" onClick={() => setDetails(true)}>
             Details
           </button>

@@ -6,7 +6,7 @@ export function PanelTabs({ tabs, active, choose }: { tabs: PanelTab[]; active: 
     <div className="panel-tabs" role="tablist">
       {tabs.map((t, i) => (
         <button
-          key={t.label}
+          key={t.tabName ?? t.label}
           type="button"
           role="tab"
           aria-selected={i === active}
@@ -23,7 +23,7 @@ export function PanelTabs({ tabs, active, choose }: { tabs: PanelTab[]; active: 
             if (sibling instanceof HTMLElement) sibling.focus();
           }}
         >
-          {t.label}
+          {t.tabName ?? t.label}
         </button>
       ))}
     </div>

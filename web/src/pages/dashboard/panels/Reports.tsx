@@ -1,9 +1,8 @@
 import { NOT_SET } from '@contracts/query';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { type Filter, useDashboard } from '../context';
 import { countryName, regionName } from '../places';
-import { specialGoalProperty } from './conversions';
-import { Funnels } from './Funnels';
+import { Behaviours } from './Behaviours';
 import { Panel } from './Panel';
 import type { PanelTab } from './panelTab';
 import { WhenVisible } from './WhenVisible';
@@ -83,77 +82,15 @@ function DevicesPanel() {
   return <Panel title="Devices" tabs={devices} />;
 }
 
-/** The site's goals with their conversions; revenue columns only when a goal has a currency, each goal's in its own. */
-function GoalsPanel() {
-  const { site } = useDashboard();
-  const goals = useMemo<PanelTab[]>(() => {
-    const currencies = new Map(site.goals.flatMap((goal) => (goal.currency ? [[goal.display_name, goal.currency] as const] : [])));
-    const revenue = currencies.size > 0 ? ['total_revenue', 'average_revenue'] : [];
-    return [
-      {
-        label: 'Goal',
-        dimension: 'event:goal',
-        metrics: ['visitors', 'events', 'conversion_rate', ...revenue.slice(0, 1)],
-        detailMetrics: ['visitors', 'events', 'conversion_rate', ...revenue],
-        currency: (goal) => currencies.get(goal),
-      },
-    ];
-  }, [site.goals]);
-  return <Panel title="Goal conversions" tabs={goals} />;
-}
-
-/**
- * One custom property's values at a time, chosen beside the title; a filtered special goal
- * (outbound link, file download, 404) shows its own `url` or `path` property, as Plausible does.
- */
-function PropertiesPanel({ special }: { special: string | null }) {
-  const { site } = useDashboard();
-  const [chosen, setProp] = useState(site.custom_properties[0] ?? '');
-  const prop = special ?? chosen;
-  const names = special && !site.custom_properties.includes(special) ? [special, ...site.custom_properties] : site.custom_properties;
-  // Only events that carry the property: the rest (every pageview) would lead the list as one big "(none)" row.
-  const props = useMemo<PanelTab[]>(
-    () =>
-      prop
-        ? [{ label: prop, dimension: `event:props:${prop}`, metrics: ['visitors', 'events'], filters: [['is_not', `event:props:${prop}`, ['(none)']]] }]
-        : [],
-    [prop],
-  );
-  return (
-    <div className="props-panel">
-      <Panel
-        title="Properties"
-        tabs={props}
-        chooser={
-          <label className="props-select">
-            <span className="muted small">Property</span>
-            <select value={prop} disabled={special !== null} onChange={(event) => setProp(event.target.value)}>
-              {names.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </label>
-        }
-      />
-    </div>
-  );
-}
-
 /** Every report panel of the dashboard, in a responsive grid. */
 export function Reports() {
-  const { site, filters } = useDashboard();
-  const special = specialGoalProperty(filters, site.goals);
   return (
     <div className="reports">
       <Panel title="Sources" tabs={SOURCES} />
       <PagesPanel />
       <Panel title="Locations" tabs={LOCATIONS} footer={<a href="https://db-ip.com">IP Geolocation by DB-IP</a>} />
       <DevicesPanel />
-      {site.goals.length > 0 && <GoalsPanel />}
-      {(site.custom_properties.length > 0 || special) && <PropertiesPanel special={special} />}
-      <Funnels />
+      <Behaviours />
     </div>
   );
 }

@@ -5,7 +5,9 @@ import type { Filter } from '../context';
  * With a goal filtered, every panel counts conversions as Plausible's does (its stats controller's
  * breakdown metrics): the visitors who reached the goal ("Conversions") and the share of all
  * visitors with the row's value who did (the group conversion rate, headed "CR"). The goals
- * panel keeps its own columns.
+ * panel keeps its own columns. A custom property's rows have no visitors of their own beside a
+ * goal (the property lives on the goal's events), so their CR is the share of all the range's
+ * visitors (the engine's `conversion_rate`), as Plausible's properties breakdown counts it.
  */
 
 /**
@@ -17,17 +19,24 @@ export function filteredGoals(filters: readonly Filter[]): string[] {
   return filters.flatMap((filter) => (filter[0] === 'is' && filter[1] === 'event:goal' && Array.isArray(filter[2]) ? filter[2].map(String) : []));
 }
 
-/** A panel's columns under the view's filters: conversions and their rate once a goal is filtered. */
+/** The conversion rate a breakdown's rows show beside a goal filter. */
+const conversionRateOf = (dimension: string) => (dimension.startsWith('event:props:') ? 'conversion_rate' : 'group_conversion_rate');
+
+/**
+ * A panel's columns under the view's filters: conversions and their rate once a goal is filtered
+ * (a property's rows keep their events too: its events are the goal's completions).
+ */
 export function conversionMetrics(dimension: string, metrics: string[], filters: readonly Filter[], details: boolean): string[] {
   if (dimension === 'event:goal' || filteredGoals(filters).length === 0) return metrics;
-  return details ? ['visitors', 'events', 'group_conversion_rate'] : ['visitors', 'group_conversion_rate'];
+  const events = details || dimension.startsWith('event:props:') ? ['events'] : [];
+  return ['visitors', ...events, conversionRateOf(dimension)];
 }
 
 /** A column's heading: visitors are the conversions once a goal is filtered. */
 export function columnHeading(metric: string, filters: readonly Filter[], dimension: string): string {
   if (dimension === 'event:goal' || filteredGoals(filters).length === 0) return metricHeading(metric);
   if (metric === 'visitors') return 'Conversions';
-  return metric === 'group_conversion_rate' ? 'CR' : metricHeading(metric);
+  return metric === conversionRateOf(dimension) ? 'CR' : metricHeading(metric);
 }
 
 /**

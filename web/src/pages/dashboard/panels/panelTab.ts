@@ -3,7 +3,10 @@ import type { Filter, QueryResult } from '../context';
 
 /** One breakdown a panel lists (Reports.tsx declares them), shown as a row list and in its details view. */
 export interface PanelTab {
+  /** The tab's name, and its list's column heading unless `tabName` is given. */
   label: string;
+  /** The tab's name when the column heading is another (the behaviours card's Properties tab heads its list with the property). */
+  tabName?: string;
   dimension: string;
   /** The first metric sizes the bars; the others are columns. */
   metrics: string[];
@@ -21,4 +24,8 @@ export interface PanelTab {
   visual?(result: QueryResult, pick: (value: string) => void): ReactNode;
   /** Rows to ask for, when not the panel's few (a map shows every country). */
   limit?: number;
+  /** A control beside the panel's title while the tab is shown (which property, which funnel). */
+  chooser?: ReactNode;
+  /** A tab that asks for its own numbers and draws them (a funnel): no rows are asked for, no details view. */
+  content?: ReactNode;
 }

@@ -19,7 +19,7 @@ export function usePanelRows(tab: PanelTab | undefined, limit: number) {
   const metricsKey = tab ? metricsBeside(conversionMetrics(tab.dimension, tab.metrics, filters, false), filters).join(',') : '';
   const metrics = useMemo(() => metricsKey.split(','), [metricsKey]);
   useEffect(() => {
-    if (!tab) return;
+    if (!tab || tab.content) return;
     const controller = new AbortController();
     setLoading(true);
     setError(null);
