@@ -83,15 +83,17 @@ describe('dashboard columns', () => {
     expect(shown.some(([, text]) => text.includes('.'))).toBe(true);
 
     const columns: [string, string[]][] = [['Exit rate', shown.map(([, text]) => text)]];
-    const goals = page.getByRole('region', { name: 'Goal conversions' });
-    await goals.scrollIntoViewIfNeeded();
-    await goals.locator('.panel-row').first().waitFor({ timeout: 20_000 });
-    columns.push(['CR', (await column(goals, 'CR')).map(([, text]) => text)]);
+    const behaviours = page.getByRole('region', { name: 'Behaviours' });
+    await behaviours.scrollIntoViewIfNeeded();
+    await behaviours.getByRole('tab', { name: 'Goals' }).click();
+    await behaviours.locator('.panel-row').first().waitFor({ timeout: 20_000 });
+    columns.push(['CR', (await column(behaviours, 'CR')).map(([, text]) => text)]);
+    await behaviours.getByRole('tab', { name: 'Funnels' }).click();
+    const funnel = behaviours.locator('.funnel-rate');
+    await expect.poll(() => funnel.count(), { timeout: 20_000 }).toBe(3);
+    columns.push(['Funnel', await funnel.allTextContents()]);
     const sources = await tab(page, 'Sources', 'Sources');
     columns.push(['Bounce', (await column(sources, 'Bounce')).map(([, text]) => text)]);
-    const funnel = page.getByRole('region', { name: 'Funnels' }).locator('.funnel li .num:not(.muted)');
-    await expect.poll(() => funnel.count(), { timeout: 20_000 }).toBe(3);
-    columns.push(['Funnel', (await funnel.allTextContents()).map((text) => text.split(' · ')[1] ?? '')]);
     await page.getByRole('region', { name: 'Sources' }).getByRole('button', { name: 'Details' }).click();
     const details = page.getByRole('dialog').locator('.details-table tbody tr');
     await details.first().waitFor({ timeout: 20_000 });
@@ -102,7 +104,7 @@ describe('dashboard columns', () => {
       for (const text of texts) expect(text, `${name}: ${texts.join(' / ')}`).toMatch(PERCENT_RULE);
     }
     await page.keyboard.press('Escape');
-    await page.getByRole('region', { name: 'Goal conversions' }).screenshot({ path: screenshotPath('dashboard-columns-goals') });
+    await behaviours.screenshot({ path: screenshotPath('dashboard-columns-behaviours') });
     await page.screenshot({ path: screenshotPath('dashboard-columns-full'), fullPage: true });
     await page.context().close();
   });
