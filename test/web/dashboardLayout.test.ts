@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
+import { layoutShifts, recordLayoutShifts } from '../support/layoutShift.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { signedInContext } from '../support/webSession.js';
 import { createRealisticSite, REALISTIC_NOW } from './dashboardRealisticSite.js';
@@ -29,6 +30,17 @@ describe('the dashboard layout', () => {
     await page.goto(`${t.url}/${site.domain}${query}`);
     return page;
   }
+  /** Waits until the top stats, the graph and every panel (the map too) have their figures. */
+  async function filled(page: Page) {
+    const loading = '.stat-placeholder, .graph-skeleton, .panel-skeleton, [aria-busy="true"]';
+    await page.locator('.graph-plot[data-points]:not([data-points="0"])').waitFor({ timeout: 20_000 });
+    await page.locator('section[aria-label="Pages"] .panel-row').first().waitFor({ timeout: 20_000 });
+    // The map loads as its panel nears the screen: a script's scroll, not the viewer's input.
+    await page.evaluate(() => document.querySelector('section[aria-label="Locations"]')?.scrollIntoView({ block: 'center' }));
+    await page.locator('.world-map path.has-data').first().waitFor({ timeout: 20_000 });
+    await page.waitForFunction((selector) => document.querySelector(selector) === null, loading, { timeout: 20_000 });
+  }
+
   const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox()) ?? { x: 0, y: 0, width: 0, height: 0 };
 
   it('keeps the top stats level under a goal filter, on one line each', async () => {
@@ -78,5 +90,44 @@ describe('the dashboard layout', () => {
     await page.getByRole('region', { name: 'Locations' }).locator('path.has-data').first().waitFor({ timeout: 20_000 });
     expect(requested.filter((path) => path.startsWith('/assets/WorldMap-'))).toHaveLength(1);
     await page.context().close();
+  });
+
+  it('does not move what is on the screen while the dashboard loads: desktop, phone, and with a comparison', async () => {
+    for (const [query, options] of [
+      ['', {}],
+      ['', { phone: true }],
+      ['?compare=previous_period&match_day_of_week=true', {}],
+      ['?compare=previous_period', { phone: true }],
+    ] as const) {
+      const context = await signedInContext(browser, t, site.userId, { ...options, height: 1000 });
+      if ('phone' in options) await context.pages()[0]?.setViewportSize({ width: 390, height: 844 });
+      const page = await context.newPage();
+      if ('phone' in options) await page.setViewportSize({ width: 390, height: 844 });
+      await page.clock.install({ time: REALISTIC_NOW });
+      await recordLayoutShifts(page);
+      await page.goto(`${t.url}/${site.domain}${query}`);
+      await filled(page);
+      const shifts = await layoutShifts(page);
+      expect(shifts.total, `${query} ${JSON.stringify(options)}: ${JSON.stringify(shifts.entries, null, 1)}`).toBeLessThanOrEqual(0.01);
+      await context.close();
+    }
+  });
+
+  it('keeps the toolbar one height when a comparison adds "Match day of week"', async () => {
+    for (const options of [{}, { phone: true }]) {
+      const context = await signedInContext(browser, t, site.userId, { ...options, height: 1000 });
+      const page = await context.newPage();
+      if ('phone' in options) await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${t.url}/${site.domain}`);
+      await page.locator('section[aria-label="Pages"] .panel-row').first().waitFor({ timeout: 20_000 });
+      const before = await box(page, '.dashboard-bar');
+      const stats = await box(page, '.top-stats');
+      await page.getByLabel('Compare').selectOption('previous_period');
+      await page.getByLabel('Match day of week').waitFor();
+      expect((await box(page, '.dashboard-bar')).height).toBe(before.height);
+      expect((await box(page, '.top-stats')).y).toBe(stats.y);
+      await page.screenshot({ path: screenshotPath(`dashboard-toolbar-compare${'phone' in options ? '-phone' : ''}`) });
+      await context.close();
+    }
   });
 });
