@@ -130,4 +130,81 @@ describe('the dashboard layout', () => {
       await context.close();
     }
   });
+
+  describe('on a 390 px phone', () => {
+    async function phone(path: string, options: { dark?: boolean } = {}): Promise<Page> {
+      const context = await signedInContext(browser, t, site.userId, { ...options, phone: true });
+      const page = await context.newPage();
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${t.url}/${site.domain}${path}`);
+      return page;
+    }
+    /** Whether an element can be brought on screen (scrolling sideways if it must) and read there, whole. */
+    async function reachable(locator: ReturnType<Page['locator']>): Promise<boolean> {
+      await locator.scrollIntoViewIfNeeded();
+      const place = await locator.boundingBox();
+      return place !== null && place.width > 0 && place.x >= 0 && place.x + place.width <= 390;
+    }
+
+    it("keeps the goals panel's conversion rate and revenue, with a readable name column", async () => {
+      for (const options of [{}, { dark: true }]) {
+        const page = await phone('', options);
+        const goals = page.getByRole('region', { name: 'Goal conversions' });
+        const purchase = goals.locator('.panel-row[data-value="Purchase"]');
+        await purchase.waitFor({ timeout: 20_000 });
+        expect(await goals.locator('.panel-columns .num').allTextContents()).toEqual(['Visitors', 'Events', 'CR', 'Revenue']);
+        for (const heading of ['CR', 'Revenue']) expect(await reachable(goals.locator('.panel-columns .num', { hasText: heading })), heading).toBe(true);
+        expect(await reachable(purchase.locator('.num').last())).toBe(true);
+        expect(await purchase.locator('.num').last().textContent()).toBe('€2,174.00');
+        expect((await box(page, 'section[aria-label="Goal conversions"] .panel-row[data-value="Purchase"] .row-label')).width).toBeGreaterThanOrEqual(90);
+        // The list scrolls inside its card; the page itself never scrolls sideways.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        await goals.locator('.panel-list').evaluate((list) => list.scrollTo({ left: 0 }));
+        await goals.scrollIntoViewIfNeeded();
+        await goals.screenshot({ path: screenshotPath(`dashboard-goals-phone${'dark' in options ? '-dark' : ''}`) });
+        await page.context().close();
+      }
+    });
+
+    it('shows every metric of a details view, the rest reachable by a sideways scroll', async () => {
+      const page = await phone('');
+      const pages = page.getByRole('region', { name: 'Pages' });
+      await pages.locator('.panel-row').first().waitFor({ timeout: 20_000 });
+      await pages.getByRole('button', { name: 'Details' }).click();
+      const dialog = page.getByRole('dialog');
+      const scroller = dialog.locator('.details-scroll');
+      await dialog.locator('tbody tr').first().waitFor({ timeout: 20_000 });
+      await page.screenshot({ path: screenshotPath('dashboard-details-phone') });
+      const headings = await dialog.locator('thead th.num').allTextContents();
+      expect(headings).toHaveLength(5);
+      // The name leaves room for the first metrics on screen; the rest are a scroll away, and the cut edge says so.
+      const [visitors, second] = await Promise.all([0, 1].map((i) => dialog.locator('thead th.num').nth(i).boundingBox()));
+      expect(visitors && second && second.x + second.width <= 390).toBe(true);
+      expect(await scroller.evaluate((list) => list.hasAttribute('data-more-after'))).toBe(true);
+      expect((await dialog.locator('tbody .row-label').nth(2).boundingBox())?.width).toBeGreaterThanOrEqual(90);
+      for (const heading of headings) expect(await reachable(dialog.locator('thead th.num', { hasText: heading.trim() })), heading).toBe(true);
+      expect(await reachable(dialog.locator('tbody tr').first().locator('td').last())).toBe(true);
+      await page.context().close();
+    });
+
+    it('shows that the settings tabs scroll, with the chosen one in view', async () => {
+      for (const section of ['properties', 'export']) {
+        const page = await phone(`/settings/${section}`);
+        const tabs = page.locator('.settings-nav ul');
+        const current = page.locator('.settings-nav a[aria-current="page"]');
+        await current.waitFor({ timeout: 20_000 });
+        expect(await tabs.evaluate((list) => list.scrollWidth > list.clientWidth)).toBe(true);
+        // A fade at each edge the strip is cut at.
+        await expect
+          .poll(() => tabs.evaluate((list) => [list.hasAttribute('data-more-before'), list.hasAttribute('data-more-after')]))
+          .toEqual(section === 'export' ? [true, false] : [true, true]);
+        const strip = await tabs.boundingBox();
+        const tab = await current.boundingBox();
+        // Whole within the strip (to a rounding pixel).
+        expect(tab && strip && tab.x >= strip.x && tab.x + tab.width <= strip.x + strip.width + 1).toBe(true);
+        await page.screenshot({ path: screenshotPath(`settings-tabs-phone-${section}`), clip: { x: 0, y: 0, width: 390, height: 300 } });
+        await page.context().close();
+      }
+    });
+  });
 });
