@@ -92,6 +92,37 @@ describe('the dashboard layout', () => {
     await page.context().close();
   });
 
+  it('draws the whole world on the map, and each country with its flag', async () => {
+    for (const options of [{}, { dark: true }, { phone: true }]) {
+      const page = await open('', options);
+      const locations = page.getByRole('region', { name: 'Locations' });
+      await locations.scrollIntoViewIfNeeded();
+      await locations.locator('path.has-data').first().waitFor({ timeout: 20_000 });
+      // The drawing fills the map's box: no band left empty below the countries.
+      const frame = await locations.locator('svg.world-map').boundingBox();
+      const shapes = await locations.locator('svg.world-map').evaluate((svg) => {
+        const box = (svg as SVGSVGElement).getBBox();
+        return { top: box.y, bottom: box.y + box.height, height: (svg as SVGSVGElement).viewBox.baseVal.height };
+      });
+      expect(shapes.top).toBeGreaterThan(0);
+      expect(shapes.height - shapes.bottom).toBeLessThan(12);
+      const suffix = `${'dark' in options ? '-dark' : ''}${'phone' in options ? '-phone' : ''}`;
+      await locations.screenshot({ path: screenshotPath(`dashboard-map${suffix}`) });
+      expect(frame?.height).toBeGreaterThan(100);
+      await locations.getByRole('tab', { name: 'Countries' }).click();
+      const rows = locations.locator('.panel-row');
+      await rows.first().waitFor({ timeout: 20_000 });
+      expect(await rows.first().locator('.row-label').textContent()).toBe('United States');
+      await expect
+        .poll(() => locations.locator('.panel-row img.flag').evaluateAll((flags) => flags.map((flag) => (flag as HTMLImageElement).naturalWidth > 0)), {
+          timeout: 10_000,
+        })
+        .toEqual(Array.from({ length: await rows.count() }, () => true));
+      await locations.screenshot({ path: screenshotPath(`dashboard-countries${suffix}`) });
+      await page.context().close();
+    }
+  });
+
   it('does not move what is on the screen while the dashboard loads: desktop, phone, and with a comparison', async () => {
     for (const [query, options] of [
       ['', {}],

@@ -9,7 +9,6 @@ import { useSyncExternalStore } from 'react';
 
 const localNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'region' }) : null;
 const englishNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames('en', { type: 'region' }) : null;
-const flag = (code: string) => String.fromCodePoint(...[...code].map((c) => 0x1f1a5 + c.charCodeAt(0)));
 const COUNTRY_CODES = Object.keys(iso31661Alpha2ToAlpha3);
 
 const nameIn = (names: Intl.DisplayNames | null, code: string) => {
@@ -20,10 +19,10 @@ const nameIn = (names: Intl.DisplayNames | null, code: string) => {
   }
 };
 
-/** A visit:country value (ISO 3166-1 alpha-2) as people read it: flag and name in their language. */
+/** A visit:country value (ISO 3166-1 alpha-2) as people read it: its name in their language (Flag.tsx draws its flag). */
 export function countryName(code: string): string {
   if (!/^[A-Z]{2}$/.test(code)) return code || '(unknown)';
-  return `${flag(code)} ${nameIn(localNames, code)}`;
+  return nameIn(localNames, code);
 }
 
 /** Folds case, accents and punctuation, so "côte d'ivoire" finds "Côte d’Ivoire". */
@@ -56,24 +55,38 @@ export function countryMatches(code: string, typed: string): boolean {
   return [code, nameIn(localNames, code), nameIn(englishNames, code)].some((name) => foldName(name).includes(folded));
 }
 
-// The ISO 3166-2 list is 350 KB: it loads in its own chunk once the dashboard shows places.
-let regions: Map<string, string> | null = null;
-let loading: Promise<void> | null = null;
+// Counts each arrival of names (regions, flags, segments), so components showing them read them again.
 const listeners = new Set<() => void>();
-// Counts each arrival of names (regions, segments), so components showing them read them again.
 let namesVersion = 0;
 const namesChanged = () => {
   namesVersion += 1;
   for (const listener of listeners) listener();
 };
 
-function loadRegions(): Promise<void> {
-  loading ??= import('iso-3166/2.js').then(({ iso31662 }) => {
-    regions = new Map(iso31662.map(({ code, name }) => [code, name]));
-    namesChanged();
-  });
-  return loading;
+/** A part loaded in its own chunk the first time it is asked for; its arrival re-renders what shows places. */
+function loadedOnce<T>(load: () => Promise<T>): { value(): T | null; start(): void } {
+  let value: T | null = null;
+  let started = false;
+  return {
+    value: () => value,
+    start() {
+      if (started) return;
+      started = true;
+      void load().then((loaded) => {
+        value = loaded;
+        namesChanged();
+      });
+    },
+  };
 }
+
+// The ISO 3166-2 list is 350 KB: it loads in its own chunk once the dashboard shows places.
+const regions = loadedOnce(() => import('iso-3166/2.js').then(({ iso31662 }) => new Map(iso31662.map(({ code, name }) => [code, name]))));
+// The flags' file names load with the first flag shown (flagFiles.ts).
+const flags = loadedOnce(() => import('./flagFiles').then(({ FLAG_FILES }) => FLAG_FILES));
+
+/** Where a country's flag is served, once the flags' names have loaded (components call useFlagFiles). */
+export const flagFile = (code: string): string | undefined => flags.value()?.get(code);
 
 /**
  * A visit:region value (ISO 3166-2, "DE-NI") as people read it, "Niedersachsen, Germany"; its
@@ -81,15 +94,16 @@ function loadRegions(): Promise<void> {
  */
 export function regionName(code: string): string {
   if (!code) return '(unknown)';
-  const name = regions?.get(code);
+  const name = regions.value()?.get(code);
   return name ? `${name}, ${nameIn(localNames, code.slice(0, 2))}` : code;
 }
 
 /** The region code a typed text stands for (its code, or its name), once the names have loaded. */
 export function regionCodeOf(typed: string): string | null {
   const folded = foldName(typed);
-  if (!folded || !regions) return null;
-  for (const [code, name] of regions) if (foldName(code) === folded || foldName(name) === folded) return code;
+  const names = regions.value();
+  if (!folded || !names) return null;
+  for (const [code, name] of names) if (foldName(code) === folded || foldName(name) === folded) return code;
   return null;
 }
 
@@ -106,7 +120,13 @@ const subscribe = (listener: () => void) => {
  * and whenever the segments' names are read again.
  */
 export function useRegionNames(needed: boolean): number {
-  if (needed) void loadRegions();
+  if (needed) regions.start();
+  return useSyncExternalStore(subscribe, () => namesVersion);
+}
+
+/** Re-renders the component once the flags' file names have loaded, starting their load. */
+export function useFlagFiles(): number {
+  flags.start();
   return useSyncExternalStore(subscribe, () => namesVersion);
 }
 

@@ -59,6 +59,7 @@ export function PanelRows({
               <div key={value} className="panel-row" data-value={value}>
                 <div className="bar" style={{ width: `${((row.metrics[0] ?? 0) / max) * 100}%` }} aria-hidden="true" />
                 <button type="button" className="row-label" onClick={() => pick(value)} title={`Filter by ${value}`}>
+                  {tab.icon?.(value)}
                   {tab.render ? tab.render(value) : value}
                 </button>
                 {href ? (
