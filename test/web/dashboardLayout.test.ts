@@ -123,6 +123,17 @@ describe('the dashboard layout', () => {
     }
   });
 
+  it('names regions and cities as people write them, one spelling for one place', async () => {
+    const page = await open(`?filters=${encodeURIComponent(JSON.stringify([['is', 'visit:country', ['JP', 'BR']]]))}`);
+    const locations = page.getByRole('region', { name: 'Locations' });
+    const names = () => locations.locator('.panel-row .row-label').allTextContents();
+    await locations.getByRole('tab', { name: 'Regions' }).click();
+    await expect.poll(names, { timeout: 20_000 }).toEqual(['São Paulo, Brazil', 'Tokyo, Japan']);
+    await locations.getByRole('tab', { name: 'Cities' }).click();
+    await expect.poll(names, { timeout: 20_000 }).toEqual(['São Paulo', 'Tokyo']);
+    await page.context().close();
+  });
+
   it('does not move what is on the screen while the dashboard loads: desktop, phone, and with a comparison', async () => {
     for (const [query, options] of [
       ['', {}],

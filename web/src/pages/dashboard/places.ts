@@ -1,5 +1,6 @@
 import { iso31661Alpha2ToAlpha3 } from 'iso-3166/1-a2-to-1-a3.js';
 import { useSyncExternalStore } from 'react';
+import { englishRegionName } from '../../../../src/ingest/derive/regionNames';
 
 /**
  * Countries and regions as people read them. The engine keeps ISO codes (visit:country "DE",
@@ -64,51 +65,55 @@ const namesChanged = () => {
 };
 
 /** A part loaded in its own chunk the first time it is asked for; its arrival re-renders what shows places. */
-function loadedOnce<T>(load: () => Promise<T>): { value(): T | null; start(): void } {
+function loadedOnce<T>(load: () => Promise<T>): { value(): T | null; start(): Promise<void> } {
   let value: T | null = null;
-  let started = false;
+  let loading: Promise<void> | null = null;
   return {
     value: () => value,
-    start() {
-      if (started) return;
-      started = true;
-      void load().then((loaded) => {
+    start: () =>
+      (loading ??= load().then((loaded) => {
         value = loaded;
         namesChanged();
-      });
-    },
+      })),
   };
 }
 
 // The ISO 3166-2 list is 350 KB: it loads in its own chunk once the dashboard shows places.
-const regions = loadedOnce(() => import('iso-3166/2.js').then(({ iso31662 }) => new Map(iso31662.map(({ code, name }) => [code, name]))));
+// Each region by its English name and by the ISO list's own, so either, typed, finds it ("Tokyo", "Tôkyô").
+const regions = loadedOnce(() =>
+  import('iso-3166/2.js').then(({ iso31662 }) => new Map(iso31662.map(({ code, name }) => [code, { english: englishRegionName(code, name), iso: name }]))),
+);
 // The flags' file names load with the first flag shown (flagFiles.ts).
 const flags = loadedOnce(() => import('./flagFiles').then(({ FLAG_FILES }) => FLAG_FILES));
+
+/** Starts loading the region names (once); resolves when they are in. */
+export const loadRegionNames = (): Promise<void> => regions.start();
 
 /** Where a country's flag is served, once the flags' names have loaded (components call useFlagFiles). */
 export const flagFile = (code: string): string | undefined => flags.value()?.get(code);
 
 /**
- * A visit:region value (ISO 3166-2, "DE-NI") as people read it, "Niedersachsen, Germany"; its
- * code until the names have loaded (components that show regions call useRegionNames).
+ * A visit:region value (ISO 3166-2, "JP-13") as people read it, by its English name: "Tokyo,
+ * Japan"; its code until the names have loaded (components that show regions call useRegionNames).
  */
 export function regionName(code: string): string {
   if (!code) return '(unknown)';
-  const name = regions.value()?.get(code);
+  const name = regions.value()?.get(code)?.english;
   return name ? `${name}, ${nameIn(localNames, code.slice(0, 2))}` : code;
 }
 
-/** The region code a typed text stands for (its code, or its name), once the names have loaded. */
+/** The region code a typed text stands for (its code, or its English or ISO name), once the names have loaded. */
 export function regionCodeOf(typed: string): string | null {
   const folded = foldName(typed);
   const names = regions.value();
   if (!folded || !names) return null;
-  for (const [code, name] of names) if (foldName(code) === folded || foldName(name) === folded) return code;
+  for (const [code, { english, iso }] of names) if ([code, english, iso].some((name) => foldName(name) === folded)) return code;
   return null;
 }
 
-/** Whether a region's code or name contains the typed text. */
-export const regionMatches = (code: string, typed: string) => foldName(`${code} ${regionName(code)}`).includes(foldName(typed));
+/** Whether a region's code or name (English, with its country, or the ISO list's) contains the typed text. */
+export const regionMatches = (code: string, typed: string) =>
+  foldName(`${code} ${regionName(code)} ${regions.value()?.get(code)?.iso ?? ''}`).includes(foldName(typed));
 
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
@@ -120,13 +125,13 @@ const subscribe = (listener: () => void) => {
  * and whenever the segments' names are read again.
  */
 export function useRegionNames(needed: boolean): number {
-  if (needed) regions.start();
+  if (needed) void loadRegionNames();
   return useSyncExternalStore(subscribe, () => namesVersion);
 }
 
 /** Re-renders the component once the flags' file names have loaded, starting their load. */
 export function useFlagFiles(): number {
-  flags.start();
+  void flags.start();
   return useSyncExternalStore(subscribe, () => namesVersion);
 }
 
