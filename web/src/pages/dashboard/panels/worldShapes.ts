@@ -28,6 +28,3 @@ export const SHAPES = drawn.features.map((country) => ({
   name: country.properties.name,
   d: path(country) ?? '',
 }));
-
-/** The drawn countries' bounds in the map's box: [[left, top], [right, bottom]]. */
-export const shapesBounds = () => path.bounds(drawn);
