@@ -24,6 +24,7 @@ const SHARED_WITH_BROWSER = [
   '^src/accounts/(roles|scopes|rawRetention)[.]ts$',
   '^src/accounts/timeZoneNames[.]json$',
   '^src/webhooks/(eventTypes|policy)[.]ts$',
+  '^src/ingest/derive/regionNames[.]ts$',
 ];
 
 module.exports = {

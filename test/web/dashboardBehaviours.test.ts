@@ -205,7 +205,7 @@ describe('the behaviours card', () => {
       for (const [value, visitors, , rate] of expected) {
         const row = card.locator(`.panel-row[data-value="${value}"] .num`);
         expect(await row.first().textContent()).toBe(String(visitors));
-        expectRate(await row.nth(2).textContent(), rate);
+        expectRate(await row.nth(2).textContent(), Number(rate));
         expect(rate).toBeLessThan(100);
       }
       const suffix = `${'dark' in options ? '-dark' : ''}${'phone' in options ? '-phone' : ''}`;
@@ -221,7 +221,7 @@ describe('the behaviours card', () => {
     expect(urls.map(([value]) => value).sort()).toEqual(['https://github.com/example/tracker', 'https://news.ycombinator.com/item?id=1']);
     for (const [value, , , rate] of urls) {
       expect(rate).toBeLessThan(5);
-      expectRate(await card.locator(`.panel-row[data-value="${value}"] .num`).nth(2).textContent(), rate);
+      expectRate(await card.locator(`.panel-row[data-value="${value}"] .num`).nth(2).textContent(), Number(rate));
     }
     await page.context().close();
 

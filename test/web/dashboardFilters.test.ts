@@ -164,7 +164,7 @@ describe('dashboard behavioural filters', () => {
     const shared = await open(
       `${link.url.replace(/^http:\/\/localhost:\d+/, t.url)}&period=custom&from=2024-01-08&to=2024-01-09&filters=${encodeURIComponent(JSON.stringify(handWritten))}`,
     );
-    // (The country reads as its flag and name in the browser's language.)
+    // (The country reads as its name in the browser's language.)
     const chips = [
       `Remove filter: ${chip}`,
       'Remove filter: not (Source is Google)',

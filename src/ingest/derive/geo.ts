@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { Reader, type Response } from 'maxmind';
-import { subdivisionCode } from './subdivisions.js';
+import { foldName, regionName, subdivisionCode } from './subdivisions.js';
 
 /** Where a visitor's address is; '' for whatever is unknown. */
 export interface GeoLocation {
@@ -108,8 +108,18 @@ function locationOf(record: Response | null): GeoLocation {
     countryCode,
     subdivision1Code,
     subdivision2Code: subdivision1Code && state2 ? subdivisionCode(countryCode, state2, subdivision1Code) : '',
-    city: text(fields.city).replace(/\s*\([^()]*\)$/, ''),
+    city: citySpelling(text(fields.city).replace(/\s*\([^()]*\)$/, ''), subdivision1Code),
   };
+}
+
+/**
+ * The database writes city names without their accents ("Sao Paulo"); a city named as its region
+ * takes the region's English spelling ("São Paulo", regionNames.ts), so the two read alike.
+ */
+export function citySpelling(city: string, regionCode: string): string {
+  if (city === '' || regionCode === '') return city;
+  const region = regionName(regionCode);
+  return region !== '' && foldName(region) === foldName(city) ? region : city;
 }
 
 function text(value: unknown): string {

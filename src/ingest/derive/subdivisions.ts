@@ -1,5 +1,6 @@
 import { iso31662 } from 'iso-3166';
 import { SUBDIVISION_ALIASES } from './data/subdivisionAliases.js';
+import { englishRegionName } from './regionNames.js';
 
 /**
  * ISO 3166-2 code (`DE-BY`) of a region the geo database names in English (`Bavaria`), or ''
@@ -16,6 +17,15 @@ export function subdivisionCode(countryCode: string, regionName: string, parentC
   const names = namesOf(parentCode ?? countryCode);
   if (names === undefined) return '';
   return names.exact.get(foldName(regionName)) ?? names.bare.get(bareName(regionName)) ?? '';
+}
+
+let isoNames: Map<string, string> | undefined;
+
+/** A region's English name by its ISO 3166-2 code (regionNames.ts); '' for a code the list does not have. */
+export function regionName(code: string): string {
+  isoNames ??= new Map(iso31662.map(({ code, name }) => [code, name]));
+  const name = isoNames.get(code);
+  return name === undefined ? '' : englishRegionName(code, name);
 }
 
 interface SubdivisionNames {

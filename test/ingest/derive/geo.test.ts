@@ -23,6 +23,11 @@ describe('openGeoDatabase', () => {
     expect(geo.lookup('2001:4860:4860::8888').countryCode).toMatch(/^[A-Z]{2}$/);
   });
 
+  it('spells a city named as its region as the region is spelt', () => {
+    // DB-IP writes "Sao Paulo" for both; the region reads "São Paulo" (ISO 3166-2).
+    expect(geo.lookup('177.6.0.1')).toMatchObject({ countryCode: 'BR', subdivision1Code: 'BR-SP', city: 'São Paulo' });
+  });
+
   it('drops the neighbourhood DB-IP appends to some city names', () => {
     const berlin = geo.lookup('2a02:8108::1');
     expect(berlin).toMatchObject({ countryCode: 'DE', subdivision1Code: 'DE-BE' });

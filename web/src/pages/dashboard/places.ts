@@ -1,5 +1,6 @@
 import { iso31661Alpha2ToAlpha3 } from 'iso-3166/1-a2-to-1-a3.js';
 import { useSyncExternalStore } from 'react';
+import { englishRegionName } from '../../../../src/ingest/derive/regionNames';
 
 /**
  * Countries and regions as people read them. The engine keeps ISO codes (visit:country "DE",
@@ -9,7 +10,6 @@ import { useSyncExternalStore } from 'react';
 
 const localNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'region' }) : null;
 const englishNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames('en', { type: 'region' }) : null;
-const flag = (code: string) => String.fromCodePoint(...[...code].map((c) => 0x1f1a5 + c.charCodeAt(0)));
 const COUNTRY_CODES = Object.keys(iso31661Alpha2ToAlpha3);
 
 const nameIn = (names: Intl.DisplayNames | null, code: string) => {
@@ -20,10 +20,10 @@ const nameIn = (names: Intl.DisplayNames | null, code: string) => {
   }
 };
 
-/** A visit:country value (ISO 3166-1 alpha-2) as people read it: flag and name in their language. */
+/** A visit:country value (ISO 3166-1 alpha-2) as people read it: its name in their language (Flag.tsx draws its flag). */
 export function countryName(code: string): string {
   if (!/^[A-Z]{2}$/.test(code)) return code || '(unknown)';
-  return `${flag(code)} ${nameIn(localNames, code)}`;
+  return nameIn(localNames, code);
 }
 
 /** Folds case, accents and punctuation, so "côte d'ivoire" finds "Côte d’Ivoire". */
@@ -56,45 +56,64 @@ export function countryMatches(code: string, typed: string): boolean {
   return [code, nameIn(localNames, code), nameIn(englishNames, code)].some((name) => foldName(name).includes(folded));
 }
 
-// The ISO 3166-2 list is 350 KB: it loads in its own chunk once the dashboard shows places.
-let regions: Map<string, string> | null = null;
-let loading: Promise<void> | null = null;
+// Counts each arrival of names (regions, flags, segments), so components showing them read them again.
 const listeners = new Set<() => void>();
-// Counts each arrival of names (regions, segments), so components showing them read them again.
 let namesVersion = 0;
 const namesChanged = () => {
   namesVersion += 1;
   for (const listener of listeners) listener();
 };
 
-function loadRegions(): Promise<void> {
-  loading ??= import('iso-3166/2.js').then(({ iso31662 }) => {
-    regions = new Map(iso31662.map(({ code, name }) => [code, name]));
-    namesChanged();
-  });
-  return loading;
+/** A part loaded in its own chunk the first time it is asked for; its arrival re-renders what shows places. */
+function loadedOnce<T>(load: () => Promise<T>): { value(): T | null; start(): Promise<void> } {
+  let value: T | null = null;
+  let loading: Promise<void> | null = null;
+  return {
+    value: () => value,
+    start: () =>
+      (loading ??= load().then((loaded) => {
+        value = loaded;
+        namesChanged();
+      })),
+  };
 }
 
+// The ISO 3166-2 list is 350 KB: it loads in its own chunk once the dashboard shows places.
+// Each region by its English name and by the ISO list's own, so either, typed, finds it ("Tokyo", "Tôkyô").
+const regions = loadedOnce(() =>
+  import('iso-3166/2.js').then(({ iso31662 }) => new Map(iso31662.map(({ code, name }) => [code, { english: englishRegionName(code, name), iso: name }]))),
+);
+// The flags' file names load with the first flag shown (flagFiles.ts).
+const flags = loadedOnce(() => import('./flagFiles').then(({ FLAG_FILES }) => FLAG_FILES));
+
+/** Starts loading the region names (once); resolves when they are in. */
+export const loadRegionNames = (): Promise<void> => regions.start();
+
+/** Where a country's flag is served, once the flags' names have loaded (components call useFlagFiles). */
+export const flagFile = (code: string): string | undefined => flags.value()?.get(code);
+
 /**
- * A visit:region value (ISO 3166-2, "DE-NI") as people read it, "Niedersachsen, Germany"; its
- * code until the names have loaded (components that show regions call useRegionNames).
+ * A visit:region value (ISO 3166-2, "JP-13") as people read it, by its English name: "Tokyo,
+ * Japan"; its code until the names have loaded (components that show regions call useRegionNames).
  */
 export function regionName(code: string): string {
   if (!code) return '(unknown)';
-  const name = regions?.get(code);
+  const name = regions.value()?.get(code)?.english;
   return name ? `${name}, ${nameIn(localNames, code.slice(0, 2))}` : code;
 }
 
-/** The region code a typed text stands for (its code, or its name), once the names have loaded. */
+/** The region code a typed text stands for (its code, or its English or ISO name), once the names have loaded. */
 export function regionCodeOf(typed: string): string | null {
   const folded = foldName(typed);
-  if (!folded || !regions) return null;
-  for (const [code, name] of regions) if (foldName(code) === folded || foldName(name) === folded) return code;
+  const names = regions.value();
+  if (!folded || !names) return null;
+  for (const [code, { english, iso }] of names) if ([code, english, iso].some((name) => foldName(name) === folded)) return code;
   return null;
 }
 
-/** Whether a region's code or name contains the typed text. */
-export const regionMatches = (code: string, typed: string) => foldName(`${code} ${regionName(code)}`).includes(foldName(typed));
+/** Whether a region's code or name (English, with its country, or the ISO list's) contains the typed text. */
+export const regionMatches = (code: string, typed: string) =>
+  foldName(`${code} ${regionName(code)} ${regions.value()?.get(code)?.iso ?? ''}`).includes(foldName(typed));
 
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
@@ -106,7 +125,13 @@ const subscribe = (listener: () => void) => {
  * and whenever the segments' names are read again.
  */
 export function useRegionNames(needed: boolean): number {
-  if (needed) void loadRegions();
+  if (needed) void loadRegionNames();
+  return useSyncExternalStore(subscribe, () => namesVersion);
+}
+
+/** Re-renders the component once the flags' file names have loaded, starting their load. */
+export function useFlagFiles(): number {
+  void flags.start();
   return useSyncExternalStore(subscribe, () => namesVersion);
 }
 

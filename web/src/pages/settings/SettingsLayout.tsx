@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from '../../router';
 import { Layout } from '../../ui/Layout';
+import { useScrollEdges } from '../../ui/useScrollEdges';
 import './settings.css';
 
 export interface SettingsNavItem {
@@ -29,20 +30,24 @@ export function SettingsLayout({
   notices?: ReactNode;
   children: ReactNode;
 }) {
-  const nav = useRef<HTMLElement>(null);
-  // On a phone the sections are a row that scrolls sideways: bring the current one into view.
+  const strip = useRef<HTMLUListElement>(null);
+  useScrollEdges(strip);
+  // On a phone the sections are a row that scrolls sideways (its cut edges faded): the current one
+  // is brought to its middle, by scrolling the row alone (scrollIntoView would scroll the page too).
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the current section changes; the link is found in the page
   useEffect(() => {
-    nav.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const row = strip.current;
+    const link = row?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (row && link) row.scrollLeft = link.offsetLeft - (row.clientWidth - link.offsetWidth) / 2;
   }, [current]);
   return (
     <Layout title={title}>
       {locked && <LockedBanner reason={locked.reason} />}
       {notices}
       <div className="settings">
-        <nav ref={nav} className="settings-nav" aria-label={`${heading} sections`}>
+        <nav className="settings-nav" aria-label={`${heading} sections`}>
           <h1>{heading}</h1>
-          <ul>
+          <ul ref={strip} className="scrolls-sideways">
             {items.map((item) => (
               <li key={item.section}>
                 <Link href={`${base}/${item.section}`} aria-current={item.section === current ? 'page' : undefined}>

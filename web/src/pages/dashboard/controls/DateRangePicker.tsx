@@ -31,6 +31,7 @@ export function DateRangePicker({
 }) {
   const [compareOpen, setCompareOpen] = useState(false);
   const custom = state.period === 'custom' && state.from && state.to;
+  const matchable = state.compare === 'previous_period' || state.compare === 'year_over_year';
   return (
     <div className="range-picker">
       <div className="picker-anchor">
@@ -104,11 +105,11 @@ export function DateRangePicker({
           </Suspense>
         )}
       </div>
-      {(state.compare === 'previous_period' || state.compare === 'year_over_year') && (
-        <label className="match-weekday small" title="Compare Mondays with Mondays: the compared range starts on the same day of the week">
-          <input type="checkbox" checked={state.matchDayOfWeek} onChange={(event) => update({ matchDayOfWeek: event.target.checked })} /> Match day of week
-        </label>
-      )}
+      {/* Kept in place (hidden) without such a comparison, so choosing one never rearranges the toolbar. */}
+      <label className="match-weekday small" title="Compare Mondays with Mondays: the compared range starts on the same day of the week" hidden={!matchable}>
+        <input type="checkbox" checked={state.matchDayOfWeek} disabled={!matchable} onChange={(event) => update({ matchDayOfWeek: event.target.checked })} />{' '}
+        Match day of week
+      </label>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useRef } from 'react';
 import { formatNumber } from '../../../format';
+import { Flag } from '../Flag';
 import { valueLabel } from '../places';
 import type { Suggestion } from './useValueSuggestions';
 
@@ -29,6 +30,7 @@ export function ValueSearch({
   change(parts: { values?: string[]; typed?: string }): void;
 }) {
   const list = useRef<HTMLFieldSetElement>(null);
+  const flagged = dimension === 'visit:country';
   const offered = suggestions.filter((s) => !values.includes(s.value));
   const input = useRef<HTMLInputElement>(null);
   const choose = (suggestion: Suggestion) => {
@@ -52,6 +54,7 @@ export function ValueSearch({
         <ul className="chosen-values" aria-label="Chosen so far">
           {values.map((value) => (
             <li key={value} className="chip">
+              {flagged && <Flag code={value} />}
               {valueLabel(dimension, value)}
               <button type="button" aria-label={`Remove ${valueLabel(dimension, value)}`} onClick={() => change({ values: values.filter((v) => v !== value) })}>
                 ✕
@@ -81,7 +84,10 @@ export function ValueSearch({
         <fieldset ref={list} className="suggestions" aria-label="Suggestions" onKeyDown={walk}>
           {offered.map((suggestion) => (
             <button key={suggestion.value} type="button" data-value={suggestion.value} onClick={() => choose(suggestion)}>
-              <span className="suggestion-label">{suggestion.label}</span>
+              <span className="suggestion-label">
+                {flagged && <Flag code={suggestion.value} />}
+                {suggestion.label}
+              </span>
               <span className="num muted small">{formatNumber(suggestion.visitors)}</span>
             </button>
           ))}

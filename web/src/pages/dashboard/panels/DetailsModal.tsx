@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react';
+import { useScrollEdges } from '../../../ui/useScrollEdges';
 import { useDashboard } from '../context';
 import { metricsBeside } from '../state';
 import { conversionMetrics } from './conversions';
@@ -27,6 +28,9 @@ export function detailMetrics(dimension: string): string[] {
 export function DetailsModal({ title, tab, onClose }: { title: string; tab: PanelTab; onClose(): void }) {
   const { addFilter, filters } = useDashboard();
   const dialog = useRef<HTMLDialogElement>(null);
+  // On a phone the table scrolls sideways to its last metric, its cut edge faded.
+  const scroller = useRef<HTMLDivElement>(null);
+  useScrollEdges(scroller);
   const metricsKey = metricsBeside(conversionMetrics(tab.dimension, tab.detailMetrics ?? detailMetrics(tab.dimension), filters, true), filters).join(',');
   const metrics = useMemo(() => metricsKey.split(','), [metricsKey]);
   const { typed, setTyped, search, order, sortBy, rows, more, loadMore, loading, error } = useDetailsRows(tab, metrics);
@@ -62,7 +66,7 @@ export function DetailsModal({ title, tab, onClose }: { title: string; tab: Pane
         />
       </label>
       {error && <p className="form-error small">{error}</p>}
-      <div className="details-scroll">
+      <div ref={scroller} className="details-scroll scrolls-sideways">
         <DetailsTable tab={tab} metrics={metrics} rows={rows} order={order} sortBy={sortBy} pick={pick} />
         {!loading && rows.length === 0 && !error && <p className="panel-empty muted">{search ? `Nothing matches “${search}”.` : 'No data for this period'}</p>}
       </div>

@@ -45,6 +45,7 @@ export function DetailsTable({
             <tr key={value} data-value={value}>
               <td>
                 <button type="button" className="row-label" title={`Filter by ${value}`} onClick={() => pick(value)}>
+                  {tab.icon?.(value)}
                   {tab.render ? tab.render(value) : value}
                 </button>
               </td>

@@ -48,7 +48,8 @@ export function Panel({
       className={`card panel${loading && result ? ' stale' : ''}`}
       aria-label={title}
       aria-busy={loading && !tab.content}
-      style={{ '--metrics': metrics.length } as CSSProperties}
+      // Its columns, and the rows it keeps room for (dashboard.css), so the list never moves what is below it.
+      style={{ '--metrics': metrics.length, '--rows': limit } as CSSProperties}
     >
       <div className="panel-head">
         <h2>{title}</h2>

@@ -1,4 +1,6 @@
+import { useRef } from 'react';
 import { exactFigure, formatMetric } from '../../../format';
+import { useScrollEdges } from '../../../ui/useScrollEdges';
 import { type QueryResult, useDashboard } from '../context';
 import { useRegionNames } from '../places';
 import { columnHeading } from './conversions';
@@ -7,7 +9,8 @@ import type { PanelTab } from './panelTab';
 /**
  * A panel's list: column headings, then a row per value with a bar behind it sized by its share of
  * the largest and the numbers right-aligned (or the tab's own drawing, the countries map). Picking a
- * row filters the whole dashboard by its value.
+ * row filters the whole dashboard by its value. Headings and rows share one grid, so every column
+ * lines up; where the columns do not fit (a phone) the list scrolls sideways, its cut edge faded.
  */
 export function PanelRows({
   tab,
@@ -25,8 +28,11 @@ export function PanelRows({
   const { filters } = useDashboard();
   useRegionNames(tab.dimension === 'visit:region');
   const max = Math.max(1, ...(result?.results.map((row) => row.metrics[0] ?? 0) ?? [1]));
+  const list = useRef<HTMLDivElement>(null);
+  useScrollEdges(list);
   return (
-    <>
+    // A drawing does not scroll: its tooltip may rise above it.
+    <div ref={list} className={`panel-list${tab.visual ? '' : ' scrolls-sideways'}`}>
       <div className="panel-columns muted small" hidden={Boolean(tab.visual)}>
         <span>{tab.label}</span>
         <span />
@@ -53,6 +59,7 @@ export function PanelRows({
               <div key={value} className="panel-row" data-value={value}>
                 <div className="bar" style={{ width: `${((row.metrics[0] ?? 0) / max) * 100}%` }} aria-hidden="true" />
                 <button type="button" className="row-label" onClick={() => pick(value)} title={`Filter by ${value}`}>
+                  {tab.icon?.(value)}
                   {tab.render ? tab.render(value) : value}
                 </button>
                 {href ? (
@@ -71,6 +78,6 @@ export function PanelRows({
             );
           })}
       </div>
-    </>
+    </div>
   );
 }

@@ -1,8 +1,10 @@
 import { NOT_SET } from '@contracts/query';
 import { lazy, Suspense, useMemo } from 'react';
 import { type Filter, useDashboard } from '../context';
+import { Flag } from '../Flag';
 import { countryName, regionName } from '../places';
 import { Behaviours } from './Behaviours';
+import { MapPlaceholder } from './mapFrame';
 import { Panel } from './Panel';
 import type { PanelTab } from './panelTab';
 import { WhenVisible } from './WhenVisible';
@@ -28,22 +30,25 @@ const SOURCES: PanelTab[] = [
   utmTab('Campaigns', 'visit:utm_campaign'),
 ];
 
+const flagOf = (code: string) => <Flag code={code} />;
+
 const LOCATIONS: PanelTab[] = [
   {
     label: 'Map',
     dimension: 'visit:country',
     metrics: ['visitors'],
     render: countryName,
+    icon: flagOf,
     limit: 300,
     visual: (result, pick) => (
-      <WhenVisible placeholder={<div className="panel-skeleton" aria-hidden="true" />}>
-        <Suspense fallback={<div className="panel-skeleton" aria-hidden="true" />}>
+      <WhenVisible placeholder={<MapPlaceholder />}>
+        <Suspense fallback={<MapPlaceholder />}>
           <WorldMap result={result} metric="visitors" pick={pick} label={countryName} />
         </Suspense>
       </WhenVisible>
     ),
   },
-  { label: 'Countries', dimension: 'visit:country', metrics: ['visitors'], render: countryName },
+  { label: 'Countries', dimension: 'visit:country', metrics: ['visitors'], render: countryName, icon: flagOf },
   { label: 'Regions', dimension: 'visit:region', metrics: ['visitors'], render: regionName },
   { label: 'Cities', dimension: 'visit:city', metrics: ['visitors'] },
 ];

@@ -1,34 +1,8 @@
-import { geoEqualEarth, geoPath } from 'd3-geo';
-import { iso31661NumericToAlpha2 } from 'iso-3166/1-n-to-1-a2.js';
 import { useState } from 'react';
-import { feature } from 'topojson-client';
-import type { GeometryCollection, Topology } from 'topojson-specification';
-import countries110m from 'world-atlas/countries-110m.json';
 import { formatNumber } from '../../../format';
 import type { QueryResult } from '../context';
-
-const WIDTH = 960;
-const HEIGHT = 470;
-
-// The world once, projected when this chunk loads (it is loaded only when the map is shown):
-// Natural Earth's 1:110m countries from world-atlas, keyed by ISO 3166-1 numeric code.
-const topology = countries110m as unknown as Topology<{ countries: GeometryCollection<{ name: string }> }>;
-const world = feature(topology, topology.objects.countries);
-const projection = geoEqualEarth().fitExtent(
-  [
-    [4, 4],
-    [WIDTH - 4, HEIGHT - 4],
-  ],
-  world,
-);
-const path = geoPath(projection);
-const SHAPES = world.features
-  .filter((country) => country.properties.name !== 'Antarctica')
-  .map((country) => ({
-    code: iso31661NumericToAlpha2[String(country.id)] ?? '',
-    name: country.properties.name,
-    d: path(country) ?? '',
-  }));
+import { MAP_HEIGHT, MAP_WIDTH } from './mapFrame';
+import { SHAPES } from './worldShapes';
 
 /** "1 visitor", "12 visitors": the metric's name is plural in the query API. */
 const counted = (value: number, metric: string) => `${formatNumber(value)} ${value === 1 ? metric.replace(/s$/, '') : metric}`;
@@ -63,7 +37,7 @@ export default function WorldMap({
       {/* biome-ignore lint/a11y/useSemanticElements: an <svg> cannot be a <fieldset>; it takes the group role */}
       <svg
         className="world-map"
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        viewBox={`0 0 ${MAP_WIDTH} ${MAP_HEIGHT}`}
         role="group"
         aria-label={`Map of ${metric} by country`}
         onPointerMove={(event) => {

@@ -14,6 +14,8 @@ export interface PanelTab {
   filters?: Filter[];
   /** How a value reads (country names, "Direct / None"…). */
   render?(value: string): string;
+  /** A picture before the value (a country's flag). */
+  icon?(value: string): ReactNode;
   /** A link out to the tracked page, when the value is one. */
   href?(value: string): string | null;
   /** The currency a row's revenue is in (a goal's own). */
