@@ -192,14 +192,14 @@ describe('the dashboard layout', () => {
     it("keeps the goals panel's conversion rate and revenue, with a readable name column", async () => {
       for (const options of [{}, { dark: true }]) {
         const page = await phone('', options);
-        const goals = page.getByRole('region', { name: 'Goal conversions' });
+        const goals = page.getByRole('region', { name: 'Behaviours' });
         const purchase = goals.locator('.panel-row[data-value="Purchase"]');
         await purchase.waitFor({ timeout: 20_000 });
         expect(await goals.locator('.panel-columns .num').allTextContents()).toEqual(['Visitors', 'Events', 'CR', 'Revenue']);
         for (const heading of ['CR', 'Revenue']) expect(await reachable(goals.locator('.panel-columns .num', { hasText: heading })), heading).toBe(true);
         expect(await reachable(purchase.locator('.num').last())).toBe(true);
         expect(await purchase.locator('.num').last().textContent()).toBe('€2,174.00');
-        expect((await box(page, 'section[aria-label="Goal conversions"] .panel-row[data-value="Purchase"] .row-label')).width).toBeGreaterThanOrEqual(90);
+        expect((await box(page, 'section[aria-label="Behaviours"] .panel-row[data-value="Purchase"] .row-label')).width).toBeGreaterThanOrEqual(90);
         // The list scrolls inside its card; the page itself never scrolls sideways.
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
         await goals.locator('.panel-list').evaluate((list) => list.scrollTo({ left: 0 }));
