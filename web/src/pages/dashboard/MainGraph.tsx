@@ -44,13 +44,14 @@ export function MainGraph({
   annotationsPath: string | undefined;
   today: string;
 }) {
-  const { site, filters, readOnly } = useDashboard();
+  const { site, filters, readOnly, dateRange } = useDashboard();
   // The legend names the metric as the top stats do (a goal's visitors are its conversions).
   const label = headlinesFor(filters, site).list.find((m) => m.metric === metric)?.label ?? metricHeading(metric);
   const holder = useRef<HTMLDivElement>(null);
   const { series, error } = useGraphSeries(metric, comparison, interval);
   const { annotations, reload } = useAnnotations(annotationsPath);
-  usePlot(holder, series, metric, label, annotations);
+  // Realtime counts by the minute as bars, as Plausible's realtime graph does.
+  usePlot(holder, series, metric, label, annotations, dateRange === 'realtime');
   // Team editors and up, and guests invited as editors, write notes (src/web/routes/annotations.ts).
   const annotate = !readOnly && annotationsPath && roleIn(site.role, SITE_EDITORS);
   return (
