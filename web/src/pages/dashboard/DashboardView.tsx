@@ -75,7 +75,7 @@ export function DashboardView({
         <div className="dashboard-bar">
           <div className="site-title">
             <h1>{site.domain}</h1>
-            <CurrentVisitors run={run} />
+            <CurrentVisitors run={run} open={() => update({ period: 'realtime', from: null, to: null, interval: null })} />
           </div>
           <div className="dashboard-controls">
             {header}

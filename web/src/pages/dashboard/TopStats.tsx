@@ -1,8 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import { METRIC_DESCRIPTIONS, type MetricName } from '../../../../src/contracts/metrics';
-import { exactFigure, formatMetric } from '../../format';
-import { Link } from '../../router';
-import { canEditSite, type Filter, type QueryResult, type SiteInfo, useDashboard } from './context';
+import { formatMetric } from '../../format';
+import { type Filter, type QueryResult, type SiteInfo, useDashboard } from './context';
+import { NobodyNotice } from './NobodyNotice';
+import { RealtimeStats } from './RealtimeStats';
+import { StatValue } from './StatValue';
 import { metricsBeside } from './state';
 
 interface TopMetric {
@@ -53,11 +55,11 @@ type Comparison = { mode: string; date_range?: [string, string] } | null;
 
 /**
  * The headlines' figures with their change against the comparison (the previous period when none
- * is chosen; no change in the realtime view). A headline the engine refuses beside the filters
- * (views per visit beside a page filter) is not asked for, and reads "—".
+ * is chosen). A headline the engine refuses beside the filters (views per visit beside a page
+ * filter) is not asked for, and reads "—".
  */
 function useHeadlineFigures(headlines: { list: TopMetric[] }, comparison: Comparison) {
-  const { query, dateRange, filters } = useDashboard();
+  const { query, filters } = useDashboard();
   // The list is keyed by its text so it changes only when the asked metrics do.
   const metricsKey = metricsBeside(
     headlines.list.map((m) => m.metric),
@@ -69,13 +71,12 @@ function useHeadlineFigures(headlines: { list: TopMetric[] }, comparison: Compar
   const [answer, setAnswer] = useState<{ metrics: string[]; result: QueryResult } | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
-  const realtime = dateRange === 'realtime';
   const comparisonKey = JSON.stringify(comparison ?? { mode: 'previous_period' });
   useEffect(() => {
     const controller = new AbortController();
     setError(null);
     setLoading(true);
-    query({ metrics, include: realtime ? {} : { comparisons: JSON.parse(comparisonKey) } }, controller.signal)
+    query({ metrics, include: { comparisons: JSON.parse(comparisonKey) } }, controller.signal)
       .then((result) => {
         setAnswer({ metrics, result });
         setLoading(false);
@@ -86,8 +87,8 @@ function useHeadlineFigures(headlines: { list: TopMetric[] }, comparison: Compar
         setLoading(false);
       });
     return () => controller.abort();
-  }, [query, realtime, metrics, comparisonKey]);
-  return { answer, loading, error, realtime };
+  }, [query, metrics, comparisonKey]);
+  return { answer, loading, error };
 }
 
 const changeTitle = (comparison: Comparison) =>
@@ -101,39 +102,25 @@ const changeTitle = (comparison: Comparison) =>
 const comparedName = (comparison: Comparison) =>
   comparison?.mode === 'year_over_year' ? 'A year before' : comparison?.mode === 'custom' ? 'Compared range' : 'Previous period';
 
-/** What an empty dashboard says: choose a longer range, or (for those who may) check the snippet. */
-function NobodyNotice({ realtime }: { realtime: boolean }) {
-  const { site, readOnly } = useDashboard();
-  return (
-    <p className="empty-notice card" role="status">
-      {realtime ? 'Nobody is on the site right now.' : 'No visitors in this period.'} Choose a longer range
-      {readOnly || !canEditSite(site) ? (
-        '.'
-      ) : (
-        <>
-          , or, if the site is new, check that the snippet is on its pages:{' '}
-          <Link href={`/${encodeURIComponent(site.domain)}/settings/tracker`}>Settings › Tracker</Link> shows it and says whether events arrive.
-        </>
-      )}
-    </p>
-  );
-}
-
-/** The headline numbers (six, or a goal's), each with its change against the previous period; a click picks the graph's metric. */
-export function TopStats({
-  selected,
-  onSelect,
-  comparison,
-}: {
+type TopStatsProps = {
   selected: string;
   onSelect(metric: string): void;
   /** The view's comparison; without one the change is against the previous period. */
   comparison: Comparison;
-}) {
+};
+
+/** The headline numbers: the realtime view's own three, or the period's. */
+export function TopStats(props: TopStatsProps) {
+  const { dateRange } = useDashboard();
+  return dateRange === 'realtime' ? <RealtimeStats /> : <PeriodStats {...props} />;
+}
+
+/** The period's headline numbers (six, or a goal's), each with its change against the previous period; a click picks the graph's metric. */
+function PeriodStats({ selected, onSelect, comparison }: TopStatsProps) {
   const { filters, site } = useDashboard();
   const headlinesKey = JSON.stringify(headlinesFor(filters, site));
   const headlines = useMemo<{ list: TopMetric[]; currency?: string }>(() => JSON.parse(headlinesKey), [headlinesKey]);
-  const { answer, loading, error, realtime } = useHeadlineFigures(headlines, comparison);
+  const { answer, loading, error } = useHeadlineFigures(headlines, comparison);
   const result = answer?.result ?? null;
   const row = result?.results[0];
   const nobody = !loading && answer !== null && filters.length === 0 && (row?.metrics[answer.metrics.indexOf('visitors')] ?? 0) === 0;
@@ -147,7 +134,7 @@ export function TopStats({
           const change = i < 0 ? null : row?.comparison?.change[i];
           const previous = i < 0 ? null : row?.comparison?.metrics[i];
           const good = change === null || change === undefined || change === 0 ? null : lowerIsBetter ? change < 0 : change > 0;
-          const compared = result && !realtime ? `${comparedName(comparison)}: ${formatMetric(metric, previous, headlines.currency)}` : undefined;
+          const compared = result ? `${comparedName(comparison)}: ${formatMetric(metric, previous, headlines.currency)}` : undefined;
           return (
             <button
               key={metric}
@@ -158,29 +145,19 @@ export function TopStats({
               data-metric={metric}
             >
               <span className="stat-label">{label}</span>
-              {result ? (
-                <span className="stat-value" title={exactFigure(metric, value)}>
-                  {formatMetric(metric, value, headlines.currency)}
-                </span>
-              ) : (
-                <span className="stat-value stat-placeholder" aria-hidden="true">
-                  {'\u00a0'}
-                </span>
-              )}
-              {!realtime && (
-                <span
-                  className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`}
-                  title={compared ? `${changeTitle(comparison)} (${compared})` : undefined}
-                >
-                  {result ? (change === null || change === undefined ? '—' : `${change > 0 ? '↑' : change < 0 ? '↓' : ''} ${Math.abs(change)}%`) : '\u00a0'}
-                </span>
-              )}
+              <StatValue metric={metric} value={value} currency={headlines.currency} ready={result !== null} />
+              <span
+                className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`}
+                title={compared ? `${changeTitle(comparison)} (${compared})` : undefined}
+              >
+                {result ? (change === null || change === undefined ? '—' : `${change > 0 ? '↑' : change < 0 ? '↓' : ''} ${Math.abs(change)}%`) : '\u00a0'}
+              </span>
               {compared && <span className="stat-previous">{compared}</span>}
             </button>
           );
         })}
       </section>
-      {nobody && <NobodyNotice realtime={realtime} />}
+      {nobody && <NobodyNotice realtime={false} />}
     </>
   );
 }
