@@ -9,9 +9,9 @@ import { type Comparison, type Series, seriesCsv } from './graph/series';
 import { useAnnotations } from './graph/useAnnotations';
 import { useGraphSeries } from './graph/useGraphSeries';
 import { usePlot } from './graph/usePlot';
+import { headlinesFor } from './headlines';
 import { REALTIME_GRAPH } from './RealtimeStats';
 import type { Interval } from './state';
-import { headlinesFor } from './TopStats';
 
 function downloadCsv(series: Series, metric: string, domain: string) {
   const link = document.createElement('a');

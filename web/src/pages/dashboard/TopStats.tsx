@@ -1,55 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
-import { METRIC_DESCRIPTIONS, type MetricName } from '../../../../src/contracts/metrics';
 import { formatMetric } from '../../format';
-import { type Filter, type QueryResult, type SiteInfo, useDashboard } from './context';
+import { type QueryResult, useDashboard } from './context';
+import { headlinesFor, type TopMetric } from './headlines';
 import { NobodyNotice } from './NobodyNotice';
 import { RealtimeStats } from './RealtimeStats';
 import { StatValue } from './StatValue';
 import { metricsBeside } from './state';
-
-interface TopMetric {
-  metric: string;
-  label: string;
-  lowerIsBetter?: boolean;
-}
-
-/** A headline under the registry's own label (src/contracts/metrics.ts). */
-const headline = (metric: MetricName, lowerIsBetter?: true): TopMetric => ({
-  metric,
-  label: METRIC_DESCRIPTIONS[metric].label,
-  ...(lowerIsBetter && { lowerIsBetter }),
-});
-
-const TOP_METRICS: TopMetric[] = [
-  headline('visitors'),
-  headline('visits'),
-  headline('pageviews'),
-  headline('views_per_visit'),
-  headline('bounce_rate', true),
-  headline('visit_duration'),
-];
-
-// With a goal chosen, its visitors and events are its conversions, as Plausible calls them.
-const GOAL_METRICS: TopMetric[] = [
-  { metric: 'visitors', label: 'Unique conversions' },
-  { metric: 'events', label: 'Total conversions' },
-  headline('conversion_rate'),
-];
-const REVENUE_METRICS: TopMetric[] = [headline('total_revenue'), headline('average_revenue')];
-
-/**
- * The headline numbers for the filters: with a goal chosen they are the goal's, as in Plausible
- * (conversions, their rate, and revenue in the goal's currency when it has one).
- */
-export function headlinesFor(filters: Filter[], site: SiteInfo): { list: TopMetric[]; currency?: string } {
-  const goalFilter = filters.find((f) => f[1] === 'event:goal' && (f[0] === 'is' || f[0] === 'contains' || f[0] === 'matches'));
-  if (!goalFilter) return { list: TOP_METRICS };
-  const names = Array.isArray(goalFilter[2]) ? goalFilter[2].map(String) : [];
-  const currencies = new Set(site.goals.filter((goal) => names.includes(goal.display_name) && goal.currency).map((goal) => goal.currency));
-  const [currency] = currencies;
-  // Revenue adds up only in one currency (the engine says null otherwise).
-  return goalFilter[0] === 'is' && currencies.size === 1 && currency ? { list: [...GOAL_METRICS, ...REVENUE_METRICS], currency } : { list: GOAL_METRICS };
-}
 
 type Comparison = { mode: string; date_range?: [string, string] } | null;
 
