@@ -1,61 +1,24 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { launchBrowser, screenshotPath } from '../support/browser.js';
-import { insertEvents } from '../support/eventFixtures.js';
-import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
-import { signedInContext } from '../support/webSession.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { screenshotPath } from '../support/browser.js';
+import { dashboardAt, graphTooltip } from '../support/dashboardAt.js';
 
 // The realtime view (docs/dashboard.md "Realtime"). The clock stands at Tue 9 Jan 2024, 12:05:30
 // UTC, in the service and in the browser. Pat is on the site now (two pageviews at 12:03 and
 // 12:04), Quinn came a quarter of an hour ago, Robin three quarters of an hour ago.
 describe('the realtime view', () => {
   const now = '2024-01-09T12:05:30Z';
-  let t: TestApp;
-  let account: Account;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    t = await startTestApp({ clock: new ManualClock(Date.parse(now)) });
-    account = await createAccount(t.app);
-    await insertEvents(t.app, account.siteId, [
-      { visitor: 'pat', at: '2024-01-09 12:03:00', page: '/' },
-      { visitor: 'pat', at: '2024-01-09 12:04:00', page: '/pricing' },
-      { visitor: 'quinn', at: '2024-01-09 11:50:00', page: '/' },
-      { visitor: 'robin', at: '2024-01-09 11:20:00', page: '/' },
-    ]);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
-
-  async function dashboard(search: string, options: { dark?: boolean; phone?: boolean } = {}): Promise<Page> {
-    const context = await signedInContext(browser, t, account.userId, options);
-    const page = await context.newPage();
-    await page.clock.install({ time: now });
-    await page.goto(`${t.url}/${account.domain}${search}`);
-    return page;
-  }
+  const site = dashboardAt(now, [
+    { visitor: 'pat', at: '2024-01-09 12:03:00', page: '/' },
+    { visitor: 'pat', at: '2024-01-09 12:04:00', page: '/pricing' },
+    { visitor: 'quinn', at: '2024-01-09 11:50:00', page: '/' },
+    { visitor: 'robin', at: '2024-01-09 11:20:00', page: '/' },
+  ]);
   const stat = (page: Page, key: string) => page.locator(`[data-stat="${key}"]`);
-
-  /** The tooltip of bar `i` of `count`: bars stand half a bucket inside the plot's edges. */
-  async function hoverBar(page: Page, i: number, count: number): Promise<string> {
-    const over = page.locator(`.graph-plot[data-points="${count}"] .u-over`);
-    await over.scrollIntoViewIfNeeded();
-    const box = await over.boundingBox();
-    if (!box) throw new Error('The graph is not drawn.');
-    const x = box.x + (box.width * (i + 0.5)) / count;
-    await page.mouse.move(x - 3, box.y + box.height / 2);
-    await page.mouse.move(x, box.y + box.height / 2);
-    const tooltip = page.getByRole('tooltip');
-    await tooltip.waitFor();
-    return (await tooltip.locator('span').allTextContents()).join(' ');
-  }
+  const hoverBar = (page: Page, i: number, count: number) => graphTooltip(page, i, count, 'bars');
 
   it('opens from the header’s current visitors', async () => {
-    const page = await dashboard('?period=7d');
+    const page = await site.open('?period=7d');
     const link = page.getByRole('button', { name: /current visitor/ });
     // Only Pat was on the site in the last five minutes.
     await expect.poll(() => link.textContent(), { timeout: 15_000 }).toBe('1 current visitor');
@@ -71,7 +34,7 @@ describe('the realtime view', () => {
       [true, false],
       [false, true],
     ] as const) {
-      const page = await dashboard('?period=realtime', { dark, phone });
+      const page = await site.open('?period=realtime', { dark, phone });
       const labels = page.locator('.top-stats .stat-label');
       await expect
         .poll(() => labels.allTextContents(), { timeout: 15_000 })

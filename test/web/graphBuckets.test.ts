@@ -1,63 +1,30 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { launchBrowser, screenshotPath } from '../support/browser.js';
-import { insertEvents } from '../support/eventFixtures.js';
-import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
-import { signedInContext } from '../support/webSession.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { screenshotPath } from '../support/browser.js';
+import { dashboardAt, graphTooltip } from '../support/dashboardAt.js';
 
 // The graph's buckets that are not like the others (docs/dashboard.md "The graph"): the one still
 // filling, and a week the range cuts short. The clock stands at Tue 9 Jan 2024, 12:05:30 UTC, in
 // the service and in the browser; nothing has happened in the current hour or minute.
 describe('the graph’s partial buckets', () => {
   const now = '2024-01-09T12:05:30Z';
-  let t: TestApp;
-  let account: Account;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    t = await startTestApp({ clock: new ManualClock(Date.parse(now)) });
-    account = await createAccount(t.app);
-    await insertEvents(t.app, account.siteId, [
-      { visitor: 'a', at: '2024-01-09 09:10:00', page: '/' },
-      { visitor: 'b', at: '2024-01-09 10:20:00', page: '/' },
-      { visitor: 'c', at: '2024-01-09 11:40:00', page: '/' },
-      // 91 days end on Mon 8 Jan: the last week holds that one day.
-      { visitor: 'd', at: '2024-01-08 10:00:00', page: '/' },
-      ...['e', 'f', 'g', 'h'].map((visitor) => ({ visitor, at: '2024-01-03 10:00:00', page: '/' })),
-      { visitor: 'i', at: '2023-10-11 10:00:00', page: '/' },
-    ]);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const site = dashboardAt(now, [
+    { visitor: 'a', at: '2024-01-09 09:10:00', page: '/' },
+    { visitor: 'b', at: '2024-01-09 10:20:00', page: '/' },
+    { visitor: 'c', at: '2024-01-09 11:40:00', page: '/' },
+    // 91 days end on Mon 8 Jan: the last week holds that one day.
+    { visitor: 'd', at: '2024-01-08 10:00:00', page: '/' },
+    ...['e', 'f', 'g', 'h'].map((visitor) => ({ visitor, at: '2024-01-03 10:00:00', page: '/' })),
+    { visitor: 'i', at: '2023-10-11 10:00:00', page: '/' },
+  ]);
 
   async function graph(search: string, options: { dark?: boolean; phone?: boolean } = {}): Promise<Page> {
-    const context = await signedInContext(browser, t, account.userId, options);
-    const page = await context.newPage();
-    await page.clock.install({ time: now });
-    await page.goto(`${t.url}/${account.domain}${search}`);
+    const page = await site.open(search, options);
     await page.locator('.graph-plot canvas').waitFor({ timeout: 15_000 });
     return page;
   }
   const plot = (page: Page) => page.locator('.graph-plot');
-
-  /** The tooltip of bucket `i` of `count`, the pointer moved over its place on the plot. */
-  async function hover(page: Page, i: number, count: number): Promise<string> {
-    const over = page.locator(`.graph-plot[data-points="${count}"] .u-over`);
-    await over.waitFor({ timeout: 15_000 });
-    await over.scrollIntoViewIfNeeded();
-    const box = await over.boundingBox();
-    if (!box) throw new Error('The graph is not drawn.');
-    const x = 2 + ((box.width - 4) * i) / (count - 1);
-    await page.mouse.move(box.x + x - 5, box.y + box.height / 2);
-    await page.mouse.move(box.x + x, box.y + box.height / 2);
-    const tooltip = page.getByRole('tooltip');
-    await tooltip.waitFor();
-    return (await tooltip.locator('span').allTextContents()).join(' ');
-  }
+  const hover = (page: Page, i: number, count: number) => graphTooltip(page, i, count);
 
   it('dashes the hour still filling on Today, though nothing has happened in it yet', async () => {
     const page = await graph('?period=day');

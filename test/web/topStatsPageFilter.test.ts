@@ -1,43 +1,25 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { launchBrowser, screenshotPath } from '../support/browser.js';
-import { insertEvents } from '../support/eventFixtures.js';
-import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
-import { signedInContext } from '../support/webSession.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { screenshotPath } from '../support/browser.js';
+import { dashboardAt } from '../support/dashboardAt.js';
+import { bearer } from '../support/testApp.js';
 
 // The top stats beside a page filter (docs/dashboard.md "Top stats"). On Mon 8 Jan 2024 alice
 // reads /pricing for 40 s down to 60 %, bob for 20 s to the end; carol only sees the home page.
 describe('the top stats of one page', () => {
   const range = '?period=custom&from=2024-01-08&to=2024-01-08';
   const pricing = encodeURIComponent(JSON.stringify([['is', 'event:page', ['/pricing']]]));
-  let t: TestApp;
-  let account: Account;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    t = await startTestApp({ clock: new ManualClock(Date.parse('2024-01-10T12:00:00Z')) });
-    account = await createAccount(t.app);
-    await insertEvents(t.app, account.siteId, [
-      { visitor: 'alice', at: '2024-01-08 10:00:00', page: '/' },
-      { visitor: 'alice', at: '2024-01-08 10:01:00', page: '/pricing' },
-      { visitor: 'alice', at: '2024-01-08 10:01:40', name: 'engagement', page: '/pricing', scrollDepth: 60, engagementMs: 40_000 },
-      { visitor: 'bob', at: '2024-01-08 11:00:00', page: '/pricing' },
-      { visitor: 'bob', at: '2024-01-08 11:00:20', name: 'engagement', page: '/pricing', scrollDepth: 100, engagementMs: 20_000 },
-      { visitor: 'carol', at: '2024-01-08 12:00:00', page: '/' },
-    ]);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const site = dashboardAt('2024-01-10T12:00:00Z', [
+    { visitor: 'alice', at: '2024-01-08 10:00:00', page: '/' },
+    { visitor: 'alice', at: '2024-01-08 10:01:00', page: '/pricing' },
+    { visitor: 'alice', at: '2024-01-08 10:01:40', name: 'engagement', page: '/pricing', scrollDepth: 60, engagementMs: 40_000 },
+    { visitor: 'bob', at: '2024-01-08 11:00:00', page: '/pricing' },
+    { visitor: 'bob', at: '2024-01-08 11:00:20', name: 'engagement', page: '/pricing', scrollDepth: 100, engagementMs: 20_000 },
+    { visitor: 'carol', at: '2024-01-08 12:00:00', page: '/' },
+  ]);
 
   async function dashboard(search: string, options: { dark?: boolean; phone?: boolean } = {}): Promise<Page> {
-    const context = await signedInContext(browser, t, account.userId, options);
-    const page = await context.newPage();
-    await page.clock.install({ time: '2024-01-10T12:00:00Z' });
-    await page.goto(`${t.url}/${account.domain}${search}`);
+    const page = await site.open(search, options);
     await page.locator('[data-metric="visitors"] .stat-value').filter({ hasText: /\d/ }).waitFor({ timeout: 15_000 });
     return page;
   }
@@ -46,6 +28,7 @@ describe('the top stats of one page', () => {
 
   it('shows time on page and scroll depth instead of views per visit and visit duration', async () => {
     // The engine's own figures for the page, which the cards must show.
+    const { t, account } = site.started();
     const res = await fetch(`${t.url}/api/v2/query`, {
       method: 'POST',
       headers: { ...bearer(account.key), 'content-type': 'application/json' },
