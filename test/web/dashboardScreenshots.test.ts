@@ -48,7 +48,7 @@ describe('dashboard screenshots with realistic data', () => {
     );
     expect(counts[0]).toBeGreaterThan(counts[1]!);
     expect(counts[1]).toBeGreaterThan(counts[2]!);
-    await page.getByText(/^\d+ current visitors$/).waitFor({ timeout: 20_000 });
+    await page.getByText(/^\d+ current visitors?$/).waitFor({ timeout: 20_000 });
     expect(errors).toEqual([]);
     return page;
   }

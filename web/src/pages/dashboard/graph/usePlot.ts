@@ -135,18 +135,18 @@ export function usePlot(
     element.dataset.dashed = dashed.join(' ');
     const bucketSeconds = BUCKET_SECONDS[series.interval];
     const halfBucket = times.length > 1 ? ((times[1] ?? 0) - (times[0] ?? 0)) / 2 : 30;
-    const styled = (stroke: string, dash?: number[]): uPlot.Series =>
+    const styled = (dash?: number[]): uPlot.Series =>
       bars
         ? {
             label,
-            stroke,
+            stroke: accent,
             fill: dash ? `${accent}40` : accent,
             width: dash ? 1.5 : 0,
             ...(dash ? { dash } : {}),
             paths: uPlot.paths.bars?.({ size: [0.7, 40] }),
             points: { show: false },
           }
-        : { label, stroke, width: 2.5, ...(dash ? { dash } : { fill: `${accent}1a` }) };
+        : { label, stroke: accent, width: 2.5, ...(dash ? { dash } : { fill: `${accent}1a` }) };
     const tooltip = document.createElement('div');
     tooltip.className = 'graph-tooltip';
     tooltip.setAttribute('role', 'tooltip');
@@ -213,9 +213,9 @@ export function usePlot(
         ],
         series: [
           {},
-          styled(accent),
-          ...(head ? [styled(accent, [5, 5])] : []),
-          ...(tail ? [styled(accent, [5, 5])] : []),
+          styled(),
+          ...(head ? [styled([5, 5])] : []),
+          ...(tail ? [styled([5, 5])] : []),
           ...(series.previous ? [{ label: series.comparisonLabel, stroke: muted, width: 1.5, dash: [6, 5] }] : []),
         ],
         hooks: {
