@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketTicks, partialDays, partialText, strokes } from './buckets';
+import { bucketTicks, dayTickLabels, partialDays, partialText, strokes } from './buckets';
 
 // Which buckets the graph marks as not like the others, and where its time axis puts its ticks (usePlot.ts).
 describe('the graph buckets', () => {
@@ -52,5 +52,10 @@ describe('the graph buckets', () => {
     expect(bucketTicks(times, week, week)).toEqual(times);
     expect(bucketTicks(times, week, 2 * week)).toEqual([0, 13 * 86_400, 27 * 86_400]);
     expect(bucketTicks(times, week, 86_400)).toEqual(times);
+  });
+
+  it('names weekly ticks by their day, the year where it starts and changes', () => {
+    const at = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+    expect(dayTickLabels([at('2023-10-10'), at('2023-11-06'), at('2024-01-01'), at('2024-01-08')])).toEqual(['10/10\n2023', '11/6', '1/1\n2024', '1/8']);
   });
 });

@@ -57,3 +57,14 @@ export function bucketTicks(times: readonly number[], bucketSeconds: number, ste
   const every = Math.max(1, Math.round(step / bucketSeconds));
   return times.filter((_time, i) => i % every === 0);
 }
+
+/** Ticks (seconds, UTC wall time) named by their day, "10/16", with the year under the first and wherever it changes. */
+export function dayTickLabels(ticks: readonly number[]): string[] {
+  const year = (tick: number) => new Date(tick * 1000).getUTCFullYear();
+  return ticks.map((tick, i) => {
+    const day = new Date(tick * 1000);
+    const text = `${day.getUTCMonth() + 1}/${day.getUTCDate()}`;
+    const previous = ticks[i - 1];
+    return previous === undefined || year(previous) !== year(tick) ? `${text}\n${year(tick)}` : text;
+  });
+}

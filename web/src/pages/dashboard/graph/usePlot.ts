@@ -5,7 +5,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatMetric } from '../../../format';
 import { bucketDays } from './annotations';
-import { bucketTicks, strokes } from './buckets';
+import { bucketTicks, dayTickLabels, strokes } from './buckets';
 import type { Series } from './series';
 import { type TooltipContent, tooltipContent } from './tooltip';
 
@@ -196,6 +196,8 @@ export function usePlot(
                   },
                 }
               : {}),
+            // uPlot names a step of four weeks or more by its month, which a Monday tick is not.
+            ...(series.interval === 'week' ? { values: (_u: uPlot, ticks: number[]) => dayTickLabels(ticks) } : {}),
           },
           {
             stroke: muted,
