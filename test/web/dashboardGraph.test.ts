@@ -4,6 +4,7 @@ import type { ManualClock } from '../../src/clock.js';
 import { grantTeamRole } from '../../src/stores/meta/guests.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
+import { graphTooltip } from '../support/dashboardAt.js';
 import { insertEvents } from '../support/eventFixtures.js';
 import { type Account, bearer, createAccount, type TestApp } from '../support/testApp.js';
 import { signedInContext } from '../support/webSession.js';
@@ -43,35 +44,7 @@ describe('the dashboard graph, ranges and shortcuts', () => {
   }
   const visitors = (page: Page) => page.locator('[data-metric="visitors"] .stat-value').textContent();
 
-  /**
-   * Moves the pointer over the graph's bucket `i` of `count` and reads the tooltip. The graph is
-   * drawn again when its interval settles (the range's own first, then the URL's), so a plot that
-   * went away under the pointer, or was between two drawings when measured, is found again.
-   */
-  async function hover(page: Page, i: number, count: number): Promise<string> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await hoverOnce(page, i, count);
-      } catch (error) {
-        if (attempt === 3 || !/not attached|not drawn/.test(String(error))) throw error;
-      }
-    }
-  }
-
-  async function hoverOnce(page: Page, i: number, count: number): Promise<string> {
-    const over = page.locator(`.graph-plot[data-points="${count}"] .u-over`);
-    await over.waitFor({ timeout: 15_000 });
-    await over.scrollIntoViewIfNeeded();
-    const box = await over.boundingBox();
-    if (!box) throw new Error('The graph is not drawn.');
-    // A pixel inside the plot's edges, where the first and last buckets sit.
-    const x = count === 1 ? box.width / 2 : 2 + ((box.width - 4) * i) / (count - 1);
-    await page.mouse.move(box.x + x - 5, box.y + box.height / 2);
-    await page.mouse.move(box.x + x, box.y + box.height / 2);
-    const tooltip = page.getByRole('tooltip');
-    await tooltip.waitFor();
-    return (await tooltip.locator('span').allTextContents()).join(' ');
-  }
+  const hover = (page: Page, i: number, count: number) => graphTooltip(page, i, count);
 
   it('shows a tooltip at the pointer with the date, both figures and the change, and no legend', async () => {
     const page = await dashboard('?period=custom&from=2024-01-08&to=2024-01-09&interval=day&compare=custom&compare_from=2024-01-01&compare_to=2024-01-02');

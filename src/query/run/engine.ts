@@ -62,7 +62,7 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   return {
     results,
     meta: {
-      ...buildMeta(q, primary.compiled, rows, results, { truncated, sampleRate: reads.sampleRate, now, sources: [...reads.sources].sort().reverse() }),
+      ...buildMeta(q, primary.compiled, rows, { truncated, sampleRate: reads.sampleRate, now, sources: [...reads.sources].sort().reverse() }),
       ...(importsDecision ? importsMeta(importsDecision) : {}),
     },
     query: echoQuery(q, parsed),
@@ -274,7 +274,6 @@ function buildMeta(
   q: ResolvedQuery,
   compiled: CompiledQuery,
   rows: Row[],
-  results: ResultRow[],
   context: { truncated: boolean; sampleRate: number | null; now: number; sources: string[] },
 ): QueryMeta {
   const warnings: Record<string, MetricWarning[]> = {};
@@ -296,10 +295,13 @@ function buildMeta(
       warn(m, { code: 'truncated_groups', warning: `Only the first ${q.limit} groups are listed; page on with pagination.offset for the rest.` }),
     );
   }
-  const timeIndex = q.dimensions.findIndex((d) => d.startsWith('time:'));
-  const filling = timeIndex >= 0 ? currentLabel(q.range, q.interval, q.tz, context.now) : null;
-  const presentIndex = filling === null ? null : results.findIndex((r) => r.dimensions[timeIndex] === filling);
-  if (filling !== null && presentIndex !== null && presentIndex >= 0) {
+  // The bucket still filling is told by its place among all the range's buckets, not among the
+  // rows: a bucket nothing has happened in yet (the current minute, often) has no row.
+  const bucketed = q.dimensions.some((d) => d.startsWith('time:'));
+  const buckets = bucketed || q.timeLabels ? timeLabels(q.range, q.interval, q.tz) : [];
+  const filling = bucketed ? currentLabel(q.range, q.interval, q.tz, context.now) : null;
+  const presentIndex = filling === null ? -1 : buckets.indexOf(filling);
+  if (presentIndex >= 0) {
     q.metrics.forEach((m) => warn(m, { code: 'bucket_in_progress', warning: `The bucket ${filling} is still in progress; its figures will grow.` }));
   }
   const rawRows = rows.reduce((sum, row) => sum + (toMetricValue(row.__rows) ?? 0), 0);
@@ -307,11 +309,11 @@ function buildMeta(
     interval: q.interval,
     sources: context.sources,
     sample_rate: context.sampleRate ?? 1,
-    present_index: presentIndex !== null && presentIndex >= 0 ? presentIndex : null,
+    present_index: presentIndex >= 0 ? presentIndex : null,
     // Every listed metric has at least one warning.
     metric_warnings: Object.fromEntries(Object.entries(warnings).map(([metric, [first, ...also]]) => [metric, also.length > 0 ? { ...first!, also } : first!])),
     ...(revenue?.kind === 'converted' ? { currency: Object.fromEntries(revenueMetrics.map((m) => [m, revenue.currency])) } : {}),
-    ...(q.timeLabels ? { time_labels: timeLabels(q.range, q.interval, q.tz) } : {}),
+    ...(q.timeLabels ? { time_labels: buckets } : {}),
     ...(q.totalRows ? { total_rows: toMetricValue(rows[0]?.__total_rows) ?? 0 } : {}),
     ...(context.sampleRate !== null ? { sampling: samplingMeta(context.sampleRate, q.metrics, q.specs, rawRows) } : {}),
   };

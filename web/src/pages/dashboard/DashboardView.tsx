@@ -5,6 +5,7 @@ import { DashboardDownload } from './controls/DashboardDownload';
 import { DateRangePicker } from './controls/DateRangePicker';
 import { FilterChips } from './controls/FilterChips';
 import { FilterMenu } from './FilterMenu';
+import { headlinesFor } from './headlines';
 import { MainGraph } from './MainGraph';
 import { Reports } from './panels/Reports';
 import { siteToday } from './periods';
@@ -12,7 +13,7 @@ import { useRegionNames } from './places';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { SegmentsMenu } from './segments/SegmentsMenu';
 import { comparisonOf, metricsBeside } from './state';
-import { headlinesFor, TopStats } from './TopStats';
+import { TopStats } from './TopStats';
 import { type DashboardSources, useDashboardContext } from './view/useDashboardContext';
 import { useRangeShortcuts } from './view/useRangeShortcuts';
 import { useRealtimeRefreshes } from './view/useRealtimeRefreshes';
@@ -75,7 +76,7 @@ export function DashboardView({
         <div className="dashboard-bar">
           <div className="site-title">
             <h1>{site.domain}</h1>
-            <CurrentVisitors run={run} />
+            <CurrentVisitors run={run} open={() => update({ period: 'realtime', from: null, to: null, interval: null })} />
           </div>
           <div className="dashboard-controls">
             {header}

@@ -9,8 +9,9 @@ import { type Comparison, type Series, seriesCsv } from './graph/series';
 import { useAnnotations } from './graph/useAnnotations';
 import { useGraphSeries } from './graph/useGraphSeries';
 import { usePlot } from './graph/usePlot';
+import { headlinesFor } from './headlines';
+import { REALTIME_GRAPH } from './RealtimeStats';
 import type { Interval } from './state';
-import { headlinesFor } from './TopStats';
 
 function downloadCsv(series: Series, metric: string, domain: string) {
   const link = document.createElement('a');
@@ -26,7 +27,7 @@ function downloadCsv(series: Series, metric: string, domain: string) {
  * bucket still filling drawn dashed from the last complete one (its figure will still grow).
  */
 export function MainGraph({
-  metric,
+  metric: chosen,
   comparison,
   interval,
   onInterval,
@@ -44,13 +45,16 @@ export function MainGraph({
   annotationsPath: string | undefined;
   today: string;
 }) {
-  const { site, filters, readOnly } = useDashboard();
-  // The legend names the metric as the top stats do (a goal's visitors are its conversions).
-  const label = headlinesFor(filters, site).list.find((m) => m.metric === metric)?.label ?? metricHeading(metric);
+  const { site, filters, readOnly, dateRange } = useDashboard();
+  // Realtime draws its pageviews by the minute as bars, as Plausible's realtime graph does.
+  const realtime = dateRange === 'realtime';
+  const metric = realtime ? REALTIME_GRAPH.metric : chosen;
+  // The tooltip names the metric as the top stats do (a goal's visitors are its conversions).
+  const label = realtime ? REALTIME_GRAPH.label : (headlinesFor(filters, site).list.find((m) => m.metric === metric)?.label ?? metricHeading(metric));
   const holder = useRef<HTMLDivElement>(null);
   const { series, error } = useGraphSeries(metric, comparison, interval);
   const { annotations, reload } = useAnnotations(annotationsPath);
-  usePlot(holder, series, metric, label, annotations);
+  usePlot(holder, series, metric, label, annotations, realtime);
   // Team editors and up, and guests invited as editors, write notes (src/web/routes/annotations.ts).
   const annotate = !readOnly && annotationsPath && roleIn(site.role, SITE_EDITORS);
   return (
@@ -77,6 +81,7 @@ export function MainGraph({
         data-annotations={annotations.length}
         data-comparison={series?.previous ? series.comparisonLabel : undefined}
         data-interval={series?.interval}
+        data-shape={realtime ? 'bars' : 'line'}
         data-in-progress={series && series.presentIndex !== null && series.presentIndex >= 0 ? series.presentIndex : undefined}
       />
     </section>

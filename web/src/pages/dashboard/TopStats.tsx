@@ -1,63 +1,21 @@
 import { useEffect, useMemo, useState } from 'react';
-import { METRIC_DESCRIPTIONS, type MetricName } from '../../../../src/contracts/metrics';
-import { exactFigure, formatMetric, formatPercent } from '../../format';
-import { Link } from '../../router';
-import { canEditSite, type Filter, type QueryResult, type SiteInfo, useDashboard } from './context';
+import { formatMetric, formatPercent } from '../../format';
+import { type QueryResult, useDashboard } from './context';
+import { headlinesFor, type TopMetric } from './headlines';
+import { NobodyNotice } from './NobodyNotice';
+import { RealtimeStats } from './RealtimeStats';
+import { StatValue } from './StatValue';
 import { metricsBeside } from './state';
-
-interface TopMetric {
-  metric: string;
-  label: string;
-  lowerIsBetter?: boolean;
-}
-
-/** A headline under the registry's own label (src/contracts/metrics.ts). */
-const headline = (metric: MetricName, lowerIsBetter?: true): TopMetric => ({
-  metric,
-  label: METRIC_DESCRIPTIONS[metric].label,
-  ...(lowerIsBetter && { lowerIsBetter }),
-});
-
-const TOP_METRICS: TopMetric[] = [
-  headline('visitors'),
-  headline('visits'),
-  headline('pageviews'),
-  headline('views_per_visit'),
-  headline('bounce_rate', true),
-  headline('visit_duration'),
-];
-
-// With a goal chosen, its visitors and events are its conversions, as Plausible calls them.
-const GOAL_METRICS: TopMetric[] = [
-  { metric: 'visitors', label: 'Unique conversions' },
-  { metric: 'events', label: 'Total conversions' },
-  headline('conversion_rate'),
-];
-const REVENUE_METRICS: TopMetric[] = [headline('total_revenue'), headline('average_revenue')];
-
-/**
- * The headline numbers for the filters: with a goal chosen they are the goal's, as in Plausible
- * (conversions, their rate, and revenue in the goal's currency when it has one).
- */
-export function headlinesFor(filters: Filter[], site: SiteInfo): { list: TopMetric[]; currency?: string } {
-  const goalFilter = filters.find((f) => f[1] === 'event:goal' && (f[0] === 'is' || f[0] === 'contains' || f[0] === 'matches'));
-  if (!goalFilter) return { list: TOP_METRICS };
-  const names = Array.isArray(goalFilter[2]) ? goalFilter[2].map(String) : [];
-  const currencies = new Set(site.goals.filter((goal) => names.includes(goal.display_name) && goal.currency).map((goal) => goal.currency));
-  const [currency] = currencies;
-  // Revenue adds up only in one currency (the engine says null otherwise).
-  return goalFilter[0] === 'is' && currencies.size === 1 && currency ? { list: [...GOAL_METRICS, ...REVENUE_METRICS], currency } : { list: GOAL_METRICS };
-}
 
 type Comparison = { mode: string; date_range?: [string, string] } | null;
 
 /**
  * The headlines' figures with their change against the comparison (the previous period when none
- * is chosen; no change in the realtime view). A headline the engine refuses beside the filters
- * (views per visit beside a page filter) is not asked for, and reads "—".
+ * is chosen). A headline the engine refuses beside the filters (views per visit beside a page
+ * filter) is not asked for, and reads "—".
  */
 function useHeadlineFigures(headlines: { list: TopMetric[] }, comparison: Comparison) {
-  const { query, dateRange, filters } = useDashboard();
+  const { query, filters } = useDashboard();
   // The list is keyed by its text so it changes only when the asked metrics do.
   const metricsKey = metricsBeside(
     headlines.list.map((m) => m.metric),
@@ -69,13 +27,12 @@ function useHeadlineFigures(headlines: { list: TopMetric[] }, comparison: Compar
   const [answer, setAnswer] = useState<{ metrics: string[]; result: QueryResult } | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
-  const realtime = dateRange === 'realtime';
   const comparisonKey = JSON.stringify(comparison ?? { mode: 'previous_period' });
   useEffect(() => {
     const controller = new AbortController();
     setError(null);
     setLoading(true);
-    query({ metrics, include: realtime ? {} : { comparisons: JSON.parse(comparisonKey) } }, controller.signal)
+    query({ metrics, include: { comparisons: JSON.parse(comparisonKey) } }, controller.signal)
       .then((result) => {
         setAnswer({ metrics, result });
         setLoading(false);
@@ -86,8 +43,8 @@ function useHeadlineFigures(headlines: { list: TopMetric[] }, comparison: Compar
         setLoading(false);
       });
     return () => controller.abort();
-  }, [query, realtime, metrics, comparisonKey]);
-  return { answer, loading, error, realtime };
+  }, [query, metrics, comparisonKey]);
+  return { answer, loading, error };
 }
 
 const changeTitle = (comparison: Comparison) =>
@@ -101,39 +58,25 @@ const changeTitle = (comparison: Comparison) =>
 const comparedName = (comparison: Comparison) =>
   comparison?.mode === 'year_over_year' ? 'A year before' : comparison?.mode === 'custom' ? 'Compared range' : 'Previous period';
 
-/** What an empty dashboard says: choose a longer range, or (for those who may) check the snippet. */
-function NobodyNotice({ realtime }: { realtime: boolean }) {
-  const { site, readOnly } = useDashboard();
-  return (
-    <p className="empty-notice card" role="status">
-      {realtime ? 'Nobody is on the site right now.' : 'No visitors in this period.'} Choose a longer range
-      {readOnly || !canEditSite(site) ? (
-        '.'
-      ) : (
-        <>
-          , or, if the site is new, check that the snippet is on its pages:{' '}
-          <Link href={`/${encodeURIComponent(site.domain)}/settings/tracker`}>Settings › Tracker</Link> shows it and says whether events arrive.
-        </>
-      )}
-    </p>
-  );
-}
-
-/** The headline numbers (six, or a goal's), each with its change against the previous period; a click picks the graph's metric. */
-export function TopStats({
-  selected,
-  onSelect,
-  comparison,
-}: {
+type TopStatsProps = {
   selected: string;
   onSelect(metric: string): void;
   /** The view's comparison; without one the change is against the previous period. */
   comparison: Comparison;
-}) {
+};
+
+/** The headline numbers: the realtime view's own three, or the period's. */
+export function TopStats(props: TopStatsProps) {
+  const { dateRange } = useDashboard();
+  return dateRange === 'realtime' ? <RealtimeStats /> : <PeriodStats {...props} />;
+}
+
+/** The period's headline numbers (six, or a goal's), each with its change against the previous period; a click picks the graph's metric. */
+function PeriodStats({ selected, onSelect, comparison }: TopStatsProps) {
   const { filters, site } = useDashboard();
   const headlinesKey = JSON.stringify(headlinesFor(filters, site));
   const headlines = useMemo<{ list: TopMetric[]; currency?: string }>(() => JSON.parse(headlinesKey), [headlinesKey]);
-  const { answer, loading, error, realtime } = useHeadlineFigures(headlines, comparison);
+  const { answer, loading, error } = useHeadlineFigures(headlines, comparison);
   const result = answer?.result ?? null;
   const row = result?.results[0];
   const nobody = !loading && answer !== null && filters.length === 0 && (row?.metrics[answer.metrics.indexOf('visitors')] ?? 0) === 0;
@@ -147,7 +90,7 @@ export function TopStats({
           const change = i < 0 ? null : row?.comparison?.change[i];
           const previous = i < 0 ? null : row?.comparison?.metrics[i];
           const good = change === null || change === undefined || change === 0 ? null : lowerIsBetter ? change < 0 : change > 0;
-          const compared = result && !realtime ? `${comparedName(comparison)}: ${formatMetric(metric, previous, headlines.currency)}` : undefined;
+          const compared = result ? `${comparedName(comparison)}: ${formatMetric(metric, previous, headlines.currency)}` : undefined;
           return (
             <button
               key={metric}
@@ -158,33 +101,23 @@ export function TopStats({
               data-metric={metric}
             >
               <span className="stat-label">{label}</span>
-              {result ? (
-                <span className="stat-value" title={exactFigure(metric, value)}>
-                  {formatMetric(metric, value, headlines.currency)}
-                </span>
-              ) : (
-                <span className="stat-value stat-placeholder" aria-hidden="true">
-                  {'\u00a0'}
-                </span>
-              )}
-              {!realtime && (
-                <span
-                  className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`}
-                  title={compared ? `${changeTitle(comparison)} (${compared})` : undefined}
-                >
-                  {result
-                    ? change === null || change === undefined
-                      ? '—'
-                      : `${change > 0 ? '↑' : change < 0 ? '↓' : ''} ${formatPercent(Math.abs(change))}`
-                    : '\u00a0'}
-                </span>
-              )}
+              <StatValue metric={metric} value={value} currency={headlines.currency} ready={result !== null} />
+              <span
+                className={`stat-change${good === null ? '' : good ? ' good' : ' bad'}`}
+                title={compared ? `${changeTitle(comparison)} (${compared})` : undefined}
+              >
+                {result
+                  ? change === null || change === undefined
+                    ? '—'
+                    : `${change > 0 ? '↑' : change < 0 ? '↓' : ''} ${formatPercent(Math.abs(change))}`
+                  : '\u00a0'}
+              </span>
               {compared && <span className="stat-previous">{compared}</span>}
             </button>
           );
         })}
       </section>
-      {nobody && <NobodyNotice realtime={realtime} />}
+      {nobody && <NobodyNotice realtime={false} />}
     </>
   );
 }

@@ -1,10 +1,13 @@
 import type { Annotation } from '@contracts/annotations';
 import { addDays } from '../periods';
 
-/** The first and last day a bucket covers (its label starts it; days for minutes and hours are their own day). */
+/**
+ * The first and last day a bucket covers (its label starts it; days for minutes and hours are their
+ * own day). Weeks end on a Sunday: the first one starts on the range's first day, whatever weekday.
+ */
 export function bucketDays(label: string, interval: string): [string, string] {
   const day = label.slice(0, 10);
-  if (interval === 'week') return [day, addDays(day, 6)];
+  if (interval === 'week') return [day, addDays(day, (7 - new Date(`${day}T00:00:00Z`).getUTCDay()) % 7)];
   if (interval === 'month') {
     const [year, month] = day.split('-').map(Number) as [number, number];
     return [day, new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10)];

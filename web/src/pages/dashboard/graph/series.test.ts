@@ -47,16 +47,19 @@ describe('the graph series', () => {
     expect(seriesOf(result, 'visitors', null, ['day']).previous).toBeNull();
   });
 
-  it('finds the bucket still filling by the row the engine names', () => {
-    const result = answer({
-      results: [
-        { dimensions: ['2024-01-08'], metrics: [1] },
-        { dimensions: ['2024-01-10'], metrics: [3] },
-      ],
-      meta: { present_index: 1 },
-    });
+  it('takes the bucket still filling from the engine, which places it among the labels, row or none', () => {
+    const result = answer({ results: [{ dimensions: ['2024-01-08'], metrics: [1] }], meta: { present_index: 2 } });
     expect(seriesOf(result, 'visitors', null, ['day']).presentIndex).toBe(2);
-    expect(seriesOf(answer({ results: [] }), 'visitors', null, ['day']).presentIndex).toBe(-1);
+    expect(seriesOf(answer({ results: [] }), 'visitors', null, ['day']).presentIndex).toBeNull();
+  });
+
+  it('marks the weeks the range cuts short', () => {
+    const result = answer({
+      results: [],
+      meta: { interval: 'week', time_labels: ['2024-01-02', '2024-01-08', '2024-01-15'] },
+      range: ['2024-01-02T00:00:00+01:00', '2024-01-15T23:59:59+01:00'],
+    });
+    expect(seriesOf(result, 'visitors', null, ['day', 'week']).partial).toEqual([6, null, 1]);
   });
 
   it('shows the imported-data switch only when the engine says the site has imports in the range', () => {

@@ -1,5 +1,6 @@
 import type { QueryResult } from '../context';
 import { type Interval, intervalsFor } from '../state';
+import { partialDays } from './buckets';
 
 /** The main graph's line: one value per bucket of the answered range, and the comparison's. */
 export interface Series {
@@ -10,7 +11,10 @@ export interface Series {
   previousLabels: string[] | null;
   /** Each bucket's change against the compared one, as the engine reports it (src/contracts/metrics.ts `change`). */
   changes: (number | null)[] | null;
+  /** The bucket holding now (its figure still grows), as the engine places it among the labels. */
   presentIndex: number | null;
+  /** Each bucket's days in the range when the range cuts it short (a week or month), else null. */
+  partial: (number | null)[];
   interval: string;
   /** The intervals the answered range can be drawn in. */
   intervals: Interval[];
@@ -53,14 +57,16 @@ export function seriesOf(result: QueryResult, metric: string, comparison: Compar
   const labels = result.meta.time_labels ?? [];
   const byLabel = new Map(result.results.map((row) => [row.dimensions[0], row]));
   const empty = ['visit_duration', 'time_on_page', 'scroll_depth'].includes(metric) ? null : 0;
+  const interval = String(result.meta.interval ?? 'day');
   return {
     labels,
     values: labels.map((label) => byLabel.get(label)?.metrics[0] ?? empty),
     previous: comparison ? labels.map((label) => byLabel.get(label)?.comparison?.metrics[0] ?? empty) : null,
     previousLabels: comparison ? comparedLabels(result, labels, byLabel) : null,
     changes: comparison ? labels.map((label) => byLabel.get(label)?.comparison?.change[0] ?? null) : null,
-    presentIndex: labels.findIndex((label) => label === result.results[result.meta.present_index ?? -1]?.dimensions[0]),
-    interval: String(result.meta.interval ?? 'day'),
+    presentIndex: result.meta.present_index,
+    partial: partialDays(labels, interval, result.query.date_range),
+    interval,
     intervals,
     comparisonLabel: COMPARISON_LABELS[comparison?.mode ?? ''] ?? 'Comparison',
     // Only these two answers say the site has imported days in this range; the engine checks

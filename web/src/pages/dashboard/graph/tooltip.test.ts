@@ -19,7 +19,8 @@ const series: Series = {
   previous: [0, 1],
   previousLabels: ['2024-01-01', '2024-01-02'],
   changes: [null, 100],
-  presentIndex: -1,
+  presentIndex: null,
+  partial: [null, null],
   interval: 'day',
   intervals: ['day'],
   comparisonLabel: 'Previous period',
@@ -40,6 +41,15 @@ describe('the graph tooltip', () => {
     expect(tooltipContent({ ...series, previous: null, previousLabels: null, changes: null }, 0, 'visitors', 'Unique visitors', []).change).toBeNull();
   });
 
+  it('says when a bucket is cut short by the range or still filling', () => {
+    const weeks: Series = { ...series, interval: 'week', partial: [6, 1], presentIndex: null };
+    expect(tooltipContent(weeks, 1, 'visitors', 'Unique visitors', []).status).toBe('Partial week: 1 day');
+    expect(tooltipContent({ ...weeks, interval: 'month', partial: [12, null] }, 0, 'visitors', 'Unique visitors', []).status).toBe('Partial month: 12 days');
+    expect(tooltipContent({ ...weeks, presentIndex: 1 }, 1, 'visitors', 'Unique visitors', []).status).toBe('Partial week: 1 day, in progress');
+    expect(tooltipContent({ ...series, presentIndex: 1 }, 1, 'visitors', 'Unique visitors', []).status).toBe('In progress');
+    expect(tooltipContent(series, 1, 'visitors', 'Unique visitors', []).status).toBeNull();
+  });
+
   it('reports rates in percentage points and nothing to compare with as a dash', () => {
     expect(changeText('bounce_rate', -3)).toBe('↓ 3 pts');
     expect(changeText('visitors', 0)).toBe('0%');
@@ -48,6 +58,8 @@ describe('the graph tooltip', () => {
 
   it('finds the notes touching a week or a month, spans included', () => {
     expect(bucketDays('2024-01-08', 'week')).toEqual(['2024-01-08', '2024-01-14']);
+    // A range's first week, starting on a Tuesday, ends on its Sunday like the others.
+    expect(bucketDays('2024-01-09', 'week')).toEqual(['2024-01-09', '2024-01-14']);
     expect(bucketDays('2024-02-01', 'month')).toEqual(['2024-02-01', '2024-02-29']);
     expect(bucketDays('2024-01-08 14:00:00', 'hour')).toEqual(['2024-01-08', '2024-01-08']);
     const span = note('2024-01-05', '2024-01-09', 'Campaign');

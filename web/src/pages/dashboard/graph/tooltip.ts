@@ -2,6 +2,7 @@ import type { Annotation } from '@contracts/annotations';
 import { METRIC_DESCRIPTIONS } from '@contracts/metrics';
 import { formatMetric, formatPercent, formatPoints } from '../../../format';
 import { annotationsIn } from './annotations';
+import { partialText } from './buckets';
 import type { Series } from './series';
 
 /** A bucket's label as a reader says it, by the interval: "Tue, 9 Jan 2024", "9 Jan, 14:00", "Week of 8 Jan 2024", "January 2024". */
@@ -24,6 +25,8 @@ export function changeText(metric: string, change: number | null | undefined): s
 
 export interface TooltipContent {
   title: string;
+  /** Why the bucket's figure is not like the others: the range cuts it short, or it is still filling. */
+  status: string | null;
   rows: { key: 'current' | 'previous'; label: string; value: string }[];
   change: string | null;
   notes: string[];
@@ -47,8 +50,12 @@ export function tooltipContent(
       value: formatMetric(metric, series.previous[i], currency),
     });
   }
+  const days = series.partial[i];
+  const cut = days === null || days === undefined ? null : partialText(days, series.interval);
+  const filling = i === series.presentIndex;
   return {
     title: bucketTitle(bucket, series.interval),
+    status: cut && filling ? `${cut}, in progress` : filling ? 'In progress' : cut,
     rows,
     change: series.changes ? changeText(metric, series.changes[i]) : null,
     notes: annotationsIn(annotations, bucket, series.interval).map((a) => a.note),

@@ -5,6 +5,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatMetric } from '../../../format';
 import { bucketDays } from './annotations';
+import { bucketTicks, dayTickLabels, strokes } from './buckets';
 import type { Series } from './series';
 import { type TooltipContent, tooltipContent } from './tooltip';
 
@@ -28,15 +29,8 @@ const TICK_STEPS: Record<string, number[]> = {
 const WHOLE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7, 2e7, 5e7, 1e8, 1e9];
 const counts = (metric: string) => !isMetricName(metric) || METRIC_DESCRIPTIONS[metric].unit === 'count';
 
-/** The series as the line the eye follows, the comparison's dashed beside it: complete buckets, the one filling, and the rest. */
-function lines(series: Series) {
-  const present = series.presentIndex !== null && series.presentIndex >= 0 ? series.presentIndex : null;
-  // Complete buckets are a solid line; the one still filling joins it dashed; later ones (the
-  // rest of today, say) are not drawn at all.
-  const complete = present === null ? series.values : series.values.map((value, i) => (i < present ? value : null));
-  const filling = present === null ? null : series.values.map((value, i) => (i === present || i === present - 1 ? value : null));
-  return { complete, filling };
-}
+/** The widths of the buckets whose ticks sit on the buckets themselves (a month counted as 30 days, as uPlot counts its steps). */
+const BUCKET_SECONDS: Record<string, number> = { week: 7 * DAY, month: 30 * DAY };
 
 /** Fills the tooltip element with a bucket's content; text only, so a note can hold no markup. */
 function renderTooltip(element: HTMLElement, content: TooltipContent) {
@@ -48,6 +42,7 @@ function renderTooltip(element: HTMLElement, content: TooltipContent) {
   };
   element.replaceChildren(
     line('tooltip-title', content.title),
+    ...(content.status ? [line('tooltip-status', content.status)] : []),
     ...content.rows.map((row) => line(`tooltip-row ${row.key}`, row.label, row.value)),
     ...(content.change ? [line('tooltip-change', 'Change', content.change)] : []),
     ...content.notes.map((note) => line('tooltip-note', note)),
@@ -86,11 +81,38 @@ function drawAnnotations(u: uPlot, series: Series, annotations: readonly Annotat
 }
 
 /**
- * Draws the series with uPlot into `holder`, with a tooltip at the pointer (the bucket's date,
- * its figure, the compared bucket's date and figure, the change, its notes) and the notes marked;
- * redrawn when any of them changes and resized with the window.
+ * Shades the column of a bar still filling, its edges dashed: a minute that has only begun has
+ * next to no bar, and must not read as a final nothing.
  */
-export function usePlot(holder: RefObject<HTMLDivElement | null>, series: Series | null, metric: string, label: string, annotations: readonly Annotation[]) {
+function drawFilling(u: uPlot, time: number, halfBucket: number, colour: string) {
+  const { ctx } = u;
+  const { top, height } = u.bbox;
+  const x0 = u.valToPos(time - halfBucket * 0.8, 'x', true);
+  const x1 = u.valToPos(time + halfBucket * 0.8, 'x', true);
+  ctx.save();
+  ctx.fillStyle = `${colour}14`;
+  ctx.fillRect(x0, top, x1 - x0, height);
+  ctx.strokeStyle = `${colour}99`;
+  ctx.lineWidth = devicePixelRatio;
+  ctx.setLineDash([4 * devicePixelRatio, 4 * devicePixelRatio]);
+  ctx.strokeRect(x0, top, x1 - x0, height);
+  ctx.restore();
+}
+
+/**
+ * Draws the series with uPlot into `holder`, as a line or as bars, with a tooltip at the pointer
+ * (the bucket's date, whether it is partial or still filling, its figure, the compared bucket's
+ * date and figure, the change, its notes) and the notes marked; redrawn when any of them changes
+ * and resized with the window.
+ */
+export function usePlot(
+  holder: RefObject<HTMLDivElement | null>,
+  series: Series | null,
+  metric: string,
+  label: string,
+  annotations: readonly Annotation[],
+  bars: boolean,
+) {
   // Notes arrive on their own and change on their own: the drawn plot reads the latest through
   // this ref and is redrawn, not rebuilt, when they change.
   const notes = useRef(annotations);
@@ -108,7 +130,23 @@ export function usePlot(holder: RefObject<HTMLDivElement | null>, series: Series
     const grid = styles.getPropertyValue('--border').trim() || '#eee';
     const noteColour = styles.getPropertyValue('--warn').trim() || '#d97706';
     const times = series.labels.map(toTime);
-    const { complete, filling } = lines(series);
+    const { solid, head, tail, dashed } = strokes(series.values, series.presentIndex, series.partial, !bars);
+    // Told on the holder for browser tests, as the axis figures are.
+    element.dataset.dashed = dashed.join(' ');
+    const bucketSeconds = BUCKET_SECONDS[series.interval];
+    const halfBucket = times.length > 1 ? ((times[1] ?? 0) - (times[0] ?? 0)) / 2 : 30;
+    const styled = (dash?: number[]): uPlot.Series =>
+      bars
+        ? {
+            label,
+            stroke: accent,
+            fill: dash ? `${accent}40` : accent,
+            width: dash ? 1.5 : 0,
+            ...(dash ? { dash } : {}),
+            paths: uPlot.paths.bars?.({ size: [0.7, 40] }),
+            points: { show: false },
+          }
+        : { label, stroke: accent, width: 2.5, ...(dash ? { dash } : { fill: `${accent}1a` }) };
     const tooltip = document.createElement('div');
     tooltip.className = 'graph-tooltip';
     tooltip.setAttribute('role', 'tooltip');
@@ -138,9 +176,29 @@ export function usePlot(holder: RefObject<HTMLDivElement | null>, series: Series
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         legend: { show: false },
         cursor: { points: { size: 7 }, y: false },
-        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
+        scales: {
+          // Bars are whole: the first and last stand half a bucket inside the edges.
+          x: { time: true, ...(bars ? { range: (_u, min, max) => [min - halfBucket, max + halfBucket] as [number, number] } : {}) },
+          y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
+        },
         axes: [
-          { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { show: false }, incrs: TICK_STEPS[series.interval] },
+          {
+            stroke: muted,
+            grid: { stroke: grid, width: 1 },
+            ticks: { show: false },
+            incrs: TICK_STEPS[series.interval],
+            ...(bucketSeconds
+              ? {
+                  splits: (_u: uPlot, _axis: number, _min: number, _max: number, step: number) => {
+                    const ticks = bucketTicks(times, bucketSeconds, step);
+                    element.dataset.xTicks = ticks.map((tick) => series.labels[times.indexOf(tick)]).join(' ');
+                    return ticks;
+                  },
+                }
+              : {}),
+            // uPlot names a step of four weeks or more by its month, which a Monday tick is not.
+            ...(series.interval === 'week' ? { values: (_u: uPlot, ticks: number[]) => dayTickLabels(ticks) } : {}),
+          },
           {
             stroke: muted,
             grid: { stroke: grid, width: 1 },
@@ -157,13 +215,20 @@ export function usePlot(holder: RefObject<HTMLDivElement | null>, series: Series
         ],
         series: [
           {},
-          { label, stroke: accent, width: 2.5, fill: `${accent}1a` },
-          ...(filling ? [{ label: 'In progress', stroke: accent, width: 2.5, dash: [5, 5] }] : []),
+          styled(),
+          ...(head ? [styled([5, 5])] : []),
+          ...(tail ? [styled([5, 5])] : []),
           ...(series.previous ? [{ label: series.comparisonLabel, stroke: muted, width: 1.5, dash: [6, 5] }] : []),
         ],
-        hooks: { setCursor: [follow], draw: [(u) => drawAnnotations(u, series, notes.current, noteColour)] },
+        hooks: {
+          setCursor: [follow],
+          draw: [
+            (u) => drawAnnotations(u, series, notes.current, noteColour),
+            ...(bars && series.presentIndex !== null ? [(u: uPlot) => drawFilling(u, times[series.presentIndex ?? 0] ?? 0, halfBucket, accent)] : []),
+          ],
+        },
       },
-      [times, complete, ...(filling ? [filling] : []), ...(series.previous ? [series.previous] : [])] as uPlot.AlignedData,
+      [times, solid, ...(head ? [head] : []), ...(tail ? [tail] : []), ...(series.previous ? [series.previous] : [])] as uPlot.AlignedData,
       element,
     );
     (plot.over.parentElement ?? plot.root).append(tooltip);
@@ -179,5 +244,5 @@ export function usePlot(holder: RefObject<HTMLDivElement | null>, series: Series
       drawn.current = null;
       plot.destroy();
     };
-  }, [holder, series, metric, label]);
+  }, [holder, series, metric, label, bars]);
 }
