@@ -50,7 +50,7 @@ export const pressedShortcut = (event: KeyboardEvent): ShortcutAction | null =>
   });
 
 /** The days the view shows, when it is whole days (today counts as one). */
-function viewDays(state: ViewState, today: string): [string, string] | null {
+export function viewDays(state: ViewState, today: string): [string, string] | null {
   if (state.period === 'custom') return state.from && state.to ? [state.from, state.to] : null;
   return state.period === 'day' ? [today, today] : presetDays(state.period, today);
 }
