@@ -4,6 +4,7 @@ import type { ManualClock } from '../../src/clock.js';
 import { registerSite } from '../../src/management/sites.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
+import { insertEvents } from '../support/eventFixtures.js';
 import type { Account, TestApp } from '../support/testApp.js';
 import { signedInHeaders } from '../support/webSession.js';
 
@@ -21,6 +22,7 @@ describe('forms and pickers', () => {
     let clock: ManualClock;
     ({ t, account, clock } = await startSmallSite());
     clock.set(now);
+    await insertEvents(t.app, account.siteId, [{ visitor: 'erin', at: '2024-01-20 10:00:00', name: 'Download', page: '/', props: { format: 'pdf' } }]);
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -110,5 +112,51 @@ describe('forms and pickers', () => {
       await page.screenshot({ path: screenshotPath(`settings-time-zone${options.dark ? '-dark' : options.phone ? '-phone' : ''}`) });
       await page.context().close();
     }
+  });
+
+  const suggestions = (page: Page, list: string) =>
+    page.locator(`datalist#${list} option`).evaluateAll((options) => options.map((option) => option.getAttribute('value')));
+
+  it('suggests the custom events without a goal, and names a scroll goal "Scroll 75% on …"', async () => {
+    const page = await open(`/${account.domain}/settings/goals`);
+    // Signup has its goal already; pageviews and engagement are not custom events.
+    await expect.poll(() => suggestions(page, 'goal-received-events')).toEqual(['Download']);
+    expect(await page.getByLabel('Event name').getAttribute('list')).toBe('goal-received-events');
+    await page.getByLabel('Event name').fill('Download');
+    await page.getByRole('button', { name: 'Add goal' }).click();
+    await page
+      .locator('.settings-list strong')
+      .filter({ hasText: /^Download$/ })
+      .waitFor();
+    await expect.poll(() => suggestions(page, 'goal-received-events')).toEqual([]);
+
+    await page.getByRole('radio', { name: 'Scroll depth' }).check();
+    await page.getByLabel('Page path').fill('/blog');
+    await page.getByLabel('Scrolled at least (%)').fill('75');
+    await page.getByRole('button', { name: 'Add goal' }).click();
+    const scroll = page.locator('.settings-list li').filter({ hasText: 'Scroll 75% on /blog' });
+    await scroll
+      .locator('strong')
+      .filter({ hasText: /^Scroll 75% on \/blog$/ })
+      .waitFor();
+    // Its default name says what it counts: no description repeats it.
+    expect(await scroll.locator('strong + div.muted').count()).toBe(0);
+    expect(await page.locator('.settings-list li').filter({ hasText: 'Download' }).locator('strong + div.muted').textContent()).toBe('Event Download');
+    await page.screenshot({ path: screenshotPath('settings-goals-scroll-name'), fullPage: true });
+    await page.context().close();
+  });
+
+  it('suggests the property keys the site received and does not list yet', async () => {
+    const page = await open(`/${account.domain}/settings/properties`);
+    // seats on two events, plan and format on one each.
+    await expect.poll(() => suggestions(page, 'received-properties')).toEqual(['seats', 'format', 'plan']);
+    await page.getByLabel('Property name').fill('seats');
+    await page.getByRole('button', { name: 'Add property' }).click();
+    await page
+      .locator('.settings-list code')
+      .filter({ hasText: /^seats$/ })
+      .waitFor();
+    await expect.poll(() => suggestions(page, 'received-properties')).toEqual(['format', 'plan']);
+    await page.context().close();
   });
 });
