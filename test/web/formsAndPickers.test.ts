@@ -159,4 +159,35 @@ describe('forms and pickers', () => {
     await expect.poll(() => suggestions(page, 'received-properties')).toEqual(['format', 'plan']);
     await page.context().close();
   });
+
+  it('keeps the theme chosen in Account settings, in this browser', async () => {
+    const page = await open('/settings/account');
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+    const section = page.getByRole('region', { name: 'Theme' });
+    expect(await section.getByRole('radio', { name: 'As the system' }).isChecked()).toBe(true);
+    expect(await theme()).toBe('light');
+    await section.getByRole('radio', { name: 'Dark' }).check();
+    expect(await theme()).toBe('dark');
+    await page.screenshot({ path: screenshotPath('account-theme-dark'), fullPage: true });
+    await page.reload();
+    await page.getByRole('region', { name: 'Theme' }).waitFor();
+    expect(await theme()).toBe('dark');
+    expect(await section.getByRole('radio', { name: 'Dark' }).isChecked()).toBe(true);
+    // Every page takes it, the sites list too.
+    await page.goto(`${t.url}/`);
+    await page.getByRole('heading', { name: 'Sites' }).waitFor();
+    expect(await theme()).toBe('dark');
+    await page.goto(`${t.url}/settings/account`);
+    await section.getByRole('radio', { name: 'As the system' }).check();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await theme()).toBe('dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await theme()).toBe('light');
+    await section.getByRole('radio', { name: 'Light' }).check();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await theme()).toBe('light');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: screenshotPath('account-theme-phone'), fullPage: true });
+    await page.context().close();
+  });
 });
