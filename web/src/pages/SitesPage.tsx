@@ -116,7 +116,7 @@ export function SitesPage() {
               storeChoice(LAYOUT_KEY, chosen);
             }}
           />
-          <div className={layout === 'cards' ? 'sites-grid' : 'sites-list'}>
+          <div className={layout === 'cards' ? 'sites-grid' : 'card sites-list'}>
             {shown.map((site) => (
               <SiteEntry key={site.domain} site={site} api={api} layout={layout} />
             ))}
