@@ -22,7 +22,7 @@ const FOUNDATION = '^src/(contracts|time|accounts|config)/|^src/(clock|errors|cl
 const SHARED_WITH_BROWSER = [
   '^src/contracts/',
   '^src/accounts/(roles|scopes|rawRetention)[.]ts$',
-  '^src/accounts/timeZoneNames[.]json$',
+  '^src/accounts/(timeZoneNames|canonicalTimeZones)[.]json$',
   '^src/webhooks/(eventTypes|policy)[.]ts$',
   '^src/ingest/derive/regionNames[.]ts$',
 ];

@@ -46,6 +46,8 @@ export const reportSendRequest = z.strictObject({
   kind: z.enum(REPORT_KINDS).optional(),
   /** Send as on this day (the site's time zone): the reports of the periods that ended before it. */
   date: isoDate.optional(),
+  /** One report (`kind`, weekly unless given) to this one address now, whether or not it is on a list or got it already; not recorded as a sending. */
+  to: z.string('must be an email address').max(320, 'must be an email address').optional(),
 });
 
 export const REPORT_OUTCOMES = ['sent', 'already_sent', 'failed', 'interrupted', 'no_mail'] as const;

@@ -31,6 +31,18 @@ export const goal = z.object({
 });
 export type Goal = z.infer<typeof goal>;
 
+/** How a scroll goal's threshold reads in goal names and descriptions alike: "Scroll 75%". */
+export const scrollWords = (threshold: number) => `Scroll ${threshold}%`;
+
+/**
+ * The name a goal gets when none is given, as Plausible names them: the event's name,
+ * "Visit /pricing", "Scroll 75% on /blog".
+ */
+export function defaultGoalName(goal: { eventName: string } | { pagePath: string; scrollThreshold: number }): string {
+  if ('eventName' in goal) return goal.eventName;
+  return goal.scrollThreshold >= 0 ? `${scrollWords(goal.scrollThreshold)} on ${goal.pagePath}` : `Visit ${goal.pagePath}`;
+}
+
 /** GET /api/v1/sites/goals?site_id=… */
 export const goalList = z.object({ goals: z.array(goal), meta: pageMeta });
 export type GoalList = z.infer<typeof goalList>;

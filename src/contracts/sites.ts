@@ -146,3 +146,7 @@ export type ViewedSite = z.infer<typeof viewedSite>;
 /** GET /app/api/sites/:domain/previous-domain. */
 export const previousDomain = z.object({ previous_domain: z.string().nullable(), valid_until: z.string().nullable() });
 export type PreviousDomain = z.infer<typeof previousDomain>;
+
+/** GET /app/api/sites/:domain/received-names: custom event names and property keys the site received lately, most frequent first. */
+export const receivedNames = z.object({ event_names: z.array(z.string()), property_keys: z.array(z.string()) });
+export type ReceivedNames = z.infer<typeof receivedNames>;

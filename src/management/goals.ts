@@ -1,4 +1,4 @@
-import type { Goal as GoalJson, GoalPayload } from '../contracts/goals.js';
+import { defaultGoalName, type Goal as GoalJson, type GoalPayload } from '../contracts/goals.js';
 import { badRequest, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { deleteGoal, findGoalByDefinition, findGoalByDisplayName, type Goal, insertGoal } from '../stores/meta/goals.js';
@@ -48,12 +48,6 @@ function parseCurrency(input: string): string {
   return code;
 }
 
-export function defaultDisplayName(definition: Definition): string {
-  if ('eventName' in definition) return definition.eventName;
-  if (definition.scrollThreshold >= 0) return `Scroll ${definition.scrollThreshold}% on ${definition.pagePath}`;
-  return `Visit ${definition.pagePath}`;
-}
-
 /**
  * Find-or-create, as Plausible does: the same definition answers the existing goal. A revenue
  * goal's currency is fixed once created, so asking for the same event with another currency
@@ -71,7 +65,7 @@ export async function findOrCreateGoal(db: MetaDb, siteId: number, payload: Goal
     }
     return { goal: existing, created: false };
   }
-  const displayName = payload.display_name?.trim() || defaultDisplayName(definition);
+  const displayName = payload.display_name?.trim() || defaultGoalName(definition);
   if (await findGoalByDisplayName(db, siteId, displayName)) {
     throw badRequest('goal_name_taken', `Another goal of this site is already called "${displayName}"; give a different "display_name".`);
   }

@@ -92,13 +92,37 @@ async function sendPeriod(deps: EmailDeps, site: Site, period: ReportPeriod, onl
   return sendings.sort((a, b) => a.email.localeCompare(b.email));
 }
 
-async function deliver(deps: EmailDeps & { mailer: Mailer }, content: ReportContent, site: Site, email: string, key: SendingKey): Promise<Sending['outcome']> {
+/** Builds a report's mail for one address and hands it to the SMTP server; throws when the server refuses it. */
+async function mailReport(deps: EmailDeps & { mailer: Mailer }, content: ReportContent, site: Site, email: string): Promise<void> {
   const mail = reportMail(content, {
     dashboard: dashboardUrl(deps.baseUrl, site.domain, content.period),
     unsubscribe: unsubscribeUrl(deps.baseUrl, deps.tokens.sign({ site: site.id, topic: content.period.kind, email })),
   });
+  await deps.mailer.send({ to: [email], subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers });
+}
+
+/**
+ * One report to one address now (`./bin/svc reports send --to`): the latest period due, or the one
+ * ending before `asOf`, whether or not the address is on the site's list. It is a copy outside the
+ * schedule, so it is neither claimed nor recorded in `report_sendings`, and the scheduled mails
+ * of that period still go out once each.
+ */
+export async function sendReportTo(deps: EmailDeps & { mailer: Mailer }, site: Site, kind: ReportKind, email: string, asOf?: LocalDate): Promise<Sending> {
+  const period = asOf ? periodEndingBefore(kind, asOf, site.timezone) : latestDuePeriod(kind, deps.clock.now(), site.timezone);
+  const content = await loadReport(deps.engine, site, period);
+  const sending = (outcome: Sending['outcome']): Sending => ({ kind, from: period.from, to: period.to, email, outcome });
   try {
-    await deps.mailer.send({ to: [email], subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers });
+    await mailReport(deps, content, site, email);
+    return sending('sent');
+  } catch (error) {
+    deps.log.warn({ siteId: site.id, kind, periodStart: period.from, email, err: error }, 'the SMTP server refused a report sent by hand');
+    return sending('failed');
+  }
+}
+
+async function deliver(deps: EmailDeps & { mailer: Mailer }, content: ReportContent, site: Site, email: string, key: SendingKey): Promise<Sending['outcome']> {
+  try {
+    await mailReport(deps, content, site, email);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await markFailed(deps.db, key, message);

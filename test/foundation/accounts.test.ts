@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey, looksLikeApiKey, parseScopes, SCOPES } from '../../src/accounts/apiKeyTokens.js';
-import { normaliseDomain } from '../../src/accounts/domains.js';
+import { normaliseDomain, siteAddressProblem } from '../../src/accounts/domains.js';
 import { hashPassword, verifyPassword } from '../../src/accounts/passwords.js';
 import { isValidTimeZone } from '../../src/accounts/timezones.js';
 
@@ -41,6 +41,14 @@ describe('site domains', () => {
 
   it.each(['', 'exa mple.com', '-bad.com', 'a..b', 'https://', `${'x'.repeat(64)}.com`])('rejects %j', (input) => {
     expect(normaliseDomain(input)).toBeNull();
+  });
+
+  it('refuses a site address with a path or query, and takes a scheme, www. or a trailing slash as spelling', () => {
+    expect(siteAddressProblem('https://www.example.com/shop')).toBe(
+      '"https://www.example.com/shop" has a path or query (/shop): a site is a whole domain, so give example.com alone. Pages of one part of a site can be told apart with a page filter on the dashboard.',
+    );
+    expect(siteAddressProblem('example.com?x=1')).toContain('(?x=1)');
+    for (const fine of ['example.com', 'https://www.Example.com/', 'http://shop.example.co.uk:8080']) expect(siteAddressProblem(fine)).toBeNull();
   });
 });
 

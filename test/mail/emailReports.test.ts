@@ -228,6 +228,34 @@ describe('email reports', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('Field "kind" must be one of weekly, monthly.');
   }, 60_000);
+
+  it('./bin/svc reports send --to sends one report to one address now, on a list or not, as often as asked', async () => {
+    clock.set(Date.now());
+    const send = () =>
+      svc(['reports', 'send', '--site', site.domain, '--kind', 'monthly', '--date', '2026-12-01', '--to', 'Boss@Example.com', '--url', t.url, '--json'], t.env);
+    for (const round of [1, 2]) {
+      const run = await send();
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout)).toEqual({
+        reports: [{ site: site.domain, sendings: [{ kind: 'monthly', from: '2026-11-01', to: '2026-11-30', email: 'boss@example.com', outcome: 'sent' }] }],
+      });
+      expect(mailsTo('boss@example.com', /^Monthly report for reports\.example\.com: November 2026$/)).toHaveLength(round);
+    }
+    await expectFiguresOfApi(mailsTo('boss@example.com')[0]!, ['2026-11-01', '2026-11-30']);
+    // Outside the schedule's record: the list's recipient still gets the period's report once, and boss is not on a list.
+    const listed = await svc(['reports', 'send', '--site', site.domain, '--kind', 'monthly', '--date', '2026-12-01', '--url', t.url, '--json'], t.env);
+    expect(JSON.parse(listed.stdout).reports[0].sendings.map((s: { email: string }) => s.email)).not.toContain('boss@example.com');
+    // Weekly unless told, and a line to read without --json.
+    const weekly = await svc(['reports', 'send', '--site', site.domain, '--date', '2026-11-23', '--to', 'boss@example.com', '--url', t.url], t.env);
+    expect(weekly.stdout.trim()).toBe(`${site.domain} weekly 2026-11-16–2026-11-22 boss@example.com: sent`);
+
+    const noSite = await svc(['reports', 'send', '--to', 'boss@example.com', '--url', t.url], t.env);
+    expect(noSite.code).toBe(2);
+    expect(noSite.stderr).toContain('--to sends one site’s report: name the site with --site.');
+    const badAddress = await svc(['reports', 'send', '--site', site.domain, '--to', 'not an address', '--url', t.url], t.env);
+    expect(badAddress.code).toBe(2);
+    expect(badAddress.stderr).toMatch(/address/);
+  }, 90_000);
 });
 
 describe('a refused or interrupted sending', () => {

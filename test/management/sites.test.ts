@@ -111,6 +111,10 @@ describe('sites', () => {
     const missing = await api.post('/api/v1/sites', { timezone: 'Etc/UTC' });
     expect(missing.body.error).toBe('Field "domain" is required.');
     expect((await api.post('/api/v1/sites', { domain: 'not a domain' })).body.code).toBe('invalid_domain');
+    const withPath = await api.post('/api/v1/sites', { domain: 'https://www.path.example.com/shop' });
+    expect(withPath.status).toBe(400);
+    expect(withPath.body).toMatchObject({ code: 'invalid_domain', error: expect.stringContaining('give path.example.com alone') });
+    expect((await api.post('/api/v1/sites', { domain: 'https://www.path.example.com/' })).body.domain).toBe('path.example.com');
     expect((await api.post('/api/v1/sites', { domain: 'tz.example.com', timezone: 'Mars/Base' })).body.code).toBe('invalid_timezone');
     const noFields = await api.get('/api/v1/sites');
     const own = noFields.body.sites[0].domain;

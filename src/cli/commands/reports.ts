@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { REPORT_KINDS, type ReportSendOutcome, reportSendOutcome } from '../../contracts/emailReports.js';
-import { AppError } from '../../errors.js';
+import { AppError, badRequest } from '../../errors.js';
 import { sitesWithRecipients } from '../../stores/meta/emailRecipients.js';
 import { listTeamMembers } from '../../stores/meta/guests.js';
 import { findLiveSiteByName } from '../../stores/meta/sites.js';
@@ -16,6 +16,7 @@ const SEND_SESSION_MS = 5 * 60_000;
  * it opens the event store the figures come from), by the very function the worker runs
  * (src/reports/reportSender.ts), so a report already sent is not sent again. As `svc export`
  * does, it signs in as each site's team owner with a short session written to the metadata store.
+ * With `--to`, one report of one site goes to one address now, outside that record.
  */
 export function reportCommands(program: Command, run: (action: (ctx: CommandContext) => Promise<void>) => Promise<void>): void {
   const reports = program.command('reports').description('Email reports (through the running server)');
@@ -25,10 +26,12 @@ export function reportCommands(program: Command, run: (action: (ctx: CommandCont
     .option('--site <domain>', 'only this site (default: every site with recipients)')
     .option('--kind <kind>', `only this report: ${REPORT_KINDS.join(' or ')}`)
     .option('--date <date>', 'send as on this day (YYYY-MM-DD, the site’s time zone): the periods that ended before it, to every current recipient')
+    .option('--to <email>', 'send one report (--kind, weekly unless given) of the --site to this address now, on a list or not, sent before or not')
     .option('--url <url>', 'server address (default: BASE_URL)')
-    .action((opts: { site?: string; kind?: string; date?: string; url?: string }) =>
+    .action((opts: { site?: string; kind?: string; date?: string; to?: string; url?: string }) =>
       run(async ({ meta, clock, out }) => {
         const now = clock.now();
+        if (opts.to !== undefined && opts.site === undefined) throw badRequest('invalid_arguments', '--to sends one site’s report: name the site with --site.');
         let sites = await sitesWithRecipients(meta.db, REPORT_KINDS);
         if (opts.site !== undefined) {
           const site = await findLiveSiteByName(meta.db, opts.site, now);
@@ -36,7 +39,11 @@ export function reportCommands(program: Command, run: (action: (ctx: CommandCont
           sites = [{ id: site.id, teamId: site.teamId, domain: site.domain, timezone: site.timezone }];
         }
         const base = serverAddress(opts.url);
-        const body = JSON.stringify({ ...(opts.kind ? { kind: opts.kind } : {}), ...(opts.date ? { date: opts.date } : {}) });
+        const body = JSON.stringify({
+          ...(opts.kind ? { kind: opts.kind } : {}),
+          ...(opts.date ? { date: opts.date } : {}),
+          ...(opts.to ? { to: opts.to } : {}),
+        });
         const results: ReportSendOutcome[] = [];
         for (const site of sites) results.push(await sendSite(meta, base, site, body, now));
         const lines = results.flatMap((r) => r.sendings.map((s) => `${r.site} ${s.kind} ${s.from}–${s.to} ${s.email}: ${s.outcome.replace('_', ' ')}`));

@@ -1,4 +1,4 @@
-import { normaliseDomain } from '../../accounts/domains.js';
+import { normaliseDomain, siteAddressProblem } from '../../accounts/domains.js';
 import { isValidRawRetention, rawRetentionProblem } from '../../accounts/rawRetention.js';
 import { isValidTimeZone, timeZoneProblem } from '../../accounts/timezones.js';
 import { invalid, missing } from '../../errors.js';
@@ -27,6 +27,8 @@ export type Site = Pick<MetaRecord<'sites'>, (typeof SITE_COLUMNS)[number]>;
 export const DOMAIN_TRANSITION_MS = 30 * 24 * 3_600_000;
 
 export function parseDomain(input: string): string {
+  const problem = siteAddressProblem(input);
+  if (problem) throw invalid('invalid_domain', problem);
   const domain = normaliseDomain(input);
   if (!domain) throw invalid('invalid_domain', `"${input}" is not a valid domain; give a host name such as example.com.`);
   return domain;

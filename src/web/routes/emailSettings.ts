@@ -4,10 +4,11 @@ import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import { type EmailSettings, type EmailTopic, isEmailTopic, recipientRequest, reportSendRequest, thresholdRequest } from '../../contracts/emailReports.js';
 import { domainParams } from '../../contracts/params.js';
 import { AppError, badRequest } from '../../errors.js';
+import { parseEmail } from '../../management/invitations.js';
 import { parsePayload } from '../../management/payload.js';
 import type { EmailDeps } from '../../reports/emailDeps.js';
 import { addSiteRecipient } from '../../reports/recipients.js';
-import { sendDueReports } from '../../reports/reportSender.js';
+import { sendDueReports, sendReportTo } from '../../reports/reportSender.js';
 import { listRecipients, listThresholds, removeRecipient, setThreshold } from '../../stores/meta/emailRecipients.js';
 import { parseIsoDate } from '../../time/localTime.js';
 import { requireViewer, type WebDeps } from '../signIn.js';
@@ -75,7 +76,12 @@ export function emailSettingsRoutes(scope: FastifyInstance, deps: WebDeps & { em
     const body = parsePayload(reportSendRequest, request.body ?? {});
     const asOf = body.date === undefined ? undefined : parseIsoDate(body.date);
     if (body.date !== undefined && asOf === undefined) throw badRequest('invalid_date', `${body.date} is not a day of the calendar.`);
-    if (!deps.emails.mailer) throw new AppError(409, 'mail_not_configured', MAIL_NOT_SET_UP);
+    const mailer = deps.emails.mailer;
+    if (!mailer) throw new AppError(409, 'mail_not_configured', MAIL_NOT_SET_UP);
+    if (body.to !== undefined) {
+      const email = parseEmail(body.to).toLowerCase();
+      return { site: site.domain, sendings: [await sendReportTo({ ...deps.emails, mailer }, site, body.kind ?? 'weekly', email, asOf)] };
+    }
     const [result] = await sendDueReports(deps.emails, { siteId: site.id, kind: body.kind, asOf });
     return result ?? { site: site.domain, sendings: [] };
   });

@@ -1,21 +1,15 @@
-import { queryResponse } from '@contracts/query';
-import { type SiteList, siteList } from '@contracts/sites';
-import { useEffect, useState } from 'react';
-import { type TeamApi, teamApi } from '../api';
+import { useMemo, useState } from 'react';
+import { teamApi } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { type SessionTeam, useSession } from '../session';
 import { Layout } from '../ui/Layout';
 import { Loading } from '../ui/Loading';
-import { Sparkline } from './sites/Sparkline';
+import { storeChoice, storedChoice } from '../ui/stored';
+import { SITE_LAYOUTS, SiteEntry, type SiteLayout } from './sites/SiteEntry';
+import { noSiteHolds, sitesMatching, useTeamSites } from './sites/teamSites';
 import './sites/sites.css';
 
-type SiteSummary = SiteList['sites'][number];
-
-interface SiteTraffic {
-  visitors: number | null;
-  hourly: number[];
-  error: string | null;
-}
+const LAYOUT_KEY = 'svc.sites.layout';
 
 /** The team shown: `?team=` when it is one of the user's, else their first. */
 export function useCurrentTeam(): SessionTeam | undefined {
@@ -24,69 +18,50 @@ export function useCurrentTeam(): SessionTeam | undefined {
   return session?.teams.find((team) => String(team.id) === search.get('team')) ?? session?.teams[0];
 }
 
-/** Visitors in the last 24 hours and their hourly line, from the query API (the key is the session). */
-async function trafficOf(api: TeamApi, domain: string): Promise<SiteTraffic> {
-  try {
-    const [total, hourly] = await Promise.all([
-      api.post('/api/v2/query', { site_id: domain, metrics: ['visitors'], date_range: '24h' }, queryResponse),
-      api.post(
-        '/api/v2/query',
-        {
-          site_id: domain,
-          metrics: ['visitors'],
-          date_range: '24h',
-          dimensions: ['time:hour'],
-          include: { time_labels: true },
-        },
-        queryResponse,
-      ),
-    ]);
-    const labels = hourly.meta.time_labels ?? [];
-    const byLabel = new Map(hourly.results.map((row) => [row.dimensions[0], row.metrics[0] ?? 0]));
-    return { visitors: total.results[0]?.metrics[0] ?? 0, hourly: labels.map((label) => byLabel.get(label) ?? 0), error: null };
-  } catch (failure) {
-    return { visitors: null, hourly: [], error: failure instanceof Error ? failure.message : String(failure) };
-  }
-}
-
-function SiteCard({ site, api }: { site: SiteSummary; api: TeamApi }) {
-  const [traffic, setTraffic] = useState<SiteTraffic | null>(null);
-  useEffect(() => {
-    void trafficOf(api, site.domain).then(setTraffic);
-  }, [api, site.domain]);
+/** The search box and the cards / list choice above the sites. */
+function SitesTools({
+  search,
+  setSearch,
+  layout,
+  setLayout,
+}: {
+  search: string;
+  setSearch(text: string): void;
+  layout: SiteLayout;
+  setLayout(layout: SiteLayout): void;
+}) {
   return (
-    <Link href={`/${encodeURIComponent(site.domain)}`} className="card site-card" data-site={site.domain}>
-      <div className="site-card-top">
-        <span className="site-domain">{site.domain}</span>
-      </div>
-      <div className="site-visitors" aria-live="polite">
-        {traffic === null ? '…' : traffic.visitors === null ? '—' : traffic.visitors.toLocaleString()}
-        <small>{traffic?.visitors === 1 ? 'visitor' : 'visitors'} in 24 h</small>
-      </div>
-      {traffic?.error ? (
-        <span className="muted small">{traffic.error}</span>
-      ) : (
-        <Sparkline points={traffic?.hourly ?? []} label={`Visitors per hour in the last 24 hours on ${site.domain}`} />
-      )}
-    </Link>
+    <div className="sites-tools">
+      <input
+        type="search"
+        className="input sites-search"
+        placeholder="Search sites"
+        aria-label="Search sites"
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+      />
+      <fieldset className="layout-toggle">
+        <legend className="visually-hidden">Show the sites as</legend>
+        {SITE_LAYOUTS.map((choice) => (
+          <button key={choice} type="button" className="btn btn-small" aria-pressed={layout === choice} onClick={() => setLayout(choice)}>
+            {choice === 'cards' ? 'Cards' : 'List'}
+          </button>
+        ))}
+      </fieldset>
+    </div>
   );
 }
 
 export function SitesPage() {
   const { session } = useSession();
   const team = useCurrentTeam();
-  const [sites, setSites] = useState<SiteSummary[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const api = team ? teamApi(team.id) : null;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the team id is what the list depends on
-  useEffect(() => {
-    if (!team) return;
-    setSites(null);
-    teamApi(team.id)
-      .get('/api/v1/sites?limit=1000', siteList)
-      .then((answer) => setSites(answer.sites))
-      .catch((failure: Error) => setError(failure.message));
-  }, [team?.id]);
+  const { sites, error } = useTeamSites(team?.id);
+  const [search, setSearch] = useState('');
+  const [layout, setLayout] = useState(() => storedChoice(LAYOUT_KEY, SITE_LAYOUTS, 'cards'));
+  const teamId = team?.id;
+  // One client per team, so each site's figures are asked for once and not again on every keystroke of the search.
+  const api = useMemo(() => (teamId === undefined ? null : teamApi(teamId)), [teamId]);
+  const shown = sites ? sitesMatching(sites, search) : [];
   if (!session?.user) return <Loading />;
   const switcher =
     session.teams.length > 1 && team ? (
@@ -131,11 +106,23 @@ export function SitesPage() {
         </div>
       )}
       {sites && sites.length > 0 && api && (
-        <div className="sites-grid">
-          {sites.map((site) => (
-            <SiteCard key={site.domain} site={site} api={api} />
-          ))}
-        </div>
+        <>
+          <SitesTools
+            search={search}
+            setSearch={setSearch}
+            layout={layout}
+            setLayout={(chosen) => {
+              setLayout(chosen);
+              storeChoice(LAYOUT_KEY, chosen);
+            }}
+          />
+          <div className={layout === 'cards' ? 'sites-grid' : 'card sites-list'}>
+            {shown.map((site) => (
+              <SiteEntry key={site.domain} site={site} api={api} layout={layout} />
+            ))}
+          </div>
+          {shown.length === 0 && <p className="muted">{noSiteHolds(search)}</p>}
+        </>
       )}
     </Layout>
   );

@@ -8,11 +8,12 @@ import { DeleteAccountSection } from './DeleteAccountSection';
 import { PasswordSection } from './PasswordSection';
 import { ProfileSection } from './ProfileSection';
 import { SessionsSection } from './SessionsSection';
+import { ThemeSection } from './ThemeSection';
 import { TwoFactorSection } from './TwoFactorSection';
 import '../settings/settings.css';
 import './account.css';
 
-/** The signed-in person's own account: name and address, password, two-factor sign-in, sessions, deletion. */
+/** The signed-in person's own account: name and address, password, two-factor sign-in, sessions, theme, deletion. */
 export function AccountPage() {
   const account = useResource((signal) => api.get('/app/api/account', accountState, signal), []);
   const { search } = useLocation();
@@ -34,6 +35,7 @@ export function AccountPage() {
             <PasswordSection />
             <TwoFactorSection account={account.data} reload={account.reload} />
             <SessionsSection />
+            <ThemeSection />
             <DeleteAccountSection />
           </>
         )}

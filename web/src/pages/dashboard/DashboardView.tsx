@@ -11,6 +11,7 @@ import { Reports } from './panels/Reports';
 import { siteToday } from './periods';
 import { useRegionNames } from './places';
 import { ShortcutsHelp } from './ShortcutsHelp';
+import { SiteSwitcher } from './SiteSwitcher';
 import { SegmentsMenu } from './segments/SegmentsMenu';
 import { comparisonOf, metricsBeside } from './state';
 import { TopStats } from './TopStats';
@@ -69,13 +70,15 @@ export function DashboardView({
   useRangeShortcuts({ state, today, update, open: (what) => (what === 'custom' ? setCustomOpen(true) : setHelpOpen((open) => !open)) });
   // A region filter's chip reads its name.
   useRegionNames(JSON.stringify(state.filters).includes('"visit:region"'));
+  // A shared link or a guest sees this one site: there are no others to switch to.
+  const switchTeam = readOnly || site.guest ? undefined : site.team_id;
   if (site.locked) return <LockedScreen reason={site.locked_reason} />;
   return (
     <DashboardContext.Provider value={context}>
       <div className="dashboard">
         <div className="dashboard-bar">
           <div className="site-title">
-            <h1>{site.domain}</h1>
+            {switchTeam !== undefined ? <SiteSwitcher domain={site.domain} teamId={switchTeam} /> : <h1>{site.domain}</h1>}
             <CurrentVisitors run={run} open={() => update({ period: 'realtime', from: null, to: null, interval: null })} />
           </div>
           <div className="dashboard-controls">
@@ -117,7 +120,7 @@ export function DashboardView({
             Times in {site.timezone}. Press <kbd>?</kbd> for keyboard shortcuts.
           </p>
         </div>
-        <ShortcutsHelp open={helpOpen} close={() => setHelpOpen(false)} />
+        <ShortcutsHelp open={helpOpen} close={() => setHelpOpen(false)} sites={switchTeam !== undefined} />
       </div>
     </DashboardContext.Provider>
   );

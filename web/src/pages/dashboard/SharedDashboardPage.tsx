@@ -5,7 +5,7 @@ import { siteDescription } from '@contracts/sites';
 import { useCallback, useEffect, useLayoutEffect, useState } from 'react';
 import { ApiError, api } from '../../api';
 import { useLocation } from '../../router';
-import { chooseTheme } from '../../theme';
+import { fixTheme } from '../../theme';
 import { Loading } from '../../ui/Loading';
 import { AuthForm, Field } from '../AuthForm';
 import type { Filter, QueryInput, SiteInfo } from './context';
@@ -20,10 +20,10 @@ function useEmbedLook(search: URLSearchParams): boolean {
   const embedded = embed === 'true';
   useLayoutEffect(() => {
     if (!embedded) return;
-    chooseTheme(theme);
+    fixTheme(theme);
     if (background) document.documentElement.style.setProperty('--bg', background);
     return () => {
-      chooseTheme('system');
+      fixTheme(null);
       document.documentElement.style.removeProperty('--bg');
     };
   }, [embedded, theme, background]);

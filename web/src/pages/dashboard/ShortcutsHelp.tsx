@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
-import { SHORTCUTS } from './shortcuts';
+import { SHORTCUTS, SITE_SHORTCUT } from './shortcuts';
 
 /** The `?` overlay: every keyboard shortcut (shortcuts.ts) and what it does. Escape or Close shut it. */
-export function ShortcutsHelp({ open, close }: { open: boolean; close(): void }) {
+export function ShortcutsHelp({ open, close, sites }: { open: boolean; close(): void /** Whether keys 1–9 switch sites here. */; sites: boolean }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const element = dialog.current;
@@ -15,7 +15,7 @@ export function ShortcutsHelp({ open, close }: { open: boolean; close(): void })
       <h2>Keyboard shortcuts</h2>
       <table>
         <tbody>
-          {SHORTCUTS.map((shortcut) => (
+          {(sites ? [...SHORTCUTS, SITE_SHORTCUT] : SHORTCUTS).map((shortcut) => (
             <tr key={shortcut.keys}>
               <td>
                 <kbd>{shortcut.keys}</kbd>

@@ -43,6 +43,14 @@ describe('keyboard shortcuts', () => {
     expect(press('ArrowLeft', { altKey: true })).toBeNull();
   });
 
+  it('takes the digits 1–9 as places in the site list, never 0 nor while typing', () => {
+    expect(press('1')).toEqual({ kind: 'site', position: 1 });
+    expect(press('9')).toEqual({ kind: 'site', position: 9 });
+    expect(press('0')).toBeNull();
+    expect(press('3', { typing: true })).toBeNull();
+    expect(press('3', { ctrlKey: true })).toBeNull();
+  });
+
   it('toggles the comparison with the previous period', () => {
     expect(viewChange({ kind: 'compare' }, view(''), today)).toMatchObject({ compare: 'previous_period' });
     expect(viewChange({ kind: 'compare' }, view('compare=year_over_year'), today)).toMatchObject({ compare: 'off' });

@@ -7,7 +7,9 @@ export type ShortcutAction =
   | { kind: 'custom' }
   | { kind: 'compare' }
   | { kind: 'shift'; direction: -1 | 1 }
-  | { kind: 'help' };
+  | { kind: 'help' }
+  /** Keys 1–9: the site at that place (from 1) in the site switcher's list. */
+  | { kind: 'site'; position: number };
 
 /** Every shortcut with what it does in words, as the `?` overlay and docs/dashboard.md list them. */
 export const SHORTCUTS: { keys: string; label: string; action: ShortcutAction }[] = [
@@ -19,6 +21,9 @@ export const SHORTCUTS: { keys: string; label: string; action: ShortcutAction }[
   { keys: '?', label: 'Show these shortcuts', action: { kind: 'help' } },
 ];
 
+/** The site keys' line of the `?` overlay, shown where the dashboard can switch sites (not on a shared link). */
+export const SITE_SHORTCUT = { keys: '1–9', label: 'Go to the site at that place in the site list' };
+
 const BY_KEY = new Map<string, ShortcutAction>(
   SHORTCUTS.map((s) => [s.keys === '←' ? 'ArrowLeft' : s.keys === '→' ? 'ArrowRight' : s.keys.toLowerCase(), s.action]),
 );
@@ -26,6 +31,7 @@ const BY_KEY = new Map<string, ShortcutAction>(
 /** A key pressed as a shortcut: what it does, or null (with a modifier held, or while typing in a field). */
 export function shortcutOf(event: { key: string; metaKey: boolean; ctrlKey: boolean; altKey: boolean; typing: boolean }): ShortcutAction | null {
   if (event.metaKey || event.ctrlKey || event.altKey || event.typing) return null;
+  if (/^[1-9]$/.test(event.key)) return { kind: 'site', position: Number(event.key) };
   return BY_KEY.get(event.key.length === 1 ? event.key.toLowerCase() : event.key) ?? null;
 }
 
@@ -33,8 +39,18 @@ export function shortcutOf(event: { key: string; metaKey: boolean; ctrlKey: bool
 export const isTyping = (target: EventTarget | null): boolean =>
   target instanceof Element && target.closest('input, select, textarea, [contenteditable="true"]') !== null;
 
+/** A key pressed on the page as a shortcut; an open dialog (the filter menu, the details, the ? overlay) keeps the keys to itself. */
+export const pressedShortcut = (event: KeyboardEvent): ShortcutAction | null =>
+  shortcutOf({
+    key: event.key,
+    metaKey: event.metaKey,
+    ctrlKey: event.ctrlKey,
+    altKey: event.altKey,
+    typing: isTyping(event.target) || document.querySelector('dialog[open]') !== null,
+  });
+
 /** The days the view shows, when it is whole days (today counts as one). */
-function viewDays(state: ViewState, today: string): [string, string] | null {
+export function viewDays(state: ViewState, today: string): [string, string] | null {
   if (state.period === 'custom') return state.from && state.to ? [state.from, state.to] : null;
   return state.period === 'day' ? [today, today] : presetDays(state.period, today);
 }

@@ -1,15 +1,14 @@
 import { queryResponse } from '@contracts/query';
 import { site as siteSchema, siteSnippet } from '@contracts/sites';
 import { useEffect, useState } from 'react';
-import TIME_ZONES from '../../../../src/accounts/timeZoneNames.json';
 import { api as appApi, teamApi } from '../../api';
 import { Link } from '../../router';
 import { CopyButton } from '../../ui/CopyButton';
 import { Layout } from '../../ui/Layout';
+import { TimeZoneSelect } from '../../ui/TimeZoneSelect';
+import { offeredZoneFor } from '../../ui/timeZoneChoices';
 import { useCurrentTeam } from '../SitesPage';
 import './sites.css';
-
-const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** Polls for the first event of a new site (realtime range: the last 30 minutes). */
 function WaitingForFirstPageview({ domain }: { domain: string }) {
@@ -49,7 +48,7 @@ function WaitingForFirstPageview({ domain }: { domain: string }) {
 export function AddSitePage() {
   const team = useCurrentTeam();
   const [domain, setDomain] = useState('');
-  const [timezone, setTimezone] = useState(TIME_ZONES.includes(browserZone) ? browserZone : 'Etc/UTC');
+  const [timezone, setTimezone] = useState(() => offeredZoneFor(Intl.DateTimeFormat().resolvedOptions().timeZone));
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ domain: string; snippet: string } | null>(null);
   if (!team) return null;
@@ -89,13 +88,7 @@ export function AddSitePage() {
             </div>
             <div className="field">
               <label htmlFor="site-timezone">Reporting time zone</label>
-              <select id="site-timezone" value={timezone} onChange={(event) => setTimezone(event.target.value)}>
-                {TIME_ZONES.map((zone) => (
-                  <option key={zone} value={zone}>
-                    {zone}
-                  </option>
-                ))}
-              </select>
+              <TimeZoneSelect id="site-timezone" value={timezone} onZone={setTimezone} />
               <span className="field-hint">Days and months of every report are counted in this zone.</span>
             </div>
             {error && (

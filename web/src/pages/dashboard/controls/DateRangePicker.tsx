@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import './controls.css';
 import { PERIODS } from '../periods';
+import { viewDays } from '../shortcuts';
 import { COMPARISONS, type ViewState } from '../state';
 
 // Fetched when a custom range is first chosen, not with the dashboard's first load (test/web/bundleSize.test.ts).
@@ -32,6 +33,8 @@ export function DateRangePicker({
   const [compareOpen, setCompareOpen] = useState(false);
   const custom = state.period === 'custom' && state.from && state.to;
   const matchable = state.compare === 'previous_period' || state.compare === 'year_over_year';
+  // The calendar opens on the days shown (28 days ending yesterday open on yesterday's month).
+  const [shownFrom, shownTo] = viewDays(state, today) ?? [null, null];
   return (
     <div className="range-picker">
       <div className="picker-anchor">
@@ -58,8 +61,8 @@ export function DateRangePicker({
           <Suspense fallback={null}>
             <RangeCalendar
               label="Custom range"
-              from={state.from}
-              to={state.to}
+              from={shownFrom}
+              to={shownTo}
               latest={today}
               cancel={() => setCustomOpen(false)}
               apply={(from, to) => {

@@ -23,7 +23,8 @@ const dayName = (day: string) =>
 /**
  * A month's calendar to choose a range: the first click picks its first day, the second its last;
  * a day before the first starts the range again there, so a reversed range cannot be chosen. Days
- * after `latest` (the site's today) are not offered.
+ * after `latest` (the site's today) are not offered. It opens on the month of the range given
+ * (the days the view shows), so the days around it can be picked at once.
  */
 export function RangeCalendar({
   label,

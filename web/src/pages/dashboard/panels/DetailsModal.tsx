@@ -23,7 +23,7 @@ export function detailMetrics(dimension: string): string[] {
 /**
  * A panel's whole breakdown in a modal dialog: every metric, a search (a `contains` filter on the
  * dimension), sorting by any column and "Load more". The native <dialog> keeps focus inside and
- * closes on Escape; choosing a row filters the dashboard by it, as a panel row does.
+ * closes on Escape (once the search is cleared); choosing a row filters the dashboard by it, as a panel row does.
  */
 export function DetailsModal({ title, tab, onClose }: { title: string; tab: PanelTab; onClose(): void }) {
   const { addFilter, filters } = useDashboard();
@@ -63,6 +63,13 @@ export function DetailsModal({ title, tab, onClose }: { title: string; tab: Pane
           placeholder={`Search ${tab.label.toLowerCase()}`}
           value={typed}
           onChange={(event) => setTyped(event.target.value)}
+          onKeyDown={(event) => {
+            // Escape clears a search first; the next one closes the view, as the dialog does.
+            if (event.key === 'Escape' && typed !== '') {
+              event.preventDefault();
+              setTyped('');
+            }
+          }}
         />
       </label>
       {error && <p className="form-error small">{error}</p>}

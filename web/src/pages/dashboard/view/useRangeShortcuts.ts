@@ -1,11 +1,11 @@
 import { useEffect, useRef } from 'react';
-import { isTyping, type ShortcutAction, shortcutOf, viewChange } from '../shortcuts';
+import { pressedShortcut, viewChange } from '../shortcuts';
 import type { ViewState } from '../state';
 
 /**
  * The dashboard's keyboard shortcuts (shortcuts.ts), as in Plausible; never while typing in a
  * field. Ranges, the comparison and moving the range change the view; C and ? open what the page
- * shows for them.
+ * shows for them; the site switcher (SiteSwitcher.tsx) takes the keys 1–9.
  */
 export function useRangeShortcuts(options: { state: ViewState; today: string; update(change: Partial<ViewState>): void; open(what: 'custom' | 'help'): void }) {
   // The listener stays the same while the view changes; it reads the latest view through the ref.
@@ -13,14 +13,7 @@ export function useRangeShortcuts(options: { state: ViewState; today: string; up
   latest.current = options;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const action: ShortcutAction | null = shortcutOf({
-        key: event.key,
-        metaKey: event.metaKey,
-        ctrlKey: event.ctrlKey,
-        altKey: event.altKey,
-        // An open dialog (the filter menu, the details, the ? overlay) keeps the keys to itself.
-        typing: isTyping(event.target) || document.querySelector('dialog[open]') !== null,
-      });
+      const action = pressedShortcut(event);
       if (!action) return;
       const { state, today, update, open } = latest.current;
       if (action.kind === 'custom' || action.kind === 'help') {

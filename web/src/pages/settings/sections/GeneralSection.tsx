@@ -2,13 +2,13 @@ import { previousDomain, site as siteSchema } from '@contracts/sites';
 import { useState } from 'react';
 import { RAW_RETENTION_DAYS } from '../../../../../src/accounts/rawRetention';
 import { OWNER } from '../../../../../src/accounts/roles';
-import TIME_ZONES from '../../../../../src/accounts/timeZoneNames.json';
 import { api as appApi } from '../../../api';
 import { formatDay } from '../../../format';
 import { navigate } from '../../../router';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { Section } from '../../../ui/Section';
 import { Field, ServerForm } from '../../../ui/ServerForm';
+import { TimeZoneSelect } from '../../../ui/TimeZoneSelect';
 import { useResource } from '../../../ui/useResource';
 import type { SiteSectionProps } from '../siteSection';
 
@@ -64,7 +64,6 @@ function SiteDomain({ site, api, refreshSite, path }: PartProps) {
 /** The time zone reports count days in; fixed once raw events of earlier days are gone. */
 function SiteTimeZone({ site, api, refreshSite, path }: PartProps) {
   const [timezone, setTimezone] = useState(site.timezone);
-  const zones = TIME_ZONES.includes(site.timezone) ? TIME_ZONES : [site.timezone, ...TIME_ZONES];
   return (
     <Section title="Time zone" description="Days, weeks and months of every report are counted in this time zone.">
       <ServerForm
@@ -82,13 +81,7 @@ function SiteTimeZone({ site, api, refreshSite, path }: PartProps) {
           codes={['invalid_timezone', 'timezone_fixed']}
           hint={site.raw_events_from && 'Fixed: raw events of earlier days were deleted, and their daily roll-ups were cut in this time zone.'}
         >
-          <select value={timezone} onChange={(event) => setTimezone(event.target.value)}>
-            {zones.map((zone) => (
-              <option key={zone} value={zone}>
-                {zone}
-              </option>
-            ))}
-          </select>
+          <TimeZoneSelect value={timezone} onZone={setTimezone} />
         </Field>
       </ServerForm>
     </Section>

@@ -1,10 +1,11 @@
-import { type Goal, type GoalList, goalList } from '@contracts/goals';
+import { type Goal, type GoalList, goalList, scrollWords } from '@contracts/goals';
 import { useState } from 'react';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Section } from '../../../ui/Section';
 import { Field, ServerForm } from '../../../ui/ServerForm';
 import { type Resource, useResource } from '../../../ui/useResource';
+import { notYetUsed, useReceivedNames } from '../receivedNames';
 import type { SiteSectionProps } from '../siteSection';
 
 type Kind = 'event' | 'page' | 'scroll' | 'revenue';
@@ -24,7 +25,7 @@ const describe = (goal: Goal) =>
   goal.goal_type === 'event'
     ? `Event ${goal.event_name}${goal.currency ? ` · revenue in ${goal.currency}` : ''}`
     : goal.goal_type === 'scroll'
-      ? `Scroll ${goal.scroll_threshold} % on ${goal.page_path}`
+      ? `${scrollWords(goal.scroll_threshold)} on ${goal.page_path}`
       : `Pageview of ${goal.page_path}`;
 
 /** Goals: the conversions the dashboard's goals panel counts. */
@@ -41,7 +42,7 @@ export function GoalsSection(props: SiteSectionProps) {
   return (
     <>
       <Goals {...props} goals={goals} changed={changed} />
-      <AddGoal {...props} changed={changed} />
+      <AddGoal {...props} changed={changed} goalEvents={goals.data?.goals.flatMap((goal) => (goal.event_name === null ? [] : [goal.event_name])) ?? []} />
     </>
   );
 }
@@ -58,7 +59,8 @@ function Goals({ site, api, goals, changed }: SiteSectionProps & { goals: Resour
           <li key={goal.id}>
             <div>
               <strong>{goal.display_name}</strong>
-              <div className="muted small">{describe(goal)}</div>
+              {/* A goal under its default name ("Scroll 75% on /blog") is described by it already. */}
+              {describe(goal) !== goal.display_name && <div className="muted small">{describe(goal)}</div>}
             </div>
             <ConfirmButton
               label="Delete"
@@ -78,7 +80,8 @@ function Goals({ site, api, goals, changed }: SiteSectionProps & { goals: Resour
 }
 
 /** A new goal: its kind, then the fields that kind needs. */
-function AddGoal({ site, api, changed }: SiteSectionProps & { changed(): void }) {
+function AddGoal({ site, api, changed, goalEvents }: SiteSectionProps & { changed(): void /** The event names goals already count. */; goalEvents: string[] }) {
+  const suggested = notYetUsed(useReceivedNames(site.domain).event_names, goalEvents);
   const [kind, setKind] = useState<Kind>('event');
   const [eventName, setEventName] = useState('');
   const [pagePath, setPagePath] = useState('');
@@ -116,9 +119,20 @@ function AddGoal({ site, api, changed }: SiteSectionProps & { changed(): void })
         <p className="field-hint">{KINDS.find((k) => k.kind === kind)?.hint}</p>
         {(kind === 'event' || kind === 'revenue') && (
           <Field id="goal-event" label="Event name" name="event_name">
-            <input value={eventName} onChange={(event) => setEventName(event.target.value)} placeholder="Signup" />
+            <input
+              value={eventName}
+              onChange={(event) => setEventName(event.target.value)}
+              placeholder="Signup"
+              list="goal-received-events"
+              autoComplete="off"
+            />
           </Field>
         )}
+        <datalist id="goal-received-events">
+          {suggested.map((name) => (
+            <option key={name} value={name} />
+          ))}
+        </datalist>
         {kind === 'revenue' && <CurrencyField currency={currency} setCurrency={setCurrency} />}
         {(kind === 'page' || kind === 'scroll') && (
           <Field id="goal-page" label="Page path" name="page_path">

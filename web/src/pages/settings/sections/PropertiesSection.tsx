@@ -2,12 +2,14 @@ import { useState } from 'react';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { Section } from '../../../ui/Section';
 import { Field, ServerForm } from '../../../ui/ServerForm';
+import { notYetUsed, useReceivedNames } from '../receivedNames';
 import type { SiteSectionProps } from '../siteSection';
 
 /** Custom properties the dashboard offers as breakdowns and filters. */
 export function PropertiesSection({ site, api, refreshSite }: SiteSectionProps) {
   const [property, setProperty] = useState('');
   const query = `site_id=${encodeURIComponent(site.domain)}`;
+  const suggested = notYetUsed(useReceivedNames(site.domain).property_keys, site.custom_properties);
   return (
     <>
       <Section title="Custom properties" description="Properties sent with events (props) that the dashboard lists for breakdowns and filters.">
@@ -40,8 +42,13 @@ export function PropertiesSection({ site, api, refreshSite }: SiteSectionProps) 
           }}
         >
           <Field id="prop-name" label="Property name" name="property">
-            <input value={property} onChange={(event) => setProperty(event.target.value)} placeholder="plan" />
+            <input value={property} onChange={(event) => setProperty(event.target.value)} placeholder="plan" list="received-properties" autoComplete="off" />
           </Field>
+          <datalist id="received-properties">
+            {suggested.map((name) => (
+              <option key={name} value={name} />
+            ))}
+          </datalist>
         </ServerForm>
       </Section>
     </>
