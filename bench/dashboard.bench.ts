@@ -16,6 +16,7 @@ import { launchBrowser } from '../test/support/browser.js';
 import { loadSyntheticSite } from './syntheticSite.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const TRACE = Boolean(process.env.BENCH_TRACE);
 const { app, url, site, userId, now, close } = await loadSyntheticSite('dashboard');
 // The dashboard as a site owner sees it: every closed day rolled up.
 await app.rollups.runOnce([{ id: site.id, timezone: site.timezone, rawEventsFrom: null }], now);
@@ -31,6 +32,8 @@ interface Probe {
   /** performance.now() of the last change to the page's elements, and of the last key press or click. */
   changedAt: number;
   actedAt: number;
+  /** Each query request: what it asked, when it was sent, its answer began and ended (BENCH_TRACE). */
+  log: { asked: string; sentAt: number; answeredAt: number; endedAt: number }[];
 }
 declare global {
   interface Window {
@@ -40,7 +43,7 @@ declare global {
 
 /** Runs in the page: counts the query requests (answered once their body is in) and notes every change and action. */
 function installProbe(queryPath: string) {
-  const probe: Probe = { sent: 0, pending: 0, changedAt: 0, actedAt: 0 };
+  const probe: Probe = { sent: 0, pending: 0, changedAt: 0, actedAt: 0, log: [] };
   window.dashboardProbe = probe;
   const pattern = new RegExp(queryPath);
   const fetch = window.fetch.bind(window);
@@ -50,10 +53,18 @@ function installProbe(queryPath: string) {
     if (!pattern.test(new URL(target, location.href).pathname)) return answer;
     probe.sent++;
     probe.pending++;
+    const entry = { asked: String(init?.body ?? ''), sentAt: performance.now(), answeredAt: Number.NaN, endedAt: Number.NaN };
+    probe.log.push(entry);
     answer
-      .then((response) => response.clone().arrayBuffer())
+      .then((response) => {
+        entry.answeredAt = performance.now();
+        return response.clone().arrayBuffer();
+      })
       .catch(() => undefined)
-      .finally(() => probe.pending--);
+      .finally(() => {
+        entry.endedAt = performance.now();
+        probe.pending--;
+      });
     return answer;
   };
   new MutationObserver(() => {
@@ -96,6 +107,28 @@ async function filled(page: Page, sentBefore: number): Promise<number> {
   return page.evaluate(() => window.dashboardProbe.changedAt - window.dashboardProbe.actedAt);
 }
 
+/** BENCH_TRACE=1: prints a step's queries as the page saw them, in ms from the action: sent, answer begun, answer in. */
+async function trace(page: Page, name: string, took: number) {
+  const { log, actedAt } = await page.evaluate(() => ({ log: window.dashboardProbe.log, actedAt: window.dashboardProbe.actedAt }));
+  console.log(`${name}: filled at ${took.toFixed(0)} ms`);
+  // Before the first render's queries: what the page loaded, in ms from navigation start to its start and end.
+  if (name === FIRST) {
+    const loads = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => ({ path: new URL(e.name).pathname, start: e.startTime, end: (e as PerformanceResourceTiming).responseEnd })),
+    );
+    for (const load of loads.filter((l) => !QUERY_PATH.test(l.path)))
+      console.log(`  ${load.start.toFixed(0).padStart(6)} ${load.end.toFixed(0).padStart(6)}  ${load.path}`);
+  }
+  for (const entry of log.filter((e) => e.sentAt >= actedAt)) {
+    const asked = JSON.parse(entry.asked || '{}') as { dimensions?: string[]; metrics?: string[]; date_range?: unknown; filters?: unknown[] };
+    const at = (t: number) => (t - actedAt).toFixed(0).padStart(6);
+    const what = [asked.dimensions?.join(',') || '(totals)', asked.metrics?.join(','), JSON.stringify(asked.date_range), JSON.stringify(asked.filters ?? [])];
+    console.log(`  ${at(entry.sentAt)} ${at(entry.answeredAt)} ${at(entry.endedAt)}  ${what.join(' ')}`);
+  }
+}
+
 interface Step {
   name: string;
   /** What the person does; the page is filled and still before it. */
@@ -135,6 +168,7 @@ async function visit(): Promise<Map<string, Timing>> {
   const timings = new Map<string, Timing>();
   await page.goto(`${url}/${site.domain}?period=91d`, { waitUntil: 'commit' });
   timings.set(FIRST, { page: await filled(page, 0), queries });
+  if (TRACE) await trace(page, FIRST, timings.get(FIRST)!.page);
   // Scrolled through once, so the map's drawing (made when first near the screen) falls in no step.
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await page.waitForTimeout(STILL_MS);
@@ -144,6 +178,7 @@ async function visit(): Promise<Map<string, Timing>> {
     const sent = await page.evaluate(() => window.dashboardProbe.sent);
     await step.act(page);
     timings.set(step.name, { page: await filled(page, sent), queries });
+    if (TRACE) await trace(page, step.name, timings.get(step.name)!.page);
   }
   await context.close();
   return timings;
