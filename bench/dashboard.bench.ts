@@ -8,7 +8,8 @@
  * page itself (performance.now()), from the key press or click (navigation start for the first
  * render) to the last change of the page before it is filled and still. The baseline, in the same
  * run: the very queries the page sent for that step, replayed over HTTP one after another (their
- * sum), and the slowest of them alone. Prints p50 of BENCH_RUNS (5) runs and the ratios.
+ * sum), and the slowest of them alone; a step back to a view seen in the last 30 seconds sends none
+ * (web/src/pages/dashboard/view/recentAnswers.ts). Prints p50 of BENCH_RUNS (5) runs and the ratios.
  */
 import type { Page } from 'playwright-core';
 import { createWebSession } from '../src/stores/meta/webSessions.js';
@@ -26,8 +27,7 @@ const QUERY_PATH = /^\/app\/api\/sites\/[^/]+\/(query|funnel)$/;
 
 /** What the page records of itself, installed before its own scripts run. */
 interface Probe {
-  /** Query requests sent, and those not yet answered in full. */
-  sent: number;
+  /** Query requests not yet answered in full. */
   pending: number;
   /** performance.now() of the last change to the page's elements, and of the last key press or click. */
   changedAt: number;
@@ -43,7 +43,7 @@ declare global {
 
 /** Runs in the page: counts the query requests (answered once their body is in) and notes every change and action. */
 function installProbe(queryPath: string) {
-  const probe: Probe = { sent: 0, pending: 0, changedAt: 0, actedAt: 0, log: [] };
+  const probe: Probe = { pending: 0, changedAt: 0, actedAt: 0, log: [] };
   window.dashboardProbe = probe;
   const pattern = new RegExp(queryPath);
   const fetch = window.fetch.bind(window);
@@ -51,7 +51,6 @@ function installProbe(queryPath: string) {
     const answer = fetch(input, init);
     const target = input instanceof Request ? input.url : String(input);
     if (!pattern.test(new URL(target, location.href).pathname)) return answer;
-    probe.sent++;
     probe.pending++;
     const entry = { asked: String(init?.body ?? ''), sentAt: performance.now(), answeredAt: Number.NaN, endedAt: Number.NaN };
     probe.log.push(entry);
@@ -82,16 +81,16 @@ const STILL_MS = 300;
 
 /**
  * Waits until the page is filled, answering the time from the action (0: navigation start) to its
- * last change. Filled: a query was sent since the action and every one is answered, nothing is
+ * last change. Filled: the page changed since the action, every query it sent is answered, nothing is
  * `aria-busy`, the graph has points, no placeholder (`*skeleton*`) is on the screen, and the page
  * has been still for STILL_MS. It counts no panel by name, and a placeholder below the screen (the
  * map, drawn only when scrolled near) does not hold it up.
  */
-async function filled(page: Page, sentBefore: number): Promise<number> {
+async function filled(page: Page): Promise<number> {
   await page.waitForFunction(
-    ({ sentBefore, still }) => {
+    (still) => {
       const probe = window.dashboardProbe;
-      if (probe.sent <= sentBefore || probe.pending > 0) return false;
+      if (probe.changedAt <= probe.actedAt || probe.pending > 0) return false;
       if (!document.querySelector('.top-stats') || document.querySelector('[aria-busy="true"]')) return false;
       if (Number(document.querySelector('.graph-plot')?.getAttribute('data-points') ?? 0) === 0) return false;
       const onScreen = (element: Element) => {
@@ -101,7 +100,7 @@ async function filled(page: Page, sentBefore: number): Promise<number> {
       if ([...document.querySelectorAll('[class*="skeleton"]')].some(onScreen)) return false;
       return performance.now() - probe.changedAt >= still;
     },
-    { sentBefore, still: STILL_MS },
+    STILL_MS,
     { timeout: 120_000, polling: 50 },
   );
   return page.evaluate(() => window.dashboardProbe.changedAt - window.dashboardProbe.actedAt);
@@ -167,7 +166,7 @@ async function visit(): Promise<Map<string, Timing>> {
   });
   const timings = new Map<string, Timing>();
   await page.goto(`${url}/${site.domain}?period=91d`, { waitUntil: 'commit' });
-  timings.set(FIRST, { page: await filled(page, 0), queries });
+  timings.set(FIRST, { page: await filled(page), queries });
   if (TRACE) await trace(page, FIRST, timings.get(FIRST)!.page);
   // Scrolled through once, so the map's drawing (made when first near the screen) falls in no step.
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
@@ -175,9 +174,8 @@ async function visit(): Promise<Map<string, Timing>> {
   await page.evaluate(() => window.scrollTo(0, 0));
   for (const step of STEPS) {
     queries = [];
-    const sent = await page.evaluate(() => window.dashboardProbe.sent);
     await step.act(page);
-    timings.set(step.name, { page: await filled(page, sent), queries });
+    timings.set(step.name, { page: await filled(page), queries });
     if (TRACE) await trace(page, step.name, timings.get(step.name)!.page);
   }
   await context.close();
