@@ -5,7 +5,7 @@
  * their referrers, countries with their regions and cities, devices, browsers and operating
  * systems with their versions) and the visits derived from them, served over HTTP.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../src/app.js';
@@ -44,9 +44,11 @@ export async function loadSyntheticSite(name: string) {
   const VISITORS = Math.round(EVENTS / 8.5);
 
   // BENCH_STORE=<dir> reuses a store a run left (BENCH_KEEP=1), seen from the same instant (BENCH_NOW, or the same day's
-  // BENCH_HOUR): loading 100 M events takes a quarter of an hour.
-  const reused = process.env.BENCH_STORE;
-  const dataDir = reused ?? mkdtempSync(join(tmpdir(), `svc-${name}-bench-`));
+  // BENCH_HOUR): loading 100 M events takes a quarter of an hour. A directory holding no store yet is loaded and kept.
+  const store = process.env.BENCH_STORE;
+  const reused = store !== undefined && existsSync(join(store, 'meta.sqlite'));
+  if (store !== undefined) mkdirSync(store, { recursive: true });
+  const dataDir = store ?? mkdtempSync(join(tmpdir(), `svc-${name}-bench-`));
   const now = benchNow();
   const started = Date.now();
   const clock = { now: () => now + (Date.now() - started) };
@@ -176,10 +178,10 @@ export async function loadSyntheticSite(name: string) {
     userId,
     teamId,
     now,
-    /** Closes the app and removes the store, unless BENCH_KEEP=1 asks to keep it for ad-hoc SQL. */
+    /** Closes the app and removes the store, unless BENCH_KEEP=1 asks to keep it for ad-hoc SQL or BENCH_STORE named it. */
     async close() {
       await app.close();
-      if (process.env.BENCH_KEEP) console.log(`Store kept in ${dataDir}, seen from BENCH_NOW=${new Date(now).toISOString()}`);
+      if (process.env.BENCH_KEEP || store !== undefined) console.log(`Store kept in ${dataDir}, seen from BENCH_NOW=${new Date(now).toISOString()}`);
       else rmSync(dataDir, { recursive: true, force: true });
     },
   };
