@@ -348,7 +348,7 @@ function echoQuery(q: ResolvedQuery, parsed: ParsedQuery): QueryEcho {
 }
 
 /** Filters as resolved: aliases replaced by their dimensions, options spelled out. */
-function echoFilters(parsed: ParsedQuery): unknown[] {
+export function echoFilters(parsed: ParsedQuery): unknown[] {
   const echo = (tree: ParsedQuery['filters'][number]): unknown => {
     // A segment's ids are numbers, as they were asked for.
     if ('dimension' in tree)
