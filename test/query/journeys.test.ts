@@ -3,6 +3,7 @@ import { ManualClock } from '../../src/clock.js';
 import { lockTeam } from '../../src/stores/meta/teams.js';
 import { type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
+import { signedInHeaders } from '../support/webSession.js';
 
 /**
  * A site whose every visit path is known (8 Jan, UTC), paths as the journeys read them:
@@ -256,6 +257,29 @@ describe('journeys filtered', () => {
     const ny = await journeys({ date_range: ['2024-01-09', '2024-01-09'], steps: [{ page: '/pricing' }], timezone: 'America/New_York' });
     expect(next(ny)).toEqual([['/blog/c', 1]]);
     expect(ny.query).toMatchObject({ date_range: ['2024-01-09T00:00:00-05:00', '2024-01-09T23:59:59-05:00'], timezone: 'America/New_York' });
+  });
+});
+
+describe('journeys for the dashboards', () => {
+  const body = { date_range: DAY, steps: [{ page: '/pricing' }], direction: 'backward' };
+  const send = async (path: string, headers: Record<string, string>, payload: unknown, method = 'POST') => {
+    const res = await fetch(`${t.url}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  it('answers a signed-in viewer on the site path as the API answers', async () => {
+    const api = await journeys(body);
+    const headers = await signedInHeaders(t.app, account.userId);
+    expect(await send(`/app/api/sites/${account.domain}/journeys`, headers, body)).toEqual({ status: 200, body: api });
+    const refused = await send(`/app/api/sites/${account.domain}/journeys`, headers, { ...body, candidates: 99 });
+    expect(refused).toMatchObject({ status: 400, body: { error: expect.stringContaining('#/candidates may be at most 20') } });
+  });
+
+  it('answers through a shared link', async () => {
+    const link = await send('/api/v1/sites/shared-links', bearer(account.key), { site_id: account.domain, name: 'Public' }, 'PUT');
+    const slug = new URL(link.body.url).searchParams.get('auth');
+    expect(await send(`/app/api/share/${slug}/journeys`, {}, body)).toEqual({ status: 200, body: await journeys(body) });
+    expect((await send('/app/api/share/no-such-link/journeys', {}, body)).status).toBe(404);
   });
 });
 
