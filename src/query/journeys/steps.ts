@@ -25,17 +25,26 @@ function folderOf(page: string): string | null {
   return page.endsWith(FOLDER_SUFFIX) ? normalPage(page.slice(0, -FOLDER_SUFFIX.length)) : null;
 }
 
-/** The condition on a path element `x` for a page (or folder) given as a step's page. */
-function pageCondition(page: string, element: string, params: SqlParams): string {
-  const folder = folderOf(page);
-  if (folder === null) return `${element}.2 = ${params.string(page)}`;
-  return `(${element}.2 = ${params.string(folder)} OR startsWith(${element}.2, ${params.string(`${folder}/`)}))`;
+/** A step's columns: a path element's (`x.1`, `x.2`) or an event row's. */
+export interface StepColumns {
+  name: string;
+  page: string;
 }
 
-/** Whether a path element matches a step: a pageview of the page (folder), or the event (on the page). */
-export function stepCondition(step: JourneyStep, element: string, params: SqlParams): string {
-  const name = `${element}.1 = ${params.string(step.event ?? 'pageview')}`;
-  return step.page === undefined ? name : `(${name} AND ${pageCondition(step.page, element, params)})`;
+export const elementColumns = (element: string): StepColumns => ({ name: `${element}.1`, page: `${element}.2` });
+export const ROW_COLUMNS: StepColumns = { name: 'name', page: NORMAL_PATHNAME_SQL };
+
+/** The condition on a page (or folder) given as a step's page. */
+function pageCondition(page: string, column: string, params: SqlParams): string {
+  const folder = folderOf(page);
+  if (folder === null) return `${column} = ${params.string(page)}`;
+  return `(${column} = ${params.string(folder)} OR startsWith(${column}, ${params.string(`${folder}/`)}))`;
+}
+
+/** Whether a path element (or an event row) matches a step: a pageview of the page (folder), or the event (on the page). */
+export function stepCondition(step: JourneyStep, columns: StepColumns, params: SqlParams): string {
+  const name = `${columns.name} = ${params.string(step.event ?? 'pageview')}`;
+  return step.page === undefined ? name : `(${name} AND ${pageCondition(step.page, columns.page, params)})`;
 }
 
 /** How a requested step is named: its page, its event, or "Signup on /pricing". */
