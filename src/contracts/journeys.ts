@@ -57,7 +57,11 @@ export const journeysRequest = z.strictObject({
     .min(1, 'must be at least 1')
     .max(JOURNEY_LIMITS.candidates, `may be at most ${JOURNEY_LIMITS.candidates}`)
     .optional(),
-  search: z.string('must be text').min(JOURNEY_LIMITS.searchChars, `must be at least ${JOURNEY_LIMITS.searchChars} characters long`).max(200).optional(),
+  search: z
+    .string('must be text')
+    .min(JOURNEY_LIMITS.searchChars, `must be at least ${JOURNEY_LIMITS.searchChars} characters long`)
+    .max(200, 'may be at most 200 characters long')
+    .optional(),
 });
 export type JourneysRequest = z.infer<typeof journeysRequest>;
 

@@ -4,6 +4,7 @@ import { lockTeam } from '../../src/stores/meta/teams.js';
 import { type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { signedInHeaders } from '../support/webSession.js';
+import { journeysAnswer, postJourneys } from './journeysClient.js';
 
 /**
  * A site whose every visit path is known (8 Jan, UTC), paths as the journeys read them:
@@ -48,20 +49,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function post(body: Record<string, unknown>, key = account.key) {
-  const res = await fetch(`${t.url}/api/v2/journeys`, {
-    method: 'POST',
-    headers: { ...bearer(key), 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
-}
-
-async function journeys(body: Record<string, unknown>) {
-  const res = await post({ site_id: account.domain, date_range: DAY, ...body });
-  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-  return res.body;
-}
+const post = (body: Record<string, unknown>, key = account.key) => postJourneys(t.url, key, body);
+const journeys = (body: Record<string, unknown>) => journeysAnswer(t.url, account.key, { site_id: account.domain, date_range: DAY, ...body });
 
 /** The next steps as [label, visitors]. */
 const next = (answer: any) => answer.next.map((row: any) => [row.step.label, row.visitors]);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
-import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
+import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
+import { journeysAnswer } from './journeysClient.js';
 
 /** 300 visitors who each viewed / then /pricing on 8 January; sampling starts above 100 events. */
 let t: TestApp;
@@ -18,16 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function journeys(body: Record<string, unknown>) {
-  const res = await fetch(`${t.url}/api/v2/journeys`, {
-    method: 'POST',
-    headers: { ...bearer(account.key), 'content-type': 'application/json' },
-    body: JSON.stringify({ site_id: account.domain, date_range: ['2024-01-08', '2024-01-08'], steps: [{ page: '/' }], ...body }),
-  });
-  const json = (await res.json()) as any;
-  if (res.status !== 200) throw new Error(JSON.stringify(json));
-  return json;
-}
+const journeys = (body: Record<string, unknown>) =>
+  journeysAnswer(t.url, account.key, { site_id: account.domain, date_range: ['2024-01-08', '2024-01-08'], steps: [{ page: '/' }], ...body });
 
 describe('journeys on a large site', () => {
   it('samples above the threshold, scales the visitors and says so', async () => {
