@@ -247,6 +247,13 @@ describe('journeys filtered', () => {
     expect(next(ny)).toEqual([['/blog/c', 1]]);
     expect(ny.query).toMatchObject({ date_range: ['2024-01-09T00:00:00-05:00', '2024-01-09T23:59:59-05:00'], timezone: 'America/New_York' });
   });
+
+  it('reads "all" from the first event on', async () => {
+    const all = await journeys({ date_range: 'all', steps: [{ page: '/pricing' }] });
+    // v1 to v5 on the 8th, v8 and v9 on the 9th.
+    expect(funnel(all)).toEqual([7]);
+    expect(all.query.date_range[0]).toBe('2024-01-08T00:00:00+00:00');
+  });
 });
 
 describe('journeys for the dashboards', () => {

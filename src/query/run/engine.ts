@@ -171,8 +171,8 @@ async function firstDataAt(sql: Statements, site: SiteContext, imports: Complete
   return Math.min(firstEvent, importStart);
 }
 
-/** The first event or rolled-up day, as the cache holds it under the site's coverage or read. */
-async function firstEventAt(sql: Statements, site: SiteContext, cache: FirstEventCache | null): Promise<number | null> {
+/** The first event or rolled-up day, as the cache holds it under the site's coverage or read (null: read). */
+export async function firstEventAt(sql: Statements, site: SiteContext, cache: FirstEventCache | null): Promise<number | null> {
   const cached = cache?.read();
   if (cached !== undefined) return cached;
   const first = dataSpanFromRows(await sql(DATA_SPAN_SQL, { site: site.id, tz: site.timezone }), site.timezone)?.first ?? null;
