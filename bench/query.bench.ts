@@ -8,7 +8,8 @@
  * closed days (src/rollups/rollups.ts) from roll-ups, and filtered by one page (raw). Prints
  * per-query p50 with the source used, the whole dashboard's time and the overhead ratio. Then
  * the same nine questions over every range the date picker offers (presets, custom dates, ranges
- * ending today), each against 91d in the same runs. Then, for fairness, times another team's simple
+ * ending today), each against 91d in the same runs. Journeys (POST /api/v2/journeys) are timed
+ * beside the 91d dashboard. Then, for fairness, times another team's simple
  * aggregate and the event route idle and while this team runs the costliest queries accepted.
  * Scale with BENCH_EVENTS (default 10,000,000).
  */
@@ -203,6 +204,38 @@ console.log(
   `\nWhole dashboard ${(dashboard / 1000).toFixed(2)} s from roll-ups against ${(rawDashboard / 1000).toFixed(2)} s raw (${(rawDashboard / dashboard).toFixed(1)}× faster; goal < 0.5 s at 10 M events, < 1 s at 100 M);` +
     ` filtered by one page ${(median(filteredTimes) / 1000).toFixed(2)} s (goal < 1.5 s); engine over hand-written SQL on raw rows ${(rawDashboard / sqlDashboard).toFixed(2)}× (goal ≤ 1.15×).`,
 );
+
+// ---------------------------------------------------------------------------------------------
+// Journeys (docs/explore.md), always read raw: 28 and 91 days, with 0, 1 and 3 steps, forward and
+// backward, each against the 91d dashboard just measured.
+const JOURNEY_STEPS: [string, Record<string, string>[]][] = [
+  ['0 steps', []],
+  ['1 step', [{ page: '/pricing' }]],
+  ['3 steps', [{ page: '/docs/0' }, { page: '/docs/**' }, { page: '/pricing' }]],
+];
+async function journeys(dateRange: string, steps: Record<string, string>[], direction: string): Promise<string> {
+  const res = await fetch(`${url}/api/v2/journeys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ site_id: site.domain, date_range: dateRange, steps, direction }),
+  });
+  if (res.status !== 200) return `${res.status} ${((await res.json()) as { code: string }).code}`;
+  const body = (await res.json()) as { meta: { sample_rate: number }; next: unknown[] };
+  return `rate ${body.meta.sample_rate}, ${body.next.length} next`;
+}
+console.log(
+  `\nJourneys (p50 of ${RUNS} runs; the 91d dashboard above: ${(dashboard / 1000).toFixed(2)} s from roll-ups, ${(rawDashboard / 1000).toFixed(2)} s raw):`,
+);
+for (const journeyRange of ['28d', '91d']) {
+  for (const [label, steps] of JOURNEY_STEPS) {
+    for (const direction of ['forward', 'backward']) {
+      const outcome = await journeys(journeyRange, steps, direction);
+      const times: number[] = [];
+      for (let run = 0; run < RUNS; run++) times.push(await time(() => journeys(journeyRange, steps, direction)));
+      console.log(`${pad(`${journeyRange} ${label} ${direction}`, 28)}${ms(median(times))}  ${outcome}  goal < 1 s at 10 M events, < 2 s at 100 M`);
+    }
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Every range the date picker offers (issue 24): the same nine questions over each, from roll-ups,

@@ -48,6 +48,7 @@ describe('the tool list', () => {
         'timeseries',
         'realtime_visitors',
         'funnel_report',
+        'journeys',
         'compare_periods',
         'list_goals',
         'create_goal',
@@ -262,6 +263,30 @@ describe('statistics', () => {
       window: 'the last 5 minutes',
       as_of: '2024-01-10T12:00:00+00:00',
     });
+  });
+});
+
+describe('journeys', () => {
+  it('answers as POST /api/v2/journeys does, and refuses a bad step with its sentence', async () => {
+    const args = { site_id: account.domain, date_range: RANGE, steps: [{ page: '/' }] };
+    const answer = await ok(call, 'journeys', args);
+    // After /: alice went to /pricing, dave to /blog; carol left.
+    expect(answer.funnel).toEqual([
+      { step: { page: '/', label: '/' }, visitors: 3, dropoff: 0, dropoff_percentage: 0, conversion_rate: 100, conversion_rate_step: 100 },
+    ]);
+    expect(answer.next).toEqual([
+      { step: { page: '/blog', label: '/blog' }, visitors: 1 },
+      { step: { page: '/pricing', label: '/pricing' }, visitors: 1 },
+    ]);
+    const api = await fetch(`${t.url}/api/v2/journeys`, {
+      method: 'POST',
+      headers: { ...bearer(account.key), 'content-type': 'application/json' },
+      body: JSON.stringify(args),
+    });
+    expect(answer).toEqual(await api.json());
+    const backward = await ok(call, 'journeys', { site_id: account.domain, steps: [{ event: 'Signup' }], direction: 'backward', date_range: RANGE });
+    expect(backward.next).toEqual([{ step: { page: '/pricing', label: '/pricing' }, visitors: 1 }]);
+    expect(await refused(call, 'journeys', { site_id: account.domain, steps: [{ page: '/', goal: 'Signup' }] })).toContain('Unknown key "goal" in #/steps/0');
   });
 });
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { JOURNEY_LIMITS, journeysRequest } from '../../contracts/journeys.js';
 import { queryRequest } from '../../contracts/query.js';
+import { runJourneys } from '../../query/journeys/runJourneys.js';
 import { type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
 import { runFunnel } from '../../query/run/funnel.js';
 import { rawTool, type Tool, type ToolContext, tool } from '../registry.js';
@@ -50,6 +52,25 @@ const queryInput = queryRequest.extend({
   ),
   timezone: shape.timezone.describe("An IANA time zone to read the date range in, instead of the site's."),
   exact: shape.exact.describe('true: never answer from a sample on very large sites (slower).'),
+});
+
+// POST /api/v2/journeys's own schema, described for the assistant; the engine validates.
+const journeysInput = journeysRequest.extend({
+  site_id: siteField,
+  date_range: dateRangeField,
+  filters: filtersField,
+  steps: journeysRequest.shape.steps.describe(
+    `The journey so far, up to ${JOURNEY_LIMITS.steps} steps taken one right after another within a visit: {"page": "/pricing"}, a folder {"page": "/blog/**"} (that page or any below it), {"event": "Signup"} or {"event": "Signup", "page": "/pricing"}. Leave out to rank every step.`,
+  ),
+  direction: journeysRequest.shape.direction.describe(
+    '"forward" (default): what visitors did right after the last step. "backward": the steps read back in time, the first being the latest, and the answer lists what came right before the last.',
+  ),
+  candidates: journeysRequest.shape.candidates.describe(
+    `How many next steps to list, 1 to ${JOURNEY_LIMITS.candidates}; default ${JOURNEY_LIMITS.defaultCandidates}.`,
+  ),
+  search: journeysRequest.shape.search.describe('Keep only next steps whose label holds this text (at least 3 characters, any case).'),
+  timezone: queryRequest.shape.timezone.describe("An IANA time zone to read the date range in, instead of the site's."),
+  exact: queryRequest.shape.exact.describe('true: never answer from a sample on very large sites (slower).'),
 });
 
 const run = (ctx: ToolContext, body: Record<string, unknown>) => runQuery(ctx.deps.engine, ctx.caller.teamId, body, { viewerId: ctx.caller.userId });
@@ -182,6 +203,16 @@ export const statsTools: Tool[] = [
         ...report,
       };
     },
+  }),
+  rawTool({
+    name: 'journeys',
+    title: 'User journeys',
+    description:
+      'Where visitors go next within a visit, and how they got there: e.g. "what do visitors do after /pricing?" is {"site_id": "example.com", "steps": [{"page": "/pricing"}]}; "what led to the Signup?" is {"steps": [{"event": "Signup"}], "direction": "backward"}. Answers the funnel of the steps (visitors who kept to them, drop-off, conversion rates in percent) and the next steps ranked by visitors, with folders of pages as groups ("/blog/** (12 pages)"). Add a listed next step to the steps to go one step further. Same as POST /api/v2/journeys.',
+    scope: 'stats:read',
+    effect: 'read',
+    input: journeysInput,
+    run: (args, ctx) => runJourneys(ctx.deps.engine, ctx.caller.teamId, { date_range: DEFAULT_RANGE, ...args }, ctx.caller.userId),
   }),
   tool({
     name: 'compare_periods',

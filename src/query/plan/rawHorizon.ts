@@ -30,9 +30,11 @@ export const rawRowsCover = (site: SiteContext, ranges: DateRange[]) => ranges.e
 
 /**
  * Refuses raw rows read from `from` (null: none read) when the site deleted some of them. A query
- * may be asked so the roll-ups answer it (src/query/sql/rollupSource.ts); a funnel is always read raw.
+ * may be asked so the roll-ups answer it (src/query/sql/rollupSource.ts); funnels and journeys are always read raw.
  */
-export function requireRawRows(site: SiteContext, from: number | null, report: 'query' | 'funnel'): void {
+const REPORT_NAMES = { query: 'This query', funnel: 'The funnel report', journeys: 'The journeys report' } as const;
+
+export function requireRawRows(site: SiteContext, from: number | null, report: keyof typeof REPORT_NAMES): void {
   if (kept(site, from)) return;
   const day = formatDate(toLocal(site.rawEventsFrom!, site.timezone));
   const instead =
@@ -41,6 +43,6 @@ export function requireRawRows(site: SiteContext, from: number | null, report: '
       : 'choose';
   throw badRequest(
     'raw_events_deleted',
-    `${report === 'query' ? 'This query' : 'The funnel report'} needs raw events from before ${day}, but ${site.domain} deleted those once their days were rolled up (raw-event retention); ${instead} a range from ${day}.`,
+    `${REPORT_NAMES[report]} needs raw events from before ${day}, but ${site.domain} deleted those once their days were rolled up (raw-event retention); ${instead} a range from ${day}.`,
   );
 }

@@ -37,14 +37,19 @@ function describeIssue(issue: z.core.$ZodIssue, body: unknown): string {
   return `${where} ${issue.message}.`;
 }
 
-export function parseRequest(body: unknown): ParsedQuery {
+/** A request body checked against its strict schema, the first mistake (an unknown key first) said with where it is. */
+export function checkBody<Schema extends z.ZodType>(schema: Schema, body: unknown): z.infer<Schema> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('invalid_query', 'The request body must be a JSON object.');
-  const result = queryRequest.safeParse(body);
+  const result = schema.safeParse(body);
   if (!result.success) {
     const issue = result.error.issues.find((i) => i.code === 'unrecognized_keys') ?? result.error.issues[0];
     throw badRequest(issue?.code === 'unrecognized_keys' ? 'unknown_key' : 'invalid_query', issue ? describeIssue(issue, body) : 'The query is not valid.');
   }
-  const query = result.data;
+  return result.data;
+}
+
+export function parseRequest(body: unknown): ParsedQuery {
+  const query = checkBody(queryRequest, body);
   const metricSpecs = query.metrics.map((metric, index) => {
     const spec = parseMetric(metric);
     if (!spec) {

@@ -171,8 +171,8 @@ async function firstDataAt(sql: Statements, site: SiteContext, imports: Complete
   return Math.min(firstEvent, importStart);
 }
 
-/** The first event or rolled-up day, as the cache holds it under the site's coverage or read. */
-async function firstEventAt(sql: Statements, site: SiteContext, cache: FirstEventCache | null): Promise<number | null> {
+/** The first event or rolled-up day, as the cache holds it under the site's coverage or read (null: read). */
+export async function firstEventAt(sql: Statements, site: SiteContext, cache: FirstEventCache | null): Promise<number | null> {
   const cached = cache?.read();
   if (cached !== undefined) return cached;
   const first = dataSpanFromRows(await sql(DATA_SPAN_SQL, { site: site.id, tz: site.timezone }), site.timezone)?.first ?? null;
@@ -350,7 +350,7 @@ function echoQuery(q: ResolvedQuery, parsed: ParsedQuery): QueryEcho {
 }
 
 /** Filters as resolved: aliases replaced by their dimensions, options spelled out. */
-function echoFilters(parsed: ParsedQuery): unknown[] {
+export function echoFilters(parsed: ParsedQuery): unknown[] {
   const echo = (tree: ParsedQuery['filters'][number]): unknown => {
     // A segment's ids are numbers, as they were asked for.
     if ('dimension' in tree)

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { FunnelReport } from '../../contracts/funnels.js';
+import type { JourneysResponse } from '../../contracts/journeys.js';
 import { domainParams } from '../../contracts/params.js';
 import type { QueryResponse } from '../../contracts/query.js';
 import type { ViewedSite } from '../../contracts/sites.js';
 import { parsePayload } from '../../management/payload.js';
+import { runJourneys } from '../../query/journeys/runJourneys.js';
 import { type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
 import { runFunnel } from '../../query/run/funnel.js';
 import { sendDashboardZip } from '../dashboardZip.js';
@@ -12,7 +14,7 @@ import { requireViewer, type WebDeps } from '../signIn.js';
 import { refuseLockedTeam, requireViewerSite } from '../siteAccess.js';
 import { describeSite } from '../siteDescription.js';
 
-/** A v2 query (or funnel) object; `site_id` is the path's site, and the engine validates the rest. */
+/** A v2 query (or funnel, or journeys) object; `site_id` is the path's site, and the engine validates the rest. */
 const engineBody = z.object({}).catchall(z.unknown());
 
 /**
@@ -44,6 +46,11 @@ export function dashboardRoutes(scope: FastifyInstance, deps: WebDeps & { engine
   scope.post('/app/api/sites/:domain/funnel', { bodyLimit: 64 * 1024 }, async (request): Promise<FunnelReport> => {
     const { teamId, viewerId, body } = await engineRequest(request);
     return runFunnel(deps.engine, teamId, body, viewerId);
+  });
+
+  scope.post('/app/api/sites/:domain/journeys', { bodyLimit: 1024 * 1024 }, async (request): Promise<JourneysResponse> => {
+    const { teamId, viewerId, body } = await engineRequest(request);
+    return runJourneys(deps.engine, teamId, body, viewerId);
   });
 
   scope.get('/app/api/sites/:domain/dashboard.zip', async (request, reply) => {

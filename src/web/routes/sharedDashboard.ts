@@ -6,11 +6,13 @@ import { SIGN_IN_LIMIT } from '../../accounts/signInLimiter.js';
 import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import { type AnnotationList, annotationDays } from '../../contracts/annotations.js';
 import type { FunnelReport } from '../../contracts/funnels.js';
+import type { JourneysResponse } from '../../contracts/journeys.js';
 import type { QueryResponse } from '../../contracts/query.js';
 import type { SiteDescription } from '../../contracts/sites.js';
 import { AppError, notFound } from '../../errors.js';
 import { annotationJson } from '../../management/annotations.js';
 import { parsePayload } from '../../management/payload.js';
+import { runJourneys } from '../../query/journeys/runJourneys.js';
 import { type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
 import { runFunnel } from '../../query/run/funnel.js';
 import { listAnnotations } from '../../stores/meta/annotations.js';
@@ -117,6 +119,12 @@ export function sharedDashboardRoutes(scope: FastifyInstance, deps: WebDeps & { 
     const { site } = await openUnlocked(request);
     await refuseLockedTeam(deps.db, site.teamId);
     return runFunnel(deps.engine, site.teamId, { ...parsePayload(engineBody, request.body ?? {}), site_id: site.domain });
+  });
+
+  scope.post('/app/api/share/:slug/journeys', { bodyLimit: 1024 * 1024 }, async (request): Promise<JourneysResponse> => {
+    const { site } = await openUnlocked(request);
+    await refuseLockedTeam(deps.db, site.teamId);
+    return runJourneys(deps.engine, site.teamId, { ...parsePayload(engineBody, request.body ?? {}), site_id: site.domain });
   });
 
   scope.get('/app/api/share/:slug/dashboard.zip', async (request, reply) => {
