@@ -42,8 +42,9 @@ function send(method: string, path: string, body: unknown, signal?: AbortSignal,
 }
 
 /**
- * Reads sent before the code that needs them has loaded (a dashboard's site, sent beside the
- * session when the app starts on a dashboard URL): the first GET of the path takes the response.
+ * Reads sent before the code that needs them has run (the session as the app's script loads, and a
+ * dashboard's site beside it when the app opens on a dashboard URL): the first GET of the path
+ * takes the response.
  */
 const early = new Map<string, Promise<Response>>();
 
