@@ -1,5 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/accounts/passwords.js';
+import { getUserProfile, setPasswordHash } from '../../src/stores/meta/users.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { insertEvents } from '../support/eventFixtures.js';
@@ -135,6 +137,47 @@ describe('the dashboard', () => {
     await page.screenshot({ path: screenshotPath('dashboard-shared'), fullPage: true });
     const gone = await fetch(`${t.url}/app/api/share/no-such-slug`);
     expect(gone.status).toBe(404);
+    await context.close();
+  });
+
+  it('asks for the site and loads its code while the session is still being read', async () => {
+    const { context, page } = await signedIn();
+    const asked: string[] = [];
+    const both = () => asked.includes(`/app/api/sites/${account.domain}`) && asked.some((path) => /\/assets\/DashboardPage-.+\.js$/.test(path));
+    let askedForBoth = () => {};
+    const bothAsked = new Promise<void>((done) => {
+      askedForBoth = done;
+    });
+    page.on('request', (request) => {
+      asked.push(new URL(request.url()).pathname);
+      if (both()) askedForBoth();
+    });
+    let seenWhileHeld = false;
+    // The session's answer is held until the page has asked for both (or for five seconds at most).
+    await page.route('**/app/api/session', async (route) => {
+      await Promise.race([bothAsked, new Promise((done) => setTimeout(done, 5_000))]);
+      seenWhileHeld = both();
+      await route.continue();
+    });
+    await page.goto(`${t.url}/${account.domain}${range}`);
+    await expect.poll(() => stat(page, 'visitors').textContent(), { timeout: 15_000 }).toBe('5');
+    expect(seenWhileHeld).toBe(true);
+    await context.close();
+  });
+
+  it('sends a signed-out visitor to sign in, then shows the dashboard they asked for', async () => {
+    await setPasswordHash(t.app.meta.db, account.userId, await hashPassword('correct horse battery'));
+    const email = (await getUserProfile(t.app.meta.db, account.userId))?.email ?? '';
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${t.url}/${account.domain}${range}`);
+    await page.waitForURL(/\/login\?next=/);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // The site's answer sent before the sign-in (signed out) is not the one the dashboard shows.
+    await expect.poll(() => stat(page, 'visitors').textContent(), { timeout: 15_000 }).toBe('5');
+    expect(new URL(page.url()).pathname).toBe(`/${account.domain}`);
     await context.close();
   });
 

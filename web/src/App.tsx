@@ -1,4 +1,5 @@
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { forgetEarlyReads, readEarly, sitePath } from './api';
 import { ConfirmEmailPage } from './pages/ConfirmEmailPage';
 import { InvitationPage } from './pages/InvitationPage';
 import { NotFoundPage } from './pages/NotFoundPage';
@@ -12,8 +13,10 @@ import { SessionProvider, useSession } from './session';
 import { Loading } from './ui/Loading';
 
 // The dashboard carries the charts and the map: loaded only when a dashboard is opened.
-const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
-const SharedDashboardPage = lazy(() => import('./pages/dashboard/SharedDashboardPage'));
+const loadDashboard = () => import('./pages/dashboard/DashboardPage');
+const loadSharedDashboard = () => import('./pages/dashboard/SharedDashboardPage');
+const DashboardPage = lazy(loadDashboard);
+const SharedDashboardPage = lazy(loadSharedDashboard);
 // Settings are opened less often than the dashboard: their own chunk too.
 const SiteSettingsPage = lazy(() => import('./pages/settings/SiteSettingsPage').then((m) => ({ default: m.SiteSettingsPage })));
 const AccountPage = lazy(() => import('./pages/account/AccountPage').then((m) => ({ default: m.AccountPage })));
@@ -25,7 +28,12 @@ interface Route {
   pattern: string;
   access: Access;
   render(params: Record<string, string>, search: URLSearchParams): ReactNode;
+  /** Starts what the page needs first when the app opens on it, so it loads while the session is read. */
+  start?(params: Record<string, string>): void;
 }
+
+// A chunk that fails to load fails again, visibly, when its page is drawn.
+const preload = (load: () => Promise<unknown>) => void load().catch(() => {});
 
 /** Every page of the app; the first match wins, so fixed paths come before `/:domain`. */
 const ROUTES: Route[] = [
@@ -37,7 +45,12 @@ const ROUTES: Route[] = [
   // The links that invitation and ownership-transfer emails carry (src/management/invitations.ts acceptUrl).
   { pattern: '/invitations/accept', access: 'public', render: () => <InvitationPage kind="invitations" /> },
   { pattern: '/ownership-transfers/accept', access: 'public', render: () => <InvitationPage kind="ownership-transfers" /> },
-  { pattern: '/share/:domain', access: 'public', render: (p) => <SharedDashboardPage domain={p.domain ?? ''} /> },
+  {
+    pattern: '/share/:domain',
+    access: 'public',
+    render: (p) => <SharedDashboardPage domain={p.domain ?? ''} />,
+    start: () => preload(loadSharedDashboard),
+  },
   { pattern: '/', access: 'signed-in', render: () => <SitesPage /> },
   { pattern: '/sites', access: 'signed-in', render: () => <SitesPage /> },
   { pattern: '/sites/new', access: 'signed-in', render: () => <AddSitePage /> },
@@ -46,13 +59,33 @@ const ROUTES: Route[] = [
   { pattern: '/settings/team/:section', access: 'signed-in', render: (p, q) => <TeamSettingsPage section={p.section ?? ''} teamParam={q.get('team')} /> },
   { pattern: '/:domain/settings', access: 'signed-in', render: (p) => <SiteSettingsPage domain={p.domain ?? ''} section="general" /> },
   { pattern: '/:domain/settings/:section', access: 'signed-in', render: (p) => <SiteSettingsPage domain={p.domain ?? ''} section={p.section ?? ''} /> },
-  { pattern: '/:domain', access: 'signed-in', render: (p) => <DashboardPage domain={p.domain ?? ''} /> },
+  {
+    pattern: '/:domain',
+    access: 'signed-in',
+    render: (p) => <DashboardPage domain={p.domain ?? ''} />,
+    start: (p) => {
+      preload(loadDashboard);
+      readEarly(sitePath(p.domain ?? ''));
+    },
+  },
 ];
+
+function matchRoute(path: string): { route: Route; params: Record<string, string> } | undefined {
+  for (const route of ROUTES) {
+    const params = matchPath(route.pattern, path);
+    if (params) return { route, params };
+  }
+  return undefined;
+}
+
+// Otherwise the script, the session, the page's chunk and its first read would load one after another.
+const opened = matchRoute(window.location.pathname);
+opened?.route.start?.(opened.params);
 
 function Pages() {
   const { session } = useSession();
   const { path, search } = useLocation();
-  const match = ROUTES.map((route) => ({ route, params: matchPath(route.pattern, path) })).find((m) => m.params !== null);
+  const match = matchRoute(path);
   const redirect = (() => {
     if (!session || !match) return null;
     if (session.needs_setup && path !== '/setup') return '/setup';
@@ -61,10 +94,12 @@ function Pages() {
     return null;
   })();
   useEffect(() => {
-    if (redirect) navigate(redirect, { replace: true });
+    if (!redirect) return;
+    forgetEarlyReads();
+    navigate(redirect, { replace: true });
   }, [redirect]);
   if (!session || redirect) return <Loading />;
-  if (!match?.params) return <NotFoundPage />;
+  if (!match) return <NotFoundPage />;
   return <Suspense fallback={<Loading />}>{match.route.render(match.params, search)}</Suspense>;
 }
 

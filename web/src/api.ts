@@ -28,6 +28,45 @@ export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler;
 }
 
+/** Where the app reads and asks about one site (src/web/routes/dashboard.ts). */
+export const sitePath = (domain: string) => `/app/api/sites/${encodeURIComponent(domain)}`;
+
+/** The request itself, with the headers every request carries. */
+function send(method: string, path: string, body: unknown, signal?: AbortSignal, extra: Record<string, string> = {}): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'application/json', ...extra };
+  const raw = body instanceof Blob;
+  if (body !== undefined && !raw) headers['content-type'] = 'application/json';
+  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  const payload = body === undefined ? undefined : raw ? body : JSON.stringify(body);
+  return fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal });
+}
+
+/**
+ * Reads sent before the code that needs them has run (the session as the app's script loads, and a
+ * dashboard's site beside it when the app opens on a dashboard URL): the first GET of the path
+ * takes the response.
+ */
+const early = new Map<string, Promise<Response>>();
+
+export function readEarly(path: string): void {
+  const response = send('GET', path, undefined);
+  // A failure is the taker's to report; one nobody takes is nobody's.
+  response.catch(() => {});
+  early.set(path, response);
+}
+
+/** Drops the reads sent early, as the page they were sent for is not the one shown (a redirect). */
+export function forgetEarlyReads(): void {
+  early.clear();
+}
+
+function takeEarly(method: string, path: string): Promise<Response> | undefined {
+  if (method !== 'GET') return undefined;
+  const response = early.get(path);
+  early.delete(path);
+  return response;
+}
+
 /** One exchange with the server: the answer's status and JSON body, or the failure as an ApiError. */
 async function exchange(
   method: string,
@@ -36,14 +75,9 @@ async function exchange(
   signal?: AbortSignal,
   extra: Record<string, string> = {},
 ): Promise<{ status: number; data: unknown }> {
-  const headers: Record<string, string> = { accept: 'application/json', ...extra };
-  const raw = body instanceof Blob;
-  if (body !== undefined && !raw) headers['content-type'] = 'application/json';
-  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let response: Response;
   try {
-    const payload = body === undefined ? undefined : raw ? body : JSON.stringify(body);
-    response = await fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal });
+    response = await (takeEarly(method, path) ?? send(method, path, body, signal, extra));
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiError(0, 'network_error', 'The server could not be reached; check your connection and try again.');

@@ -1,6 +1,6 @@
 import { type SessionState, sessionState } from '@contracts/session';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
-import { api, setCsrfToken, whenSignedOut } from './api';
+import { api, readEarly, setCsrfToken, whenSignedOut } from './api';
 
 export type { SessionState, SessionTeam, SessionUser } from '@contracts/session';
 
@@ -10,6 +10,10 @@ interface SessionContextValue {
   refresh(): Promise<SessionState>;
 }
 
+const SESSION = '/app/api/session';
+// Asked for as the app's script runs, not after its first render: every page waits for it.
+readEarly(SESSION);
+
 const SessionContext = createContext<SessionContextValue>({
   session: null,
   refresh: async () => ({ user: null, csrf_token: null, teams: [], needs_setup: false, mail: false }),
@@ -18,7 +22,7 @@ const SessionContext = createContext<SessionContextValue>({
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<SessionState | null>(null);
   const refresh = useCallback(async () => {
-    const next = await api.get('/app/api/session', sessionState);
+    const next = await api.get(SESSION, sessionState);
     setCsrfToken(next.csrf_token);
     setSession(next);
     return next;

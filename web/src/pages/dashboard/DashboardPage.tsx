@@ -2,7 +2,7 @@ import { funnelReport } from '@contracts/funnels';
 import { queryResponse } from '@contracts/query';
 import { viewedSite } from '@contracts/sites';
 import { useCallback, useEffect, useState } from 'react';
-import { api } from '../../api';
+import { api, sitePath } from '../../api';
 import { Link } from '../../router';
 import { Layout } from '../../ui/Layout';
 import { Loading } from '../../ui/Loading';
@@ -13,7 +13,7 @@ import { DashboardView } from './DashboardView';
 export default function DashboardPage({ domain }: { domain: string }) {
   const [site, setSite] = useState<SiteInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const base = `/app/api/sites/${encodeURIComponent(domain)}`;
+  const base = sitePath(domain);
   useEffect(() => {
     setSite(null);
     api
