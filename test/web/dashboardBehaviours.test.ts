@@ -1,13 +1,12 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { addCustomProp } from '../../src/stores/meta/customProps.js';
 import { seriousViolations } from '../support/axe.js';
-import { launchBrowser, screenshotPath } from '../support/browser.js';
+import { screenshotPath } from '../support/browser.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
-import { bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
+import { bearer, createAccount, type TestApp } from '../support/testApp.js';
 import { signedInContext, signedInHeaders } from '../support/webSession.js';
-import { createRealisticSite, REALISTIC_NOW } from './dashboardRealisticSite.js';
+import { REALISTIC_NOW, type RealisticSite, startRealisticDashboard } from './dashboardRealisticSite.js';
 
 // The behaviours card (docs/dashboard.md "Panels"): goals, properties and funnels as tabs of one
 // card, on the realistic site (test/web/dashboardRealisticSite.ts) with two more properties:
@@ -36,22 +35,18 @@ function expectRate(text: string | null, rate: number): void {
 
 describe('the behaviours card', () => {
   let t: TestApp;
-  let site: { userId: number; domain: string; key: string };
+  let site: RealisticSite;
   let browser: Browser;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    t = await startTestApp({ clock: new ManualClock(REALISTIC_NOW) });
-    site = await createRealisticSite(t.app);
+    ({ t, site, browser, close } = await startRealisticDashboard());
     const siteId = (await t.app.meta.db.selectFrom('sites').select('id').where('domain', '=', site.domain).executeTakeFirstOrThrow()).id;
     for (const prop of ['author', 'url']) await addCustomProp(t.app.meta.db, siteId, prop, t.app.clock.now());
     await addGoal(t.app, siteId, { eventName: OUTBOUND });
     await insertEvents(t.app, siteId, readers());
-    browser = await launchBrowser();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => close?.());
 
   async function open(
     filters: unknown[] | null,

@@ -1,10 +1,9 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { launchBrowser, screenshotPath } from '../support/browser.js';
-import { bearer, startTestApp, type TestApp } from '../support/testApp.js';
+import { screenshotPath } from '../support/browser.js';
+import { bearer, type TestApp } from '../support/testApp.js';
 import { signedInContext } from '../support/webSession.js';
-import { createRealisticSite, REALISTIC_NOW } from './dashboardRealisticSite.js';
+import { type RealisticSite, startRealisticDashboard } from './dashboardRealisticSite.js';
 
 /** The one rule of docs/dashboard.md: one decimal without a trailing ".0", two only under 0.1. */
 const PERCENT_RULE = /^(0\.0\d|\d+(\.\d)?)%$/;
@@ -13,18 +12,14 @@ const PERCENT_RULE = /^(0\.0\d|\d+(\.\d)?)%$/;
 // column written by one rule, and the UTM tabs listing tagged visits only.
 describe('dashboard columns', () => {
   let t: TestApp;
-  let site: { userId: number; domain: string; key: string };
+  let site: RealisticSite;
   let browser: Browser;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    t = await startTestApp({ clock: new ManualClock(REALISTIC_NOW) });
-    site = await createRealisticSite(t.app);
-    browser = await launchBrowser();
+    ({ t, site, browser, close } = await startRealisticDashboard());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => close?.());
 
   async function open(options: { dark?: boolean; phone?: boolean } = {}): Promise<Page> {
     const context = await signedInContext(browser, t, site.userId, { ...options, height: 1130 });

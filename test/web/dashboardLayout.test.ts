@@ -1,28 +1,23 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { launchBrowser, screenshotPath } from '../support/browser.js';
+import { screenshotPath } from '../support/browser.js';
 import { layoutShifts, recordLayoutShifts } from '../support/layoutShift.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import type { TestApp } from '../support/testApp.js';
 import { signedInContext } from '../support/webSession.js';
-import { createRealisticSite, REALISTIC_NOW } from './dashboardRealisticSite.js';
+import { REALISTIC_NOW, type RealisticSite, startRealisticDashboard } from './dashboardRealisticSite.js';
 
 // The dashboard's layout on realistic data (goals, a custom property, a funnel): cards level,
 // panels filling their rows, light and dark, desktop and phone.
 describe('the dashboard layout', () => {
   let t: TestApp;
-  let site: { userId: number; domain: string };
+  let site: RealisticSite;
   let browser: Browser;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    t = await startTestApp({ clock: new ManualClock(REALISTIC_NOW) });
-    site = await createRealisticSite(t.app);
-    browser = await launchBrowser();
+    ({ t, site, browser, close } = await startRealisticDashboard());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => close?.());
 
   async function open(query: string, options: { dark?: boolean; phone?: boolean } = {}): Promise<Page> {
     const context = await signedInContext(browser, t, site.userId, { ...options, height: 1000 });

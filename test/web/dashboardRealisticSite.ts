@@ -1,11 +1,15 @@
+import type { Browser } from 'playwright-core';
 import type { App } from '../../src/app.js';
+import { ManualClock } from '../../src/clock.js';
 import { registerSite } from '../../src/management/sites.js';
 import { createApiKey } from '../../src/stores/meta/apiKeys.js';
 import { addCustomProp } from '../../src/stores/meta/customProps.js';
 import { insertFunnel } from '../../src/stores/meta/funnels.js';
 import { listSiteGoals } from '../../src/stores/meta/goals.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
+import { launchBrowser } from '../support/browser.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
+import { startTestApp, type TestApp } from '../support/testApp.js';
 
 /**
  * Two months of a plausible small business site, for screenshots that look like real use (the
@@ -178,7 +182,13 @@ export function realisticEvents(): FixtureEvent[] {
 }
 
 /** Jane's team, the site blog.example.com (Europe/Berlin) with its goals, a funnel and the two months' data. */
-export async function createRealisticSite(app: App): Promise<{ userId: number; domain: string; key: string }> {
+export interface RealisticSite {
+  userId: number;
+  domain: string;
+  key: string;
+}
+
+export async function createRealisticSite(app: App): Promise<RealisticSite> {
   const now = app.clock.now();
   const { userId, teamId } = await createUserWithTeam(app.meta.db, { email: 'jane@example.com', name: 'Jane Doe' }, now);
   const site = await registerSite(app.meta.db, { teamId, domain: 'blog.example.com', timezone: 'Europe/Berlin' }, now);
@@ -196,4 +206,20 @@ export async function createRealisticSite(app: App): Promise<{ userId: number; d
   );
   await insertEvents(app, site.id, realisticEvents());
   return { userId, domain: site.domain, key };
+}
+
+/** The service at REALISTIC_NOW holding the realistic site, and Chromium: a browser test file's set-up; `close` ends both. */
+export async function startRealisticDashboard(): Promise<{ t: TestApp; site: RealisticSite; browser: Browser; close: () => Promise<void> }> {
+  const t = await startTestApp({ clock: new ManualClock(REALISTIC_NOW) });
+  const site = await createRealisticSite(t.app);
+  const browser = await launchBrowser();
+  return {
+    t,
+    site,
+    browser,
+    close: async () => {
+      await browser.close();
+      await t.close();
+    },
+  };
 }

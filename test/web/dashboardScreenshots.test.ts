@@ -1,29 +1,24 @@
 import { copyFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { launchBrowser, screenshotPath } from '../support/browser.js';
-import { bearer, startTestApp, type TestApp } from '../support/testApp.js';
+import { screenshotPath } from '../support/browser.js';
+import { bearer, type TestApp } from '../support/testApp.js';
 import { signedInContext } from '../support/webSession.js';
-import { createRealisticSite, REALISTIC_NOW } from './dashboardRealisticSite.js';
+import { type RealisticSite, startRealisticDashboard } from './dashboardRealisticSite.js';
 
 // The dashboard of realistic data (test/web/dashboardRealisticSite.ts) in Chromium, light and
 // dark, desktop and phone, saved under test-results/screenshots/. With UPDATE_SCREENSHOT=1 the
 // light desktop view also replaces docs/dashboard.png, the README's picture.
 describe('dashboard screenshots with realistic data', () => {
   let t: TestApp;
-  let site: { userId: number; domain: string; key: string };
+  let site: RealisticSite;
   let browser: Browser;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    t = await startTestApp({ clock: new ManualClock(REALISTIC_NOW) });
-    site = await createRealisticSite(t.app);
-    browser = await launchBrowser();
+    ({ t, site, browser, close } = await startRealisticDashboard());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => close?.());
 
   /** The dashboard with every panel filled (or the test fails on the one that is not). */
   async function open(options: { dark: boolean; phone: boolean }): Promise<Page> {
