@@ -45,7 +45,7 @@ describe('svc mcp', () => {
     const client = await stdioClient({ key: account.key });
     expect(client.getServerVersion()).toMatchObject({ name: 'svc-analytics', version: VERSION });
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(18);
+    expect(tools).toHaveLength(19);
     const query = tools.find((tool) => tool.name === 'query')!;
     expect(query.inputSchema).toMatchObject({ type: 'object', required: ['site_id', 'metrics', 'date_range'] });
     expect(query.annotations).toMatchObject({ readOnlyHint: true });
