@@ -144,11 +144,10 @@ describe('browser tracker payloads', () => {
       history.replaceState({}, '', '/app/one');
       location.hash = 'tab';
     });
-    await plain.page.waitForTimeout(200);
     const pageviews = (sent: Sent[]) => sent.filter((s) => s.payload.n === 'pageview').map((s) => s.payload.u);
-    expect(pageviews(plain.sent)).toEqual([`${origin}/app`, `${origin}/app/one`]);
+    await expect.poll(() => pageviews(plain.sent)).toEqual([`${origin}/app`, `${origin}/app/one`]);
     // Leaving /app in the single-page app sent its engagement (scroll depth; the page is short).
-    expect(plain.sent.find((s) => s.payload.n === 'engagement')?.payload).toMatchObject({ u: `${origin}/app`, sd: 100 });
+    await expect.poll(() => plain.sent.find((s) => s.payload.n === 'engagement')?.payload).toMatchObject({ u: `${origin}/app`, sd: 100 });
     await plain.context.close();
 
     head = tag('data-hash');
