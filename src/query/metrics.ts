@@ -1,6 +1,6 @@
 import { METRIC_DESCRIPTIONS, type MetricDescription } from '../contracts/metrics.js';
 import type { BuiltinMetric, Column, CompileContext, FilterTree, ImportedTotal, MetricSpec, PropAggregate, ResolvedQuery, RevenuePlan, Side } from './model.js';
-import { columnLeaf, conversionDenominatorFilters, withoutTopLevel } from './sql/filters.js';
+import { columnLeaf, conversionDenominatorFilters, isVisitColumn, selectsVisits, withoutTopLevel } from './sql/filters.js';
 
 /**
  * The metric registry: one entry per built-in metric holding every fact the engine knows of it,
@@ -187,11 +187,17 @@ const wholePerOtherGroup = (q: ResolvedQuery): Whole => ({
   filters: conversionDenominatorFilters(q.filters),
 });
 
-/** Visitors who reached a goal against the visitors of its whole. */
+/**
+ * Visitors who reached a goal against the visitors of its whole. A whole of visit attributes is
+ * counted on visits, as the visitors column beside it is (sources under a goal filter divide by
+ * the sources panel's visitors), and the visits' roll-ups can answer it.
+ */
 function conversionRate(b: MetricSql, of: (q: ResolvedQuery) => Whole): string {
   const converted = visitorsOf(b, b.events);
-  const { dimensions, filters } = of(b.ctx.q);
-  const whole = b.side('events', { dims: dimensions, filters });
+  const { q } = b.ctx;
+  const { dimensions, filters } = of(q);
+  const onVisits = dimensions.every((i) => isVisitColumn(q.dimensions[i]!)) && filters.every(selectsVisits);
+  const whole = b.side(onVisits ? 'sessions' : 'events', { dims: dimensions, filters });
   return b.share(converted, b.col(whole, 'visitors', b.scale('uniq(user_id)'), ROLLUP_VISITORS), whole);
 }
 

@@ -42,6 +42,9 @@ const QUESTIONS: Record<string, unknown>[] = [
   { metrics: ['visitors', 'bounce_rate'], dimensions: ['visit:source'], filters: [['is_not', 'visit:source', ['Twitter']]] },
   { metrics: ['visitors', 'pageviews'], dimensions: ['event:page'], filters: [['contains', 'event:page', ['pri']]] },
   { metrics: ['visitors', 'conversion_rate'], filters: [['is', 'event:goal', ['Signup']]] },
+  // Converted visitors by source are read raw, their whole (every visitor by source) from the roll-ups.
+  { metrics: ['visitors', 'conversion_rate'], dimensions: ['visit:source'], filters: [['is', 'event:goal', ['Signup']]] },
+  { metrics: ['visitors', 'conversion_rate'], dimensions: ['event:page'], filters: [['is', 'event:goal', ['Signup']]] },
 ];
 describe('roll-ups', () => {
   let account: Account;
@@ -79,6 +82,14 @@ describe('roll-ups', () => {
     const closed = await ask(account, { date_range: ['2024-01-08', '2024-01-09'], metrics: ['visitors', 'pageviews'] });
     expect(closed.meta.sources).toEqual(['rollup']);
     expect(answer(closed)[0].metrics).toEqual([4, 8]);
+    // A figure whose parts come from both: raw rows for the converted visitors, roll-ups for the whole.
+    const converted = await ask(account, {
+      date_range: ['2024-01-08', '2024-01-09'],
+      metrics: ['visitors', 'conversion_rate'],
+      dimensions: ['visit:source'],
+      filters: [['is', 'event:goal', ['Signup']]],
+    });
+    expect(converted.meta.sources).toEqual(['rollup', 'raw']);
     for (const question of [
       { metrics: ['visitors', 'time_on_page'], dimensions: ['event:page'] },
       { metrics: ['visitors'], dimensions: ['event:props:plan'] },
@@ -189,8 +200,9 @@ describe('roll-ups', () => {
 
 describe('a breakdown by source over 40 closed days of a Europe/Berlin site with goals', () => {
   // Pageviews by a visit attribute are events counted by a column only visit roll-ups keep, whose
-  // sums hold a visit's every pageview, also those before the range: read raw (docs/rollups.md).
-  it('is read raw when it counts pageviews, and from roll-ups without them, as the aggregate, pages and days are', async () => {
+  // sums hold a visit's every pageview, also those before the range: read raw (docs/rollups.md),
+  // beside the visit figures from the roll-ups.
+  it('reads its pageviews raw and the rest from roll-ups, as the aggregate, pages and days are read', async () => {
     const account = await createAccount(t.app);
     await updateSite(t.app.meta.db, account.siteId, { timezone: 'Europe/Berlin' }, t.clock.now());
     t.app.ingestion.sites.invalidate(account.siteId);
@@ -209,7 +221,7 @@ describe('a breakdown by source over 40 closed days of a Europe/Berlin site with
     await addGoal(t.app, account.siteId, { eventName: 'Signup' });
     const range = ['2023-11-30', '2024-01-08'];
     const questions: [Record<string, unknown>, string][] = [
-      [{ metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate'], dimensions: ['visit:source'] }, 'raw'],
+      [{ metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate'], dimensions: ['visit:source'] }, 'rollup,raw'],
       [{ metrics: ['visitors', 'visits', 'bounce_rate', 'visit_duration'], dimensions: ['visit:source'] }, 'rollup'],
       [{ metrics: ['visitors', 'visits', 'pageviews', 'bounce_rate'] }, 'rollup'],
       [{ metrics: ['visitors', 'pageviews'], dimensions: ['event:page'] }, 'rollup'],
@@ -221,7 +233,7 @@ describe('a breakdown by source over 40 closed days of a Europe/Berlin site with
     expect(t.app.rollups.coverage(account.siteId)).toMatchObject({ timezone: 'Europe/Berlin', through: '2024-01-09' });
     for (const [i, [question, source]] of questions.entries()) {
       const body = await ask(account, { date_range: range, ...question });
-      expect(body.meta.sources, JSON.stringify(question)).toEqual([source]);
+      expect(body.meta.sources, JSON.stringify(question)).toEqual(source.split(','));
       expect(answer(body), JSON.stringify(question)).toEqual(raw[i]);
     }
   });

@@ -1,7 +1,6 @@
 import type { Direction, JourneyStep } from '../../contracts/journeys.js';
-import { dimensionKind } from '../catalog.js';
 import type { CompileContext, FilterTree } from '../model.js';
-import { filtersCondition, isVisitSetTest } from '../sql/filters.js';
+import { filtersCondition, isVisitSetTest, selectsVisits } from '../sql/filters.js';
 import { and, eventsBase, fromTable } from '../sql/tables.js';
 import { CANDIDATE_LABEL_SQL, elementColumns, NORMAL_PATHNAME_SQL, ROW_COLUMNS, stepCondition } from './steps.js';
 
@@ -25,16 +24,7 @@ export interface JourneyShape {
  * is always the visit's whole path.
  */
 export function visitFilters(filters: FilterTree[]): FilterTree[] {
-  return filters.map((tree) => (tree.op === 'has_done' || tree.op === 'has_not_done' || onVisitsOnly(tree) ? tree : { op: 'has_done', child: tree }));
-}
-
-function onVisitsOnly(tree: FilterTree): boolean {
-  if ('dimension' in tree) {
-    const kind = dimensionKind(tree.dimension);
-    return kind?.kind === 'column' && kind.def.scope !== 'event';
-  }
-  if ('children' in tree) return tree.children.every(onVisitsOnly);
-  return tree.op === 'not' && onVisitsOnly(tree.child);
+  return filters.map((tree) => (selectsVisits(tree) ? tree : { op: 'has_done', child: tree }));
 }
 
 interface ReadEvents {

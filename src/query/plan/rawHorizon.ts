@@ -1,8 +1,6 @@
 import { badRequest } from '../../errors.js';
-import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { formatDate, toLocal } from '../../time/localTime.js';
 import type { DateRange, SiteContext } from '../model.js';
-import { coverageServing } from './rollupCoverage.js';
 
 /**
  * A site that keeps raw events for a limited time (src/rollups/retention.ts) has none before its
@@ -10,17 +8,6 @@ import { coverageServing } from './rollupCoverage.js';
  * from before the mark would answer from what is left, so it is refused with what to ask instead
  * (docs/rollups.md, Retention); a query the roll-ups answer is not touched.
  */
-
-/**
- * The first instant a compiled range reads raw rows from, or null when it reads none: the whole
- * range when it is read raw, the days after the roll-ups when the two are stitched
- * (src/query/sql/rollupSource.ts).
- */
-export function rawReadFrom(range: DateRange, sources: readonly string[], coverage: Coverage | undefined): number | null {
-  if (!sources.includes('raw')) return null;
-  if (!sources.includes('rollup') || coverage === undefined) return range.first;
-  return Math.max(range.first, coverageServing(range, coverage).until + 1);
-}
 
 /** Whether raw rows from `from` on are all kept. */
 const kept = (site: SiteContext, from: number | null) => from === null || site.rawEventsFrom === null || from >= site.rawEventsFrom;

@@ -6,7 +6,7 @@ import type { ExchangeRates } from '../exchangeRates.js';
 import type { DateRange, GroupSet, ResolvedQuery } from '../model.js';
 import type { ImportedSource } from '../plan/importedPlan.js';
 import { candidateCount, leadingRows, leadsAll, tightCandidateCount } from '../plan/leadingGroups.js';
-import { rawReadFrom, rawRowsCover, requireRawRows } from '../plan/rawHorizon.js';
+import { rawRowsCover, requireRawRows } from '../plan/rawHorizon.js';
 import { type CompiledQuery, compileQuery } from '../sql/compile.js';
 import { SqlParams } from '../sqlParams.js';
 import type { Row, Statements } from './execute.js';
@@ -66,14 +66,20 @@ export async function openReads(setup: ReadSetup): Promise<QueryReads> {
   let rollups = setup.coverage;
   const compile = (range: DateRange, sampleRate: number | null, options: ReadOptions & { bounds?: number }) =>
     compileQuery({ q, params: new SqlParams(), range, sampleRate }, { rates: setup.rates, imported: setup.imported, rollups, ...options });
-  // Roll-ups answer whole ranges exactly and fast, so a query they answer is never sampled.
-  const fromRollups = rollups !== undefined && ranges.every((range) => compile(range, null, { paginate: false }).sources.includes('rollup'));
+  // Roll-ups answer whole ranges exactly and fast, so a query they answer is never sampled; one
+  // with a side read raw over a whole range is.
+  const fromRollups =
+    rollups !== undefined &&
+    ranges.every((range) => {
+      const { rawFrom } = compile(range, null, { paginate: false });
+      return rawFrom === null || rawFrom > range.first;
+    });
   let sampleRate = q.exact || fromRollups ? null : await chooseSampleRate(sql, setup.limits, site, ranges, setup.cluster);
   const sources = new Set<string>();
 
   const run = async (range: DateRange, options: ReadOptions): Promise<Answer> => {
     const compiled = compile(range, sampleRate, options);
-    requireRawRows(site, rawReadFrom(range, compiled.sources, rollups), 'query');
+    requireRawRows(site, compiled.rawFrom, 'query');
     try {
       const rows = await sql(compiled.sql, compiled.params);
       compiled.sources.forEach((source) => sources.add(source));
@@ -101,7 +107,7 @@ export async function openReads(setup: ReadSetup): Promise<QueryReads> {
     // browsers, most sites' sources) is merged whole at once: the ranking would name them all again.
     if (seen && seen.first <= q.range.first && q.range.last <= seen.last && seen.groups <= count / 2) return null;
     const ranking = compile(q.range, null, { paginate: false, bounds: count });
-    if (!ranking.sources.includes('rollup') || ranking.rankingNeedless) return null;
+    if (ranking.rankingNeedless !== false) return null;
     // A ranking refused for memory leaves the answer to the usual read and its fallback below.
     const ranked = await sql(ranking.sql, ranking.params).catch((error: unknown) => {
       if (error instanceof AppError && error.code === 'query_too_large') return [];

@@ -28,8 +28,10 @@ export interface CompiledQuery {
   params: Record<string, unknown>;
   plan: Plan;
   revenue: RevenuePlan | null;
-  /** Where the rows came from: `rollup` when every side was read from roll-ups (stitched with raw for later days). */
+  /** Where the rows came from: `rollup`, `raw`, or both (raw days after the roll-ups, or some sides read raw). */
   sources: ('rollup' | 'raw')[];
+  /** The first instant raw rows are read from, null when none are (src/query/plan/rawHorizon.ts). */
+  rawFrom: number | null;
   /** For a ranking of groups (option `bounds`): true when the answer reads each group's own count from one row. */
   rankingNeedless?: boolean;
 }
@@ -75,11 +77,12 @@ export function compileQuery(ctx: CompileContext, options: CompileOptions): Comp
       plan,
       revenue,
       sources: reading.sources,
+      rawFrom: reading.rawFrom,
       rankingNeedless: rankingNeedless(placed.main, ctx, table, coverage),
     };
   }
   const sql = options.imported ? mergedStatement(ctx, placed, reading, options.imported, options) : nativeStatement(ctx, placed, reading, options);
-  return { sql, params: params.values, plan, revenue, sources: reading.sources };
+  return { sql, params: params.values, plan, revenue, sources: reading.sources, rawFrom: reading.rawFrom };
 }
 
 /** The sides of a query with every metric's aggregates placed on them, and each metric's expression of the result row. */
@@ -187,25 +190,29 @@ function baseSides(ctx: CompileContext, plan: Plan, facts: MetricFacts[], engage
 interface Reading {
   render: (side: Side) => string;
   sources: CompiledQuery['sources'];
-  /** When roll-ups answer: the table of the side holding the result rows, and the coverage read. */
+  rawFrom: number | null;
+  /** When roll-ups answer every side: the table of the side holding the result rows, and the coverage read. */
   rollups?: { table: RollupTable; coverage: Coverage };
 }
 
-/** Roll-ups answer only when they can answer every side, so all figures of a row share one source. */
+/**
+ * Each side from roll-ups where they answer it, else raw. Roll-ups count exactly what raw rows
+ * count (test/query/rollups.test.ts), so one figure's parts may come from both: a conversion
+ * rate under a goal filter reads its converted visitors raw and its whole from the roll-ups.
+ */
 function chooseSource(ctx: CompileContext, sides: Side[], options: CompileOptions): Reading {
   const coverage = options.rollups && coverageServing(ctx.range, options.rollups);
-  const tables = coverage ? sides.map((side) => rollupTableFor(side, ctx, coverage)) : [];
-  if (coverage === undefined || !tables.every((table) => table !== null)) {
-    return { render: (side) => sideSql(side, sides.indexOf(side), ctx), sources: ['raw'] };
-  }
-  return {
-    render: (side) => {
-      const index = sides.indexOf(side);
-      return rollupSideSql(side, index, ctx, tables[index]!, coverage, options.among);
-    },
-    sources: stitched(ctx, coverage) ? ['rollup', 'raw'] : ['rollup'],
-    rollups: { table: tables[0]!, coverage },
+  const tables = sides.map((side) => (coverage ? rollupTableFor(side, ctx, coverage) : null));
+  const raw = (side: Side) => sideSql(side, sides.indexOf(side), ctx);
+  if (coverage === undefined || tables.every((table) => table === null)) return { render: raw, sources: ['raw'], rawFrom: ctx.range.first };
+  const render = (side: Side) => {
+    const index = sides.indexOf(side);
+    const table = tables[index];
+    return table ? rollupSideSql(side, index, ctx, table, coverage, options.among) : raw(side);
   };
+  if (tables.some((table) => table === null)) return { render, sources: ['rollup', 'raw'], rawFrom: ctx.range.first };
+  const after = stitched(ctx, coverage) ? coverage.until + 1 : null;
+  return { render, sources: after === null ? ['rollup'] : ['rollup', 'raw'], rawFrom: after, rollups: { table: tables[0]!, coverage } };
 }
 
 /** The sides' subqueries, the first holding the result rows and the others joined to it on the dimensions they group by. */
