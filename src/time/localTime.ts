@@ -142,8 +142,3 @@ export function isoWithOffset(ms: number, tz: string): string {
   const abs = Math.abs(offsetMinutes);
   return `${formatDate(l)}T${pad(l.hour)}:${pad(l.minute)}:${pad(l.second)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
-
-/** `YYYY-MM-DD HH:MM:SS` in UTC: how ClickHouse DateTime('UTC') values are written. */
-export function utcStamp(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ManualClock } from '../../src/clock.js';
+import type { ManualClock } from '../support/manualClock.js';
 import { type Account, bearer, type TestApp } from '../support/testApp.js';
 import { SMALL_SITE_NOW as NOW, startSmallSite } from './smallSite.js';
 

@@ -1,10 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode, totpStep } from '../../src/accounts/totp.js';
-import { ManualClock } from '../../src/clock.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
 import { type MailServer, type ReceivedMail, startMailServer } from '../mail/mailServer.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
+import { ManualClock } from '../support/manualClock.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { signedInHeaders } from '../support/webSession.js';
 
