@@ -1,5 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import { MIN_PASSWORD_LENGTH } from '../contracts/account.js';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
 
@@ -26,9 +27,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
   });
   return timingSafeEqual(expected, actual);
 }
-
-/** The one rule for a new password, wherever one is chosen (set-up, change, reset, the CLI). */
-export const MIN_PASSWORD_LENGTH = 8;
 
 export const passwordTooShort = (password: string) => password.length < MIN_PASSWORD_LENGTH;
 export const WEAK_PASSWORD = `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`;
