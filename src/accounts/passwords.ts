@@ -4,7 +4,7 @@ import { MIN_PASSWORD_LENGTH } from '../contracts/account.js';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
 
-// N=2^15 with r=8 costs 32 MiB and ~60 ms here: slow for guessing, fine for a login.
+// N=2^15 with r=8 costs 32 MiB and a short wait per try: slow for guessing, fine for a login.
 const PARAMS = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 2 ** 20 };
 const KEY_LENGTH = 32;
 

@@ -39,9 +39,8 @@ function formatter(tz: string): Intl.DateTimeFormat {
 
 /**
  * The instants last converted, per zone and instant: planning one query asks for the same few (its
- * range's ends, the roll-ups' last instant) dozens of times, and Intl's parts took about 0.8 ms of a
- * query's 4 ms of planning at 10 M events (docs/benchmarks.md, "The window's set first"). Frozen, as
- * every caller shares them.
+ * range's ends, the roll-ups' last instant) dozens of times, and Intl's parts were a large share of a
+ * query's planning (docs/benchmarks.md). Frozen, as every caller shares them.
  */
 const converted = new LRUCache<string, Readonly<LocalDateTime>>({ max: 4_096 });
 

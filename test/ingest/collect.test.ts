@@ -367,7 +367,7 @@ describe('GET /api/event/pixel.gif', () => {
     }
   });
 
-  it('writes nothing for a debug request and answers with the derived event (issue 11, item 3)', async () => {
+  it('writes nothing for a debug request and answers with the derived event', async () => {
     const path = `/pixel-debug-${Date.now()}`;
     const res = await fetch(`${t.url}/api/event/pixel.gif?d=${site.domain}&u=${encodeURIComponent(`https://collect.example.com${path}`)}`, {
       headers: { 'user-agent': CHROME_MAC, 'x-forwarded-for': nextIp(), 'x-debug-request': 'true' },

@@ -5,7 +5,7 @@ import { bearer, createAccount, startTestApp, type TestApp } from '../support/te
 import { signedInHeaders } from '../support/webSession.js';
 import { type MailServer, type ReceivedMail, startMailServer } from './mailServer.js';
 
-// The emails of an account (issue 25), each read as it arrived at a real SMTP server: a password
+// The emails of an account (docs/settings.md, Mail), each read as it arrived at a real SMTP server: a password
 // reset (single use, an hour, every session ends), an invitation, an email change.
 const clock = new ManualClock(Date.parse('2026-05-04T09:00:00Z'));
 let t: TestApp;

@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 import { signedInContext } from '../support/webSession.js';
 
 // A new installation as its first user meets it: set-up, sign-out and in, a site, its snippet,
-// the first pageview arriving, the sites list (issue 13: sign-in and accounts, sites list).
+// the first pageview arriving, the sites list and its team picker.
 describe('accounts and sites in the browser', () => {
   let t: TestApp;
   let browser: Browser;
