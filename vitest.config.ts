@@ -10,9 +10,9 @@ export default defineConfig({
   test: {
     pool: 'forks',
     // One file more than cores: a file spends much of its time waiting on the engine's background
-    // merges, the browser and its timers. On 2 cores the suite took 660 s with two files at once
-    // and 561 s with three (docs/benchmarks.md, "The test suite"). At most six, as each file holds
-    // an embedded engine's memory.
+    // merges, the browser and its timers, so on 2 cores three files at once finish sooner than two
+    // and no later than four (docs/benchmarks.md). At most six, as each file holds an embedded
+    // engine's memory.
     maxWorkers: Math.min(availableParallelism() + 1, 6),
     // The web app's pure logic is tested beside it (web/src/**/*.test.ts), type-checked with the app.
     include: ['test/**/*.test.ts', 'web/src/**/*.test.ts'],

@@ -238,7 +238,7 @@ for (const journeyRange of ['28d', '91d']) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Every range the date picker offers (issue 24): the same nine questions over each, from roll-ups,
+// Every range the date picker offers: the same nine questions over each, from roll-ups,
 // against 91d (a preset read from its window) measured in the same runs, range by range within a
 // run so the machine's noise falls on all alike.
 const localDay = (daysAgo: number) =>
@@ -325,7 +325,7 @@ printRanges(RANGES, everyRange, baseline, '/ 91d');
 // dropped as a late row would), and the job run as at 23:30, which merges the windows ending the day
 // before (as the job did before windows were seen from today), then as at 00:30, which merges each
 // preset's rolled-up days (src/stores/clickhouse/rollupWindows.ts windowsEnding). BENCH_MIDNIGHT=0
-// skips it (three window merges: about 3 minutes at 10 M events, half an hour at 100 M).
+// skips it (three merges of every window, a long wait at 100 M events).
 if (process.env.BENCH_MIDNIGHT !== '0') {
   const siteJob = [{ id: site.id, timezone: tz, rawEventsFrom: null }];
   const midnight = startOfDay(toLocal(now, tz), tz);
@@ -351,7 +351,7 @@ if (process.env.BENCH_FAIRNESS === '0') {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fairness (issue 11): while one team runs the costliest queries the API accepts, another team's
+// Fairness: while one team runs the costliest queries the API accepts, another team's
 // simple aggregate and the event route should answer about as fast as when the engine is idle.
 // A new address and domain each run: a reused store (BENCH_STORE) holds the last run's.
 const other = await createUserWithTeam(app.meta.db, { email: `bench-other-${now}@example.com`, name: 'Other' }, now);

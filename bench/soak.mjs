@@ -1,12 +1,12 @@
-// npm run bench:soak — memory under a long flood of new visitors (issue 22, 3b). The ingestion
+// npm run bench:soak — memory under a long flood of new visitors (docs/benchmarks.md). The ingestion
 // bench's load (keep-alive connections sending as fast as the service answers) for SOAK_MINUTES
 // (35 by default), from the perf mix of 50,000 addresses × 102 user agents, so nearly every event
 // starts a visit. Reads the service's RSS every 5 s and prints each minute's mean and highest
 // sample with its heap; passes when no sample reaches 1 GB and RSS is flat once the first visits
 // have expired: the mean of minutes 31 on at most 10 % above that of minutes 11–30 (the cap is
 // reached by minute 10). A trend, not the spread of a few samples: the heap's collections swing
-// RSS by 100–150 MB within a minute, which the spread of one sample a minute read as 6.5 % in
-// one run and 19 % in another of the same build, and a collection's fall as growth.
+// RSS within a minute, so the spread of one sample a minute gave the same build very different
+// verdicts, and read a collection's fall as growth.
 //   SOAK_MINUTES, SOAK_CONCURRENCY (32), SOAK_HEAP_MB (--max-old-space-size of the service),
 //   LIVE_VISITS_MAX and CLICKHOUSE_MEMORY_LIMIT_MB (passed to the service; unset = their defaults).
 import { fork } from 'node:child_process';
@@ -34,7 +34,7 @@ async function serve(dataDir) {
   const { createSite } = await import('../dist/stores/meta/sites.js');
   const { createUserWithTeam } = await import('../dist/stores/meta/users.js');
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', TRUSTED_PROXIES: '127.0.0.1' };
-  // The process's memory is bounded by these two settings, not by traffic (issue 22, 3b).
+  // The process's memory is bounded by these two settings, not by traffic.
   for (const name of ['LIVE_VISITS_MAX', 'CLICKHOUSE_MEMORY_LIMIT_MB']) if (process.env[name]) env[name] = process.env[name];
   const config = loadConfig(env);
   const app = await createApp(config);

@@ -17,7 +17,7 @@ import { createUserWithTeam } from '../src/stores/meta/users.js';
 /**
  * The instant the site is seen from: now, or with BENCH_HOUR=H the last H:00 in its time zone
  * (Europe/Berlin) before now, so a range ending today reads H hours of today's traffic raw at
- * whatever hour the benchmark runs (docs/benchmarks.md, "Late in the day, and today's raw rows grouped by what is read").
+ * whatever hour the benchmark runs: late in the day is the busy case (docs/benchmarks.md).
  * BENCH_NOW=<ISO instant> names it outright: a kept store (BENCH_STORE) is then seen as it was loaded, on any later day.
  */
 function benchNow(): number {
@@ -44,7 +44,7 @@ export async function loadSyntheticSite(name: string) {
   const VISITORS = Math.round(EVENTS / 8.5);
 
   // BENCH_STORE=<dir> reuses a store a run left (BENCH_KEEP=1), seen from the same instant (BENCH_NOW, or the same day's
-  // BENCH_HOUR): loading 100 M events takes a quarter of an hour. A directory holding no store yet is loaded and kept.
+  // BENCH_HOUR): loading 100 M events is most of such a run. A directory holding no store yet is loaded and kept.
   const store = process.env.BENCH_STORE;
   const reused = store !== undefined && existsSync(join(store, 'meta.sqlite'));
   if (store !== undefined) mkdirSync(store, { recursive: true });

@@ -1,5 +1,5 @@
 /**
- * Hot-path costs of Step 2's classification, each against a baseline measured in the same run:
+ * Hot-path costs of classifying an event (docs/classification.md), each against a baseline measured in the same run:
  * run with `npx vitest bench --run bench/userAgent.bench.ts`.
  */
 import { isIP } from 'node:net';

@@ -2,7 +2,7 @@
 // Writes src/accounts/timeZoneNames.json: the time zones both the embedded engine (its
 // system.time_zones) and this runtime's Intl know, exactly as spelled there. The service accepts
 // only these names, for sites and queries alike, so no name reaches the engine that it cannot
-// load (issue 11: "etc/utc" and "SystemV/AST4" passed the runtime's check and broke queries).
+// load ("etc/utc" and "SystemV/AST4" pass the runtime's check and would break queries).
 // Run after upgrading chdb or Node: `node scripts/time-zones.mjs`; test/query/timeZones.test.ts
 // checks the list against the engine.
 //

@@ -100,7 +100,7 @@ export async function createNode(config: Config, options: NodeOptions = {}): Pro
   const clock = options.clock ?? systemClock;
   const log = pino({ level: config.logLevel });
   const { meta, leases, events } = await openStores(config, clock, log);
-  // The one connection to STATE_URL (issue 22 §3); /api/health pings it. Opened before ingestion,
+  // The one connection to STATE_URL (docs/scaling.md); /api/health pings it. Opened before ingestion,
   // which keeps its rate limits and idempotency keys there; a Redis that is down delays the start
   // by at most two seconds (ingestion then falls back to its own state).
   const state = config.stateUrl === null ? null : new SharedState(config.stateUrl, log);

@@ -1,5 +1,5 @@
 /**
- * The browser tracker (issue 12). One source, two builds (scripts/build-tracker.mjs): the core
+ * The browser tracker. One source, two builds (scripts/build-tracker.mjs): the core
  * (pageviews, single-page-app navigation, engagement, custom events, pageview props) and the full
  * one, which adds outbound links, file downloads, form submissions and tagged events. A page opts
  * into features by the script's file name, as with Plausible (`script.outbound-links.js`), or by

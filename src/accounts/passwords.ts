@@ -1,9 +1,10 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import { MIN_PASSWORD_LENGTH } from '../contracts/account.js';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
 
-// N=2^15 with r=8 costs 32 MiB and ~60 ms here: slow for guessing, fine for a login.
+// N=2^15 with r=8 costs 32 MiB and a short wait per try: slow for guessing, fine for a login.
 const PARAMS = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 2 ** 20 };
 const KEY_LENGTH = 32;
 
@@ -26,9 +27,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
   });
   return timingSafeEqual(expected, actual);
 }
-
-/** The one rule for a new password, wherever one is chosen (set-up, change, reset, the CLI). */
-export const MIN_PASSWORD_LENGTH = 8;
 
 export const passwordTooShort = (password: string) => password.length < MIN_PASSWORD_LENGTH;
 export const WEAK_PASSWORD = `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`;

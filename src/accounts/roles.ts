@@ -16,7 +16,7 @@ export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   billing: ['sites:read'],
 };
 
-/** Who manages the team's people and keys: members, guests, invitations, API keys (issue 14). */
+/** Who manages the team's people and keys: members, guests, invitations, API keys. */
 export const TEAM_MANAGERS: readonly Role[] = ['owner', 'admin'];
 
 /** Who opens a site's settings and exports its data: everyone who may change its set-up. */

@@ -179,8 +179,8 @@ export const LIVE_VISIT_BYTES = 200;
  * A thirty-second of the heap the process was given, at most 128 MiB, at LIVE_VISIT_BYTES each.
  * The visits live in typed arrays beside the heap, allocated in pages as they grow, and the
  * embedded engine shares the process: at this size a flood of new visitors keeps the whole
- * process under 1 GB (npm run bench:soak, docs/benchmarks.md; a sixteenth, at most 256 MiB,
- * passed it). Visits past the cap wait on local disk, so a smaller cap costs a disk read per
+ * process under 1 GB (npm run bench:soak, docs/benchmarks.md), which twice this size did not.
+ * Visits past the cap wait on local disk, so a smaller cap costs a disk read per
  * returning visitor, not a read of the store.
  */
 export function defaultLiveVisitsMax(): number {

@@ -6,6 +6,9 @@ import { z } from 'zod';
  * email and deletion.
  */
 
+/** The one rule for a new password, wherever one is chosen (set-up, change, reset, an invitation, the CLI). */
+export const MIN_PASSWORD_LENGTH = 8;
+
 const email = z.string().max(320);
 const password = z.string().max(1000);
 const token = z.string().min(1).max(200);

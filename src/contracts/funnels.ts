@@ -45,7 +45,6 @@ export const funnelRequest = z.strictObject({
   filters: z.array(z.unknown()).optional(),
   timezone: z.string().optional(),
 });
-export type FunnelRequest = z.infer<typeof funnelRequest>;
 
 /** The funnel report (src/query/run/funnel.ts): POST /app/api/sites/:domain/funnel and the shared dashboard's. */
 export const funnelReport = z.object({

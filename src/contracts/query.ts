@@ -142,5 +142,3 @@ export const queryRequest = z.strictObject({
   timezone: z.string('must be an IANA time zone name').optional(),
   exact: z.boolean('must be true or false').optional(),
 });
-
-export type QueryRequestBody = z.infer<typeof queryRequest>;

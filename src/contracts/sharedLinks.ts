@@ -24,5 +24,4 @@ export const embedOptions = z.object({
     .optional()
     .catch(undefined),
 });
-export type EmbedOptions = z.infer<typeof embedOptions>;
 export const EMBED_THEMES = embedOptions.shape.theme.unwrap().options;

@@ -3,7 +3,7 @@ import { ROLLUP_TABLES, rollupTableName, rowDay } from '../stores/clickhouse/dai
 
 /**
  * The files of a site export: the ten daily tables in Plausible's CSV export format
- * (/work/shared/reference/plausible.md §6.1: same file names and columns, one row per site-local
+ * (the same file names and columns as Plausible's export, one row per site-local
  * day, so a Plausible user can import the ZIP there), and every raw event.
  *
  * Each file is one SELECT over `events` or `sessions` with these parameters: `site` (UInt64),

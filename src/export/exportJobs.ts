@@ -81,8 +81,8 @@ const leaseName = (id: string) => `export:${id}`;
 const PICK_UP_MS = 1_000;
 
 /**
- * Exports prepared in the background for sites too large to download while one waits (issue 15:
- * "a background job that produces the file and shows it when ready"). The ZIP streams from the
+ * Exports prepared in the background for sites too large to download while one waits: a job
+ * produces the file, and the settings screen offers it when ready (docs/export.md). The ZIP streams from the
  * event store's background-jobs connection into a file under `<data dir>/exports`, so memory stays
  * as flat as the direct download's. Each export's record sits beside its file (`<id>.json`), so
  * a restarted service lists its exports again: ready ones still download, one being written when

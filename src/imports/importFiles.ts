@@ -4,7 +4,7 @@ import { IMPORTED_ROLLUPS, importedTableName } from '../stores/clickhouse/schema
  * What an import reads: the ten daily tables of Plausible's CSV export (or ours, which has the
  * same names and columns), each stored in the roll-up table of the same name under the import's
  * id. The accepted columns are the roll-up table's own (src/stores/clickhouse/schema.ts), so a
- * column added there is importable at once. Rules from /work/shared/reference/plausible.md §6.2.
+ * column added there is importable at once. The rules are Plausible's for its own CSV imports.
  */
 
 export type ColumnKind = 'count' | 'text' | 'country';

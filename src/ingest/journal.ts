@@ -360,8 +360,8 @@ const LETTER_TABLE: Record<string, JournalTable> = Object.fromEntries(JOURNAL_TA
 
 /**
  * A new segment, its SEGMENT_BYTES laid out in zeros and synced once, so the records written into
- * it later change no file size: each group's synchronous write then flushes data only, which took
- * half the time and CPU of appending on this project's machines (docs/benchmarks.md). It is opened
+ * it later change no file size: each group's synchronous write then flushes data only, cheaper than
+ * appending, which syncs the file's size too (docs/benchmarks.md). It is opened
  * again with O_DSYNC for the groups. Never an existing file: each segment holds one journal's
  * records only.
  */

@@ -1,4 +1,5 @@
 import { verifyPassword } from '../accounts/passwords.js';
+import { MIN_PASSWORD_LENGTH } from '../contracts/account.js';
 import { AppError, badRequest } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { createUserWithTeam, findUserByEmail } from '../stores/meta/users.js';
@@ -25,7 +26,10 @@ export async function resolveAcceptingAccount(
     return { userId: user.id, email: user.email, created: false };
   }
   if (input.name === undefined || input.password === undefined) {
-    throw badRequest('account_required', `There is no account for ${input.email} yet; give a "name" and a "password" (at least 8 characters) to create it.`);
+    throw badRequest(
+      'account_required',
+      `There is no account for ${input.email} yet; give a "name" and a "password" (at least ${MIN_PASSWORD_LENGTH} characters) to create it.`,
+    );
   }
   const { userId } = await createUserWithTeam(db, { email: input.email, name: input.name, password: input.password }, now);
   return { userId, email: input.email, created: true };

@@ -7,7 +7,7 @@ import { findUserByEmail, setPasswordHash } from '../stores/meta/users.js';
 import { deleteUserWebSessions } from '../stores/meta/webSessions.js';
 import { passwordResetMail } from './accountMail.js';
 
-/** A reset link works once, for an hour (issue 25). */
+/** A reset link works once, for an hour: long enough to reach the inbox, short for a stolen one. */
 export const PASSWORD_RESET_LIFETIME_MS = 3_600_000;
 
 /** Requests for reset links, counted per account address and per client address over SIGN_IN_LIMIT's window. */

@@ -3,8 +3,8 @@ import { addDays, addMonths, formatDate, fromLocal, isoWeekday, type LocalDate, 
 
 /**
  * The periods the email reports cover, in the site's time zone: a weekly report on Monday for
- * the Monday–Sunday before, a monthly one on the 1st for the month before (issue 25, Reports and
- * notices). A report falls due at REPORT_HOUR on that day, local time, so it is in the inbox at the
+ * the Monday–Sunday before, a monthly one on the 1st for the month before (docs/settings.md,
+ * Email reports). A report falls due at REPORT_HOUR on that day, local time, so it is in the inbox at the
  * start of the working day and the night's last events are in.
  */
 export const REPORT_HOUR = 6;

@@ -191,9 +191,8 @@ function roundOf(deps: RollupDeps, book: RollupRound['book'], halted: () => bool
       max_bytes_before_external_group_by: String(quarter),
       // Blocks of visitor sets of up to 256 KiB each: fewer rows per block, and one thread reading
       // them, keep what a merge holds at once small. It runs in the background; time is cheap there.
-      // At 1,024 rows the pages windows' regrouping of 100 M events asked 512–520 MiB in three of its
-      // 183 slices and was refused; at 128 each took 24 s within the limit, the others no slower
-      // (docs/benchmarks.md, "The same evening on a faster machine, and 100 M events again").
+      // At 1,024 rows the busiest slices of a large site's pages windows asked more than the limit
+      // and were refused; at 128 they fit, and the others are no slower (docs/benchmarks.md).
       max_block_size: '128',
       max_threads: 1,
     },

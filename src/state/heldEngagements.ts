@@ -113,7 +113,7 @@ export function decodeHeld(entry: string): HeldEngagement {
 }
 
 /**
- * Engagements held for a visit not begun yet, in Redis (issue 22 §3): one list per (site,
+ * Engagements held for a visit not begun yet, in Redis (docs/scaling.md): one list per (site,
  * visitor), so an engagement that reached node B before its pageview reached node A is adopted
  * there. Adoption happens inside the visit script of src/state/liveVisits.ts, atomically with the
  * visit's event, and is handed to `adopt` through the event's visitor ids (the same object the

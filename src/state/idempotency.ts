@@ -12,7 +12,7 @@ export const idempotencyKeyName = (siteId: number, key: string) => `${STATE_KEY_
  * `SET key 1 NX PX 86400000` both asks and remembers, and Redis runs it alone, so of two nodes
  * claiming one key at once exactly one stores the event. A committed event's key is claimed by
  * its visit script (src/state/liveVisits.ts), which changes the visit only when the SET took: a
- * keyed event waits for one round trip, as one without a key does (issue 22 §3). Redis expires
+ * keyed event waits for one round trip, as one without a key does. Redis expires
  * keys by its own clock (the window is for live traffic; a replayed history uses the in-process
  * keys). While Redis does not answer the node's own keys decide; they also learn every key
  * claimed here, so a retry reaching this node during an outage is still caught.

@@ -14,7 +14,7 @@ export interface InvalidationTargets {
 /**
  * Invalidation between nodes over Redis pub/sub: a change made through one node reaches every
  * other node's caches in one message (a deleted site is refused everywhere within a second,
- * issue 22 §6). Messages are not kept, so whatever a node may have missed is a backstop's job:
+ * docs/scaling.md). Messages are not kept, so whatever a node may have missed is a backstop's job:
  * the site cache's own expiry (SiteDirectory, 30 s), roll-ups' periodic re-read, and on every
  * reconnection of the subscriber a drop of all sites and a re-read of coverage.
  */

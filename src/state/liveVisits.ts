@@ -156,7 +156,7 @@ const newSessionId = () => randomBytes(8).readBigUInt64BE().toString();
 const text = (value: unknown) => (typeof value === 'string' ? value : String(value));
 
 /**
- * Live visits in Redis when STATE_URL is set (issue 22 §3): each visit's compact form
+ * Live visits in Redis when STATE_URL is set (docs/scaling.md): each visit's compact form
  * (src/ingest/liveVisits/codec.ts) under a key per (site, visitor id) that expires 30 minutes
  * after its last activity, changed by one script per event (one round trip, which also claims the
  * event's idempotency key, touchClaiming and recordClaiming; an engagement with no visit to join

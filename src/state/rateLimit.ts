@@ -45,8 +45,8 @@ interface Mirror {
 
 /**
  * While the shared bucket holds more than this, a node decides from its mirror and takes the
- * token without waiting (the script goes out with the event's other Redis calls, issue 22 §3: one
- * round trip per event). Below it, every take waits for the script, so nodes that each see the
+ * token without waiting (the script goes out with the event's other Redis calls: one round trip
+ * per event). Below it, every take waits for the script, so nodes that each see the
  * same refill never admit it twice.
  */
 const OPTIMISTIC_ABOVE_TOKENS = 50;

@@ -8,15 +8,15 @@ export interface StateLog {
 
 /**
  * How long one Redis call may hold an event. Redis answers a loopback or LAN call in well under
- * a millisecond; past this the node answers from its own state instead (issue 22 §3: never a
- * 5xx), so one hung Redis costs each event at most this once. Not shorter: Node runs due timers
- * before it reads sockets, so on a loaded machine a 100 ms limit fired on answers that had
+ * a millisecond; past this the node answers from its own state instead (an event never gets a
+ * 5xx for it), so one hung Redis costs each event at most this once. Not shorter: Node runs due
+ * timers before it reads sockets, so on a loaded machine a 100 ms limit fired on answers that had
  * already arrived, and every node then limited rates on its own (test/multiNode/sharedState).
  */
 export const STATE_COMMAND_TIMEOUT_MS = 500;
 /** After a failed call the node stays on its own state this long before asking Redis again. */
 export const STATE_RETRY_MS = 1_000;
-/** The fall-back to local state is logged at most this often (issue 22 §3). */
+/** The fall-back to local state is logged at most this often, so a Redis that stays down does not flood the log. */
 export const STATE_LOG_INTERVAL_MS = 60_000;
 /** Every key this service writes starts with it, so a shared Redis can hold other things too. */
 export const STATE_KEY_PREFIX = 'svc:';

@@ -39,9 +39,8 @@ function formatter(tz: string): Intl.DateTimeFormat {
 
 /**
  * The instants last converted, per zone and instant: planning one query asks for the same few (its
- * range's ends, the roll-ups' last instant) dozens of times, and Intl's parts took about 0.8 ms of a
- * query's 4 ms of planning at 10 M events (docs/benchmarks.md, "The window's set first"). Frozen, as
- * every caller shares them.
+ * range's ends, the roll-ups' last instant) dozens of times, and Intl's parts were a large share of a
+ * query's planning (docs/benchmarks.md). Frozen, as every caller shares them.
  */
 const converted = new LRUCache<string, Readonly<LocalDateTime>>({ max: 4_096 });
 
@@ -141,9 +140,4 @@ export function isoWithOffset(ms: number, tz: string): string {
   const sign = offsetMinutes < 0 ? '-' : '+';
   const abs = Math.abs(offsetMinutes);
   return `${formatDate(l)}T${pad(l.hour)}:${pad(l.minute)}:${pad(l.second)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
-}
-
-/** `YYYY-MM-DD HH:MM:SS` in UTC: how ClickHouse DateTime('UTC') values are written. */
-export function utcStamp(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }

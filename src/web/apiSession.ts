@@ -20,8 +20,8 @@ const teamHeader = z.string().regex(/^[1-9][0-9]{0,9}$/);
  * of every rule), signed in by the session cookie instead of a key: the caller is the user acting
  * for the team in `x-svc-team`, with the scopes of their role there (src/accounts/roles.ts). A
  * state-changing request must echo the session's CSRF token. A locked team's settings keep
- * working (issue 14), its statistics answer 402 as its dashboards do. Undefined when
- * the request carries no session cookie, so key authentication answers as before.
+ * working, so its owner can settle it, and its statistics answer 402 as its dashboards do.
+ * Undefined when the request carries no session cookie, so key authentication answers as before.
  */
 export async function sessionCaller(deps: { db: MetaDb; clock: Clock }, request: FastifyRequest): Promise<ApiCaller | undefined> {
   const token = request.cookies?.[SESSION_COOKIE];

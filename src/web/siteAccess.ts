@@ -29,7 +29,7 @@ export async function requireViewerSite(db: MetaDb, viewer: Viewer, domain: stri
 
 /**
  * A locked team's dashboards show the lock instead of numbers (as the API answers 402), while
- * team settings and export keep working (issue 14).
+ * team settings and export keep working, so its owner can settle the account or take the data away.
  */
 export async function refuseLockedTeam(db: MetaDb, teamId: number): Promise<void> {
   const team = await getTeam(db, teamId);

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { revokeApiKey } from '../../src/stores/meta/apiKeys.js';
 import { lockTeam, unlockTeam } from '../../src/stores/meta/teams.js';
+import { ManualClock } from '../support/manualClock.js';
 import { bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 const run = promisify(execFile);

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ClickHouseClient, createClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { connectServer, type EventStore, openEventStore } from '../../src/stores/clickhouse/eventStore.js';
 import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
 import { collect, stored } from '../support/collect.js';
+import { ManualClock } from '../support/manualClock.js';
 import { bearer, createAccount, startTestApp } from '../support/testApp.js';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svc } from '../support/processes.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
-// Issue 11, item 1: many CLI writers at once beside a server that is writing itself (API routes,
+// Many CLI writers at once beside a server that is writing itself (API routes,
 // the webhook worker, background jobs) on the same SQLite file; none may fail with "database is locked".
 describe('concurrent metadata writers on SQLite (requires the build)', () => {
   let t: TestApp;

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackgroundJobs } from '../../src/backgroundJobs.js';
-import { ManualClock } from '../../src/clock.js';
 import { createExportJobs, INTERRUPTED_EXPORT } from '../../src/export/exportJobs.js';
 import { createImportRunner, uploadPath } from '../../src/imports/importRunner.js';
 import { openRollups, type Rollups } from '../../src/rollups/rollups.js';
@@ -14,6 +13,7 @@ import { createImport, getImport, updateImport } from '../../src/stores/meta/imp
 import { claimLease, createLeases, LEASE_PERIOD_MS, NODE_ID, readLease, releaseLease, renewLease } from '../../src/stores/meta/leases.js';
 import { findLiveSiteByName } from '../../src/stores/meta/sites.js';
 import { type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
+import { ManualClock } from '../support/manualClock.js';
 import { freshPostgresDatabase } from '../support/postgres.js';
 import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { zipOf } from '../support/zip.js';

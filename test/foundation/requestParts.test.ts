@@ -4,7 +4,7 @@ import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
-// Issue 11, item 2: every route reads its query string with a schema, so a parameter given twice
+// Every route reads its query string with a schema, so a parameter given twice
 // is a 400 naming it; and a path the framework cannot decode is a sentence in the usual shape.
 describe('request parts', () => {
   let t: TestApp;

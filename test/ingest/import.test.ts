@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { CHROME_MAC, SAFARI_IPHONE, stored } from '../support/collect.js';
+import { ManualClock } from '../support/manualClock.js';
 import { svc } from '../support/processes.js';
 import { bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 

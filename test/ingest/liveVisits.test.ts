@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { decodeLiveVisit, encodeLiveVisit, type LiveVisit, SessionTracker, startVisit, type VisitEvent } from '../../src/ingest/liveVisits/index.js';
 import { SpilledVisits } from '../../src/ingest/liveVisits/spilledVisits.js';
 import { visitFromRow } from '../../src/ingest/liveVisits/visit.js';
 import { toWords } from '../../src/ingest/liveVisits/visitSlots.js';
 import { encodeRow, SESSION_COLUMNS, type SessionRow, type VisitAttributes } from '../../src/ingest/rows.js';
 import { collect, stored } from '../support/collect.js';
+import { ManualClock } from '../support/manualClock.js';
 import { bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 const T0 = Date.parse('2026-06-02T09:00:00Z');

@@ -23,8 +23,8 @@
  * - The older single-file script also sent `w` (viewport width) and `p` as a JSON string.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { CHROME_MAC, stored } from '../support/collect.js';
+import { ManualClock } from '../support/manualClock.js';
 import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 const clock = new ManualClock(Date.parse('2026-06-02T09:00:00Z'));

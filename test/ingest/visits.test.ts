@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { collect, stored } from '../support/collect.js';
+import { ManualClock } from '../support/manualClock.js';
 import { bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 const clock = new ManualClock(Date.parse('2026-06-02T09:00:00Z'));

@@ -1,11 +1,11 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { HealthCounters } from '../../src/ingest/healthCounters.js';
 import type { EventRow, SessionRow } from '../../src/ingest/rows.js';
 import { WriteBuffer } from '../../src/ingest/writeBuffer.js';
 import { CHROME_MAC } from '../support/collect.js';
 import { buildRows } from '../support/eventFixtures.js';
+import { ManualClock } from '../support/manualClock.js';
 import { createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 /** Counts rows without flushing first: these tests are about when flushes happen. */

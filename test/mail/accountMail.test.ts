@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
+import { ManualClock } from '../support/manualClock.js';
 import { bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { signedInHeaders } from '../support/webSession.js';
 import { type MailServer, type ReceivedMail, startMailServer } from './mailServer.js';
 
-// The emails of an account (issue 25), each read as it arrived at a real SMTP server: a password
+// The emails of an account (docs/settings.md, Mail), each read as it arrived at a real SMTP server: a password
 // reset (single use, an hour, every session ends), an invitation, an email change.
 const clock = new ManualClock(Date.parse('2026-05-04T09:00:00Z'));
 let t: TestApp;

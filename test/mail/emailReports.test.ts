@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryEngineDeps } from '../../src/api/routes/query.js';
-import { ManualClock } from '../../src/clock.js';
 import type { QueryResponse } from '../../src/contracts/query.js';
 import { createSmtpMailer } from '../../src/mail/smtpMailer.js';
 import type { EmailDeps } from '../../src/reports/emailDeps.js';
@@ -9,6 +8,7 @@ import { figureChange, figureValue } from '../../src/reports/reportMail.js';
 import { sendDueReports } from '../../src/reports/reportSender.js';
 import { unsubscribeTokens } from '../../src/reports/unsubscribe.js';
 import { type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
+import { ManualClock } from '../support/manualClock.js';
 import { svc } from '../support/processes.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { signedInHeaders } from '../support/webSession.js';

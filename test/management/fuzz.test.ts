@@ -166,7 +166,7 @@ describe('the management API under random input', () => {
     const query = fc.dictionary(fc.constantFrom('site_id', 'limit', 'after', 'before', 'team_id', 'from', 'to'), fc.oneof(fc.constant(site), oddText), {
       maxKeys: 3,
     });
-    // Parameters given twice (issue 11: a repeated parameter was a 500 where a route cast it).
+    // Parameters given twice: a route that cast a repeated one would answer 500 instead of a 400.
     const repeated = fc.uniqueArray(fc.constantFrom('site_id', 'limit', 'after', 'before', 'team_id', 'hours', 'from', 'to'), { maxLength: 2 });
     const request = fc.record({ route: fc.constantFrom(...ROUTES), body, segment, other: segment, query, repeated });
 

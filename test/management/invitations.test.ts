@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { INVITATION_LIFETIME_MS } from '../../src/management/invitations.js';
 import { membershipRole } from '../../src/stores/meta/teams.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
+import { ManualClock } from '../support/manualClock.js';
 import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { type Answer, apiClient, q, testEnv } from './client.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { createApiKey } from '../../src/stores/meta/apiKeys.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
 import { SMALL_SITE, SMALL_SITE_NOW } from '../query/smallSite.js';
 import { insertEvents } from '../support/eventFixtures.js';
+import { ManualClock } from '../support/manualClock.js';
 import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { apiClient, testEnv } from './client.js';
 

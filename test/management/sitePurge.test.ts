@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { purgeDeletedSites } from '../../src/management/sitePurge.js';
+import { ManualClock } from '../support/manualClock.js';
 import { createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { apiClient, testEnv } from './client.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { DOMAIN_TRANSITION_MS } from '../../src/stores/meta/sites.js';
+import { ManualClock } from '../support/manualClock.js';
 import { createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { apiClient, q, testEnv } from './client.js';
 

@@ -15,8 +15,8 @@ const PERIOD_MS = 4_000;
 /**
  * Prepared exports across nodes (docs/scaling.md, Roles): the web node that is asked records the
  * export in FILES_DIR, a worker takes it up and writes it under the lease `export:<id>`, and the
- * web node lists it and serves the file. Issue 22: a holder that dies has "its export … marked
- * failed with a sentence" within a lease period.
+ * web node lists it and serves the file. A holder that dies has its export marked failed with a
+ * sentence within a lease period.
  */
 describe.skipIf(multiNodeSkip !== null)('prepared exports on a web node and two workers', () => {
   let set: MultiNode;

@@ -13,8 +13,8 @@ const PERIOD_MS = 4_000;
 const VISITORS = 'date,visitors,pageviews,bounces,visits,visit_duration\n2024-01-01,10,25,4,12,600\n2024-01-02,7,9,5,8,120\n';
 
 /**
- * Issue 22: "A lease holder that dies is replaced within one lease period; its import restarts
- * from its saved upload". An import uploaded to the query node waits in the metadata store; the
+ * A lease holder that dies is replaced within one lease period, and its import restarts from its
+ * saved upload (docs/scaling.md). An import uploaded to the query node waits in the metadata store; the
  * ClickHouse stand-in is paused first, so the worker that claims it (`import:<id>`) is caught
  * writing its rows with the lease held. It is SIGKILLed; the other worker finds the lease expired
  * and runs the import again from the upload in FILES_DIR, its predecessor's rows deleted first.

@@ -5,7 +5,7 @@ import type { Account } from '../support/testApp.js';
 import { acknowledged, query, recentDays, send, visitorAddress } from './send.js';
 
 /**
- * Issue 22 §6: two ingest nodes, one query+web node and one worker, as real processes on
+ * Two ingest nodes, one query+web node and one worker, as real processes on
  * PostgreSQL, Redis and the ClickHouse stand-in, give the figures one process would.
  */
 describe.skipIf(multiNodeSkip !== null)('two ingest nodes, a query+web node and a worker', () => {

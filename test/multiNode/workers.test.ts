@@ -19,7 +19,7 @@ const DAY = 86_400_000;
 const lastClosedDay = () => new Date(Date.now() - ROLLUP_GRACE_MS - DAY).toISOString().slice(0, 10);
 
 /**
- * Issue 22 §4 and §6: two workers roll each closed day up once — the roll-ups' sums equal the raw
+ * Two workers roll each closed day up once — the roll-ups' sums equal the raw
  * rows' — because the round runs under the `rollups` lease (src/stores/meta/leases.ts) and reads
  * the coverage other nodes recorded.
  */
@@ -77,7 +77,7 @@ describe.skipIf(multiNodeSkip !== null)('two workers', () => {
 });
 
 /**
- * Issue 22: "A lease holder that dies is replaced within one lease period". A worker holds the
+ * A lease holder that dies is replaced within one lease period (docs/scaling.md). A worker holds the
  * `rollups` lease only while its round runs (src/backgroundJobs.ts), so the test catches one
  * mid-round: the ClickHouse stand-in is paused before a round starts, so the worker that claims
  * the lease waits on the event store holding it (and renewing it, in PostgreSQL). That

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect } from '../support/collect.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
-// Issue 11, item 7: one team's costly query must not hold up another team's, nor collection.
+// One team's costly query must not hold up another team's, nor collection.
 describe('queries of different teams side by side', () => {
   let t: TestApp;
   let heavy: Account;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryEngineDeps } from '../../src/api/routes/query.js';
-import { ManualClock } from '../../src/clock.js';
 import { runFunnel } from '../../src/query/run/funnel.js';
 import { addGoal, insertEvents } from '../support/eventFixtures.js';
+import { ManualClock } from '../support/manualClock.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { SMALL_SITE } from './smallSite.js';
 

@@ -203,7 +203,7 @@ describe('the query API under random input', () => {
           limit: pick(fc.constantFrom('1', '10'), fc.constantFrom('0', '1001', 'abc', '-3')),
           page: pick(fc.constantFrom('1', '2'), fc.constantFrom('0', 'x')),
           with_imported: pick(fc.constantFrom('true', 'false'), fc.constant('maybe')),
-          // Parameters given twice (issue 11: a repeated site_id was a 500).
+          // Parameters given twice: a 400 naming the parameter, never a 500.
           repeated: pick(
             fc.constant([] as string[]),
             fc.uniqueArray(fc.constantFrom('site_id', 'metrics', 'period', 'date', 'filters', 'property', 'limit'), { maxLength: 2 }),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { lockTeam } from '../../src/stores/meta/teams.js';
 import { type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
+import { ManualClock } from '../support/manualClock.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { signedInHeaders } from '../support/webSession.js';
 import { journeysAnswer, postJourneys } from './journeysClient.js';

@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-// Issue 11, items 4 and 5: ranges and time zones the engine cannot hold are 400s with a sentence.
+// Ranges and time zones the engine cannot hold are 400s with a sentence.
 describe('query bounds', () => {
   const v2 = async (body: Record<string, unknown>) => {
     const res = await fetch(`${t.url}/api/v2/query`, {
@@ -80,7 +80,7 @@ describe('query bounds', () => {
   });
 });
 
-describe('time buckets (issue 11, item 8)', () => {
+describe('time buckets', () => {
   const v2 = async (body: Record<string, unknown>) => {
     const res = await fetch(`${t.url}/api/v2/query`, {
       method: 'POST',
@@ -114,7 +114,7 @@ describe('time buckets (issue 11, item 8)', () => {
   });
 });
 
-describe('deep nesting (issue 11, item 6)', () => {
+describe('deep nesting', () => {
   const nest = (depth: number, op: string) => {
     let filter: unknown = ['is', 'visit:country', ['DE']];
     for (let i = 0; i < depth; i += 1) filter = op === 'and' || op === 'or' ? [op, [filter]] : [op, filter];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { insertEvents } from '../support/eventFixtures.js';
+import { ManualClock } from '../support/manualClock.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 // Wednesday 10 January 2024, twenty seconds into 12:30 UTC.

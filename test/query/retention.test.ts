@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryEngineDeps } from '../../src/api/routes/query.js';
-import { ManualClock } from '../../src/clock.js';
 import { runQuery } from '../../src/query/run/engine.js';
 import { deleteExpiredRawEvents, keptFromDay } from '../../src/rollups/retention.js';
 import { liveSites } from '../../src/stores/meta/sites.js';
 import { parseIsoDate } from '../../src/time/localTime.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
+import { ManualClock } from '../support/manualClock.js';
 import { refusingRollups } from '../support/refusingRollups.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { csvRows, readZip } from '../support/zip.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { queryEngineDeps } from '../../src/api/routes/query.js';
 import type { App } from '../../src/app.js';
-import { ManualClock } from '../../src/clock.js';
 import { type QueryEngineDeps, runQuery } from '../../src/query/run/engine.js';
 import { openRollups } from '../../src/rollups/rollups.js';
+import { ManualClock } from '../support/manualClock.js';
 import { watchingStatements } from '../support/refusingRollups.js';
 import { type Account, bearer, startTestApp, type TestApp } from '../support/testApp.js';
 import { SMALL_SITE_NOW } from './smallSite.js';

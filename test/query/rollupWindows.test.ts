@@ -203,7 +203,7 @@ describe('window rows', () => {
     await t.app.jobs.runOnce();
     expect(await allFrom()).toEqual({ first: '2023-10-02', spanRead: true });
     expect(await allFrom()).toEqual({ first: '2023-10-02', spanRead: false });
-    // Over a hundred queries and three rounds: about 40 s alone, twice that beside another test file on two cores.
+    // Over a hundred queries and three rounds, much slower beside another test file on two cores: a ceiling for a hang.
   }, 240_000);
 });
 

@@ -138,10 +138,9 @@ describe('roll-ups under random histories', () => {
         },
       );
     },
-    // Each run's site is rolled up with its window rows (eleven window tables since the date
-    // picker's presets got theirs), dozens of statements: 2–4 s a run alone, but more than 30 s
-    // beside the suite's browser tests on two cores (one CI run passed 360 s). A guard against a
-    // hang, not a measure of speed (bench:query measures that).
+    // Each run's site is rolled up with its window rows, dozens of statements: seconds a run alone,
+    // but many times that beside the suite's browser tests on two cores. A guard against a hang,
+    // not a measure of speed (bench:query measures that).
     60_000 + Number(process.env.FUZZ_RUNS ?? 12) * 50_000,
   );
 });

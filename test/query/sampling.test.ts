@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
+import { ManualClock } from '../support/manualClock.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { importPlausibleExport } from './plausibleExport.js';
 

@@ -1,5 +1,5 @@
-import { ManualClock } from '../../src/clock.js';
 import { addGoal, type FixtureEvent, type FixtureGoal, insertEvents } from '../support/eventFixtures.js';
+import { ManualClock } from '../support/manualClock.js';
 import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ManualClock } from '../../src/clock.js';
+import type { ManualClock } from '../support/manualClock.js';
 import { type Account, bearer, type TestApp } from '../support/testApp.js';
 import { SMALL_SITE_NOW as NOW, startSmallSite } from './smallSite.js';
 
@@ -194,7 +194,7 @@ describe('GET /api/v1/stats/realtime/visitors', () => {
   });
 });
 
-describe('repeated parameters (issue 11, item 2)', () => {
+describe('repeated parameters', () => {
   it('answers 400 naming a parameter given twice, never a 500', async () => {
     for (const endpoint of ['aggregate', 'timeseries', 'breakdown?property=visit:source&', 'realtime/visitors']) {
       const join = endpoint.includes('?') ? '' : '?';

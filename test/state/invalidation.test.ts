@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { SiteDirectory } from '../../src/ingest/siteDirectory.js';
 import { registerSite } from '../../src/management/sites.js';
 import { Invalidation } from '../../src/state/invalidation.js';
@@ -10,6 +9,7 @@ import { SharedState } from '../../src/state/redis.js';
 import { type MetaStore, openMetaStore } from '../../src/stores/meta/database.js';
 import { deleteSite } from '../../src/stores/meta/sites.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
+import { ManualClock } from '../support/manualClock.js';
 import { freshPostgresDatabase } from '../support/postgres.js';
 import { startTestRedis, type TestRedis } from './redisServer.js';
 

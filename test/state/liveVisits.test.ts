@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import type { RecordedVisit, VisitEvent } from '../../src/ingest/liveVisits/index.js';
 import { SessionTracker } from '../../src/ingest/liveVisits/index.js';
 import { OrphanEngagements } from '../../src/ingest/orphans.js';
@@ -10,6 +9,7 @@ import { SharedHeldEngagements } from '../../src/state/heldEngagements.js';
 import { SharedLiveVisits, VISITS_WARM_KEY } from '../../src/state/liveVisits.js';
 import { SharedState } from '../../src/state/redis.js';
 import { collect, stored } from '../support/collect.js';
+import { ManualClock } from '../support/manualClock.js';
 import { bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { next, startTestRedis, type TestRedis } from './redisServer.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { AddressRateLimiter } from '../../src/ingest/rateLimiter.js';
 import { SharedRateLimiter } from '../../src/state/rateLimit.js';
 import { SharedState } from '../../src/state/redis.js';
+import { ManualClock } from '../support/manualClock.js';
 import { startTestRedis, type TestRedis } from './redisServer.js';
 
 const quiet = { warn() {}, info() {} };

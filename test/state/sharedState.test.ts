@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInLimiter, SIGN_IN_LIMIT } from '../../src/accounts/signInLimiter.js';
-import { ManualClock } from '../../src/clock.js';
 import { IdempotencyKeys } from '../../src/ingest/idempotency.js';
 import { SessionTracker } from '../../src/ingest/liveVisits/index.js';
 import { OrphanEngagements } from '../../src/ingest/orphans.js';
@@ -11,6 +10,7 @@ import { SharedLiveVisits } from '../../src/state/liveVisits.js';
 import { SharedRateLimiter } from '../../src/state/rateLimit.js';
 import { SharedState } from '../../src/state/redis.js';
 import { sharedSignInLimiter } from '../../src/state/signInLimiter.js';
+import { ManualClock } from '../support/manualClock.js';
 import { next, startTestRedis, type TestRedis } from './redisServer.js';
 
 describe('idempotency keys, sign-in limits and the fall-back to local state, shared in Redis', () => {

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { launchBrowser } from './browser.js';
 import { type FixtureEvent, insertEvents } from './eventFixtures.js';
+import { ManualClock } from './manualClock.js';
 import { type Account, createAccount, startTestApp, type TestApp } from './testApp.js';
 import { signedInContext } from './webSession.js';
 

@@ -13,7 +13,7 @@ import { freshPostgresDatabase } from './postgres.js';
 import type { Account } from './testApp.js';
 
 /**
- * Several nodes of the service as real processes on this machine (issue 22 §6): one Redis, a fresh
+ * Several nodes of the service as real processes on this machine (docs/scaling.md): one Redis, a fresh
  * PostgreSQL database, one ClickHouse stand-in (test/support/clickhouseStandIn.ts) and any number
  * of `./bin/svc serve --role …` nodes, each with its own DATA_DIR (its ingestion journal) and all
  * sharing SECRET_KEY_BASE, DATABASE_URL, CLICKHOUSE_URL, STATE_URL and FILES_DIR, as

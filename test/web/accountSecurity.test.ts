@@ -1,14 +1,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode, totpStep } from '../../src/accounts/totp.js';
-import { ManualClock } from '../../src/clock.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
 import { type MailServer, type ReceivedMail, startMailServer } from '../mail/mailServer.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
+import { ManualClock } from '../support/manualClock.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 import { signedInHeaders } from '../support/webSession.js';
 
-// Issue 25, Accounts, in real Chromium: a reset from the sign-in page through the emailed link,
+// The account's security (docs/settings.md, Account) in real Chromium: a reset from the sign-in page through the emailed link,
 // turning two-factor sign-in on with a code computed here from the secret the page shows, signing
 // in with a code and with a recovery code (good once), and signing out another session.
 const clock = new ManualClock(Date.parse('2026-05-04T09:00:00Z'));

@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 import { signedInContext } from '../support/webSession.js';
 
 // A new installation as its first user meets it: set-up, sign-out and in, a site, its snippet,
-// the first pageview arriving, the sites list (issue 13: sign-in and accounts, sites list).
+// the first pageview arriving, the sites list and its team picker.
 describe('accounts and sites in the browser', () => {
   let t: TestApp;
   let browser: Browser;
@@ -109,6 +109,31 @@ describe('accounts and sites in the browser', () => {
     expect(await page.getByRole('link', { name: '+ Add a site' }).count()).toBe(0);
     await page.screenshot({ path: screenshotPath('sites-other-team'), fullPage: true });
     await context.close();
+  });
+
+  it('switches teams on the team settings page with the same picker as the sites list', async () => {
+    const now = t.app.clock.now();
+    const ada = await findUserByEmail(t.app.meta.db, 'ada@example.com');
+    const { teamId } = await createUserWithTeam(t.app.meta.db, { email: 'cy@example.com', name: 'Cy' }, now);
+    await t.app.meta.db.insertInto('memberships').values({ team_id: teamId, user_id: ada!.id, role: 'admin', created_at: now }).execute();
+    for (const [options, suffix] of [
+      [{}, ''],
+      [{ dark: true }, '-dark'],
+      [{ phone: true }, '-phone'],
+    ] as const) {
+      const context = await signedInContext(browser, t, ada!.id, options);
+      const page = await context.newPage();
+      if ('phone' in options) await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${t.url}/settings/team/members`);
+      await page.locator('select.team-select').selectOption({ label: "Cy's team" });
+      await page.waitForURL(`${t.url}/settings/team/members?team=${teamId}`);
+      // Cy's members, not those of the team shown before.
+      await page.locator('.settings-list li', { hasText: 'cy@example.com' }).waitFor();
+      expect(await page.locator('.settings-list li', { hasText: 'ada@example.com' }).locator('.badge', { hasText: 'owner' }).count()).toBe(0);
+      expect(await page.locator('select.team-select').inputValue()).toBe(String(teamId));
+      await page.screenshot({ path: screenshotPath(`team-settings-other-team${suffix}`), fullPage: true });
+      await context.close();
+    }
   });
 
   it('limits failed sign-ins per address, with the same sentence for unknown addresses', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 const ASSETS = new URL('../../dist/webapp/assets/', import.meta.url);
 const gzipped = (file: string) => gzipSync(readFileSync(new URL(file, ASSETS)), { level: 9 }).length;
-/** Issue 13's budget for the JavaScript a first visit loads. */
+/** The budget for the JavaScript a first visit loads, gzipped. */
 const BUDGET = 150 * 1024;
 
 // What a first visit to a dashboard loads before it can draw: the entry script index.html names

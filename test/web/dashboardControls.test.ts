@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ManualClock } from '../../src/clock.js';
 import { addCustomProp } from '../../src/stores/meta/customProps.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { insertEvents } from '../support/eventFixtures.js';
+import type { ManualClock } from '../support/manualClock.js';
 import { type Account, bearer, type TestApp } from '../support/testApp.js';
 import { signedInContext } from '../support/webSession.js';
 

@@ -1,11 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ManualClock } from '../../src/clock.js';
 import { grantTeamRole } from '../../src/stores/meta/guests.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { graphTooltip } from '../support/dashboardAt.js';
 import { insertEvents } from '../support/eventFixtures.js';
+import type { ManualClock } from '../support/manualClock.js';
 import { type Account, bearer, createAccount, type TestApp } from '../support/testApp.js';
 import { signedInContext } from '../support/webSession.js';
 

@@ -1,6 +1,5 @@
 import type { Browser } from 'playwright-core';
 import type { App } from '../../src/app.js';
-import { ManualClock } from '../../src/clock.js';
 import { registerSite } from '../../src/management/sites.js';
 import { createApiKey } from '../../src/stores/meta/apiKeys.js';
 import { addCustomProp } from '../../src/stores/meta/customProps.js';
@@ -9,6 +8,7 @@ import { listSiteGoals } from '../../src/stores/meta/goals.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
 import { launchBrowser } from '../support/browser.js';
 import { addGoal, type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
+import { ManualClock } from '../support/manualClock.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 /**

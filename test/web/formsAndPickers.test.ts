@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ManualClock } from '../../src/clock.js';
 import { registerSite } from '../../src/management/sites.js';
 import { startSmallSite } from '../query/smallSite.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { insertEvents } from '../support/eventFixtures.js';
+import type { ManualClock } from '../support/manualClock.js';
 import type { Account, TestApp } from '../support/testApp.js';
 import { signedInHeaders } from '../support/webSession.js';
 

@@ -12,7 +12,7 @@ import { signedInContext, signedInHeaders } from '../support/webSession.js';
 import { csvRows, readZip } from '../support/zip.js';
 import { type Receiver, startReceiver } from '../webhooks/support/receiver.js';
 
-// The settings screens (issue 14) in a real browser, on the real service and stores.
+// The settings screens (docs/settings.md) in a real browser, on the real service and stores.
 describe('settings screens', () => {
   let t: TestApp;
   let account: Account;

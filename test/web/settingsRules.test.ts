@@ -10,7 +10,7 @@ import { createAccount } from '../support/testApp.js';
 import { signedInContext, signedInHeaders } from '../support/webSession.js';
 import { type Receiver, startReceiver } from '../webhooks/support/receiver.js';
 
-// The rules of the settings screens (issue 14): the server's sentence next to its field, confirmation
+// The rules of the settings screens (docs/settings.md): the server's sentence next to its field, confirmation
 // before destructive actions, roles enforced, and changes shown without a reload.
 describe('settings screens: rules', () => {
   let t: TestApp;

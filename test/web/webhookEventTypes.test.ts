@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { SENT_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from '../../src/webhooks/eventTypes.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
+import { ManualClock } from '../support/manualClock.js';
 import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { signedInContext } from '../support/webSession.js';
 import { call } from '../webhooks/support/api.js';

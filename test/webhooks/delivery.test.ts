@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { createSmtpMailer } from '../../src/mail/smtpMailer.js';
 import { registerSite } from '../../src/management/sites.js';
 import { lockTeam, unlockTeam } from '../../src/stores/meta/teams.js';
@@ -8,6 +7,7 @@ import { ATTEMPT_TIMEOUT_MS } from '../../src/webhooks/policy.js';
 import { type Resolver, systemResolver } from '../../src/webhooks/sender.js';
 import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/worker.js';
 import { startMailServer } from '../mail/mailServer.js';
+import { ManualClock } from '../support/manualClock.js';
 import { createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { addSite, call, registerEndpoint } from './support/api.js';
 import { type IsolatedMetadata, isolatedMetadata } from './support/database.js';

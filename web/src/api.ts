@@ -2,8 +2,16 @@ import { failure } from '@contracts/failures';
 import type { z } from 'zod';
 
 /**
- * The app's one way to the server: JSON to and from `/app/api/...`, the CSRF token echoed on every
- * change, and every failure turned into an ApiError carrying the server's own sentence.
+ * The app's one way to the server: JSON in and out, the CSRF token echoed on every change, and every
+ * failure turned into an ApiError carrying the server's own sentence. Both surfaces are signed in by
+ * the session cookie:
+ * - `api`: the web app's own routes, `/app/api/...` (src/web/routes/): signing in and the account,
+ *   a dashboard's reads and graph notes (for any viewer of the site, guests and shared links
+ *   included), what the public API has no route for (API keys, member roles, notices, email
+ *   reports), and the export, which a locked team keeps although its API is closed;
+ * - `teamApi(team)`: the public `/api/v1` management routes and `/api/v2/query`, answered as for an
+ *   API key of that team with the user's role there (src/web/apiSession.ts), so that each rule has
+ *   one implementation for the settings screens and API clients alike.
  */
 export class ApiError extends Error {
   constructor(

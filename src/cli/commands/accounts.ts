@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { MIN_PASSWORD_LENGTH } from '../../contracts/account.js';
 import { missing } from '../../errors.js';
 import { deleteAccount } from '../../management/accountDeletion.js';
 import { createResetLink } from '../../management/passwordReset.js';
@@ -51,7 +52,7 @@ function userAndSiteCommands(program: Command, run: Run): void {
     .description('Create a user and the team they own')
     .requiredOption('--email <email>', 'email address (unique, case-insensitive)')
     .requiredOption('--name <name>', 'display name')
-    .option('--password <password>', 'password for the web app (at least 8 characters)')
+    .option('--password <password>', `password for the web app (at least ${MIN_PASSWORD_LENGTH} characters)`)
     .action((opts: { email: string; name: string; password?: string }) =>
       run(async ({ meta, clock, out }) => {
         const { userId, teamId } = await createUserWithTeam(meta.db, opts, clock.now());

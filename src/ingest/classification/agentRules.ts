@@ -12,7 +12,7 @@ export const USER_AGENT_CHECK_LENGTH = 1_024;
 /** What an agent alone says about a visit. */
 export type AgentVerdict = 'automation' | 'bot' | 'person';
 
-/** The compiled agent patterns, with verdicts cached per agent: a browser agent costs isbot ~5 µs. */
+/** The compiled agent patterns, with verdicts cached per agent: isbot is the costly part of a browser agent's verdict. */
 export interface AgentRules {
   readonly automation: RegExp;
   readonly bots: RegExp;

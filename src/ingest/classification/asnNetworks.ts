@@ -26,8 +26,8 @@ const CACHE_PREFIX = 'datacenter-networks-';
 const packageDir = dirname(createRequire(import.meta.url).resolve('@ip-location-db/asn/package.json'));
 
 /**
- * Ranges of the given ASNs from `@ip-location-db/asn`. Scanning the package's ~32 MB of CSV
- * costs a few hundred milliseconds, so with a `cacheDir` the filtered ranges are kept in a small
+ * Ranges of the given ASNs from `@ip-location-db/asn`. Scanning the package's 32 MB of CSV is
+ * most of loading the lists (docs/benchmarks.md), so with a `cacheDir` the filtered ranges are kept in a small
  * file keyed by the package version and the ASN set: a changed list or an upgraded package gets a
  * new key, and stale files are removed when a new one is written.
  */

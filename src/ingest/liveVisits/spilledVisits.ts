@@ -5,16 +5,15 @@ import { hash1 } from './evictedVisitors.js';
 import type { LiveVisit } from './visit.js';
 
 const SLOT_BYTES = 512;
-// Thirty-two slots a bucket: where buckets of eight overflowed once in 30 under a flood of new
-// visitors and sent those visitors to the store, buckets of 32 rarely do while the file is under
-// about two-thirds full (docs/benchmarks.md, the soak and bench:flood).
+// Thirty-two slots a bucket: buckets of eight overflowed under a flood of new visitors and sent
+// those visitors to the store; buckets of 32 rarely do while the file is under about two-thirds
+// full (docs/benchmarks.md, the soak and bench:flood).
 const BUCKET_SLOTS = 32;
 /**
  * Slots in the file per visit the cap keeps in memory. A flood's visitors outlive their place in
- * memory many times over (5.1 M visitors return within the half hour in the soak): at the default
+ * memory many times over (the soak's visitors all return within the half hour): at the default
  * cap, four per capped visit overflowed and read most of them back from the store, eight filled
- * buckets by minute 30 (1,883 visitors a minute read back at minute 35), ten keep it to 45
- * (docs/benchmarks.md, "Half the cap").
+ * buckets before the half hour, ten keep the read-backs to a trickle (docs/benchmarks.md).
  */
 export const SLOTS_PER_CAPPED_VISIT = 10;
 /** site, visitor (two words), last seen (epoch seconds), text length. */
@@ -34,7 +33,7 @@ export interface SpillLog {
  * they can no longer continue: an open-addressing table of fixed 512-byte slots in one file, in
  * buckets of thirty-two placed by the hash of site and visitor. A returning visitor's visit is one
  * 512-byte read away, from the page cache as a rule, instead of a read of the visits table that
- * waits for the store (which made a cap that real traffic passes cost 95 % of throughput,
+ * waits for the store (which made a cap that real traffic passes cost most of the throughput,
  * docs/benchmarks.md). The file holds SLOTS_PER_CAPPED_VISIT slots per visit the cap keeps in memory.
  *
  * Each slot's last activity and a 16-bit tag of its visitor stay in memory (6 bytes a slot, 60 per
@@ -97,7 +96,7 @@ export class SpilledVisits {
   /**
    * Frees the slot of the visit `find` returned last, now that it is back in memory: a copy left
    * here would hold a slot as long as the visit lives, and with a flood's returning visitors those
-   * copies filled buckets until one visit in 35 was pushed out to the store (docs/benchmarks.md).
+   * copies filled buckets until live visits were pushed out to the store (docs/benchmarks.md).
    */
   release(siteId: number, userHigh: number, userLow: number): void {
     const slot = this.found;

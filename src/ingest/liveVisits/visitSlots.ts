@@ -54,8 +54,9 @@ const fromWords = (high: number, low: number) => ((BigInt(high) << 32n) | BigInt
 /**
  * Live visits packed into pages of 32-bit words (a struct of arrays), found through an
  * open-addressing hash of (site, visitor id), strings interned with reference counts, and kept
- * in order of last activity so the least recently seen can leave first. Measured at about 170
- * bytes per visit (test/ingest/liveVisits.test.ts) where a visit row object cost 1–2.4 KB.
+ * in order of last activity so the least recently seen can leave first. A visit costs a few words
+ * (test/ingest/liveVisits.test.ts holds it under LIVE_VISIT_BYTES), where a row object per visit
+ * cost several times that and a flood of new visitors outgrew the process (docs/benchmarks.md).
  */
 export class VisitSlots {
   private readonly pages: Uint32Array[] = [];

@@ -7,7 +7,7 @@ import type { DateRange, FilterTree, ImportedTotal, ResolvedQuery } from '../mod
 
 /**
  * Whether a query can include a site's imported data, and from which daily table: Plausible's
- * rules (/work/shared/reference/plausible.md §3.13, its `lib/plausible/stats/imported/*.ex`).
+ * rules (its `lib/plausible/stats/imported/*.ex`).
  * Imported rows are daily totals per value of one table's columns (src/stores/clickhouse/schema.ts,
  * the `rollup_*` tables, rows of an import carry its id), so a query can include them only when
  * every dimension and filter it uses is a column of one table and every metric can be rebuilt from

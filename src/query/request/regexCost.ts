@@ -2,13 +2,13 @@
  * How large a regular expression grows once its counted repetitions are spelled out: `a{3}` is
  * `aaa`, `(ab){2}{3}` six copies of `ab`. ClickHouse matches with RE2, which never backtracks but
  * compiles a repetition into that many copies; past RE2's memory budget its fast matcher gives up
- * and a single `.{1000}` took 90 s over 5,000 long page paths, with the engine's time limit
- * checked only between blocks of rows. Measured here: an expanded size of 500 matches in
- * milliseconds, 1,000 does not finish. So patterns are held to an expanded size, each one and all
+ * and a single `.{1000}` over long page paths can outrun the engine's time limit, which is
+ * checked only between blocks of rows: an expanded size of 500 matched at once, 1,000 did not
+ * finish. So patterns are held to an expanded size, each one and all
  * of a filter's together (they are matched as one union).
  */
 export const MAX_REGEX_SIZE = 600;
-/** All of one filter's patterns together (measured: three of 400 or thirty of 63 match in milliseconds). */
+/** All of one filter's patterns together (three of 400, or thirty of 63, still match at once). */
 export const MAX_REGEX_UNION_SIZE = 2_000;
 
 /** The expanded size of a pattern; Infinity for one too large to bother counting. */

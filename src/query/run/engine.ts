@@ -187,8 +187,8 @@ interface FirstEventCache {
 
 /**
  * Per roll-up book (one per service), each site's first event as last read, with the coverage it
- * was read under: the `all` range asks for it in every panel, 12 to 20 ms each at 10 M events
- * (docs/benchmarks.md, "Granules of 64 KiB"). An earlier event can only come as a late row, which
+ * was read under: the `all` range asks for it in every panel, so it is read once, not nine times
+ * (docs/benchmarks.md). An earlier event can only come as a late row, which
  * pulls the coverage back and drops the site's windows at once (src/rollups/rollups.ts noteWrite);
  * windows merged after it carry a higher computation. So the same days and the same windows mean
  * the same first event, and without windows nothing is kept.

@@ -2,8 +2,8 @@ import { AppError } from '../../errors.js';
 
 /**
  * Shares the query connections fairly between teams. The embedded engine runs one statement per
- * connection at a time, so with one connection a team's slow query made every other team wait
- * (issue 11). Here statements run on a small pool of connections; a team runs at most
+ * connection at a time, so with one connection a team's slow query would make every other team
+ * wait. Here statements run on a small pool of connections; a team runs at most
  * `perTeam` at once (so one team never holds them all), waiting teams are served in turn
  * (round-robin, not first come), and a team may queue only so many. Time spent waiting counts
  * against the statement's time limit: what is left is the `max_execution_time` it runs with.

@@ -19,8 +19,9 @@ export function filtersCondition(filters: FilterTree[], table: RowTable, ctx: Co
 /**
  * Whether a top-level filter is a test of the row's visit id against a subquery on the other
  * table (a leaf on a property the rows lack, or "visits that did"). ClickHouse does not move such
- * a condition to PREWHERE by itself; reading the visit ids first, and the other columns only for
- * the rows that pass, halves a visit report filtered by a page (docs/benchmarks.md).
+ * a condition to PREWHERE by itself; the visit ids are read first, and the other columns only for
+ * the rows that pass, so a visit report filtered by a page does not read every visit whole
+ * (docs/benchmarks.md).
  */
 export function isVisitSetTest(tree: FilterTree, table: RowTable): boolean {
   if (tree.op === 'has_done' || tree.op === 'has_not_done') return true;

@@ -139,9 +139,8 @@ export function rollupSideSql(side: Side, index: number, ctx: CompileContext, ta
 /**
  * How each source of a side's rows is read (day and week rows, a window's, raw rows of the days
  * not rolled up): filtered by `narrowing` where it is read, and passing on only the `used`
- * columns. A union read whole and filtered outside took a third more planning, and every column
- * of it through each level: the devices of a custom 85 days at 10 M events took 84–92 ms that
- * way, 62–69 ms this way (docs/benchmarks.md, "Where a range's time goes, and the graph's one row a day").
+ * columns. A union read whole and filtered outside would take more planning, and carry every
+ * column of it through each level (docs/benchmarks.md).
  */
 interface Reads {
   used: string[];
@@ -273,14 +272,14 @@ function rolledSpan(ctx: CompileContext, coverage: Coverage): [LocalDate, LocalD
  * holds up to 65,536 hashes whatever its days, so the rows are what a range costs: a custom 85
  * days from a Thursday to yesterday reads the window from the next Monday and the week's last four
  * days before it (2 rows), not the 28 days ending yesterday with the runs and days before them
- * (docs/benchmarks.md, "Windows from each Monday").
+ * (docs/benchmarks.md).
  */
 function windowFor(side: Side, ctx: CompileContext, table: RollupTable, coverage: Coverage): RollupWindow | null {
   if (side.dims.some((i) => dimensionKind(ctx.q.dimensions[i]!)?.kind === 'time')) return null;
   const [first, limit] = rolledSpan(ctx, coverage);
   // A query compiles each side several times (its sources, a ranking, the read), and weighing a site's
-  // windows was about 2 ms of every query's 4 ms of planning at 10 M events (docs/benchmarks.md, "The
-  // window's set first"): the choice is kept per published windows, which are replaced, never changed.
+  // windows was the larger part of its planning (docs/benchmarks.md): the choice is kept per published
+  // windows, which are replaced, never changed.
   const key = [table.name, formatDate(first), formatDate(limit), coverage.runsFrom, ctx.range.fromFirstEvent === true].join(' ');
   let chosen = windowChoices.get(coverage.windows);
   if (!chosen) windowChoices.set(coverage.windows, (chosen = new LRUCache({ max: 1_000 })));
@@ -396,9 +395,9 @@ function rollupRows(side: Side, ctx: CompileContext, table: RollupTable, coverag
   // The table's rows alone are read in place, as plainly as a statement can.
   if (!later && !window) return dayRows;
   // The window's rows come first: a group's merged set then starts from its window's set, the largest, and
-  // the other rows' few hashes go into it. Merged the other way round (the day rows' sets first, the
-  // window's thousands of hashes inserted into them), the countries of a custom 60 days at 10 M events
-  // took 118 ms where they take 82 (docs/benchmarks.md, "The window's set first").
+  // the other rows' few hashes go into it, mostly dropped on arrival by a set that has reached its
+  // degree. Merged the other way round (the day rows' sets first, the window's thousands of hashes
+  // inserted into them), every hash is kept and then dropped again (docs/benchmarks.md).
   const parts = window
     ? [windowRows(ctx, table, reads, window, groupedWindow(side, ctx, table, window)?.rows ?? `grouping = ${params.string(FULL)}`, daySoFar)]
     : [];
@@ -411,9 +410,8 @@ function rollupRows(side: Side, ctx: CompileContext, table: RollupTable, coverag
     else recent.push(`start >= ${params.instant(rawVisitsFrom(coverage.until))}`, `start <= ${params.instant(range.last)}`);
     // The rows after a day so far's cut are the last minutes of today's, which lie across all of the
     // day's granules (the tables are ordered by day, then name or visitor): their time read first,
-    // the other columns of the few rows that meet it only, where ClickHouse read a filtered column
-    // of every row of the day first (10 ms of `month`'s 41-ms pages merge at 10 M events, docs/benchmarks.md,
-    // "The day so far"). A visits' cut early in the day would fall before it: the day's start is kept.
+    // the other columns of the few rows that meet it only, where ClickHouse would read a filtered
+    // column of every row of the day first (docs/benchmarks.md). A visits' cut early in the day would fall before it: the day's start is kept.
     const prewhere = daySoFar && `timestamp >= ${params.instant(daySoFar.cuts[table.family])}`;
     parts.push(`SELECT ${used.join(', ')} FROM (${rollupSelect(table, and([...recent, ...reads.narrowing]), tz, { columns: used, prewhere })})`);
   }

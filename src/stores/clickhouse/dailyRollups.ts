@@ -106,8 +106,8 @@ export const FIRST_ROLLUP_TABLES: RollupTable[] = [
 /**
  * Every event of a day in one row (per classification), added by migration 12 and filled from
  * daily_custom_events: each row's visitor bound is then the day's own visitors, so a graph of
- * visitors by day reads one number a day instead of merging each event name's visitor set
- * (docs/benchmarks.md, "Where a range's time goes, and the graph's one row a day").
+ * visitors by day reads one number a day instead of merging each event name's visitor set, which
+ * was most of the graph's time (docs/benchmarks.md).
  */
 export const EVENT_TOTALS: RollupTable = { name: 'event_totals', family: 'events', keys: [] };
 
@@ -117,8 +117,9 @@ const firstTable = (name: string) => FIRST_ROLLUP_TABLES.find((table) => table.n
  * One key of a wider table alone, added by migration 14 and filled from it: the dashboard's
  * countries, sources and browsers panels (and operating systems) then read one row per group for
  * each day, week and run, where the wider table keeps one per city, referrer and tag, or version,
- * each with a visitor set to merge (docs/benchmarks.md, "Tables of one key"). Their day rows are merged
- * from the wider table's (narrowedSelect), so the two never differ.
+ * each with a visitor set to merge: on a busy site those sets are what the panels cost
+ * (docs/benchmarks.md). Their day rows are merged from the wider table's (narrowedSelect), so
+ * the two never differ.
  */
 export const NARROW_TABLES: RollupTable[] = [
   { name: 'countries', family: 'sessions', keys: keys('sessions', ['country_code']), from: firstTable('locations') },
@@ -159,8 +160,8 @@ export const allColumns = (table: RollupTable) => [...keyColumns(table), ...ROLL
  * `collapsed` reads visits with their cancelled states taken out (FINAL), as the job does for
  * closed days, whose visits no longer change. `columns` keeps only those of the table's columns
  * (the site's always), grouped by the keys among them: a query reading the pages of today's raw
- * rows by path alone groups them by path, not by day, event name and hostname too, which took
- * twice as long (docs/benchmarks.md, "Late in the day, and today's raw rows grouped by what is read").
+ * rows by path alone groups them by path, not by day, event name and hostname too, which would
+ * cut them finer than the answer needs (docs/benchmarks.md).
  * `prewhere` is read first, before any other column: a condition few rows meet that ClickHouse
  * would not put first itself.
  */
@@ -205,8 +206,7 @@ export const rowDay = (table: RollupTable) => DAY_KEYS[table.family][0]!.column;
  * multiple of its length after ALIGNED_MONDAY. A range's whole weeks are read as the longest runs
  * that fit (spansWithin), so the 11 weeks of a custom 85 days merge about four sets per group
  * where they merged eleven: a busy group's set holds up to 65,536 hashes whatever its length, and
- * reading the sets back is what a long range costs (docs/benchmarks.md, "Runs of two and four
- * weeks"). Each length is one more pass of the job over the day rows; longer runs than sixteen
+ * reading the sets back is what a long range costs (docs/benchmarks.md). Each length is one more pass of the job over the day rows; longer runs than sixteen
  * weeks would serve only ranges the windows of the longer presets already serve.
  */
 export const SPAN_WEEKS = [1, 2, 4, 8, 16] as const;
@@ -214,8 +214,8 @@ export const SPAN_WEEKS = [1, 2, 4, 8, 16] as const;
 /**
  * The lengths of a week's first days (Monday to the day) and last days (the day to Sunday) kept
  * merged as blocks (`days` = the length, day keys the first day), so a range's partial weeks at
- * either end are a row each instead of up to six day rows (docs/benchmarks.md, "A week's first and
- * last days"). A block of one day is the day's row; of seven, the week's.
+ * either end are a row each instead of up to six day rows, each with its set (docs/benchmarks.md).
+ * A block of one day is the day's row; of seven, the week's.
  */
 export const EDGE_DAYS = [2, 3, 4, 5, 6] as const;
 
@@ -352,8 +352,8 @@ export const valueAt = (values: readonly (string | number)[], index: string) => 
  * rows; each block's `where` picks its day rows (conditions on `site_id` and the row day between
  * the first block's first day and the last one's last). The day rows are read once, each going to
  * every kind whose block holds it (`block`, its index in `blocks`): one read a kind, as a `UNION
- * ALL`, planned and read the table as many times, which made much of a small site's round
- * (docs/benchmarks.md, "The test suite").
+ * ALL`, would plan and read the table as many times, which for a small site's few rows is much of
+ * the round's cost (docs/benchmarks.md).
  */
 export function blocksSelect(table: RollupTable, blocks: readonly { kind: BlockKind; where: string }[]): string {
   const aggregates = ROLLUP_AGGREGATES[table.family];
@@ -412,8 +412,7 @@ export const DAILY_ROLLUPS: TableDef[] = ROLLUP_TABLES.map(dailyRollupDef);
  * Granules of at most 64 KiB, set by migration 11. A roll-up row holds visitor sets of up to a
  * quarter megabyte, and ClickHouse reads a set column a granule at a time, every set in it
  * deserialised: with the default 10 MiB granules, reading one page's rows read its neighbours'
- * sets too. `month`'s three device rows took 26 ms from a granule of 70 window rows, 9 ms from
- * granules of one row each; docs/benchmarks.md ("Granules of 64 KiB") has the whole dashboard.
+ * sets too, and ranges reading a few rows of a window paid for all of it (docs/benchmarks.md).
  */
 export const ROLLUP_GRANULES = 'index_granularity_bytes = 65536';
 

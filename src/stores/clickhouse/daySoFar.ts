@@ -7,9 +7,8 @@ import { FULL, windowColumns, windowTableName } from './rollupWindows.js';
  * their own slot, and merged again by each key column and by none as every window is. A range
  * ending today (`month`, `year`, `all`, custom ranges to today) reads a window; it reads these rows
  * in the same read, and raw only the rows after the cut, where it grouped all of today's raw rows
- * again in every statement (the ranking of a panel and the merge of its leading groups each did):
- * a third of such a range at 23:00 on the 10 M-event site (docs/benchmarks.md, "What today's raw
- * rows cost").
+ * again in every statement (the ranking of a panel and the merge of its leading groups each did),
+ * late in a busy day the larger part of such a range's cost (docs/benchmarks.md).
  *
  * The cut splits rows by their own timestamp, so the rows before it here and the raw ones after it
  * are the day's rows, each once: events before the cut; visit rows (the visits table's state and

@@ -24,8 +24,8 @@ const MUTATION_POLL_MS = 20;
  * Deletes rows of several tables and returns once they are gone. On one node the mutations are
  * sent together and waited for together: the embedded engine runs a mutation part by part in its
  * small background pool (src/stores/clickhouse/eventStore.ts embeddedEngineArgs), slowly where
- * tables hold many small parts: the fifteen roll-up tables of a test site took 15–17 s one after
- * another and 4 s side by side (docs/benchmarks.md, "The test suite"). On a cluster each waits for
+ * tables hold many small parts, so waiting for each in turn would add up the waits of every table
+ * (docs/benchmarks.md). On a cluster each waits for
  * every replica in turn.
  */
 export async function deleteRows(client: ClickHouseClient, cluster: string | null, deletes: RowsToDelete[], params: Record<string, unknown>): Promise<void> {

@@ -68,7 +68,7 @@ export const SUBQUERIES_ON_SHARDS: ClickHouseSettings = { distributed_product_mo
  * Embedded only. Since ClickHouse 26 a query runs on fewer threads while the free part of the
  * server's memory limit is under 1 GiB per thread (`max_threads_min_free_memory_per_thread`,
  * ClickHouse pull request #100383); under the embedded default limit of 2 GiB that put every
- * query on one thread of two, about 1.6× slower (docs/benchmarks.md). A query here may use
+ * query on one thread of two, leaving a core idle (docs/benchmarks.md). A query here may use
  * QUERY_MEMORY_LIMIT_MB (512 by default), so a quarter GiB per thread keeps the guard against
  * starting threads the memory cannot feed without idling the second core. A server's own
  * settings are its operator's.
@@ -80,7 +80,7 @@ const EMBEDDED_CLIENT_SETTINGS: ClickHouseSettings = {
 
 /**
  * Engine arguments that make embedded ClickHouse fit a small machine: a hard memory cap, small
- * caches and few background threads. The figures in the README were measured with these.
+ * caches and few background threads. docs/benchmarks.md measured the service with these.
  */
 export function embeddedEngineArgs(memoryLimitBytes: number): string[] {
   return [

@@ -3,8 +3,8 @@
  * embedded engine only. chDB serializes every parameterized statement process-wide (its
  * parameter binding is not isolated between connections, node_modules/chdb/index.js
  * `globalParamChain`), so one team's slow parameterized query held up every other query, and
- * the pool of query connections ran one statement at a time (measured: a 1 s query made a
- * 10 ms one wait 1 s; without parameters both ran side by side). The SQL is still written with
+ * the pool of query connections ran one statement at a time (a short query waited for a long one
+ * to end; without parameters both run side by side). The SQL is still written with
  * parameters everywhere; this binder turns each value into a literal of its declared type, the
  * way the engine would, and refuses anything that does not fit the type.
  */

@@ -175,8 +175,8 @@ export async function insertRollupDays(
   });
   // A site whose day rows' sets all fit one statement merges every kind at once: one pass instead
   // of one a kind, which is most of a small site's round. A busier site's kinds go one a statement:
-  // all kinds at once held every block of a month's days in memory, more than the job may use at
-  // 100 M events (docs/benchmarks.md, "A week's first and last days").
+  // all kinds at once would hold every block of a month's days in memory, more than the job may use
+  // on a busy site.
   const bounds = await siteBounds(client, site.id);
   for (const table of ROLLING_ORDER) {
     const indexes = blocks.map((_, i) => i);

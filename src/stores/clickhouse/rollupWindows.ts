@@ -56,8 +56,8 @@ export const PRESET_WINDOW_SLOTS = { month: 2, last_month: 3, year: 4, '12mo': 5
  * Windows from each of the last thirteen weeks' Mondays up to the last day rolled up, so that a
  * custom range ending yesterday or today is one of them, or one and the week's last days before it
  * (dailyRollups.ts EDGE_DAYS): two rows a group where the weeks and runs before it took up to five,
- * and one row without a visitor set when the range begins on a Monday (docs/benchmarks.md,
- * "Windows from each Monday"). The window from the Monday `k` weeks before this week's has slot
+ * and one row without a visitor set when the range begins on a Monday: reading the sets back is
+ * what such a range costs (docs/benchmarks.md). The window from the Monday `k` weeks before this week's has slot
  * MONDAY_SLOTS + `k` and `days` 0; thirteen weeks reach back as far as `91d` does.
  */
 export const MONDAY_WEEKS = 13;
@@ -281,8 +281,8 @@ export function windowSizesSql(table: RollupTable, reads: readonly SpanRead[]): 
  * visitors, and close to them.
  *
  * The table is read once, and each row goes to every window holding it (`span`, the read's index):
- * a `UNION ALL` of one read per window planned and read the table as many times, which made most
- * of a small site's round (docs/benchmarks.md, "The test suite").
+ * a `UNION ALL` of one read per window would plan and read the table as many times, which for a
+ * small site's few rows is most of the round's cost (docs/benchmarks.md).
  */
 export function windowInsert(table: RollupTable, reads: readonly SpanRead[]): string {
   const keys = ['classification', ...table.keys.map((k) => k.column)];

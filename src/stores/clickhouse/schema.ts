@@ -20,11 +20,10 @@ export const EVENTS: TableDef = {
 /**
  * Under load the write buffer inserts a part of about 250 events many times a second (the spec's
  * flush rule). With ClickHouse's default `merge_selector_base` of 5, a partition of few parts
- * merges its largest part with each handful of new ones: 15 s into a flood the largest part had
- * been rewritten sixty times, and merges took 45–75 µs of CPU per event accepted, more than a
- * third of ingestion's. A base of 20 waits for more, similar parts before merging them: 11–14 µs
- * per event, 7–14 active parts in the busy partition instead of 5–9 (docs/benchmarks.md,
- * "Merges of small inserts"). Set by migration 10.
+ * merges its largest part with each handful of new ones, rewriting it again and again: the merges
+ * took much of ingestion's CPU. A base of 20 waits for more, similar parts before merging them,
+ * for a few more active parts in the busy partition, which queries barely notice
+ * (docs/benchmarks.md). Set by migration 10.
  */
 export const EVENTS_MERGE_SETTINGS = 'merge_selector_base = 20';
 
@@ -35,9 +34,9 @@ export const EVENTS_IDEMPOTENCY_KEY = columnDefinition(EVENT_COLUMN_TABLE, 'idem
  * Columns stored as `LowCardinality(String)` since migration 4, by table. Page paths, hostnames
  * and sources hold few distinct values per part on most sites, and reports filter and group by
  * them on every dashboard: a filter on one page compares each part's dictionary once instead of
- * every row (5× faster at 10 M events; regular expressions 12×, docs/benchmarks.md). A site with
- * millions of distinct paths pays about 2× on those reads instead, the trade docs/architecture.md
- * records. Referrers, UTM tags and titles stay plain strings: they are mostly distinct.
+ * every row, and a regular expression is matched once per distinct value (docs/benchmarks.md). A
+ * site with millions of distinct paths pays more on those reads instead, the trade
+ * docs/architecture.md records. Referrers, UTM tags and titles stay plain strings: they are mostly distinct.
  */
 export const LOW_CARDINALITY_COLUMNS: { events: Array<keyof typeof EVENT_COLUMN_TABLE>; sessions: Array<keyof typeof SESSION_COLUMN_TABLE> } = {
   events: ['pathname', 'hostname', 'referrer_source'],

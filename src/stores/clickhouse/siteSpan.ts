@@ -4,8 +4,8 @@ import { ROLLUP_TABLES, rollupTableName } from './dailyRollups.js';
 /**
  * A site's first or last event: the min or max time of its first or last day of events, that day
  * read in the table's key order, which starts with the site and the day (schema.ts), so only that
- * day's rows are read and not every event's time (the `all` range asks it for every panel: 22
- * against 52 ms at 10 M events, docs/benchmarks.md). No row for a site without events. The day is
+ * day's rows are read and not every event's time (the `all` range asks it for every panel, so it
+ * is read the cheapest way; docs/benchmarks.md). No row for a site without events. The day is
  * a scalar subquery, computed before the statement and sent as a value, where an `IN` subquery
  * would be refused by a cluster's Distributed table.
  */

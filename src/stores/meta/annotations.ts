@@ -37,10 +37,6 @@ export async function countAnnotations(db: MetaDb, siteId: number): Promise<numb
   return Number(row?.count ?? 0);
 }
 
-export async function findAnnotation(db: MetaDb, siteId: number, id: number): Promise<Annotation | undefined> {
-  return records(db).selectFrom('annotations').selectAll().where('siteId', '=', siteId).where('id', '=', id).executeTakeFirst();
-}
-
 export async function insertAnnotation(db: MetaDb, siteId: number, content: AnnotationContent, now: number): Promise<Annotation> {
   return records(db)
     .insertInto('annotations')

@@ -35,10 +35,6 @@ export async function pageSiteGoals(db: MetaDb, siteId: number, range: { from?: 
     .execute();
 }
 
-export async function findGoal(db: MetaDb, siteId: number, goalId: number): Promise<Goal | undefined> {
-  return records(db).selectFrom('goals').selectAll().where('siteId', '=', siteId).where('id', '=', goalId).executeTakeFirst();
-}
-
 /** The goal that an event name (event goals) or a path and threshold (page and scroll goals) identify. */
 export async function findGoalByDefinition(
   db: MetaDb,

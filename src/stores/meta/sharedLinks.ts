@@ -18,7 +18,7 @@ export async function findSharedLinkByName(db: MetaDb, siteId: number, name: str
   return records(db).selectFrom('shared_links').selectAll().where('siteId', '=', siteId).where('name', '=', name).executeTakeFirst();
 }
 
-/** For the public dashboard (Step 6): the link behind a slug. */
+/** For the public dashboard a shared link opens: the link behind a slug. */
 export async function findSharedLinkBySlug(db: MetaDb, slug: string): Promise<SharedLink | undefined> {
   return records(db).selectFrom('shared_links').selectAll().where('slug', '=', slug).executeTakeFirst();
 }

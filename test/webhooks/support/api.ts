@@ -1,6 +1,6 @@
 import type { App } from '../../../src/app.js';
-import type { ManualClock } from '../../../src/clock.js';
 import { registerSite } from '../../../src/management/sites.js';
+import type { ManualClock } from '../../support/manualClock.js';
 import { type Account, bearer, createAccount } from '../../support/testApp.js';
 
 export interface ApiAnswer {

@@ -2,9 +2,9 @@
 // SVC_TEST_METADATA, runs one tick at SVC_TEST_NOW on the injected clock, prints its summary.
 import { readFileSync } from 'node:fs';
 import { secretBoxFrom } from '../../../src/accounts/secretBox.js';
-import { ManualClock } from '../../../src/clock.js';
 import { openMetaStore } from '../../../src/stores/meta/database.js';
 import { createWebhookWorker } from '../../../src/webhooks/worker.js';
+import { ManualClock } from '../../support/manualClock.js';
 
 const quiet = { info: () => {}, warn: () => {}, error: (object: object, message: string) => process.stderr.write(`${message} ${JSON.stringify(object)}\n`) };
 const store = await openMetaStore(JSON.parse(process.env.SVC_TEST_METADATA ?? '{}'));

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { api } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { useSession } from '../session';
+import { NEW_PASSWORD_HINT } from '../ui/passwordRule';
 import { AuthForm, Field } from './AuthForm';
 
 const backToSignIn = <Link href="/login">Back to sign-in</Link>;
@@ -88,7 +89,7 @@ function ChooseNewPassword({ token }: { token: string }) {
         value={password}
         onChange={setPassword}
         autoComplete="new-password"
-        hint="At least 8 characters."
+        hint={NEW_PASSWORD_HINT}
       />
     </AuthForm>
   );

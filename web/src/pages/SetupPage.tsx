@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api } from '../api';
 import { navigate } from '../router';
 import { useSession } from '../session';
+import { NEW_PASSWORD_HINT } from '../ui/passwordRule';
 import { AuthForm, Field } from './AuthForm';
 
 /** The one-time page of a fresh install: the first account and its team. */
@@ -34,7 +35,7 @@ export function SetupPage() {
         value={password}
         onChange={setPassword}
         autoComplete="new-password"
-        hint="At least 8 characters."
+        hint={NEW_PASSWORD_HINT}
       />
     </AuthForm>
   );

@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
 import { teamApi } from '../api';
-import { Link, navigate, useLocation } from '../router';
+import { Link, useLocation } from '../router';
 import { type SessionTeam, useSession } from '../session';
 import { Layout } from '../ui/Layout';
 import { Loading } from '../ui/Loading';
 import { storeChoice, storedChoice } from '../ui/stored';
+import { TeamPicker } from '../ui/TeamPicker';
 import { SITE_LAYOUTS, SiteEntry, type SiteLayout } from './sites/SiteEntry';
 import { noSiteHolds, sitesMatching, useTeamSites } from './sites/teamSites';
 import './sites/sites.css';
@@ -63,21 +64,8 @@ export function SitesPage() {
   const api = useMemo(() => (teamId === undefined ? null : teamApi(teamId)), [teamId]);
   const shown = sites ? sitesMatching(sites, search) : [];
   if (!session?.user) return <Loading />;
-  const switcher =
-    session.teams.length > 1 && team ? (
-      <label>
-        <span className="visually-hidden">Team</span>
-        <select className="team-select" value={team.id} onChange={(event) => navigate(`/?team=${event.target.value}`)}>
-          {session.teams.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
-        </select>
-      </label>
-    ) : null;
   return (
-    <Layout title={switcher ?? team?.name}>
+    <Layout title={team && <TeamPicker teams={session.teams} current={team} hrefOf={(id) => `/?team=${id}`} />}>
       <div className="sites-head">
         <h1>Sites</h1>
         {team && ['owner', 'admin', 'editor'].includes(team.role) && (

@@ -13,7 +13,7 @@ interface FormFailure {
 /**
  * The fields of a ServerForm and the failure of its last submit. Each Field registers the API field
  * it edits, so the server's sentence is shown under the field it names (spec: every refusal is a
- * sentence; issue 14: shown next to the field) and under the form when it names none.
+ * sentence, shown next to the field) and under the form when it names none.
  */
 interface FormFields {
   failure: FormFailure | null;

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { belongsTo, columnTypes, type MetaDialect, required } from './columns.js';
 
 /**
- * Accounts a team runs on its own (issue 25, docs/settings.md, Account):
+ * Accounts a team runs on its own (docs/settings.md, Account):
  * - two-factor sign-in: the user's TOTP secret, sealed (src/accounts/secretBox.ts), when it was
  *   turned on (null while being set up), and the last time step used (a code is good once);
  * - recovery codes, hashed, each used once;

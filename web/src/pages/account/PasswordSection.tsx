@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { api } from '../../api';
+import { NEW_PASSWORD_HINT } from '../../ui/passwordRule';
 import { Section } from '../../ui/Section';
 import { Field, ServerForm } from '../../ui/ServerForm';
 
@@ -20,7 +21,7 @@ export function PasswordSection() {
         <Field id="password-current" label="Current password" name="current_password" codes={['invalid_credentials']}>
           <input type="password" value={current} onChange={(event) => setCurrent(event.target.value)} autoComplete="current-password" />
         </Field>
-        <Field id="password-new" label="New password" name="new_password" codes={['weak_password']} hint="At least 8 characters.">
+        <Field id="password-new" label="New password" name="new_password" codes={['weak_password']} hint={NEW_PASSWORD_HINT}>
           <input type="password" value={next} onChange={(event) => setNext(event.target.value)} autoComplete="new-password" />
         </Field>
       </ServerForm>

@@ -1,8 +1,8 @@
 import { roleIn, TEAM_MANAGERS } from '../../../../src/accounts/roles';
 import { teamApi } from '../../api';
-import { navigate } from '../../router';
 import { useSession } from '../../session';
 import { Loading } from '../../ui/Loading';
+import { TeamPicker } from '../../ui/TeamPicker';
 import { NoAccess, SettingsLayout } from './SettingsLayout';
 import { ApiKeysSection } from './sections/ApiKeysSection';
 import { MembersSection } from './sections/MembersSection';
@@ -25,25 +25,9 @@ export function TeamSettingsPage({ section, teamParam }: { section: string; team
     return <NoAccess message={`Team settings are for the team's owner and admins; you are a ${team.role} in ${team.name}.`} />;
   const current = SECTIONS.find((s) => s.section === section) ?? SECTIONS[0]!;
   const api = teamApi(team.id);
-  const others = session.teams.filter((t) => t.id !== team.id);
   return (
     <SettingsLayout
-      title={
-        others.length > 0 ? (
-          <label className="team-switch">
-            <span className="visually-hidden">Team</span>
-            <select value={team.id} onChange={(event) => navigate(`/settings/team/${current.section}?team=${event.target.value}`)}>
-              {session.teams.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : (
-          team.name
-        )
-      }
+      title={<TeamPicker teams={session.teams} current={team} hrefOf={(id) => `/settings/team/${current.section}?team=${id}`} />}
       heading="Team settings"
       base="/settings/team"
       items={SECTIONS.map((s) => ({ ...s, section: `${s.section}?team=${team.id}` }))}
@@ -51,9 +35,10 @@ export function TeamSettingsPage({ section, teamParam }: { section: string; team
       locked={team.locked ? { reason: team.locked_reason } : null}
       notices={<TeamNotices teamId={team.id} webhooksHref={`/settings/team/webhooks?team=${team.id}`} />}
     >
-      {current.section === 'members' && <MembersSection api={api} teamId={team.id} role={team.role} />}
-      {current.section === 'api-keys' && <ApiKeysSection teamId={team.id} />}
-      {current.section === 'webhooks' && <TeamWebhooks api={api} />}
+      {/* Keyed by the team: a section chosen for one team loads afresh for another, never shows the last one's. */}
+      {current.section === 'members' && <MembersSection key={team.id} api={api} teamId={team.id} role={team.role} />}
+      {current.section === 'api-keys' && <ApiKeysSection key={team.id} teamId={team.id} />}
+      {current.section === 'webhooks' && <TeamWebhooks key={team.id} api={api} />}
     </SettingsLayout>
   );
 }
