@@ -48,7 +48,8 @@ const PAGE_HEADERS = { ...pageHeaders("'none'"), 'x-frame-options': 'DENY' };
  * would not have.
  */
 const SHARED_PAGE_HEADERS = pageHeaders('*');
-const SHARED_PAGE_PATH = /^\/share\/[^/]+$/;
+/** A shared link's dashboard and its Explore view. */
+const SHARED_PAGE_PATH = /^\/share\/[^/]+(\/explore)?$/;
 
 /** Reads the whole build once at start: a few hundred kilobytes, and no path from a URL ever reaches the file system. */
 function loadAppFiles(dir: string): Map<string, AppFile> {

@@ -35,6 +35,12 @@ interface Route {
 // A chunk that fails to load fails again, visibly, when its page is drawn.
 const preload = (load: () => Promise<unknown>) => void load().catch(() => {});
 
+/** A dashboard (or its Explore view) opened first: its chunk and its site load while the session is read. */
+function startDashboard(domain: string): void {
+  preload(loadDashboard);
+  readEarly(sitePath(domain));
+}
+
 /** Every page of the app; the first match wins, so fixed paths come before `/:domain`. */
 const ROUTES: Route[] = [
   { pattern: '/setup', access: 'public', render: () => <SetupPage /> },
@@ -51,6 +57,12 @@ const ROUTES: Route[] = [
     render: (p) => <SharedDashboardPage domain={p.domain ?? ''} />,
     start: () => preload(loadSharedDashboard),
   },
+  {
+    pattern: '/share/:domain/explore',
+    access: 'public',
+    render: (p) => <SharedDashboardPage domain={p.domain ?? ''} view="explore" />,
+    start: () => preload(loadSharedDashboard),
+  },
   { pattern: '/', access: 'signed-in', render: () => <SitesPage /> },
   { pattern: '/sites', access: 'signed-in', render: () => <SitesPage /> },
   { pattern: '/sites/new', access: 'signed-in', render: () => <AddSitePage /> },
@@ -60,13 +72,16 @@ const ROUTES: Route[] = [
   { pattern: '/:domain/settings', access: 'signed-in', render: (p) => <SiteSettingsPage domain={p.domain ?? ''} section="general" /> },
   { pattern: '/:domain/settings/:section', access: 'signed-in', render: (p) => <SiteSettingsPage domain={p.domain ?? ''} section={p.section ?? ''} /> },
   {
+    pattern: '/:domain/explore',
+    access: 'signed-in',
+    render: (p) => <DashboardPage domain={p.domain ?? ''} view="explore" />,
+    start: (p) => startDashboard(p.domain ?? ''),
+  },
+  {
     pattern: '/:domain',
     access: 'signed-in',
     render: (p) => <DashboardPage domain={p.domain ?? ''} />,
-    start: (p) => {
-      preload(loadDashboard);
-      readEarly(sitePath(p.domain ?? ''));
-    },
+    start: (p) => startDashboard(p.domain ?? ''),
   },
 ];
 

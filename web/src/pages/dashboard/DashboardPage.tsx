@@ -7,10 +7,10 @@ import { Link } from '../../router';
 import { Layout } from '../../ui/Layout';
 import { Loading } from '../../ui/Loading';
 import { canEditSite, type Filter, type QueryInput, type SiteInfo } from './context';
-import { DashboardView } from './DashboardView';
+import { DashboardView, type SiteView } from './DashboardView';
 
-/** `/<domain>`: a signed-in viewer's dashboard (src/web/routes/dashboard.ts answers its queries). */
-export default function DashboardPage({ domain }: { domain: string }) {
+/** `/<domain>` and `/<domain>/explore`: a signed-in viewer's dashboard and Explore (src/web/routes/dashboard.ts answers their queries). */
+export default function DashboardPage({ domain, view }: { domain: string; view?: SiteView }) {
   const [site, setSite] = useState<SiteInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
   const base = sitePath(domain);
@@ -21,6 +21,8 @@ export default function DashboardPage({ domain }: { domain: string }) {
       .then(setSite)
       .catch((failure: Error) => setError(failure.message));
   }, [base]);
+  // Read again in place (the page stays), once Explore has saved a funnel.
+  const refreshSite = useCallback(() => api.get(base, viewedSite).then(setSite), [base]);
   const run = useCallback((input: QueryInput, signal?: AbortSignal) => api.post(`${base}/query`, input, queryResponse, signal), [base]);
   const funnel = useCallback(
     (name: string, dateRange: string | [string, string], filters: Filter[], signal?: AbortSignal) =>
@@ -49,6 +51,9 @@ export default function DashboardPage({ domain }: { domain: string }) {
         annotationsPath={`${base}/annotations`}
         basePath={`/${encodeURIComponent(site.domain)}`}
         download={`${base}/dashboard.zip`}
+        view={view}
+        journeysPath={`${base}/journeys`}
+        refreshSite={refreshSite}
         header={
           canEditSite(site) ? (
             <Link href={`/${encodeURIComponent(site.domain)}/settings`} className="btn btn-small">

@@ -1,4 +1,5 @@
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { Link, useLocation } from '../../router';
 import { canEditSite, DashboardContext } from './context';
 import { CurrentVisitors } from './controls/CurrentVisitors';
 import { DashboardDownload } from './controls/DashboardDownload';
@@ -20,6 +21,12 @@ import { useRangeShortcuts } from './view/useRangeShortcuts';
 import { useRealtimeRefreshes } from './view/useRealtimeRefreshes';
 import { useViewState } from './view/useViewState';
 import './dashboard.css';
+
+// Explore (user journeys) is opened less often than the dashboard: its own chunk (test/web/bundleSize.test.ts).
+const ExploreView = lazy(() => import('./explore/ExploreView').then((module) => ({ default: module.ExploreView })));
+
+/** The site's two views, one path apart; both read the same range, filters and segment from the query string. */
+export type SiteView = 'dashboard' | 'explore';
 
 /** What a locked team's dashboard shows instead of its numbers. */
 function LockedScreen({ reason }: { reason: string | null | undefined }) {
@@ -47,13 +54,24 @@ export function DashboardView({
   basePath,
   header,
   download,
+  view = 'dashboard',
+  journeysPath,
+  refreshSite,
 }: DashboardSources & {
   basePath: string;
   header?: ReactNode;
   /** Where the view's ZIP is downloaded from (src/web/dashboardZip.ts). */
   download: string;
+  view?: SiteView;
+  /** Where Explore asks its journeys (POST, src/web/routes/dashboard.ts and sharedDashboard.ts). */
+  journeysPath: string;
+  /** Reads the site again (its funnels, once Explore saved one). */
+  refreshSite?: () => Promise<void>;
 }) {
-  const { state, update } = useViewState(basePath);
+  const explorePath = `${basePath}/explore`;
+  const { state, update } = useViewState(view === 'explore' ? explorePath : basePath);
+  const query = useLocation().search.toString();
+  const hrefOf = (path: string) => `${path}${query ? `?${query}` : ''}`;
   const refreshes = useRealtimeRefreshes(state.period);
   const comparison = comparisonOf(state);
   // The graph draws the chosen stat while the filters allow it (conversion rate needs a goal, views
@@ -82,6 +100,14 @@ export function DashboardView({
             <CurrentVisitors run={run} open={() => update({ period: 'realtime', from: null, to: null, interval: null })} />
           </div>
           <div className="dashboard-controls">
+            <nav className="view-switch" aria-label="Views">
+              <Link href={hrefOf(basePath)} aria-current={view === 'dashboard' ? 'page' : undefined}>
+                Dashboard
+              </Link>
+              <Link href={hrefOf(explorePath)} aria-current={view === 'explore' ? 'page' : undefined}>
+                Explore
+              </Link>
+            </nav>
             {header}
             <FilterMenu
               onAdd={(filter) => {
@@ -98,28 +124,43 @@ export function DashboardView({
                 apply={(filters) => update({ filters })}
               />
             )}
-            <DateRangePicker state={state} update={update} today={today} customOpen={customOpen} setCustomOpen={setCustomOpen} />
+            <DateRangePicker
+              state={state}
+              update={update}
+              today={today}
+              customOpen={customOpen}
+              setCustomOpen={setCustomOpen}
+              comparing={view === 'dashboard'}
+            />
           </div>
         </div>
         <FilterChips filters={state.filters} remove={(index) => update({ filters: state.filters.filter((_, i) => i !== index) })} />
-        <TopStats selected={metric} onSelect={(metric) => update({ metric }, true)} comparison={comparison} />
-        <MainGraph
-          metric={metric}
-          comparison={comparison}
-          interval={state.interval}
-          onInterval={(interval) => update({ interval })}
-          imported={state.imported}
-          onImported={(imported) => update({ imported })}
-          annotationsPath={annotationsPath}
-          today={today}
-        />
-        <Reports />
-        <div className="dashboard-foot">
-          <DashboardDownload base={download} state={state} today={today} />
-          <p className="muted small tz-note">
-            Times in {site.timezone}. Press <kbd>?</kbd> for keyboard shortcuts.
-          </p>
-        </div>
+        {view === 'explore' ? (
+          <Suspense fallback={<div className="card panel-skeleton explore-placeholder" aria-hidden="true" />}>
+            <ExploreView journeysPath={journeysPath} dashboardHref={hrefOf(basePath)} refreshSite={refreshSite} />
+          </Suspense>
+        ) : (
+          <>
+            <TopStats selected={metric} onSelect={(metric) => update({ metric }, true)} comparison={comparison} />
+            <MainGraph
+              metric={metric}
+              comparison={comparison}
+              interval={state.interval}
+              onInterval={(interval) => update({ interval })}
+              imported={state.imported}
+              onImported={(imported) => update({ imported })}
+              annotationsPath={annotationsPath}
+              today={today}
+            />
+            <Reports />
+            <div className="dashboard-foot">
+              <DashboardDownload base={download} state={state} today={today} />
+              <p className="muted small tz-note">
+                Times in {site.timezone}. Press <kbd>?</kbd> for keyboard shortcuts.
+              </p>
+            </div>
+          </>
+        )}
         <ShortcutsHelp open={helpOpen} close={() => setHelpOpen(false)} sites={switchTeam !== undefined} />
       </div>
     </DashboardContext.Provider>

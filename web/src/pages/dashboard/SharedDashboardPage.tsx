@@ -9,7 +9,7 @@ import { fixTheme } from '../../theme';
 import { Loading } from '../../ui/Loading';
 import { AuthForm, Field } from '../AuthForm';
 import type { Filter, QueryInput, SiteInfo } from './context';
-import { DashboardView } from './DashboardView';
+import { DashboardView, type SiteView } from './DashboardView';
 
 /**
  * An embedded link's look (`embed=true`): its theme, and the page's background behind the cards
@@ -30,8 +30,11 @@ function useEmbedLook(search: URLSearchParams): boolean {
   return embedded;
 }
 
-/** `/share/<domain>?auth=<slug>`: the dashboard read-only, behind the link's password when it has one; `embed=true` inside another site's page. */
-export default function SharedDashboardPage({ domain }: { domain: string }) {
+/**
+ * `/share/<domain>?auth=<slug>` (and `/share/<domain>/explore`): the dashboard and Explore read-only, behind the link's password when
+ * it has one; `embed=true` inside another site's page.
+ */
+export default function SharedDashboardPage({ domain, view }: { domain: string; view?: SiteView }) {
   const { search } = useLocation();
   const embedded = useEmbedLook(search);
   const slug = search.get('auth') ?? '';
@@ -93,6 +96,8 @@ export default function SharedDashboardPage({ domain }: { domain: string }) {
         annotationsPath={`${base}/annotations`}
         basePath={`/share/${encodeURIComponent(site.domain)}`}
         download={`${base}/dashboard.zip`}
+        view={view}
+        journeysPath={`${base}/journeys`}
       />
     </main>
   );

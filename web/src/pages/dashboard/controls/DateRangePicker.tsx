@@ -21,6 +21,7 @@ export function DateRangePicker({
   today,
   customOpen,
   setCustomOpen,
+  comparing = true,
 }: {
   state: ViewState;
   update(change: Partial<ViewState>): void;
@@ -29,6 +30,8 @@ export function DateRangePicker({
   /** Whether the custom range's calendar is open (the C shortcut opens it too). */
   customOpen: boolean;
   setCustomOpen(open: boolean): void;
+  /** Whether the view compares (Explore does not): without, the comparison menu is left out. */
+  comparing?: boolean;
 }) {
   const [compareOpen, setCompareOpen] = useState(false);
   const custom = state.period === 'custom' && state.from && state.to;
@@ -73,46 +76,59 @@ export function DateRangePicker({
           </Suspense>
         )}
       </div>
-      <div className="picker-anchor">
-        <label>
-          <span className="visually-hidden">Compare</span>
-          <select
-            value={compareOpen ? 'custom' : state.compare}
-            onChange={(event) => {
-              const chosen = COMPARISONS.find((c) => c.value === event.target.value)?.value ?? 'off';
-              setCompareOpen(chosen === 'custom');
-              if (chosen !== 'custom') update({ compare: chosen, compareFrom: null, compareTo: null });
-            }}
+      {comparing && (
+        <>
+          <div className="picker-anchor">
+            <label>
+              <span className="visually-hidden">Compare</span>
+              <select
+                value={compareOpen ? 'custom' : state.compare}
+                onChange={(event) => {
+                  const chosen = COMPARISONS.find((c) => c.value === event.target.value)?.value ?? 'off';
+                  setCompareOpen(chosen === 'custom');
+                  if (chosen !== 'custom') update({ compare: chosen, compareFrom: null, compareTo: null });
+                }}
+              >
+                {COMPARISONS.map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.value === 'custom' && state.compare === 'custom' ? `Compare with ${span(state.compareFrom, state.compareTo)}` : c.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {compareOpen && (
+              <Suspense fallback={null}>
+                <RangeCalendar
+                  label="Comparison range"
+                  from={state.compareFrom}
+                  to={state.compareTo}
+                  latest={today}
+                  near={state.from}
+                  cancel={() => setCompareOpen(false)}
+                  apply={(compareFrom, compareTo) => {
+                    setCompareOpen(false);
+                    update({ compare: 'custom', compareFrom, compareTo });
+                  }}
+                />
+              </Suspense>
+            )}
+          </div>
+          {/* Kept in place (hidden) without such a comparison, so choosing one never rearranges the toolbar. */}
+          <label
+            className="match-weekday small"
+            title="Compare Mondays with Mondays: the compared range starts on the same day of the week"
+            hidden={!matchable}
           >
-            {COMPARISONS.map((c) => (
-              <option key={c.value} value={c.value}>
-                {c.value === 'custom' && state.compare === 'custom' ? `Compare with ${span(state.compareFrom, state.compareTo)}` : c.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        {compareOpen && (
-          <Suspense fallback={null}>
-            <RangeCalendar
-              label="Comparison range"
-              from={state.compareFrom}
-              to={state.compareTo}
-              latest={today}
-              near={state.from}
-              cancel={() => setCompareOpen(false)}
-              apply={(compareFrom, compareTo) => {
-                setCompareOpen(false);
-                update({ compare: 'custom', compareFrom, compareTo });
-              }}
-            />
-          </Suspense>
-        )}
-      </div>
-      {/* Kept in place (hidden) without such a comparison, so choosing one never rearranges the toolbar. */}
-      <label className="match-weekday small" title="Compare Mondays with Mondays: the compared range starts on the same day of the week" hidden={!matchable}>
-        <input type="checkbox" checked={state.matchDayOfWeek} disabled={!matchable} onChange={(event) => update({ matchDayOfWeek: event.target.checked })} />{' '}
-        Match day of week
-      </label>
+            <input
+              type="checkbox"
+              checked={state.matchDayOfWeek}
+              disabled={!matchable}
+              onChange={(event) => update({ matchDayOfWeek: event.target.checked })}
+            />{' '}
+            Match day of week
+          </label>
+        </>
+      )}
     </div>
   );
 }

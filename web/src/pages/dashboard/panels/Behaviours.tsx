@@ -6,6 +6,7 @@ import { FunnelReportView } from './Funnels';
 import { useCarriedProperties } from './goalProperties';
 import { Panel } from './Panel';
 import type { PanelTab } from './panelTab';
+import { rememberedFunnel, rememberFunnel } from './rememberedTab';
 
 /**
  * Goals, custom properties and funnels in one card, a tab each (only those the site has), as
@@ -77,11 +78,11 @@ function usePropertiesTab(site: SiteInfo): PanelTab | null {
   }, [special, site.custom_properties.length, namesKey, chosen, error]);
 }
 
-/** The chosen funnel's steps as a chart; the funnel is chosen beside the title. */
+/** The chosen funnel's steps as a chart; the funnel is chosen beside the title, and remembered as the tabs are. */
 function useFunnelsTab(site: SiteInfo): PanelTab | null {
   const { funnel } = useDashboard();
   const names = useMemo(() => site.funnels.map((f) => f.name), [site.funnels]);
-  const [chosen, setChosen] = useState(names[0] ?? '');
+  const [chosen, setChosen] = useState(() => rememberedFunnel(site.domain) ?? '');
   return useMemo(() => {
     if (!funnel || names.length === 0) return null;
     const name = names.includes(chosen) ? chosen : names[0]!;
@@ -89,8 +90,18 @@ function useFunnelsTab(site: SiteInfo): PanelTab | null {
       label: 'Funnels',
       dimension: 'funnel',
       metrics: [],
-      chooser: <Chooser label="Funnel" names={names} chosen={name} choose={setChosen} />,
+      chooser: (
+        <Chooser
+          label="Funnel"
+          names={names}
+          chosen={name}
+          choose={(name) => {
+            setChosen(name);
+            rememberFunnel(site.domain, name);
+          }}
+        />
+      ),
       content: <FunnelReportView name={name} />,
     };
-  }, [funnel, names, chosen]);
+  }, [funnel, names, chosen, site.domain]);
 }

@@ -29,7 +29,8 @@ export function FunnelChart({ steps }: { steps: readonly Step[] }) {
         const tip = `${id}-step-${i}`;
         const share = shares[i]!;
         return (
-          <li key={step.label} className="funnel-step" data-step={i + 1}>
+          // biome-ignore lint/suspicious/noArrayIndexKey: a step is its place in the funnel (a journey may pass the same page twice)
+          <li key={i} className="funnel-step" data-step={i + 1}>
             <button
               type="button"
               className="funnel-step-button"

@@ -2,7 +2,7 @@ import { type CSSProperties, lazy, type ReactNode, Suspense, useState } from 're
 import { useDashboard } from '../context';
 import { PanelRows } from './PanelRows';
 import { PanelTabs } from './PanelTabs';
-import type { PanelTab } from './panelTab';
+import { type PanelTab, tabName } from './panelTab';
 import { rememberedTab, rememberTab } from './rememberedTab';
 import { usePanelRows } from './usePanelRows';
 
@@ -30,8 +30,11 @@ export function Panel({
 }) {
   const { addFilter, site } = useDashboard();
   const [chosen, setChosen] = useState(() => rememberedTab(site.domain, title));
-  // A remembered tab the panel no longer has (a custom property's single tab) falls back to the first.
-  const active = chosen < tabs.length ? chosen : 0;
+  // A remembered tab the panel does not have (the funnels of a site without any) falls back to the first.
+  const active = Math.max(
+    0,
+    tabs.findIndex((t) => tabName(t) === chosen),
+  );
   const [details, setDetails] = useState(false);
   const tab = tabs[active];
   const { metrics, result, error, loading, clear } = usePanelRows(tab, limit);
@@ -39,8 +42,9 @@ export function Panel({
     // The old tab's rows go at once, so nothing (Details included) acts on them meanwhile.
     if (i === active) return;
     clear();
-    setChosen(i);
-    rememberTab(site.domain, title, i);
+    const name = tabName(tabs[i]!);
+    setChosen(name);
+    rememberTab(site.domain, title, name);
   };
   if (!tab) return null;
   return (

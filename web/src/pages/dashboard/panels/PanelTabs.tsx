@@ -1,4 +1,4 @@
-import type { PanelTab } from './panelTab';
+import { type PanelTab, tabName } from './panelTab';
 
 /** A panel's tab list: one tab stop for the list, arrow keys move between tabs (WAI-ARIA tabs pattern). */
 export function PanelTabs({ tabs, active, choose }: { tabs: PanelTab[]; active: number; choose(index: number): void }) {
@@ -6,7 +6,7 @@ export function PanelTabs({ tabs, active, choose }: { tabs: PanelTab[]; active: 
     <div className="panel-tabs" role="tablist">
       {tabs.map((t, i) => (
         <button
-          key={t.tabName ?? t.label}
+          key={tabName(t)}
           type="button"
           role="tab"
           aria-selected={i === active}
@@ -23,7 +23,7 @@ export function PanelTabs({ tabs, active, choose }: { tabs: PanelTab[]; active: 
             if (sibling instanceof HTMLElement) sibling.focus();
           }}
         >
-          {t.tabName ?? t.label}
+          {tabName(t)}
         </button>
       ))}
     </div>

@@ -31,3 +31,6 @@ export interface PanelTab {
   /** A tab that asks for its own numbers and draws them (a funnel): no rows are asked for, no details view. */
   content?: ReactNode;
 }
+
+/** The name a tab shows (and is remembered by). */
+export const tabName = (tab: PanelTab) => tab.tabName ?? tab.label;
