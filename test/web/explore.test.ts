@@ -1,10 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { grantTeamRole } from '../../src/stores/meta/guests.js';
 import { seriousViolations } from '../support/axe.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { type FixtureEvent, insertEvents } from '../support/eventFixtures.js';
+import { ManualClock } from '../support/manualClock.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';
 import { signedInHeaders } from '../support/webSession.js';
 
