@@ -72,6 +72,22 @@ module.exports = {
       to: { path: ['^src/'], pathNot: [FOUNDATION] },
     },
     {
+      name: 'ingestion-imports-no-shared-state',
+      severity: 'error',
+      comment:
+        "src/state/ implements ingestion's ports over Redis (src/ingest/sharedState.ts); the composition root hands it in. Ingestion importing it back would tie the pipeline to Redis and make the two folders one.",
+      from: { path: '^src/ingest/' },
+      to: { path: '^src/state/' },
+    },
+    {
+      name: 'shared-state-reaches-ingestion-through-its-port',
+      severity: 'error',
+      comment:
+        'src/state/ takes from ingestion only src/ingest/sharedState.ts: the ports it implements and the visit rules its scripts mirror, named in one place, so a change there is seen to concern Redis too.',
+      from: { path: '^src/state/' },
+      to: { path: '^src/ingest/', pathNot: '^src/ingest/sharedState[.]ts$' },
+    },
+    {
       name: 'contracts-import-only-zod',
       severity: 'error',
       comment: 'The contracts are read by the browser too: schemas and their types, built from zod and each other.',

@@ -15,6 +15,7 @@ import { createIngestion, type Ingestion } from './ingest/ingestion.js';
 import { createSmtpMailer } from './mail/smtpMailer.js';
 import { unsubscribeTokens } from './reports/unsubscribe.js';
 import { COVERAGE_RELOAD_MS, openRollups, type Rollups } from './rollups/rollups.js';
+import { sharedIngestionState } from './state/ingestionState.js';
 import { Invalidation } from './state/invalidation.js';
 import { SharedState } from './state/redis.js';
 import { signInLimiterFor } from './state/signInLimiter.js';
@@ -231,7 +232,16 @@ async function openEventWork(deps: {
     reloadEveryMs: events.kind === 'server' ? COVERAGE_RELOAD_MS : undefined,
   });
   if (deps.collects) {
-    ingestion = await createIngestion({ config, clock, meta: deps.meta.db, events, log, noteWrite: rollups.noteWrite, state: deps.state, ...deps.ingestion });
+    ingestion = await createIngestion({
+      config,
+      clock,
+      meta: deps.meta.db,
+      events,
+      log,
+      noteWrite: rollups.noteWrite,
+      state: deps.state && sharedIngestionState(deps.state),
+      ...deps.ingestion,
+    });
   }
   return { rollups, ingestion };
 }
