@@ -88,6 +88,14 @@ module.exports = {
       to: { path: '^src/ingest/', pathNot: '^src/ingest/sharedState[.]ts$' },
     },
     {
+      name: 'metric-registry-sits-below-the-stages',
+      severity: 'error',
+      comment:
+        'Every stage of the engine reads the metric registry (and the filter-tree facts it shares with the compiler): it imports none of them, so query/sql may import query/metrics but never the other way.',
+      from: { path: '^src/query/(metrics|filterTrees|columnConditions)[.]ts$' },
+      to: { path: '^src/query/(sql|plan|run|request|journeys)/' },
+    },
+    {
       name: 'contracts-import-only-zod',
       severity: 'error',
       comment: 'The contracts are read by the browser too: schemas and their types, built from zod and each other.',
