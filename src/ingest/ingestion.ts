@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
+import { type IngestionStore, ingestionStore } from '../stores/clickhouse/ingestionStore.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { type ClassificationLists, describeClassificationLists, loadClassificationLists } from './classification/index.js';
 import { trustedProxyList } from './clientAddress.js';
@@ -57,11 +58,12 @@ export async function createIngestion<Held extends HeldEngagements, Visits exten
     openGeoDatabase(),
   ]);
   log.info(describeClassificationLists(lists), 'classification lists loaded');
+  const store = ingestionStore(deps.events);
   const counters = new HealthCounters();
   const orphans = new OrphanEngagements();
   // With STATE_URL engagements wait in Redis for a visit begun on any node; this process's holder takes over while Redis does not answer.
   const sharedHeld = deps.state ? deps.state.heldEngagements(orphans) : null;
-  const { journal, buffer } = await openJournal(deps, counters, sharedHeld ?? orphans, orphans);
+  const { journal, buffer } = await openJournal(deps, store, counters, sharedHeld ?? orphans, orphans);
   const sites = new SiteDirectory(deps.meta, clock);
   const salts = new StoredSalts(deps.meta);
   const trustedProxies = trustedProxyList(config.trustedProxies);
@@ -76,9 +78,9 @@ export async function createIngestion<Held extends HeldEngagements, Visits exten
     noteWrite: deps.noteWrite,
     log,
   };
-  const { sessions, sharedVisits, liveVisitOptions, spill } = await openLiveVisits(deps, buffer, sharedHeld);
+  const { sessions, sharedVisits, liveVisitOptions, spill } = await openLiveVisits(deps, store, buffer, sharedHeld);
   const idempotency = new IdempotencyKeys();
-  const keys = await restoreIdempotencyKeys(deps.events.jobs, idempotency, clock.now());
+  const keys = await restoreIdempotencyKeys(store, idempotency, clock.now());
   if (keys > 0) log.info({ keys }, 'restored idempotency keys');
   const ownRate = new AddressRateLimiter(clock);
   const live = new IngestionPipeline({
@@ -146,21 +148,28 @@ export async function createIngestion<Held extends HeldEngagements, Visits exten
  * is read from the store (live visits, idempotency keys) or accepted; then the journal opens for
  * this run's rows, behind the write buffer.
  */
-async function openJournal(deps: Omit<IngestionDeps, 'state'>, counters: HealthCounters, held: HeldEngagements, orphans: OrphanEngagements) {
+async function openJournal(
+  deps: Omit<IngestionDeps, 'state'>,
+  store: IngestionStore,
+  counters: HealthCounters,
+  held: HeldEngagements,
+  orphans: OrphanEngagements,
+) {
   const { config, clock, log } = deps;
   const journalDir = join(config.dataDir, 'journal');
-  const replayed = await replayJournals(journalDir, deps.events.ingest);
+  const replayed = await replayJournals(journalDir, store);
   for (const record of replayed.held) held.restore(record);
   if (replayed.segments.length > 0) log.info({ rows: replayed.rows, held: replayed.held.length }, 'replayed the ingestion journal');
   const journal = new Journal(journalDir, log, () => Array.from(orphans.records(), heldLine));
   await journal.open(replayed.segments);
-  const buffer = new WriteBuffer({ client: deps.events.ingest, clock, counters, log, maxPendingEvents: deps.maxPendingEvents, journal });
+  const buffer = new WriteBuffer({ store, clock, counters, log, maxPendingEvents: deps.maxPendingEvents, journal });
   return { journal, buffer };
 }
 
 /** Live visits: in this process, or with STATE_URL shared by every node, warmed from the store when the shared state has none (src/state/liveVisits.ts). */
 async function openLiveVisits<Held extends HeldEngagements, Visits extends LiveVisits>(
   deps: IngestionDeps<Held, Visits>,
+  store: IngestionStore,
   buffer: WriteBuffer,
   sharedHeld: Held | null,
 ) {
@@ -174,18 +183,18 @@ async function openLiveVisits<Held extends HeldEngagements, Visits extends LiveV
     max: config.liveVisitsMax,
     flush: () => buffer.flush(),
     writtenThrough: () => buffer.writtenThrough,
-    readBack: (visitors: ReadonlyArray<{ siteId: number; userIds: string[] }>, since: number) => readBackVisits(deps.events.ingest, visitors, since),
+    readBack: (visitors: ReadonlyArray<{ siteId: number; userIds: string[] }>, since: number) => readBackVisits(store, visitors, since),
     log,
   };
   const sharedVisits =
     deps.state && sharedHeld
       ? deps.state.liveVisits(sharedHeld, () => new SessionTracker(liveVisitOptions), {
-          warm: (into, now) => restoreLiveVisits(deps.events.jobs, into, now),
+          warm: (into, now) => restoreLiveVisits(store, into, now),
           log,
         })
       : null;
   const sessions: LiveVisits = sharedVisits ?? new SessionTracker({ ...liveVisitOptions, spill });
-  const restored = deps.state ? 0 : await restoreLiveVisits(deps.events.jobs, sessions, clock.now());
+  const restored = deps.state ? 0 : await restoreLiveVisits(store, sessions, clock.now());
   if (restored > 0) log.info({ visits: restored }, 'restored live visits');
   return { sessions, sharedVisits, liveVisitOptions, spill };
 }
