@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// Writes src/accounts/timeZoneNames.json: the time zones both the embedded engine (its
+// Writes src/contracts/timeZoneNames.json: the time zones both the embedded engine (its
 // system.time_zones) and this runtime's Intl know, exactly as spelled there. The service accepts
 // only these names, for sites and queries alike, so no name reaches the engine that it cannot
 // load ("etc/utc" and "SystemV/AST4" pass the runtime's check and would break queries).
 // Run after upgrading chdb or Node: `node scripts/time-zones.mjs`; test/query/timeZones.test.ts
 // checks the list against the engine.
 //
-// It also writes src/accounts/canonicalTimeZones.json, what the time-zone pickers offer: the
+// It also writes src/contracts/canonicalTimeZones.json, what the time-zone pickers offer: the
 // accepted names that the IANA database defines as zones of a region (Europe/Berlin), not as
 // links to another (Asia/Calcutta, GB-Eire, W-SU), with Etc/UTC; and each accepted link's zone, so
 // a browser reporting an old name still gets its zone preselected. The zones and links are read
@@ -33,7 +33,7 @@ const runtimeKnows = (name) => {
   }
 };
 const names = engine.filter(runtimeKnows);
-writeFileSync(new URL('../src/accounts/timeZoneNames.json', import.meta.url), `${JSON.stringify(names, null, 0)}\n`);
+writeFileSync(new URL('../src/contracts/timeZoneNames.json', import.meta.url), `${JSON.stringify(names, null, 0)}\n`);
 console.log(`${names.length} time zones (engine ${engine.length}; left out: ${engine.filter((n) => !runtimeKnows(n)).join(', ') || 'none'})`);
 
 const REGIONS = ['Africa', 'America', 'Antarctica', 'Asia', 'Atlantic', 'Australia', 'Europe', 'Indian', 'Pacific'];
@@ -49,5 +49,5 @@ const links = Object.fromEntries(
     .map(([, target, alias]) => [alias, target])
     .sort(([a], [b]) => (a < b ? -1 : 1)),
 );
-writeFileSync(new URL('../src/accounts/canonicalTimeZones.json', import.meta.url), `${JSON.stringify({ zones: offered, links }, null, 0)}\n`);
+writeFileSync(new URL('../src/contracts/canonicalTimeZones.json', import.meta.url), `${JSON.stringify({ zones: offered, links }, null, 0)}\n`);
 console.log(`${offered.length} offered in the pickers, ${Object.keys(links).length} old names pointing to them`);

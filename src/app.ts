@@ -3,7 +3,6 @@ import { pino } from 'pino';
 import { type SecretBox, secretBoxFrom } from './accounts/secretBox.js';
 import { buildHttpServer } from './api/httpServer.js';
 import { type Probe, STATE_STORE } from './api/routes/health.js';
-import { queryEngineDeps } from './api/routes/query.js';
 import { type BackgroundJobs, startBackgroundJobs } from './backgroundJobs.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config/config.js';
@@ -13,8 +12,10 @@ import { createImportHandOff } from './imports/importHandOff.js';
 import { createImportRunner, type ImportRunner } from './imports/importRunner.js';
 import { createIngestion, type Ingestion } from './ingest/ingestion.js';
 import { createSmtpMailer } from './mail/smtpMailer.js';
+import { queryEngineDeps } from './queryEngine.js';
 import { unsubscribeTokens } from './reports/unsubscribe.js';
 import { COVERAGE_RELOAD_MS, openRollups, type Rollups } from './rollups/rollups.js';
+import { sharedIngestionState } from './state/ingestionState.js';
 import { Invalidation } from './state/invalidation.js';
 import { SharedState } from './state/redis.js';
 import { signInLimiterFor } from './state/signInLimiter.js';
@@ -133,7 +134,7 @@ export async function createNode(config: Config, options: NodeOptions = {}): Pro
     meta,
     events,
     ingestion,
-    rollups,
+    buildEngine: () => queryEngineDeps({ config, clock, meta, events, rollups }),
     imports,
     exports,
     webhookSecrets,
@@ -231,7 +232,16 @@ async function openEventWork(deps: {
     reloadEveryMs: events.kind === 'server' ? COVERAGE_RELOAD_MS : undefined,
   });
   if (deps.collects) {
-    ingestion = await createIngestion({ config, clock, meta: deps.meta.db, events, log, noteWrite: rollups.noteWrite, state: deps.state, ...deps.ingestion });
+    ingestion = await createIngestion({
+      config,
+      clock,
+      meta: deps.meta.db,
+      events,
+      log,
+      noteWrite: rollups.noteWrite,
+      state: deps.state && sharedIngestionState(deps.state),
+      ...deps.ingestion,
+    });
   }
   return { rollups, ingestion };
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SCOPES, type Scope } from './scopes.js';
+import { SCOPES, type Scope } from '../contracts/scopes.js';
 
 export { SCOPES, type Scope };
 

@@ -1,4 +1,4 @@
-import names from './timeZoneNames.json' with { type: 'json' };
+import names from '../contracts/timeZoneNames.json' with { type: 'json' };
 
 /**
  * The time zones the service accepts, for sites and queries alike: those both the analytics

@@ -13,7 +13,6 @@ import { mcpRoutes } from '../mcp/httpRoute.js';
 import type { QueryEngineDeps } from '../query/run/engine.js';
 import type { EmailDeps } from '../reports/emailDeps.js';
 import { unsubscribeTokens } from '../reports/unsubscribe.js';
-import type { Rollups } from '../rollups/rollups.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../stores/meta/database.js';
 import { webAppRoutes } from '../web/webApp.js';
@@ -26,7 +25,7 @@ import { healthRoutes, type Probe } from './routes/health.js';
 import { importsRoutes } from './routes/imports.js';
 import { ingestionHealthRoutes } from './routes/ingestionHealth.js';
 import { acceptanceRoutes, managementRoutes } from './routes/management/index.js';
-import { queryEngineDeps, queryRoutes } from './routes/query.js';
+import { queryRoutes } from './routes/query.js';
 import { statsV1Routes } from './routes/statsV1.js';
 import { trackerScriptRoutes } from './routes/trackerScript.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -42,7 +41,8 @@ export interface HttpDeps {
   events: EventStore;
   /** Collection; every ingest node has it (a query or web node has none). */
   ingestion: Ingestion | null;
-  rollups: Rollups;
+  /** Builds the query engine (src/queryEngine.ts); called once, by the first role whose routes need it. */
+  buildEngine(): QueryEngineDeps;
   imports: ImportRunner;
   /** Prepared exports (src/export/exportJobs.ts): the web routes record them; null on a node with neither web nor worker. */
   exports: ExportJobs | null;
@@ -143,7 +143,7 @@ export function buildHttpServer(deps: HttpDeps): FastifyInstance {
     clientErrorHandler: answerClientError,
   });
   let engine: QueryEngineDeps | undefined;
-  const shared: Shared = { engine: () => (engine ??= queryEngineDeps(deps)) };
+  const shared: Shared = { engine: () => (engine ??= deps.buildEngine()) };
   const webApp = deps.roles.includes('web')
     ? webAppRoutes(app, {
         db: deps.meta.db,

@@ -1,13 +1,7 @@
+import type { CounterRow } from '../stores/clickhouse/ingestionStore.js';
 import { clickhouseTime } from './rows.js';
 
 const HOUR = 3_600_000;
-
-export interface CounterRow {
-  hour: string;
-  site_id: number;
-  reason: string;
-  value: number;
-}
 
 /**
  * Ingestion health per site, hour and outcome (accepted, each drop reason, each classification,

@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { IngestionStore } from '../stores/clickhouse/ingestionStore.js';
 import { IDEMPOTENCY_WINDOW_MS, type IdempotencyKeys, MAX_IDEMPOTENCY_KEYS } from './idempotency.js';
 
 /**
@@ -6,20 +6,9 @@ import { IDEMPOTENCY_WINDOW_MS, type IdempotencyKeys, MAX_IDEMPOTENCY_KEYS } fro
  * restart is still recognised. A key whose event was lost with a crash is not found, and the retry
  * is stored: the key then protects exactly what was kept.
  */
-export async function restoreIdempotencyKeys(client: ClickHouseClient, keys: IdempotencyKeys, now: number): Promise<number> {
-  const result = await client.query({
-    query: `SELECT site_id, idempotency_key AS key, toUnixTimestamp(min(timestamp)) AS first
-            FROM events
-            WHERE timestamp >= toDateTime({since:UInt32}, 'UTC') AND idempotency_key != ''
-            GROUP BY site_id, idempotency_key
-            ORDER BY first DESC
-            LIMIT {max:UInt32}
-            SETTINGS max_execution_time = 60`,
-    query_params: { since: Math.floor((now - IDEMPOTENCY_WINDOW_MS) / 1000), max: MAX_IDEMPOTENCY_KEYS },
-    format: 'JSONEachRow',
-  });
-  const rows = await result.json<{ site_id: string; key: string; first: number | string }>();
+export async function restoreIdempotencyKeys(store: Pick<IngestionStore, 'idempotencyKeys'>, keys: IdempotencyKeys, now: number): Promise<number> {
+  const rows = await store.idempotencyKeys(now - IDEMPOTENCY_WINDOW_MS, MAX_IDEMPOTENCY_KEYS);
   // Oldest first, so the most recent keys are the last the bounded cache would forget.
-  for (const row of rows.reverse()) keys.remember(Number(row.site_id), row.key, Number(row.first) * 1000);
+  for (const row of rows.reverse()) keys.remember(row.siteId, row.key, row.first);
   return rows.length;
 }

@@ -1,12 +1,8 @@
 import { join } from 'node:path';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
-import { countingStateFallbacks } from '../state/fallbackCount.js';
-import { SharedHeldEngagements } from '../state/heldEngagements.js';
-import { idempotencyFor, rateLimiterFor } from '../state/ingestionState.js';
-import { SharedLiveVisits } from '../state/liveVisits.js';
-import type { SharedState } from '../state/redis.js';
 import type { EventStore } from '../stores/clickhouse/eventStore.js';
+import { type IngestionStore, ingestionStore } from '../stores/clickhouse/ingestionStore.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { type ClassificationLists, describeClassificationLists, loadClassificationLists } from './classification/index.js';
 import { trustedProxyList } from './clientAddress.js';
@@ -16,13 +12,14 @@ import { IdempotencyKeys } from './idempotency.js';
 import { restoreIdempotencyKeys } from './idempotencyRestore.js';
 import { heldLine, Journal } from './journal.js';
 import { replayJournals } from './journalReplay.js';
-import { SessionTracker } from './liveVisits/index.js';
+import { type LiveVisits, SessionTracker } from './liveVisits/index.js';
 import { SLOTS_PER_CAPPED_VISIT, SpilledVisits } from './liveVisits/spilledVisits.js';
 import type { Log } from './log.js';
 import { type HeldEngagement, type HeldEngagements, OrphanEngagements } from './orphans.js';
 import { type EventSink, IngestionPipeline } from './pipeline.js';
 import { AddressRateLimiter } from './rateLimiter.js';
 import { EphemeralSalts, StoredSalts } from './salts.js';
+import { type SharedIngestionState, STATE_UNAVAILABLE } from './sharedState.js';
 import { SiteDirectory } from './siteDirectory.js';
 import { readBackVisits, restoreLiveVisits } from './visitRestore.js';
 import { WriteBuffer } from './writeBuffer.js';
@@ -41,7 +38,7 @@ export interface Ingestion {
   close(): Promise<void>;
 }
 
-export interface IngestionDeps {
+export interface IngestionDeps<Held extends HeldEngagements = HeldEngagements, Visits extends LiveVisits = LiveVisits> {
   config: Config;
   clock: Clock;
   meta: MetaDb;
@@ -50,22 +47,23 @@ export interface IngestionDeps {
   maxPendingEvents?: number;
   /** Told of every event about to be written (src/rollups/rollups.ts noteWrite). */
   noteWrite(siteId: number, at: number): void;
-  /** Per-event state shared with other nodes (STATE_URL); null or unset keeps it in this process. */
-  state?: SharedState | null;
+  /** Per-event state shared with other nodes (STATE_URL, src/state/ingestionState.ts); null or unset keeps it in this process. */
+  state?: SharedIngestionState<Held, Visits> | null;
 }
 
-export async function createIngestion(deps: IngestionDeps): Promise<Ingestion> {
+export async function createIngestion<Held extends HeldEngagements, Visits extends LiveVisits>(deps: IngestionDeps<Held, Visits>): Promise<Ingestion> {
   const { config, clock, log } = deps;
   const [lists, geo]: [ClassificationLists, GeoDatabase] = await Promise.all([
     loadClassificationLists({ listsDir: `${config.dataDir}/lists`, cacheDir: `${config.dataDir}/cache` }),
     openGeoDatabase(),
   ]);
   log.info(describeClassificationLists(lists), 'classification lists loaded');
+  const store = ingestionStore(deps.events);
   const counters = new HealthCounters();
   const orphans = new OrphanEngagements();
   // With STATE_URL engagements wait in Redis for a visit begun on any node; this process's holder takes over while Redis does not answer.
-  const sharedHeld = deps.state ? new SharedHeldEngagements(deps.state, orphans) : null;
-  const { journal, buffer } = await openJournal(deps, counters, sharedHeld ?? orphans, orphans);
+  const sharedHeld = deps.state ? deps.state.heldEngagements(orphans) : null;
+  const { journal, buffer } = await openJournal(deps, store, counters, sharedHeld ?? orphans, orphans);
   const sites = new SiteDirectory(deps.meta, clock);
   const salts = new StoredSalts(deps.meta);
   const trustedProxies = trustedProxyList(config.trustedProxies);
@@ -80,17 +78,19 @@ export async function createIngestion(deps: IngestionDeps): Promise<Ingestion> {
     noteWrite: deps.noteWrite,
     log,
   };
-  const { sessions, liveVisitOptions, spill } = await openLiveVisits(deps, buffer, sharedHeld);
+  const { sessions, sharedVisits, liveVisitOptions, spill } = await openLiveVisits(deps, store, buffer, sharedHeld);
   const idempotency = new IdempotencyKeys();
-  const keys = await restoreIdempotencyKeys(deps.events.jobs, idempotency, clock.now());
+  const keys = await restoreIdempotencyKeys(store, idempotency, clock.now());
   if (keys > 0) log.info({ keys }, 'restored idempotency keys');
+  const ownRate = new AddressRateLimiter(clock);
   const live = new IngestionPipeline({
     ...shared,
     salts,
     sessions,
     orphans: sharedHeld ?? orphans,
-    idempotency: idempotencyFor(deps.state ?? null, idempotency, sessions),
-    rateLimiter: rateLimiterFor(deps.state ?? null, new AddressRateLimiter(clock), clock),
+    // Keys shared across nodes are claimed by the shared visits' own script.
+    idempotency: deps.state && sharedVisits ? deps.state.idempotency(sharedVisits, idempotency) : idempotency,
+    rateLimiter: deps.state?.rateLimiter(ownRate, clock) ?? ownRate,
     noteWrite: countingStateFallbacks(deps.state ?? null, counters, deps.noteWrite),
   });
 
@@ -148,20 +148,31 @@ export async function createIngestion(deps: IngestionDeps): Promise<Ingestion> {
  * is read from the store (live visits, idempotency keys) or accepted; then the journal opens for
  * this run's rows, behind the write buffer.
  */
-async function openJournal(deps: IngestionDeps, counters: HealthCounters, held: HeldEngagements, orphans: OrphanEngagements) {
+async function openJournal(
+  deps: Omit<IngestionDeps, 'state'>,
+  store: IngestionStore,
+  counters: HealthCounters,
+  held: HeldEngagements,
+  orphans: OrphanEngagements,
+) {
   const { config, clock, log } = deps;
   const journalDir = join(config.dataDir, 'journal');
-  const replayed = await replayJournals(journalDir, deps.events.ingest);
+  const replayed = await replayJournals(journalDir, store);
   for (const record of replayed.held) held.restore(record);
   if (replayed.segments.length > 0) log.info({ rows: replayed.rows, held: replayed.held.length }, 'replayed the ingestion journal');
   const journal = new Journal(journalDir, log, () => Array.from(orphans.records(), heldLine));
   await journal.open(replayed.segments);
-  const buffer = new WriteBuffer({ client: deps.events.ingest, clock, counters, log, maxPendingEvents: deps.maxPendingEvents, journal });
+  const buffer = new WriteBuffer({ store, clock, counters, log, maxPendingEvents: deps.maxPendingEvents, journal });
   return { journal, buffer };
 }
 
-/** Live visits: in this process, or with STATE_URL in Redis, warmed from the store when Redis has none (src/state/liveVisits.ts). */
-async function openLiveVisits(deps: IngestionDeps, buffer: WriteBuffer, sharedHeld: SharedHeldEngagements | null) {
+/** Live visits: in this process, or with STATE_URL shared by every node, warmed from the store when the shared state has none (src/state/liveVisits.ts). */
+async function openLiveVisits<Held extends HeldEngagements, Visits extends LiveVisits>(
+  deps: IngestionDeps<Held, Visits>,
+  store: IngestionStore,
+  buffer: WriteBuffer,
+  sharedHeld: Held | null,
+) {
   const { config, clock, log } = deps;
   // This process's tracker keeps visits that leave memory on disk first (a replay's or a fallback's tracker does not).
   const spill = deps.state
@@ -172,19 +183,37 @@ async function openLiveVisits(deps: IngestionDeps, buffer: WriteBuffer, sharedHe
     max: config.liveVisitsMax,
     flush: () => buffer.flush(),
     writtenThrough: () => buffer.writtenThrough,
-    readBack: (visitors: ReadonlyArray<{ siteId: number; userIds: string[] }>, since: number) => readBackVisits(deps.events.ingest, visitors, since),
+    readBack: (visitors: ReadonlyArray<{ siteId: number; userIds: string[] }>, since: number) => readBackVisits(store, visitors, since),
     log,
   };
-  const sessions =
+  const sharedVisits =
     deps.state && sharedHeld
-      ? new SharedLiveVisits(deps.state, () => new SessionTracker(liveVisitOptions), sharedHeld, {
-          warm: (into, now) => restoreLiveVisits(deps.events.jobs, into, now),
+      ? deps.state.liveVisits(sharedHeld, () => new SessionTracker(liveVisitOptions), {
+          warm: (into, now) => restoreLiveVisits(store, into, now),
           log,
         })
-      : new SessionTracker({ ...liveVisitOptions, spill });
-  const restored = deps.state ? 0 : await restoreLiveVisits(deps.events.jobs, sessions, clock.now());
+      : null;
+  const sessions: LiveVisits = sharedVisits ?? new SessionTracker({ ...liveVisitOptions, spill });
+  const restored = deps.state ? 0 : await restoreLiveVisits(store, sessions, clock.now());
   if (restored > 0) log.info({ visits: restored }, 'restored live visits');
-  return { sessions, liveVisitOptions, spill };
+  return { sessions, sharedVisits, liveVisitOptions, spill };
+}
+
+/**
+ * Wraps ingestion's "event about to be written" hook (the one place that knows the site of each
+ * accepted event) to count STATE_UNAVAILABLE per site while the shared state is degraded. Without
+ * STATE_URL the hook is returned as it is, so the embedded mode pays nothing.
+ */
+function countingStateFallbacks(
+  state: Pick<SharedIngestionState, 'degraded'> | null,
+  counters: HealthCounters,
+  noteWrite: (siteId: number, at: number) => void,
+): (siteId: number, at: number) => void {
+  if (state === null) return noteWrite;
+  return (siteId, at) => {
+    noteWrite(siteId, at);
+    if (state.degraded) counters.count(siteId, at, STATE_UNAVAILABLE);
+  };
 }
 
 /** Engagements whose visit never came, counted as `no_session_for_engagement`. */

@@ -1,6 +1,6 @@
 import type { OutcomeGuide } from '../contracts/ingestion.js';
-import type { STATE_UNAVAILABLE } from '../state/fallbackCount.js';
 import type { PostResponseReason, PreResponseReason } from './pipeline.js';
+import type { STATE_UNAVAILABLE } from './sharedState.js';
 
 export type IngestOutcome = 'accepted' | PreResponseReason | PostResponseReason | typeof STATE_UNAVAILABLE;
 

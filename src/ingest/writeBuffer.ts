@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { ClickHouseClient } from '@clickhouse/client';
 import type { Clock } from '../clock.js';
-import type { CounterRow, HealthCounters } from './healthCounters.js';
+import type { CounterRow, IngestionStore } from '../stores/clickhouse/ingestionStore.js';
+import type { HealthCounters } from './healthCounters.js';
 import { type HeldRecord, insertToken, type Journal, type JournalTable } from './journal.js';
 import { EVENT_COLUMNS, type EventRow, encodeRow, SESSION_COLUMNS, type SessionRow } from './rows.js';
 
 export interface WriteBufferOptions {
-  client: ClickHouseClient;
+  /** Where rows and health counts are inserted (src/stores/clickhouse/ingestionStore.ts). */
+  store: Pick<IngestionStore, 'insertRows' | 'insertCounts'>;
   clock: Clock;
   counters: HealthCounters;
   log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -34,10 +35,7 @@ class Queue {
   failures = 0;
   retryAt = 0;
 
-  constructor(
-    readonly table: JournalTable,
-    readonly columns: readonly string[],
-  ) {}
+  constructor(readonly table: Exclude<JournalTable, 'ingest_counters'>) {}
 }
 
 /** Health counts sent and not confirmed, retried exactly like a queue's batch. */
@@ -59,8 +57,8 @@ interface CounterBatch {
  * counters flush independently, so one failing cannot duplicate another on retry.
  */
 export class WriteBuffer {
-  private events = new Queue('events', EVENT_COLUMNS);
-  private sessions = new Queue('sessions', SESSION_COLUMNS);
+  private events = new Queue('events');
+  private sessions = new Queue('sessions');
   private counterFailures = 0;
   private counterRetryAt = 0;
   private counterBatch: CounterBatch | null = null;
@@ -223,12 +221,7 @@ export class WriteBuffer {
     const batch = this.counterBatch;
     try {
       await this.send('ingest_counters', batch.seq, batch.count, () =>
-        this.options.client.insert({
-          table: 'ingest_counters',
-          values: batch.rows,
-          format: 'JSONEachRow',
-          clickhouse_settings: { insert_deduplication_token: insertToken(this.tokenId, 'ingest_counters', batch.seq, batch.count) },
-        }),
+        this.options.store.insertCounts(batch.rows, insertToken(this.tokenId, 'ingest_counters', batch.seq, batch.count)),
       );
       this.counterHead = batch.seq + batch.count;
       this.counterBatch = null;
@@ -259,16 +252,7 @@ export class WriteBuffer {
       const seq = queue.headSeq;
       queue.unconfirmed = count;
       try {
-        // The lines are already JSON; the ingest client passes strings through unchanged.
-        await this.send(queue.table, seq, count, () =>
-          this.options.client.insert({
-            table: queue.table,
-            values: batch,
-            format: 'JSONCompactEachRow',
-            columns: [...queue.columns] as [string, ...string[]],
-            clickhouse_settings: { insert_deduplication_token: insertToken(this.tokenId, queue.table, seq, count) },
-          }),
-        );
+        await this.send(queue.table, seq, count, () => this.options.store.insertRows(queue.table, batch, insertToken(this.tokenId, queue.table, seq, count)));
       } catch (error) {
         queue.failures += 1;
         queue.retryAt = now + backoff(queue.failures);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Role } from '../accounts/roles.js';
 import type { InviteOutcome } from '../contracts/invitations.js';
+import type { Role } from '../contracts/roles.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { findSiteGuest, grantSiteGuest, grantTeamRole, listTeamMembers } from '../stores/meta/guests.js';

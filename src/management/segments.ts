@@ -1,4 +1,4 @@
-import { SITE_EDITORS } from '../accounts/roles.js';
+import { SITE_EDITORS } from '../contracts/roles.js';
 import type { SegmentChange, Segment as SegmentJson, SegmentPayload } from '../contracts/segments.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { FilterTree } from '../query/model.js';

@@ -1,6 +1,7 @@
 import { METRIC_DESCRIPTIONS, type MetricDescription } from '../contracts/metrics.js';
+import { columnLeaf } from './columnConditions.js';
+import { conversionDenominatorFilters, type FilterLeaf, isVisitColumn, selectsVisits, withoutTopLevel } from './filterTrees.js';
 import type { BuiltinMetric, Column, CompileContext, FilterTree, ImportedTotal, MetricSpec, PropAggregate, ResolvedQuery, RevenuePlan, Side } from './model.js';
-import { columnLeaf, conversionDenominatorFilters, isVisitColumn, selectsVisits, withoutTopLevel } from './sql/filters.js';
 
 /**
  * The metric registry: one entry per built-in metric holding every fact the engine knows of it,
@@ -203,7 +204,7 @@ function conversionRate(b: MetricSql, of: (q: ResolvedQuery) => Whole): string {
 
 /** Top-level event:page filters, which make bounces those of visits entered on the page (as the reference). */
 function bounceCondition(ctx: CompileContext): string {
-  const pageFilters = ctx.q.filters.filter((f): f is Extract<FilterTree, { values: string[] }> => 'dimension' in f && f.dimension === 'event:page');
+  const pageFilters = ctx.q.filters.filter((f): f is FilterLeaf => 'dimension' in f && f.dimension === 'event:page');
   return pageFilters.map((leaf) => columnLeaf(leaf, 'entry_page', { emptyLabel: null }, ctx)).join(' AND ') || '1';
 }
 

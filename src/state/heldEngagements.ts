@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { SESSION_TIMEOUT_MS } from '../ingest/liveVisits/index.js';
-import type { HeldEngagement, HeldEngagements } from '../ingest/orphans.js';
-import type { EventRow } from '../ingest/rows.js';
+import { type EventRow, type HeldEngagement, type HeldEngagements, SESSION_TIMEOUT_MS } from '../ingest/sharedState.js';
 import { type SharedState, STATE_KEY_PREFIX, StateScript } from './redis.js';
 
 /** Every (site, visitor) list of held engagements, scored by its earliest expiry, so any node's housekeeping finds what is due. */

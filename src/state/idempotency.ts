@@ -1,9 +1,6 @@
-import { IDEMPOTENCY_WINDOW_MS } from '../ingest/idempotency.js';
-import type { ClaimingVisits, IdempotencyClaims } from '../ingest/pipeline.js';
+import { type ClaimingVisits, IDEMPOTENCY_WINDOW_MS, type IdempotencyClaims, type LocalIdempotencyKeys } from '../ingest/sharedState.js';
 import type { SharedLiveVisits, VisitClaim } from './liveVisits.js';
 import { type SharedState, STATE_KEY_PREFIX } from './redis.js';
-
-type LocalKeys = { claim(siteId: number, key: string, at: number, commit: boolean): boolean };
 
 export const idempotencyKeyName = (siteId: number, key: string) => `${STATE_KEY_PREFIX}idem:${siteId}:${key}`;
 
@@ -20,7 +17,7 @@ export const idempotencyKeyName = (siteId: number, key: string) => `${STATE_KEY_
 export class SharedIdempotencyKeys implements IdempotencyClaims {
   constructor(
     private readonly state: SharedState,
-    private readonly local: LocalKeys,
+    private readonly local: LocalIdempotencyKeys,
     private readonly visits: SharedLiveVisits,
   ) {}
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   continueVisit,
+  DUPLICATE,
   decodeLiveVisit,
   encodeLiveVisit,
   isLive,
@@ -8,16 +9,16 @@ import {
   type LiveVisits,
   type RecordedVisit,
   SESSION_TIMEOUT_MS,
+  type SessionRow,
+  type SharedLiveVisitsOptions,
+  seconds,
   startVisit,
   type VisitEvent,
   visitFromRow,
   visitRow,
-} from '../ingest/liveVisits/index.js';
-import { seconds } from '../ingest/liveVisits/visit.js';
-import { DUPLICATE } from '../ingest/pipeline.js';
-import type { SessionRow } from '../ingest/rows.js';
+} from '../ingest/sharedState.js';
 import { ADOPT, decodeHeld, HELD_DUE_KEY, HELD_KEEP_MS, heldKey, type SharedHeldEngagements } from './heldEngagements.js';
-import { type SharedState, STATE_KEY_PREFIX, type StateLog, StateScript } from './redis.js';
+import { type SharedState, STATE_KEY_PREFIX, StateScript } from './redis.js';
 
 export const visitKey = (siteId: number, userId: string) => `${STATE_KEY_PREFIX}visit:${siteId}:${userId}`;
 /** Set once live visits were read from the store into this Redis; gone after Redis restarts empty. */
@@ -146,12 +147,6 @@ export interface VisitClaim {
   onLocal(): boolean;
 }
 
-export interface SharedLiveVisitsOptions {
-  /** Reads the visits live at `now` from the store into `into` (src/ingest/visitRestore.ts restoreLiveVisits). */
-  warm?: (into: { restore(row: SessionRow, startMs: number, lastSeen: number): void }, now: number) => Promise<number>;
-  log: StateLog;
-}
-
 const newSessionId = () => randomBytes(8).readBigUInt64BE().toString();
 const text = (value: unknown) => (typeof value === 'string' ? value : String(value));
 
@@ -164,7 +159,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : String(val
  * the previous state cancelled byte for byte, then the new one.
  *
  * Redis down: this node's own tracker answers (counted as state_unavailable by the pipeline's
- * write hook, src/state/fallbackCount.ts). It starts empty at each outage and is dropped when
+ * write hook, src/ingest/ingestion.ts). It starts empty at each outage and is dropped when
  * Redis answers again, so a visit it continued never overrides the shared one with an older
  * state; a visit in progress across an outage's edge is therefore split in two.
  * Redis restarted empty: the first event that finds no visit and no warm marker reads the live

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { RateLimit } from '../ingest/pipeline.js';
+import type { LocalRateLimit, RateLimit } from '../ingest/sharedState.js';
 import { type SharedState, STATE_KEY_PREFIX, StateScript } from './redis.js';
 
 /**
@@ -62,7 +62,7 @@ export class SharedRateLimiter implements RateLimit {
   constructor(
     private readonly state: SharedState,
     /** This node's own bucket, used while Redis does not answer. */
-    private readonly local: { take(address: string): boolean },
+    private readonly local: LocalRateLimit,
     private readonly clock: Clock,
     private readonly ratePerSecond = 100,
     private readonly burst = 500,

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ROLE_SCOPES, ROLES, type Role } from '../accounts/roles.js';
 import type { Clock } from '../clock.js';
+import { ROLE_SCOPES, ROLES, type Role } from '../contracts/roles.js';
 import { AppError, badRequest } from '../errors.js';
 import type { ApiCaller } from '../stores/meta/apiKeys.js';
 import type { MetaDb } from '../stores/meta/database.js';
@@ -18,7 +18,7 @@ const teamHeader = z.string().regex(/^[1-9][0-9]{0,9}$/);
 /**
  * The web app's settings screens call the same /api/v1 routes as API clients (one implementation
  * of every rule), signed in by the session cookie instead of a key: the caller is the user acting
- * for the team in `x-svc-team`, with the scopes of their role there (src/accounts/roles.ts). A
+ * for the team in `x-svc-team`, with the scopes of their role there (src/contracts/roles.ts). A
  * state-changing request must echo the session's CSRF token. A locked team's settings keep
  * working, so its owner can settle it, and its statistics answer 402 as its dashboards do.
  * Undefined when the request carries no session cookie, so key authentication answers as before.

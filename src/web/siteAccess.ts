@@ -1,4 +1,4 @@
-import type { Role } from '../accounts/roles.js';
+import type { Role } from '../contracts/roles.js';
 import { AppError, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import { siteGuestRole } from '../stores/meta/guests.js';

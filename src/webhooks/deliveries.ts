@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { FAILING_THRESHOLD, nextRetryAt, STOP_THRESHOLD } from '../contracts/webhookPolicy.js';
 import { conflict, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import type { MetaDialect } from '../stores/meta/migrations/index.js';
 import type { WebhookDeliveryState } from '../stores/meta/schema.js';
 import { type Notice, type NoticeKind, recordNotice, webhookNoticeMessage } from './notices.js';
-import { FAILING_THRESHOLD, nextRetryAt, STOP_THRESHOLD } from './policy.js';
 import type { AttemptOutcome } from './sender.js';
 import { requireWebhook, subscribes } from './webhooks.js';
 

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
+import { FAILING_THRESHOLD, STOP_THRESHOLD } from '../contracts/webhookPolicy.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import type { MetaSchema } from '../stores/meta/schema.js';
-import { FAILING_THRESHOLD, STOP_THRESHOLD } from './policy.js';
 
 export type NoticeKind = 'webhook_failing' | 'webhook_stopped';
 

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { SentWebhookEventType } from '../contracts/webhookEventTypes.js';
 import type { MetaSchema } from '../stores/meta/schema.js';
 
-import type { SentWebhookEventType } from './eventTypes.js';
-
-export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './eventTypes.js';
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../contracts/webhookEventTypes.js';
 
 export interface OutboxEvent {
   /** Only a type the one list marks sent: publishing another fails to compile until the list says so. */

@@ -4,8 +4,8 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { LOGGED_RESPONSE_BYTES } from '../contracts/webhookPolicy.js';
 import { isDevelopmentHost, refusedAddress } from './addresses.js';
-import { LOGGED_RESPONSE_BYTES } from './policy.js';
 import { bareHost } from './webhookUrl.js';
 
 export interface ResolvedAddress {

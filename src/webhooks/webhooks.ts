@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { SecretBox } from '../accounts/secretBox.js';
+import { OLD_SECRET_VALIDITY_MS } from '../contracts/webhookPolicy.js';
 import { badRequest, notFound } from '../errors.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import type { WebhooksTable } from '../stores/meta/schema.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './outbox.js';
-import { OLD_SECRET_VALIDITY_MS } from './policy.js';
 import { generateWebhookSecret } from './signing.js';
 import { parseWebhookUrl } from './webhookUrl.js';
 

@@ -1,12 +1,12 @@
 import type { SecretBox } from '../accounts/secretBox.js';
 import type { Clock } from '../clock.js';
+import { ATTEMPT_TIMEOUT_MS } from '../contracts/webhookPolicy.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { MetaDb } from '../stores/meta/database.js';
 import type { MetaDialect } from '../stores/meta/migrations/index.js';
 import { claimDueDeliveries, closeUnattempted, type DeliveryJob, fanOutEvents, loadDeliveryJob, recordAttempt } from './deliveries.js';
 import { type Notice, teamOwnerEmails } from './notices.js';
 import { deliveryBody, deliveryHeaders } from './payload.js';
-import { ATTEMPT_TIMEOUT_MS } from './policy.js';
 import { type Resolver, sendWebhook } from './sender.js';
 import { liveSecrets } from './webhooks.js';
 

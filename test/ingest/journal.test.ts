@@ -7,6 +7,7 @@ import { replayJournals } from '../../src/ingest/journalReplay.js';
 import { EVENT_COLUMNS } from '../../src/ingest/rows.js';
 import { registerSite } from '../../src/management/sites.js';
 import { type EventStore, openEventStore } from '../../src/stores/clickhouse/eventStore.js';
+import { ingestionStore } from '../../src/stores/clickhouse/ingestionStore.js';
 import { openMetaStore } from '../../src/stores/meta/database.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
 import { CHROME_MAC } from '../support/collect.js';
@@ -68,18 +69,12 @@ describe('the ingestion journal', () => {
     journal.begin('events', 0, 2);
     await journal.durable();
     // The insert reached the store; the process died before it could write the confirmation.
-    await store.ingest.insert({
-      table: 'events',
-      values: lines.slice(0, 2),
-      format: 'JSONCompactEachRow',
-      columns: [...EVENT_COLUMNS] as [string, ...string[]],
-      clickhouse_settings: { insert_deduplication_token: insertToken(journal.id, 'events', 0, 2) },
-    });
-    const replayed = await replayJournals(dir, store.ingest);
+    await ingestionStore(store).insertRows('events', lines.slice(0, 2), insertToken(journal.id, 'events', 0, 2));
+    const replayed = await replayJournals(dir, ingestionStore(store));
     expect(replayed.rows.events).toBe(4);
     expect((await pages(store)).filter((page) => page.startsWith('/j'))).toEqual(['/j1', '/j2', '/j3', '/j4']);
     // A second crash during the replay replays it again, to the same result.
-    await replayJournals(dir, store.ingest);
+    await replayJournals(dir, ingestionStore(store));
     expect((await pages(store)).filter((page) => page.startsWith('/j'))).toEqual(['/j1', '/j2', '/j3', '/j4']);
     // The next journal deletes the replayed segments once its own first segment is on disk.
     const next = new Journal(dir, silent, noCarry);

@@ -1,8 +1,8 @@
-import type { ClickHouseClient } from '@clickhouse/client';
 import { describe, expect, it } from 'vitest';
 import { HealthCounters } from '../../src/ingest/healthCounters.js';
 import type { EventRow, SessionRow } from '../../src/ingest/rows.js';
 import { WriteBuffer } from '../../src/ingest/writeBuffer.js';
+import { type IngestionStore, ingestionStore } from '../../src/stores/clickhouse/ingestionStore.js';
 import { CHROME_MAC } from '../support/collect.js';
 import { buildRows } from '../support/eventFixtures.js';
 import { ManualClock } from '../support/manualClock.js';
@@ -126,18 +126,18 @@ describe('the write buffer', () => {
       };
       // Traffic that never pauses: each events insert sees another visit arrive before it returns.
       let arrivals = 30;
-      const real = t.app.events.ingest;
-      const busy = {
-        insert: async (params: Parameters<ClickHouseClient['insert']>[0]) => {
-          const result = await real.insert(params);
-          if (params.table === 'events' && arrivals-- > 0) {
+      const real = ingestionStore(t.app.events);
+      const busy: IngestionStore = {
+        ...real,
+        insertRows: async (table, lines, token) => {
+          await real.insertRows(table, lines, token);
+          if (table === 'events' && arrivals-- > 0) {
             const next = visit(100 + arrivals);
             buffer.add(next.events, next.sessions);
           }
-          return result;
         },
-      } as unknown as ClickHouseClient;
-      const buffer = new WriteBuffer({ client: busy, clock, counters: new HealthCounters(), log: { error() {}, warn() {} } });
+      };
+      const buffer = new WriteBuffer({ store: busy, clock, counters: new HealthCounters(), log: { error() {}, warn() {} } });
       const first = visit(1);
       buffer.add(first.events, first.sessions);
       await buffer.flush();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryEngineDeps } from '../../src/api/routes/query.js';
 import type { QueryResponse } from '../../src/contracts/query.js';
 import { createSmtpMailer } from '../../src/mail/smtpMailer.js';
+import { queryEngineDeps } from '../../src/queryEngine.js';
 import type { EmailDeps } from '../../src/reports/emailDeps.js';
 import type { Figure } from '../../src/reports/reportContent.js';
 import { figureChange, figureValue } from '../../src/reports/reportMail.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATE_UNAVAILABLE } from '../../src/state/fallbackCount.js';
+import { STATE_UNAVAILABLE } from '../../src/ingest/sharedState.js';
 import { inParallel, type MultiNode, multiNodeSkip, type ServiceNode, startMultiNode, until } from '../support/multiNode.js';
 import type { Account } from '../support/testApp.js';
 import { acknowledged, query, recentDays, send, visitorAddress } from './send.js';

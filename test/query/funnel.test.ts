@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryEngineDeps } from '../../src/api/routes/query.js';
 import { runFunnel } from '../../src/query/run/funnel.js';
+import { queryEngineDeps } from '../../src/queryEngine.js';
 import { addGoal, insertEvents } from '../support/eventFixtures.js';
 import { ManualClock } from '../support/manualClock.js';
 import { type Account, bearer, createAccount, startTestApp, type TestApp } from '../support/testApp.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import timeZoneNames from '../../src/accounts/timeZoneNames.json' with { type: 'json' };
+import timeZoneNames from '../../src/contracts/timeZoneNames.json' with { type: 'json' };
 import { type Account, bearer, createAccount, type TestApp } from '../support/testApp.js';
 import { startSmallSite } from './smallSite.js';
 

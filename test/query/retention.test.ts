@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryEngineDeps } from '../../src/api/routes/query.js';
 import { runQuery } from '../../src/query/run/engine.js';
+import { queryEngineDeps } from '../../src/queryEngine.js';
 import { deleteExpiredRawEvents, keptFromDay } from '../../src/rollups/retention.js';
 import { liveSites } from '../../src/stores/meta/sites.js';
 import { parseIsoDate } from '../../src/time/localTime.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import { queryEngineDeps } from '../../src/api/routes/query.js';
 import type { App } from '../../src/app.js';
 import { type QueryEngineDeps, runQuery } from '../../src/query/run/engine.js';
+import { queryEngineDeps } from '../../src/queryEngine.js';
 import { openRollups } from '../../src/rollups/rollups.js';
 import { ManualClock } from '../support/manualClock.js';
 import { watchingStatements } from '../support/refusingRollups.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryEngineDeps } from '../../src/api/routes/query.js';
+import { queryEngineDeps } from '../../src/queryEngine.js';
 import { openRollups } from '../../src/rollups/rollups.js';
 import { ROLLUP_TABLES } from '../../src/stores/clickhouse/dailyRollups.js';
 import { CHROME_MAC } from '../support/collect.js';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { queryEngineDeps } from '../../src/api/routes/query.js';
 import { runQuery } from '../../src/query/run/engine.js';
+import { queryEngineDeps } from '../../src/queryEngine.js';
 import { BLOCK_KINDS, blocksEnding, blocksWithin, spansWithin } from '../../src/stores/clickhouse/dailyRollups.js';
 import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
 import { readCoverage } from '../../src/stores/clickhouse/rollupStore.js';

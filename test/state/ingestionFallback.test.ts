@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATE_UNAVAILABLE } from '../../src/state/fallbackCount.js';
+import { STATE_UNAVAILABLE } from '../../src/ingest/sharedState.js';
 import { HELD_DUE_KEY } from '../../src/state/heldEngagements.js';
 import { collect, stored } from '../support/collect.js';
 import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';

@@ -4,6 +4,7 @@ import { SIGN_IN_LIMIT } from '../../src/accounts/signInLimiter.js';
 import { buildHttpServer } from '../../src/api/httpServer.js';
 import { findOrCreateSharedLink } from '../../src/management/sharedLinks.js';
 import { registerSite } from '../../src/management/sites.js';
+import { queryEngineDeps } from '../../src/queryEngine.js';
 import { SharedState } from '../../src/state/redis.js';
 import { signInLimiterFor } from '../../src/state/signInLimiter.js';
 import { createUserWithTeam } from '../../src/stores/meta/users.js';
@@ -37,7 +38,7 @@ describe('the sign-in limiter across two web nodes sharing Redis', () => {
       meta: app.meta,
       events: app.events,
       ingestion: null,
-      rollups: app.rollups,
+      buildEngine: () => queryEngineDeps(app),
       imports: app.imports,
       exports: app.exports,
       webhookSecrets: app.webhookSecrets,

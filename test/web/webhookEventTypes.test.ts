@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SENT_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from '../../src/webhooks/eventTypes.js';
+import { SENT_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from '../../src/contracts/webhookEventTypes.js';
 import { launchBrowser, screenshotPath } from '../support/browser.js';
 import { ManualClock } from '../support/manualClock.js';
 import { type Account, createAccount, startTestApp, type TestApp } from '../support/testApp.js';

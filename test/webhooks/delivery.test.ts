@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ATTEMPT_TIMEOUT_MS } from '../../src/contracts/webhookPolicy.js';
 import { createSmtpMailer } from '../../src/mail/smtpMailer.js';
 import { registerSite } from '../../src/management/sites.js';
 import { lockTeam, unlockTeam } from '../../src/stores/meta/teams.js';
 import { listOpenNotices, webhookNoticeMessage } from '../../src/webhooks/notices.js';
-import { ATTEMPT_TIMEOUT_MS } from '../../src/webhooks/policy.js';
 import { type Resolver, systemResolver } from '../../src/webhooks/sender.js';
 import { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '../../src/webhooks/worker.js';
 import { startMailServer } from '../mail/mailServer.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { WEBHOOK_EVENTS } from '../../src/webhooks/eventTypes.js';
+import { WEBHOOK_EVENTS } from '../../src/contracts/webhookEventTypes.js';
 
 // docs/webhooks.md tells receivers which event types arrive: it must say what the one list says.
 describe('webhook event types in the docs', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
+import { MAX_RETRY_DELAY_MS, nextRetryAt, retryDelayMs } from '../../src/contracts/webhookPolicy.js';
 import { refusedAddress } from '../../src/webhooks/addresses.js';
-import { MAX_RETRY_DELAY_MS, nextRetryAt, retryDelayMs } from '../../src/webhooks/policy.js';
 import { signatureHeader } from '../../src/webhooks/signing.js';
 import { parseWebhookUrl } from '../../src/webhooks/webhookUrl.js';
 

@@ -1,5 +1,5 @@
+import { METRIC_DESCRIPTIONS } from '@contracts/metrics';
 import { describe, expect, it } from 'vitest';
-import { METRIC_DESCRIPTIONS } from '../../src/contracts/metrics';
 import {
   countOf,
   exactFigure,

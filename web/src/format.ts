@@ -1,4 +1,4 @@
-import { isMetricName, METRIC_DESCRIPTIONS, type MetricName } from '../../src/contracts/metrics';
+import { isMetricName, METRIC_DESCRIPTIONS, type MetricName } from '@contracts/metrics';
 
 /** A shortened figure: one decimal while it is under 100 (10.5k, 12.3M), none above (123k); never a trailing ".0". */
 const shortened = (scaled: number, unit: string) =>

@@ -114,7 +114,7 @@ function locationOf(record: Response | null): GeoLocation {
 
 /**
  * The database writes city names without their accents ("Sao Paulo"); a city named as its region
- * takes the region's English spelling ("São Paulo", regionNames.ts), so the two read alike.
+ * takes the region's English spelling ("São Paulo", src/contracts/regionNames.ts), so the two read alike.
  */
 export function citySpelling(city: string, regionCode: string): string {
   if (city === '' || regionCode === '') return city;

@@ -1,6 +1,6 @@
 import { iso31662 } from 'iso-3166';
+import { englishRegionName } from '../../contracts/regionNames.js';
 import { SUBDIVISION_ALIASES } from './data/subdivisionAliases.js';
-import { englishRegionName } from './regionNames.js';
 
 /**
  * ISO 3166-2 code (`DE-BY`) of a region the geo database names in English (`Bavaria`), or ''
@@ -21,7 +21,7 @@ export function subdivisionCode(countryCode: string, regionName: string, parentC
 
 let isoNames: Map<string, string> | undefined;
 
-/** A region's English name by its ISO 3166-2 code (regionNames.ts); '' for a code the list does not have. */
+/** A region's English name by its ISO 3166-2 code (src/contracts/regionNames.ts); '' for a code the list does not have. */
 export function regionName(code: string): string {
   isoNames ??= new Map(iso31662.map(({ code, name }) => [code, name]));
   const name = isoNames.get(code);

@@ -1,6 +1,7 @@
 import type { Direction, JourneyStep } from '../../contracts/journeys.js';
+import { selectsVisits } from '../filterTrees.js';
 import type { CompileContext, FilterTree } from '../model.js';
-import { filtersCondition, isVisitSetTest, selectsVisits } from '../sql/filters.js';
+import { filtersCondition, isVisitSetTest } from '../sql/filters.js';
 import { and, eventsBase, fromTable } from '../sql/tables.js';
 import { CANDIDATE_LABEL_SQL, elementColumns, NORMAL_PATHNAME_SQL, ROW_COLUMNS, stepCondition } from './steps.js';
 

@@ -1,4 +1,6 @@
-import { type DimensionDef, type DimensionKind, dimensionKind } from '../catalog.js';
+import { type DimensionKind, dimensionKind } from '../catalog.js';
+import { columnLeaf, valueCondition } from '../columnConditions.js';
+import type { FilterLeaf } from '../filterTrees.js';
 import { goalCondition, isScrollGoal, selectGoals } from '../goals.js';
 import type { CompileContext, FilterTree } from '../model.js';
 import { and, eventsBase, fromTable, sessionsBase } from './tables.js';
@@ -9,7 +11,6 @@ import { and, eventsBase, fromTable, sessionsBase } from './tables.js';
  * events of matching visits, an event filter on sessions keeps visits with a matching event.
  */
 
-type Leaf = Extract<FilterTree, { values: string[] }>;
 export type RowTable = 'events' | 'sessions';
 
 export function filtersCondition(filters: FilterTree[], table: RowTable, ctx: CompileContext): string[] {
@@ -53,7 +54,7 @@ function treeCondition(tree: FilterTree, table: RowTable, ctx: CompileContext): 
   }
 }
 
-function leafCondition(leaf: Leaf, table: RowTable, ctx: CompileContext): string {
+function leafCondition(leaf: FilterLeaf, table: RowTable, ctx: CompileContext): string {
   const kind = dimensionKind(leaf.dimension)!;
   if (lacksProperty(table, kind)) {
     if (table === 'events') {
@@ -70,44 +71,11 @@ function leafCondition(leaf: Leaf, table: RowTable, ctx: CompileContext): string
   return '0';
 }
 
-/** A leaf on a column, with the column given (the bounce-rate condition reuses page filters on entry_page). */
-export function columnLeaf(leaf: Leaf, column: string, def: Pick<DimensionDef, 'emptyLabel'>, ctx: CompileContext): string {
-  const negated = leaf.op.endsWith('_not');
-  const positive = valueCondition(leaf, column, def.emptyLabel, ctx);
-  return negated ? `NOT (${positive})` : positive;
-}
-
-/**
- * The positive form of a leaf (`is` for `is_not`, …) on a string expression. Values equal to the
- * empty label (`(not set)`, `Direct / None`) match empty values, as the labels are what reports show.
- */
-function valueCondition(leaf: Leaf, column: string, emptyLabel: string | null, ctx: CompileContext): string {
-  const { params } = ctx;
-  const fold = (text: string) => (leaf.caseSensitive ? text : text.toLowerCase());
-  const subject = leaf.caseSensitive ? column : `lowerUTF8(${column})`;
-  const matchesEmpty = (test: (label: string) => boolean) => (emptyLabel !== null && test(fold(emptyLabel)) ? ` OR ${column} = ''` : '');
-  if (leaf.op.startsWith('is')) {
-    const values = leaf.values.map(fold);
-    return `${subject} IN ${params.strings(values)}${matchesEmpty((label) => values.includes(label))}`;
-  }
-  if (leaf.op.startsWith('contains')) {
-    const needles = leaf.values.map(fold);
-    const position = leaf.caseSensitive ? 'position' : 'positionCaseInsensitiveUTF8';
-    return `arrayExists(needle -> ${position}(${column}, needle) > 0, ${params.strings(leaf.values)})${matchesEmpty((label) => needles.some((n) => label.includes(n)))}`;
-  }
-  return `match(${column}, ${params.string(regexUnion(leaf.values, leaf.caseSensitive))})`;
-}
-
-/** One RE2 pattern matching any of the given ones (unanchored, as the reference's multiMatchAny). */
-function regexUnion(patterns: string[], caseSensitive: boolean): string {
-  return `${caseSensitive ? '' : '(?i)'}${patterns.map((p) => `(?:${p})`).join('|')}`;
-}
-
 /**
  * Custom properties: `is` also matches events without the property when the values include
  * `(none)`; the pattern operators (and their negations) need the property present.
  */
-function propLeaf(leaf: Leaf, prop: string, ctx: CompileContext): string {
+function propLeaf(leaf: FilterLeaf, prop: string, ctx: CompileContext): string {
   const key = ctx.params.string(prop);
   const present = `mapContains(props, ${key})`;
   const value = `props[${key}]`;
@@ -122,7 +90,7 @@ function propLeaf(leaf: Leaf, prop: string, ctx: CompileContext): string {
   return `${present} AND ${leaf.op.endsWith('_not') ? `NOT (${positive})` : positive}`;
 }
 
-export function goalLeaf(leaf: Leaf, ctx: CompileContext): string {
+export function goalLeaf(leaf: FilterLeaf, ctx: CompileContext): string {
   const selected = selectGoals(leaf, ctx.q.site.goals);
   const positive = selected.length ? selected.map((goal) => goalCondition(goal, ctx.params)).join(' OR ') : '0';
   return leaf.op.endsWith('_not') ? `NOT (${positive})` : positive;
@@ -134,25 +102,3 @@ export function usesScrollGoals(tree: FilterTree, ctx: CompileContext): boolean 
   if ('children' in tree) return tree.children.some((child) => usesScrollGoals(child, ctx));
   return usesScrollGoals(tree.child, ctx);
 }
-
-/** The filters without their top-level leaves on the dimensions `drop` names (combinators are kept whole). */
-export function withoutTopLevel(filters: FilterTree[], drop: (dimension: string) => boolean): FilterTree[] {
-  return filters.filter((f) => !('dimension' in f && drop(f.dimension)));
-}
-
-/** Whether a filter keeps or drops whole visits: it tests visit attributes or what a visit did (has_done), never one event's. */
-export function selectsVisits(tree: FilterTree): boolean {
-  if (tree.op === 'has_done' || tree.op === 'has_not_done') return true;
-  if ('dimension' in tree) return isVisitColumn(tree.dimension);
-  if ('children' in tree) return tree.children.every(selectsVisits);
-  return selectsVisits(tree.child);
-}
-
-/** A dimension every row of a visit carries alike (source, country, entry page…), events and visits rows both. */
-export function isVisitColumn(dimension: string): boolean {
-  const kind = dimensionKind(dimension);
-  return kind?.kind === 'column' && kind.def.scope !== 'event';
-}
-
-/** A conversion rate's denominator: the visitors of the query without its goal and custom-property filters. */
-export const conversionDenominatorFilters = (filters: FilterTree[]) => withoutTopLevel(filters, (d) => d === 'event:goal' || d.startsWith('event:props:'));

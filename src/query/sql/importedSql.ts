@@ -1,9 +1,10 @@
 import { DIMENSIONS, dimensionKind } from '../catalog.js';
+import { columnLeaf } from '../columnConditions.js';
 import { totalsOf } from '../metrics.js';
 import type { CompileContext, FilterTree, ImportedTotal } from '../model.js';
 import { type ImportedRead, type ImportedTable, localDays } from '../plan/importedPlan.js';
 import { dayBucket, dimensionLabel, goalKey } from './dimensionSql.js';
-import { columnLeaf, goalLeaf } from './filters.js';
+import { goalLeaf } from './filters.js';
 import { and } from './tables.js';
 
 /**

@@ -1,6 +1,6 @@
 import { normaliseDomain, siteAddressProblem } from '../../accounts/domains.js';
-import { isValidRawRetention, rawRetentionProblem } from '../../accounts/rawRetention.js';
 import { isValidTimeZone, timeZoneProblem } from '../../accounts/timezones.js';
+import { isValidRawRetention, rawRetentionProblem } from '../../contracts/rawRetention.js';
 import { invalid, missing } from '../../errors.js';
 import { formatDate, toLocal } from '../../time/localTime.js';
 import { type MetaDb, type MetaRecord, records } from './database.js';

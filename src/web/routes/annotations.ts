@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { roleIn, SITE_EDITORS } from '../../accounts/roles.js';
 import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import { type Annotation, type AnnotationList, annotationContent, annotationDays } from '../../contracts/annotations.js';
 import { domainItemParams, domainParams } from '../../contracts/params.js';
+import { roleIn, SITE_EDITORS } from '../../contracts/roles.js';
 import { AppError } from '../../errors.js';
 import { addAnnotation, annotationJson, changeAnnotation, removeAnnotation } from '../../management/annotations.js';
 import { parsePayload } from '../../management/payload.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { TEAM_MANAGERS } from '../../accounts/roles.js';
 import { type ApiKey, type ApiKeyList, apiKeyCreation, type CreatedApiKey, type RevokedApiKey } from '../../contracts/apiKeys.js';
 import { teamItemParams, teamParams } from '../../contracts/params.js';
+import { TEAM_MANAGERS } from '../../contracts/roles.js';
 import { badRequest } from '../../errors.js';
 import { parsePayload } from '../../management/payload.js';
 import { type ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from '../../stores/meta/apiKeys.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { roleIn, SITE_EDITORS } from '../../accounts/roles.js';
 import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import { type EmailSettings, type EmailTopic, isEmailTopic, recipientRequest, reportSendRequest, thresholdRequest } from '../../contracts/emailReports.js';
 import { domainParams } from '../../contracts/params.js';
+import { roleIn, SITE_EDITORS } from '../../contracts/roles.js';
 import { AppError, badRequest } from '../../errors.js';
 import { parseEmail } from '../../management/invitations.js';
 import { parsePayload } from '../../management/payload.js';

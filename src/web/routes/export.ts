@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { roleIn, SITE_EDITORS } from '../../accounts/roles.js';
 import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import { exportRangeQuery, type PreparedExport, type PreparedExportList } from '../../contracts/exports.js';
 import { domainParams, exportJobParams } from '../../contracts/params.js';
+import { roleIn, SITE_EDITORS } from '../../contracts/roles.js';
 import { AppError, notFound } from '../../errors.js';
 import type { ExportJob, ExportJobs } from '../../export/exportJobs.js';
 import { exportRange } from '../../export/exportRequest.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { TEAM_MANAGERS } from '../../accounts/roles.js';
 import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import { teamItemParams, teamParams } from '../../contracts/params.js';
+import { TEAM_MANAGERS } from '../../contracts/roles.js';
 import type { NoticeList } from '../../contracts/webhooks.js';
 import { parsePayload } from '../../management/payload.js';
 import { dismissNotice, listOpenNotices } from '../../webhooks/notices.js';

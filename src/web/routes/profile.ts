@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { OWNER } from '../../accounts/roles.js';
 import {
   type AccountState,
   accountDeletion,
@@ -12,6 +11,7 @@ import {
 } from '../../contracts/account.js';
 import type { Acknowledgement } from '../../contracts/acknowledgements.js';
 import { teamParams } from '../../contracts/params.js';
+import { OWNER } from '../../contracts/roles.js';
 import { AppError } from '../../errors.js';
 import { deleteAccount } from '../../management/accountDeletion.js';
 import { confirmEmailChange, requestEmailChange } from '../../management/emailChange.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { roleIn, SITE_EDITORS } from '../../accounts/roles.js';
 import { domainParams } from '../../contracts/params.js';
+import { roleIn, SITE_EDITORS } from '../../contracts/roles.js';
 import type { PreviousDomain, ReceivedNames } from '../../contracts/sites.js';
 import { AppError } from '../../errors.js';
 import { parsePayload } from '../../management/payload.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { TEAM_MANAGERS } from '../../accounts/roles.js';
 import { type MemberRole, memberRoleChange } from '../../contracts/invitations.js';
 import { teamParams } from '../../contracts/params.js';
+import { TEAM_MANAGERS } from '../../contracts/roles.js';
 import { changeMemberRole } from '../../management/memberRoles.js';
 import { parsePayload } from '../../management/payload.js';
 import { requireViewer, type WebDeps } from '../signIn.js';

@@ -1,7 +1,7 @@
 import { iso31662 } from 'iso-3166';
 import { describe, expect, it } from 'vitest';
+import { englishRegionName } from '../../../src/contracts/regionNames.js';
 import { citySpelling } from '../../../src/ingest/derive/geo.js';
-import { englishRegionName } from '../../../src/ingest/derive/regionNames.js';
 import { regionName } from '../../../src/ingest/derive/subdivisions.js';
 
 describe('region names in English', () => {

@@ -1,5 +1,5 @@
+import { roleIn, TEAM_MANAGERS } from '@contracts/roles';
 import type { ReactNode } from 'react';
-import { roleIn, TEAM_MANAGERS } from '../../../src/accounts/roles';
 import { api } from '../api';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';

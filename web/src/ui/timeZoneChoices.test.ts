@@ -1,5 +1,5 @@
+import TIME_ZONES from '@contracts/timeZoneNames.json';
 import { describe, expect, it } from 'vitest';
-import TIME_ZONES from '../../../src/accounts/timeZoneNames.json';
 import { choiceOf, isOffered, offeredZoneFor, placeOf, timeZoneGroups, utcOffset } from './timeZoneChoices';
 
 const winter = Date.parse('2024-01-15T12:00:00Z');

@@ -1,4 +1,4 @@
-import CANONICAL from '../../../src/accounts/canonicalTimeZones.json';
+import CANONICAL from '@contracts/canonicalTimeZones.json';
 
 /** One zone of the pickers: its name and how it reads, "(UTC+01:00) Berlin". */
 export interface TimeZoneChoice {
@@ -41,7 +41,7 @@ export const choiceOf = (zone: string, at: number, name = placeOf(zone)): TimeZo
 /**
  * The zones the pickers offer, by region ("Europe" › "(UTC+01:00) Berlin"), each region from
  * west to east and then by name: only the IANA database's own zones, none of its old names that
- * link to them (src/accounts/canonicalTimeZones.json). UTC comes first, alone.
+ * link to them (src/contracts/canonicalTimeZones.json). UTC comes first, alone.
  */
 export function timeZoneGroups(at: number): { region: string; choices: TimeZoneChoice[] }[] {
   const regions = new Map<string, { choice: TimeZoneChoice; minutes: number }[]>();

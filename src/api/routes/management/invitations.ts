@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { OWNER, TEAM_MANAGERS } from '../../../accounts/roles.js';
 import type { Acknowledgement } from '../../../contracts/acknowledgements.js';
 import {
   type GuestList,
@@ -15,6 +14,7 @@ import {
   ownershipTransferRequest,
   type TransferOutcome,
 } from '../../../contracts/invitations.js';
+import { OWNER, TEAM_MANAGERS } from '../../../contracts/roles.js';
 import { badRequest, notFound } from '../../../errors.js';
 import { mailInvitation } from '../../../management/invitationMail.js';
 import { inviteGuest, inviteTeamMember } from '../../../management/invitations.js';

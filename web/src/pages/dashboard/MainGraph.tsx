@@ -1,5 +1,5 @@
+import { roleIn, SITE_EDITORS } from '@contracts/roles';
 import { useRef } from 'react';
-import { roleIn, SITE_EDITORS } from '../../../../src/accounts/roles';
 import { metricHeading } from '../../format';
 import { useDashboard } from './context';
 import { AnnotationsDialog } from './graph/AnnotationsDialog';

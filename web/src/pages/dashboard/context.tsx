@@ -1,8 +1,8 @@
 import type { FunnelReport } from '@contracts/funnels';
 import type { QueryResponse } from '@contracts/query';
+import { roleIn, SITE_EDITORS } from '@contracts/roles';
 import type { SiteDescription, ViewedSite } from '@contracts/sites';
 import { createContext, useContext } from 'react';
-import { roleIn, SITE_EDITORS } from '../../../../src/accounts/roles';
 
 /**
  * The contract between the dashboard page (which owns the view's state: range, filters,

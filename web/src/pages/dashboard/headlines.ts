@@ -1,4 +1,4 @@
-import { METRIC_DESCRIPTIONS, type MetricName } from '../../../../src/contracts/metrics';
+import { METRIC_DESCRIPTIONS, type MetricName } from '@contracts/metrics';
 import type { Filter, SiteInfo } from './context';
 
 export interface TopMetric {

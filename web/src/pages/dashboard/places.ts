@@ -1,6 +1,6 @@
+import { englishRegionName } from '@contracts/regionNames';
 import { iso31661Alpha2ToAlpha3 } from 'iso-3166/1-a2-to-1-a3.js';
 import { useSyncExternalStore } from 'react';
-import { englishRegionName } from '../../../../src/ingest/derive/regionNames';
 
 /**
  * Countries and regions as people read them. The engine keeps ISO codes (visit:country "DE",

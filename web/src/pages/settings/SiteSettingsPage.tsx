@@ -1,6 +1,6 @@
+import { ROLE_SCOPES, ROLES, type Role, roleIn, SITE_EDITORS, TEAM_MANAGERS } from '@contracts/roles';
 import { viewedSite } from '@contracts/sites';
 import type { ReactNode } from 'react';
-import { ROLE_SCOPES, ROLES, type Role, roleIn, SITE_EDITORS, TEAM_MANAGERS } from '../../../../src/accounts/roles';
 import { api, teamApi } from '../../api';
 import { Link } from '../../router';
 import { Loading } from '../../ui/Loading';

@@ -1,4 +1,4 @@
-import { roleIn, TEAM_MANAGERS } from '../../../../src/accounts/roles';
+import { roleIn, TEAM_MANAGERS } from '@contracts/roles';
 import { teamApi } from '../../api';
 import { useSession } from '../../session';
 import { Loading } from '../../ui/Loading';

@@ -1,4 +1,4 @@
-import type { Role } from '../../../../src/accounts/roles';
+import type { Role } from '@contracts/roles';
 import type { TeamApi } from '../../api';
 import type { SiteInfo } from '../dashboard/context';
 

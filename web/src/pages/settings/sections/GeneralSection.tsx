@@ -1,7 +1,7 @@
+import { RAW_RETENTION_DAYS } from '@contracts/rawRetention';
+import { OWNER } from '@contracts/roles';
 import { previousDomain, site as siteSchema } from '@contracts/sites';
 import { useState } from 'react';
-import { RAW_RETENTION_DAYS } from '../../../../../src/accounts/rawRetention';
-import { OWNER } from '../../../../../src/accounts/roles';
 import { api as appApi } from '../../../api';
 import { formatDay } from '../../../format';
 import { navigate } from '../../../router';

@@ -10,8 +10,8 @@ import {
   openOwnershipTransfer,
   transferOutcome,
 } from '@contracts/invitations';
+import { OWNER } from '@contracts/roles';
 import { useState } from 'react';
-import { OWNER } from '../../../../../src/accounts/roles';
 import { api as appApi, type TeamApi } from '../../../api';
 import { formatTime } from '../../../format';
 import { ConfirmButton } from '../../../ui/ConfirmButton';

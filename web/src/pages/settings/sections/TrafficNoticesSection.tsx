@@ -1,6 +1,6 @@
 import type { EmailSettings, NoticeKind } from '@contracts/emailReports';
+import { WEBHOOK_EVENTS } from '@contracts/webhookEventTypes';
 import { useEffect, useState } from 'react';
-import { WEBHOOK_EVENTS } from '../../../../../src/webhooks/eventTypes';
 import { api } from '../../../api';
 import { ErrorNote } from '../../../ui/ErrorNote';
 import { Section } from '../../../ui/Section';

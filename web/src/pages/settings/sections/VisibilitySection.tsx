@@ -1,7 +1,7 @@
 import { guestList, type InviteOutcome, invitationList, inviteOutcome } from '@contracts/invitations';
+import { roleIn, TEAM_MANAGERS } from '@contracts/roles';
 import { sharedLinkList } from '@contracts/sharedLinks';
 import { useState } from 'react';
-import { roleIn, TEAM_MANAGERS } from '../../../../../src/accounts/roles';
 import { formatTime } from '../../../format';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
 import { CopyButton } from '../../../ui/CopyButton';

@@ -1,7 +1,7 @@
+import { SENT_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, type WebhookEventType } from '@contracts/webhookEventTypes';
+import { FAILING_THRESHOLD, OLD_SECRET_VALIDITY_MS, STOP_THRESHOLD } from '@contracts/webhookPolicy';
 import { createdWebhook, deliveryLog, rotatedWebhookSecret, type Webhook, type WebhookList, webhookList } from '@contracts/webhooks';
 import { useState } from 'react';
-import { SENT_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, type WebhookEventType } from '../../../../../src/webhooks/eventTypes';
-import { FAILING_THRESHOLD, OLD_SECRET_VALIDITY_MS, STOP_THRESHOLD } from '../../../../../src/webhooks/policy';
 import type { TeamApi } from '../../../api';
 import { formatTime } from '../../../format';
 import { ConfirmButton } from '../../../ui/ConfirmButton';
@@ -29,7 +29,7 @@ const subscribedTypes = (hook: Webhook) =>
 /** Bodies longer than this open on demand, so the log stays one line per attempt. */
 const SHORT_BODY = 60;
 
-/** The first 2 KB of the receiver's answer, as logged (src/webhooks/policy.ts LOGGED_RESPONSE_BYTES). */
+/** The first 2 KB of the receiver's answer, as logged (src/contracts/webhookPolicy.ts LOGGED_RESPONSE_BYTES). */
 function ResponseBody({ body }: { body: string | null }) {
   if (!body) return <span className="muted small">—</span>;
   if (body.length <= SHORT_BODY) return <code className="small response">{body}</code>;
@@ -226,7 +226,7 @@ function WebhookActions({
 
 /**
  * A new webhook: its https address and the event types it is sent (none: all). Only the types this
- * install sends are offered (src/webhooks/eventTypes.ts); the API accepts the others too.
+ * install sends are offered (src/contracts/webhookEventTypes.ts); the API accepts the others too.
  */
 function AddWebhook({ api, hooks, setSecret }: Omit<WebhooksProps, 'secret'>) {
   const [url, setUrl] = useState('');

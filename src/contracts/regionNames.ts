@@ -4,7 +4,8 @@
  * that language has another script the name is a romanisation whose marks English leaves out
  * ("Tôkyô", "Mahārāshtra", "‘Ajmān"), and a few of the most visited differ further ("Beijing Shi",
  * "Moskva"). Names in Latin-script languages keep their letters ("São Paulo", "Île-de-France").
- * Shared by the server (a city spelled as its region, geo.ts) and the dashboard (places.ts).
+ * The server spells a city named as its region by it (src/ingest/derive/geo.ts) and the dashboard
+ * names regions by it (web/src/pages/dashboard/places.ts), so the two read alike.
  */
 
 /** Countries whose ISO 3166-2 names are romanised from another script. */
