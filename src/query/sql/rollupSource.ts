@@ -14,15 +14,15 @@ import {
 import type { DaySoFar } from '../../stores/clickhouse/daySoFar.js';
 import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { FULL, OPEN_START, type RollupWindow, WHOLE, WINDOW_HOLDS, windowLength, windowRowsSql } from '../../stores/clickhouse/rollupWindows.js';
+import { earliestVisitStart } from '../../stores/clickhouse/schema.js';
 import { addDays, dayNumber, formatDate, type LocalDate, parseIsoDate, toLocal } from '../../time/localTime.js';
 import { dimensionKind } from '../catalog.js';
 import { goalDimensionGoals, isScrollGoal, selectGoals } from '../goals.js';
 import { ROLLUP_VISITORS } from '../metrics.js';
 import type { CompileContext, FilterTree, GroupSet, Side } from '../model.js';
-import { STORABLE } from '../plan/dateRange.js';
 import { dayBucket, goalKey } from './dimensionSql.js';
 import { filtersCondition } from './filters.js';
-import { and, classificationCondition, WEEK_MS } from './tables.js';
+import { and, classificationCondition } from './tables.js';
 
 /**
  * Whether a side of a compiled query (src/query/sql/compile.ts) can be read from a daily roll-up
@@ -373,9 +373,6 @@ function rangeRows(side: Side, ctx: CompileContext, table: RollupTable, coverage
   return [...merged.map((m) => `(${m.rows})`), `(${daysOnly} AND NOT (${merged.map((m) => m.holds).join(' OR ')}))`].join(' OR ');
 }
 
-/** The earliest start of a visit read raw after the roll-ups' last instant `until`: visits last a week at most. */
-export const rawVisitsFrom = (until: number) => Math.max(STORABLE.first, until - WEEK_MS);
-
 /** Whether a range reaches past the roll-ups, so its later days are read raw. */
 export const stitched = (ctx: CompileContext, coverage: Coverage) => ctx.range.last > coverage.until;
 
@@ -407,7 +404,7 @@ function rollupRows(side: Side, ctx: CompileContext, table: RollupTable, coverag
     // Every raw row read is in the range's days, which rangeRows checks of stored rows.
     const recent = [`site_id = ${site}`, `timestamp > ${params.instant(coverage.until)}`];
     if (table.family === 'events') recent.push(`timestamp <= ${params.instant(range.last)}`);
-    else recent.push(`start >= ${params.instant(rawVisitsFrom(coverage.until))}`, `start <= ${params.instant(range.last)}`);
+    else recent.push(`start >= ${params.instant(earliestVisitStart(coverage.until))}`, `start <= ${params.instant(range.last)}`);
     // The rows after a day so far's cut are the last minutes of today's, which lie across all of the
     // day's granules (the tables are ordered by day, then name or visitor): their time read first,
     // the other columns of the few rows that meet it only, where ClickHouse would read a filtered
