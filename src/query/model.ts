@@ -87,7 +87,7 @@ export interface SiteContext {
   /** Classification reasons this site counts in its reports ('' = unclassified is always counted). */
   includedClassifications: string[];
   goals: Goal[];
-  /** Raw events before this instant were deleted once rolled up (src/query/plan/rawHorizon.ts); null: all kept. */
+  /** Raw events before this instant were deleted once rolled up (src/query/rollupReads/rawHorizon.ts); null: all kept. */
   rawEventsFrom: number | null;
 }
 
@@ -166,7 +166,7 @@ export interface Side {
   dims: number[];
   columns: Map<string, Column>;
   /**
-   * The rows read, kept apart so a roll-up can read the same (src/query/sql/rollupSource.ts): the
+   * The rows read, kept apart so a roll-up can read the same (src/query/rollupReads/): the
    * table's base (site, range, classification; engagement rows on events only when asked), the
    * query's filters, and further conditions with the columns they read (null: raw rows only).
    */

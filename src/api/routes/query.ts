@@ -4,8 +4,10 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config/config.js';
 import { loadExchangeRates } from '../../query/exchangeRates.js';
 import { runJourneys } from '../../query/journeys/runJourneys.js';
+import { openRollupReads } from '../../query/rollupReads/rollupReads.js';
 import { type QueryEngineDeps, runQuery } from '../../query/run/engine.js';
 import { createQueryScheduler } from '../../query/run/queryScheduler.js';
+import { eventCountsCache } from '../../query/run/sampling.js';
 import type { Rollups } from '../../rollups/rollups.js';
 import type { EventStore } from '../../stores/clickhouse/eventStore.js';
 import type { MetaStore } from '../../stores/meta/database.js';
@@ -24,6 +26,8 @@ export function queryEngineDeps(deps: QueryEngineSources): QueryEngineDeps {
   return {
     db: deps.meta.db,
     rollups: deps.rollups,
+    rollupReads: openRollupReads(),
+    eventCounts: eventCountsCache(),
     scheduler: createQueryScheduler({
       connections: deps.events.queries,
       perTeam: deps.config.query.perTeam,

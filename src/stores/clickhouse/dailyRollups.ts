@@ -9,7 +9,7 @@ import type { TableDef } from './ddl.js';
  * reference's plain-count shape in the `rollup_*` tables (schema.ts); these are ours alone.
  *
  * Each table reads one raw table, and keeps that table's column names for its dimensions, so a
- * filter or grouping compiled for raw rows reads the same on a roll-up (src/query/sql/rollupSource.ts):
+ * filter or grouping compiled for raw rows reads the same on a roll-up (src/query/rollupReads/):
  * - `events` tables: one row group per site-local day of the event, engagement rows left out;
  * - `sessions` tables: one row group per local day the visit was last active (`last_day`) and the
  *   day it began (`first_day`), so "visits active in the range" (src/query/sql/tables.ts
@@ -49,7 +49,7 @@ const SIGNED = 'SimpleAggregateFunction(sum, Int64)';
 /**
  * Each row's own visitor count, summed when rows merge: never less than the visitors of the rows
  * it sums, so a breakdown can pick the groups that may lead before merging any visitor set
- * (src/query/plan/leadingGroups.ts). Added by migration 5, which filled it for the rows it found.
+ * (src/query/rollupReads/leadingGroups.ts). Added by migration 5, which filled it for the rows it found.
  */
 export const VISITOR_BOUND: AggregateColumn = { name: 'visitor_bound', type: COUNT, state: `CAST(uniq(user_id) AS ${COUNT})`, combine: 'sum' };
 export const VISITOR_BOUND_COLUMN = `${VISITOR_BOUND.name} ${VISITOR_BOUND.type}`;
@@ -130,7 +130,7 @@ export const NARROW_TABLES: RollupTable[] = [
 
 /**
  * Fewest keys first: a query is answered by the first table of its family holding every column it
- * groups or filters by (src/query/sql/rollupSource.ts). The sort keeps the order among equals.
+ * groups or filters by (src/query/rollupReads/sideTables.ts). The sort keeps the order among equals.
  */
 export const ROLLUP_TABLES: RollupTable[] = [EVENT_TOTALS, ...FIRST_ROLLUP_TABLES, ...NARROW_TABLES].sort((a, b) => a.keys.length - b.keys.length);
 

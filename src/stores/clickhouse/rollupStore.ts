@@ -37,7 +37,7 @@ import { FIRST_EVENT_SQL, firstEventFromRow } from './siteSpan.js';
  * stays there, the SQL is here.
  */
 
-/** What a query may read from a site's roll-ups (src/query/sql/rollupSource.ts). */
+/** What a query may read from a site's roll-ups (src/query/rollupReads/). */
 export interface Coverage {
   timezone: string;
   /** The last local day rolled up (`YYYY-MM-DD`). */

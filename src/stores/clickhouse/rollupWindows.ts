@@ -172,7 +172,7 @@ export const WINDOW_HOLDS: Record<RollupFamily, (first: string, last: string) =>
  * What a window row is grouped by: FULL rows keep every key of the daily table; the others are
  * the full rows merged again by one key column (named) or by none (WHOLE), the other keys left
  * empty. A report by one column over exactly a window then reads one row per group and takes its
- * visitors from the row's own count, without reading a visitor set (src/query/sql/rollupSource.ts).
+ * visitors from the row's own count, without reading a visitor set (src/query/rollupReads/windowChoice.ts).
  */
 export const FULL = '';
 export const WHOLE = '*';
@@ -214,7 +214,7 @@ export interface SpanRead {
 }
 
 /**
- * How window `index` is read from a daily table, as a range is (src/query/sql/rollupSource.ts
+ * How window `index` is read from a daily table, as a range is (src/query/rollupReads/sideSql.ts
  * rangeRows): its whole weeks as the longest runs stored and a partial week at either end as the
  * week's first or last days (dailyRollups.ts blocksWithin; `runsFrom` as in the coverage), its other
  * days as day rows: thirteen weeks are a few runs, not thirteen week rows.
@@ -379,7 +379,7 @@ export function groupedWindowInsert(table: RollupTable): string {
 
 /**
  * A published window's rows meeting `rows` in a daily table's columns, `days` set to 0 so that a range reading
- * them beside day and week rows (src/query/sql/rollupSource.ts) tells them apart; with the rows of
+ * them beside day and week rows (src/query/rollupReads/sideSql.ts) tells them apart; with the rows of
  * a day so far (daySoFar.ts) in the same read when `daySoFar` names its slot and computation.
  */
 export function windowRowsSql(
