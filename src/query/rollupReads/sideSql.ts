@@ -4,10 +4,10 @@ import {
   blocksWithin,
   EVENT_TOTALS,
   type RollupTable,
+  RUN_WEEKS,
   rollupSelect,
   rollupTableName,
   rowDay,
-  SPAN_WEEKS,
 } from '../../stores/clickhouse/dailyRollups.js';
 import type { DaySoFar } from '../../stores/clickhouse/daySoFar.js';
 import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
@@ -175,7 +175,7 @@ function rangeRows(side: Side, ctx: CompileContext, read: TableRead): string {
       [addDays(to, 1), limit],
     ];
   }
-  const lengths = side.dims.some((i) => q.dimensions[i] === 'time:week') ? [1] : SPAN_WEEKS;
+  const lengths = side.dims.some((i) => q.dimensions[i] === 'time:week') ? [1] : RUN_WEEKS;
   for (const [from, to] of stretches) {
     const blocks = blocksWithin(from, to, parseIsoDate(coverage.runsFrom)!, lengths);
     if (blocks.length > 0) merged.push(blockRows(table, blocks, date));
