@@ -2,7 +2,6 @@ import { LRUCache } from 'lru-cache';
 import { AppError } from '../../errors.js';
 import { dimensionKind } from '../catalog.js';
 import type { DateRange, GroupSet, ResolvedQuery } from '../model.js';
-import type { CompiledQuery, PreparedQuery } from '../sql/compile.js';
 
 /**
  * Leading groups: a breakdown ordered by visitors and answered from roll-ups merges the visitor
@@ -64,9 +63,9 @@ export function leadsAll(visitorsOfRows: number[], rows: number, offset: number,
   return last !== undefined && last > (threshold < UNIQ_EXACT_LIMIT ? threshold : threshold * ESTIMATE_MARGIN);
 }
 
-/** A read of the primary range, and the statement that answered it. */
+/** A read of the primary range: its rows, and where the statement answering it read them from (src/query/run/reads.ts Answer). */
 export interface PageAnswer {
-  compiled: Pick<CompiledQuery, 'sources'>;
+  compiled: { sources: readonly string[] };
   rows: Record<string, unknown>[];
 }
 
@@ -75,8 +74,8 @@ export interface LeadingRead<A extends PageAnswer> {
   q: ResolvedQuery;
   /** Whether the site's imported data joins the answer: the roll-ups do not rank its groups. */
   imported: boolean;
-  /** The primary range, prepared with the roll-ups answering every side of every range of the query. */
-  prepared: PreparedQuery;
+  /** The primary range, prepared with the roll-ups answering every side of every range of the query (src/query/sql/compile.ts PreparedQuery). */
+  prepared: { ranking(count: number): { sql: string; params: Record<string, unknown> } | null };
   /** Runs a statement (src/query/run/execute.ts Statements). */
   sql(sql: string, params: Record<string, unknown>): Promise<Record<string, unknown>[]>;
   /** The page read from only these groups, and raw instead when the roll-ups are refused for memory. */

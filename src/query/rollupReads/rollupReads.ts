@@ -1,8 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../../errors.js';
 import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
-import type { DateRange, ResolvedQuery, SiteContext } from '../model.js';
-import type { RangeRollups } from '../sql/compile.js';
+import type { DateRange, RangeRollups, ResolvedQuery, SiteContext } from '../model.js';
 import { servedCoverage, stitched } from './coverage.js';
 import { type LeadingRead, leadingPage, type PageAnswer, rankedGroupsCache } from './leadingGroups.js';
 import { rawRowsCover, requireRawRows } from './rawHorizon.js';

@@ -15,8 +15,7 @@ import { FULL, type RollupWindow, WINDOW_HOLDS, windowRowsSql } from '../../stor
 import { earliestVisitStart } from '../../stores/clickhouse/schema.js';
 import { addDays, formatDate, type LocalDate, parseIsoDate, toLocal } from '../../time/localTime.js';
 import { dimensionKind } from '../catalog.js';
-import type { CompileContext, GroupSet, Side } from '../model.js';
-import type { RolledSide } from '../sql/compile.js';
+import type { CompileContext, GroupSet, RolledSide, Side } from '../model.js';
 import { dayBucket, goalKey } from '../sql/dimensionSql.js';
 import { filtersCondition } from '../sql/filters.js';
 import { and, classificationCondition } from '../sql/tables.js';

@@ -2,7 +2,7 @@ import { dimensionKind } from '../catalog.js';
 import type { ExchangeRates } from '../exchangeRates.js';
 import { GOAL_COLUMNS, goalCondition, goalDimensionGoals, isScrollGoal } from '../goals.js';
 import { type MetricFacts, metricFacts, metricOf } from '../metrics.js';
-import type { CompileContext, DateRange, GroupSet, MetricSpec, ResolvedQuery, RevenuePlan, Side } from '../model.js';
+import type { CompileContext, GroupSet, MetricSpec, RangeRollups, ResolvedQuery, RevenuePlan, RolledSide, Side } from '../model.js';
 import type { ImportedSource } from '../plan/importedPlan.js';
 import { filterLeaves, isSessionDimension, metricTable } from '../plan/resolve.js';
 import { dayBucket, dimensionLabel, goalKey, SESSION_DIMENSION_SUBSTITUTES } from './dimensionSql.js';
@@ -44,25 +44,6 @@ export function planTables(q: ResolvedQuery): Plan {
   return 'split';
 }
 
-/**
- * How the roll-ups answer one range's sides (src/query/rollupReads/rollupReads.ts). Each side is
- * asked once, when its range is prepared; the answer then renders it in every statement of the range.
- */
-export interface RangeRollups {
-  /** The side read from roll-ups, or null where only raw rows answer it. */
-  side(side: Side, ctx: CompileContext): RolledSide | null;
-  /** Where raw rows are read from when the roll-ups answer every side: after the last day rolled up (stitched), or null. */
-  readonly rawFrom: number | null;
-}
-
-/** A side the roll-ups answer, rendered for each statement of its range. */
-export interface RolledSide {
-  /** Its grouped subquery (columns `c<index>_<name>`), reading only the groups `among` where it groups by that dimension. */
-  sql(ctx: CompileContext, index: number, among?: GroupSet): string;
-  /** Its groups ranked by their summed visitor bounds, `count` + 1 of them; null where each group is one row holding its own count. */
-  ranking(ctx: CompileContext, count: number): string | null;
-}
-
 /** What a query is prepared with besides itself and its range. */
 export interface PrepareOptions {
   rates: ExchangeRates;
@@ -87,11 +68,6 @@ export type CompileOptions = PrepareOptions & StatementOptions;
  * groups) renders its statement from it.
  */
 export interface PreparedQuery {
-  readonly range: DateRange;
-  readonly plan: Plan;
-  readonly revenue: RevenuePlan | null;
-  readonly sources: CompiledQuery['sources'];
-  readonly rawFrom: number | null;
   /** Whether the roll-ups answer every side. */
   readonly rolledUp: boolean;
   statement(options: StatementOptions): CompiledQuery;
@@ -100,7 +76,7 @@ export interface PreparedQuery {
 }
 
 export function prepareQuery(ctx: CompileContext, options: PrepareOptions): PreparedQuery {
-  const { q, range } = ctx;
+  const { q } = ctx;
   const plan = planTables(q);
   const placed = placeMetrics(ctx, plan, options.rates);
   const reading = chooseSource(ctx, placed.sides, options.rollups);
@@ -110,11 +86,6 @@ export function prepareQuery(ctx: CompileContext, options: PrepareOptions): Prep
   const own = (): CompileContext => ({ ...ctx, params: ctx.params.copy() });
   const compiled = (at: CompileContext, sql: string): CompiledQuery => ({ sql, params: at.params.values, plan, revenue, sources, rawFrom });
   return {
-    range,
-    plan,
-    revenue,
-    sources,
-    rawFrom,
     rolledUp: reading.main !== null,
     statement(statement) {
       const at = own();
