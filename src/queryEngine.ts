@@ -3,7 +3,9 @@ import type { Clock } from './clock.js';
 import type { Config } from './config/config.js';
 import { loadExchangeRates } from './query/exchangeRates.js';
 import type { QueryEngineDeps } from './query/run/engine.js';
+import { openRollupReads } from './query/rollupReads/rollupReads.js';
 import { createQueryScheduler } from './query/run/queryScheduler.js';
+import { eventCountsCache } from './query/run/sampling.js';
 import type { Rollups } from './rollups/rollups.js';
 import type { EventStore } from './stores/clickhouse/eventStore.js';
 import type { MetaStore } from './stores/meta/database.js';
@@ -22,6 +24,8 @@ export function queryEngineDeps(deps: QueryEngineSources): QueryEngineDeps {
   return {
     db: deps.meta.db,
     rollups: deps.rollups,
+    rollupReads: openRollupReads(),
+    eventCounts: eventCountsCache(),
     scheduler: createQueryScheduler({
       connections: deps.events.queries,
       perTeam: deps.config.query.perTeam,

@@ -27,6 +27,9 @@ export function goalCondition(goal: Goal, params: SqlParams): string {
   return `(name = 'pageview' AND ${pathMatch})`;
 }
 
+/** The columns a goal condition reads, scroll goals aside: a roll-up with both as keys answers it (src/query/rollupReads/). */
+export const GOAL_COLUMNS: readonly string[] = ['name', 'pathname'];
+
 export const isScrollGoal = (goal: Goal) => goal.eventName === null && goal.scrollThreshold >= 0;
 
 type GoalLeaf = Extract<FilterTree, { values: string[] }>;

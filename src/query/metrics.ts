@@ -117,7 +117,7 @@ export interface Metric extends MetricFacts {
 /**
  * What a metric's SQL is written with; the compiler makes one per metric of a query. An
  * aggregate has a raw form and a roll-up form (null: a roll-up cannot answer it, so its side is
- * read raw, src/query/sql/rollupSource.ts).
+ * read raw, src/query/rollupReads/).
  */
 export interface MetricSql {
   ctx: CompileContext;
@@ -149,7 +149,7 @@ export interface MetricSql {
 /** A sum of visits: the denominator of every per-visit average. */
 const VISIT_SUM: Column = { raw: 'sum(sign)', rollup: 'sum(visits)' };
 
-/** Visitors from roll-ups: their visitor sets merged (src/query/sql/rollupSource.ts reads one-row groups' counts instead). */
+/** Visitors from roll-ups: their visitor sets merged (src/query/rollupReads/ reads one-row groups' counts instead). */
 export const ROLLUP_VISITORS = 'uniqMerge(visitors)';
 
 const uniq = (b: MetricSql, column: string): string => (b.countable === '1' ? `uniq(${column})` : `uniqIf(${column}, ${b.countable})`);

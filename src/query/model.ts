@@ -87,7 +87,7 @@ export interface SiteContext {
   /** Classification reasons this site counts in its reports ('' = unclassified is always counted). */
   includedClassifications: string[];
   goals: Goal[];
-  /** Raw events before this instant were deleted once rolled up (src/query/plan/rawHorizon.ts); null: all kept. */
+  /** Raw events before this instant were deleted once rolled up (src/query/rollupReads/rawHorizon.ts); null: all kept. */
   rawEventsFrom: number | null;
 }
 
@@ -166,7 +166,7 @@ export interface Side {
   dims: number[];
   columns: Map<string, Column>;
   /**
-   * The rows read, kept apart so a roll-up can read the same (src/query/sql/rollupSource.ts): the
+   * The rows read, kept apart so a roll-up can read the same (src/query/rollupReads/): the
    * table's base (site, range, classification; engagement rows on events only when asked), the
    * query's filters, and further conditions with the columns they read (null: raw rows only).
    */
@@ -179,6 +179,25 @@ export interface Side {
   exitPageAsPath?: boolean;
   /** Visits counted in every hour (or minute) bucket they were active in, not only the one they ended in. */
   smeared?: boolean;
+}
+
+/**
+ * How the roll-ups answer one range's sides (src/query/rollupReads/rollupReads.ts). Each side is
+ * asked once, when its range is prepared; the answer then renders it in every statement of the range.
+ */
+export interface RangeRollups {
+  /** The side read from roll-ups, or null where only raw rows answer it. */
+  side(side: Side, ctx: CompileContext): RolledSide | null;
+  /** Where raw rows are read from when the roll-ups answer every side: after the last day rolled up (stitched), or null. */
+  readonly rawFrom: number | null;
+}
+
+/** A side the roll-ups answer, rendered for each statement of its range. */
+export interface RolledSide {
+  /** Its grouped subquery (columns `c<index>_<name>`), reading only the groups `among` where it groups by that dimension. */
+  sql(ctx: CompileContext, index: number, among?: GroupSet): string;
+  /** Its groups ranked by their summed visitor bounds, `count` + 1 of them; null where each group is one row holding its own count. */
+  ranking(ctx: CompileContext, count: number): string | null;
 }
 
 /** An aggregate on raw rows, and the same aggregate on a roll-up's states (null: it has none). */

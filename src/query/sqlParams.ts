@@ -12,6 +12,17 @@ export class SqlParams {
     return `{${name}:${type}}`;
   }
 
+  /**
+   * The values collected so far in a collection of their own, numbering on from them: a query
+   * prepared once renders each of its statements into a copy (src/query/sql/compile.ts).
+   */
+  copy(): SqlParams {
+    const copy = new SqlParams();
+    Object.assign(copy.values, this.values);
+    copy.next = this.next;
+    return copy;
+  }
+
   string(value: string): string {
     return this.add(value, 'String');
   }

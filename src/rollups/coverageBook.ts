@@ -139,10 +139,10 @@ export async function openCoverageBook(client: ClickHouseClient, clock: Clock): 
     // They were seen from the day after `windows_through` (a day later in the grace after midnight).
     const through = day(row.through);
     if (Number(row.computed) === 0 || (row.windows_through !== row.through && row.windows_through !== formatDate(addDays(through, 1)))) return;
-    const spans = windowsEnding(through, kindsNamed(row.tables), addDays(day(row.windows_through), 1));
+    const ranges = windowsEnding(through, kindsNamed(row.tables), addDays(day(row.windows_through), 1));
     windows.set(
       siteId,
-      row.tables.filter((table) => !isMark(table)).flatMap((table) => spans.map((span) => ({ ...span, table, computed: Number(row.computed) }))),
+      row.tables.filter((table) => !isMark(table)).flatMap((table) => ranges.map((range) => ({ ...range, table, computed: Number(row.computed) }))),
     );
   };
 

@@ -1,7 +1,7 @@
 import { SESSION_TIMEOUT_MS } from '../ingest/liveVisits/index.js';
-import { rawVisitsFrom } from '../query/sql/rollupSource.js';
 import { DAY_SO_FAR_SLOTS, type DaySoFar } from '../stores/clickhouse/daySoFar.js';
 import { eventsBefore, mergeDaySoFar } from '../stores/clickhouse/rollupStore.js';
+import { earliestVisitStart } from '../stores/clickhouse/schema.js';
 import { addDays, formatDate, toLocal } from '../time/localTime.js';
 import { day } from './coverageBook.js';
 import type { RollupRound, RollupSite } from './rollSite.js';
@@ -40,7 +40,7 @@ export async function refreshDaySoFar(round: RollupRound, site: RollupSite, now:
     computed: book.nextVersion(),
     cuts: { events: cut, sessions: cut - SESSION_TIMEOUT_MS },
   };
-  await mergeDaySoFar(round.client, site, rows, coverage.until, rawVisitsFrom(coverage.until), formatDate(today), round.merging);
+  await mergeDaySoFar(round.client, site, rows, coverage.until, earliestVisitStart(coverage.until), formatDate(today), round.merging);
   await book.reloadSite(site.id);
   const earliest = book.noted.get(site.id);
   if (book.stale.has(site.id) || book.covered.get(site.id) !== coverage || (earliest !== undefined && earliest < cut)) return;

@@ -13,7 +13,7 @@ import type { Rollups } from './rollups.js';
  * Optional raw-event retention (docs/rollups.md, Retention): a site that keeps raw events for N
  * days loses, after each roll-up round, the raw events and visits of the local days both older
  * than today − N and already rolled up. Its `raw_events_from` mark is moved first, so a query
- * needing the raw rows of those days is refused (src/query/plan/rawHorizon.ts) before they go, never
+ * needing the raw rows of those days is refused (src/query/rollupReads/rawHorizon.ts) before they go, never
  * answered from what is left of them.
  */
 

@@ -4,22 +4,22 @@ import {
   deleteRollupDays,
   firstEvent,
   firstRolledDay,
-  groupedWindowSize,
   hasRollupRowsFrom,
   insertRollupDays,
   mergeWindow,
+  regroupedWindowSize,
   siteBounds,
   windowSizes,
 } from '../stores/clickhouse/rollupStore.js';
 import {
   mondaysHeld,
   type RollupWindow,
-  type SpanRead,
   sliceCount,
-  spanRead,
   WINDOW_DAYS,
-  type WindowSpan,
+  type WindowRange,
+  type WindowRead,
   windowKinds,
+  windowRead,
   windowsEnding,
   windowsFitOneStatement,
 } from '../stores/clickhouse/rollupWindows.js';
@@ -176,14 +176,14 @@ async function refreshWindows(round: RollupRound, site: RollupSite, now: number)
   const through = day(coverage.through);
   const today = laterDay(toLocal(now, site.timezone), addDays(through, 1));
   const published = book.windows.get(site.id) ?? [];
-  const same = (s: WindowSpan, w: WindowSpan) => s.slot === w.slot && s.days === w.days && s.first === w.first && s.last === w.last;
+  const same = (s: WindowRange, w: WindowRange) => s.slot === w.slot && s.days === w.days && s.first === w.first && s.last === w.last;
   // Published windows seen from the same day and last day are current: the Mondays a site's days
   // reach change only with its first day, and a row noted before it drops the windows (rollups.ts).
   const current = windowsEnding(through, { lengths: WINDOW_DAYS, presets: true, mondays: mondaysHeld(published) }, today);
   if (published.length > 0 && current.every((s) => published.some((w) => same(s, w)))) return;
   // No stored row is older than the site's first rolled-up day: the open `all` is read from it.
   const from = (await firstRolledDay(round.client, site.id)) ?? addDays(through, 1);
-  const spans = windowsEnding(through, windowKinds(today, from), today);
+  const ranges = windowsEnding(through, windowKinds(today, from), today);
   book.windows.delete(site.id);
   // Recorded before any row of the new computation is written: its rows replace the old one's as
   // the table merges, so a service restarted halfway must not read the old one.
@@ -196,23 +196,23 @@ async function refreshWindows(round: RollupRound, site: RollupSite, now: number)
     // Unpublished: the next round merges them all again.
     if (round.halted()) return;
     try {
-      const reads = spans.map((span, i) => spanRead(table, span, i, from, day(coverage.runsFrom)));
-      const params = (some: readonly SpanRead[]) => Object.assign({ ...computation }, ...some.map((read) => read.params));
-      if (windowsFitOneStatement(table, bounds.get(table.name) ?? 0, spans.length, round.sliceBytes)) {
+      const reads = ranges.map((range, i) => windowRead(table, range, i, from, day(coverage.runsFrom)));
+      const params = (some: readonly WindowRead[]) => Object.assign({ ...computation }, ...some.map((read) => read.params));
+      if (windowsFitOneStatement(table, bounds.get(table.name) ?? 0, ranges.length, round.sliceBytes)) {
         await mergeWindow(round.client, table, { reads }, params(reads), 1, round.merging);
-        await mergeWindow(round.client, table, 'grouped', computation, 1, round.merging);
+        await mergeWindow(round.client, table, 'regrouped', computation, 1, round.merging);
       } else {
         // One window per statement, each cut into the slices its visitor sets need (rollupWindows.ts sliceCount).
         const sizes = await windowSizes(round.client, table, reads, params(reads));
         for (const read of reads) {
-          const hashes = Number(sizes.find((size) => Number(size.span) === read.index)?.hashes ?? 0);
+          const hashes = Number(sizes.find((size) => Number(size.window_read) === read.index)?.hashes ?? 0);
           const slices = sliceCount(table, hashes, round.sliceBytes);
           await mergeWindow(round.client, table, { reads: [read] }, params([read]), slices, round.merging);
         }
-        const grouped = await groupedWindowSize(round.client, table, computation);
-        await mergeWindow(round.client, table, 'grouped', computation, sliceCount(table, grouped, round.sliceBytes), round.merging);
+        const regrouped = await regroupedWindowSize(round.client, table, computation);
+        await mergeWindow(round.client, table, 'regrouped', computation, sliceCount(table, regrouped, round.sliceBytes), round.merging);
       }
-      written.push(...spans.map((span) => ({ ...span, table: table.name, computed })));
+      written.push(...ranges.map((range) => ({ ...range, table: table.name, computed })));
     } catch (error) {
       round.onError(error);
     }

@@ -13,7 +13,7 @@ import { type RollupRound, type RollupSite, rollSite } from './rollSite.js';
  * when no visit can still move out of it (a visit ends after 30 minutes without an event) and the
  * write buffer has long written its rows. Its coverage — the last day rolled up, and the time
  * zone days were cut in — tells the query engine which days it may read from roll-ups; later days
- * are read raw and stitched on (src/query/sql/rollupSource.ts).
+ * are read raw and stitched on (src/query/rollupReads/).
  *
  * Rows written into a covered day (a historical import, a clock set back) pull the coverage back
  * at once, before the rows are buffered, so no query reads a stale roll-up; the next round

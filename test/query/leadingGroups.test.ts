@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { candidateCount, ESTIMATE_MARGIN, leadingRows, leadsAll, UNIQ_EXACT_LIMIT } from '../../src/query/plan/leadingGroups.js';
 import { resolveQuery } from '../../src/query/plan/resolve.js';
 import { parseRequest } from '../../src/query/request/v2.js';
+import { candidateCount, ESTIMATE_MARGIN, leadingRows, leadsAll, UNIQ_EXACT_LIMIT } from '../../src/query/rollupReads/leadingGroups.js';
 
 const site = { id: 7, domain: 'example.com', timezone: 'Etc/UTC', includedClassifications: [], goals: [], rawEventsFrom: null };
 const resolve = (body: Record<string, unknown>) =>
@@ -11,7 +11,7 @@ const resolve = (body: Record<string, unknown>) =>
     siteStart: null,
   });
 
-describe('leading groups (src/query/plan/leadingGroups.ts)', () => {
+describe('leading groups (src/query/rollupReads/leadingGroups.ts)', () => {
   it('are read for one stored dimension ordered by visitors, for the page and the row past it', () => {
     expect(leadingRows(resolve({ dimensions: ['event:page'], pagination: { limit: 10, offset: 20 } }), false)).toBe(31);
     expect(leadingRows(resolve({ dimensions: ['visit:source'], metrics: ['visitors', 'bounce_rate'] }), false)).not.toBeNull();

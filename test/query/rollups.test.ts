@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runQuery } from '../../src/query/run/engine.js';
 import { queryEngineDeps } from '../../src/queryEngine.js';
-import { BLOCK_KINDS, blocksEnding, blocksWithin, spansWithin } from '../../src/stores/clickhouse/dailyRollups.js';
+import { BLOCK_KINDS, blocksEnding, blocksWithin, runsWithin } from '../../src/stores/clickhouse/dailyRollups.js';
 import { EVENT_MIGRATIONS } from '../../src/stores/clickhouse/migrations.js';
 import { readCoverage } from '../../src/stores/clickhouse/rollupStore.js';
 import { updateSite } from '../../src/stores/meta/sites.js';
@@ -417,7 +417,7 @@ describe('week rows', () => {
       { days: 1, day: '2024-01-09', pathname: '/docs', visitors: '1' },
       { days: 7, day: '2024-01-01', pathname: '/', visitors: '1' },
       { days: 7, day: '2024-01-01', pathname: '/docs', visitors: '2' },
-      // The run of two weeks from 2023-12-25 ends on the 7th (dailyRollups.ts SPAN_WEEKS).
+      // The run of two weeks from 2023-12-25 ends on the 7th (dailyRollups.ts RUN_WEEKS).
       { days: 14, day: '2023-12-25', pathname: '/', visitors: '1' },
       { days: 14, day: '2023-12-25', pathname: '/docs', visitors: '2' },
     ]);
@@ -523,7 +523,7 @@ describe('runs of two and four weeks', () => {
     const d = (text: string) => parseIsoDate(text)!;
     const all = d('1970-01-05');
     const within = (monday: string, sunday: string, runsFrom = all, lengths?: number[]) =>
-      spansWithin(d(monday), d(sunday), runsFrom, lengths).map((s) => `${s.days / 7}@${formatDate(s.start)}`);
+      runsWithin(d(monday), d(sunday), runsFrom, lengths).map((s) => `${s.days / 7}@${formatDate(s.start)}`);
     expect(within('2023-11-20', '2023-12-24')).toEqual(['1@2023-11-20', '4@2023-11-27']);
     expect(within('2023-11-20', '2024-01-21')).toEqual(['1@2023-11-20', '4@2023-11-27', '4@2023-12-25']);
     expect(within('2023-12-25', '2024-04-14')).toEqual(['16@2023-12-25']);

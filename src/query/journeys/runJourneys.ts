@@ -2,11 +2,11 @@ import { JOURNEY_LIMITS, type JourneyFunnelStep, type JourneyStep, type Journeys
 import { isoWithOffset } from '../../time/localTime.js';
 import { parseMetric } from '../metrics.js';
 import type { CompileContext } from '../model.js';
-import { requireRawRows } from '../plan/rawHorizon.js';
 import { resolveQuery } from '../plan/resolve.js';
 import { expandSegments } from '../plan/segments.js';
 import { loadSiteContext, statsSiteRefused } from '../plan/siteContext.js';
 import { checkBody, parseRequest } from '../request/v2.js';
+import { requireRawRows } from '../rollupReads/rawHorizon.js';
 import { echoFilters, firstEventAt, type QueryEngineDeps } from '../run/engine.js';
 import { teamStatements, toMetricValue } from '../run/execute.js';
 import { chooseSampleRate, samplingMeta } from '../run/sampling.js';
@@ -26,10 +26,10 @@ export async function runJourneys(deps: QueryEngineDeps, teamId: number, body: u
   const site = await loadSiteContext(deps.db, teamId, parsed.siteId, statsSiteRefused);
   const filters = await expandSegments(deps.db, site, parsed.filters, viewerId);
   const sql = teamStatements(deps.scheduler, teamId, deps.limits);
-  const siteStart = parsed.dateRange === 'all' ? await firstEventAt(sql, site, null) : null;
+  const siteStart = parsed.dateRange === 'all' ? await firstEventAt(sql, site) : null;
   const q = resolveQuery({ ...parsed, filters }, { site, now: deps.now(), siteStart });
   requireRawRows(site, q.range.first, 'journeys');
-  const sampleRate = q.exact ? null : await chooseSampleRate(sql, deps.limits, site, [q.range], deps.cluster);
+  const sampleRate = q.exact ? null : await chooseSampleRate(sql, deps.limits, site, [q.range], deps.cluster, deps.eventCounts);
   const context = (): CompileContext => ({ q, params: new SqlParams(), range: q.range, sampleRate });
   const shape: JourneyShape = { steps: requested.map(normalStep), direction };
 

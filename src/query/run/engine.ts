@@ -1,10 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { LRUCache } from 'lru-cache';
 import { CLASSIFICATIONS } from '../../classifications.js';
 import type { QueryConfig } from '../../config/config.js';
 import type { MetricWarning, QueryEcho, QueryMeta, QueryResponse, ResultRow } from '../../contracts/query.js';
-import type { Rollups } from '../../rollups/rollups.js';
-import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { DATA_SPAN_SQL, dataSpanFromRows } from '../../stores/clickhouse/siteSpan.js';
 import type { MetaDb } from '../../stores/meta/database.js';
 import { completedImports } from '../../stores/meta/imports.js';
@@ -19,12 +16,13 @@ import { expandSegments } from '../plan/segments.js';
 import { loadSiteContext, statsSiteRefused } from '../plan/siteContext.js';
 import { currentLabel, timeLabels } from '../plan/timeLabels.js';
 import { parseRequest, SEGMENT } from '../request/v2.js';
+import type { CoverageSource, QueryRollups, RollupReads } from '../rollupReads/rollupReads.js';
 import type { CompiledQuery } from '../sql/compile.js';
 import { labelKeys } from '../sql/dimensionSql.js';
 import { type Row, type Statements, teamStatements, toMetricValue } from './execute.js';
 import type { QueryScheduler } from './queryScheduler.js';
 import { type Answer, openReads, type QueryReads } from './reads.js';
-import { samplingMeta } from './sampling.js';
+import { type EventCounts, samplingMeta } from './sampling.js';
 
 /** The query engine: parse → resolve → plan and compile → execute → shape. */
 export interface QueryEngineDeps {
@@ -37,7 +35,11 @@ export interface QueryEngineDeps {
   rates: ExchangeRates;
   now(): number;
   /** Which days each site has rolled up (src/rollups/rollups.ts); without it every answer is read raw. */
-  rollups?: Pick<Rollups, 'coverage'>;
+  rollups?: CoverageSource;
+  /** What the roll-ups answer of a query, and the engine's caches of it (src/query/rollupReads/). */
+  rollupReads: RollupReads;
+  /** Stored events as last counted, which sample rates are chosen from (sampling.ts). */
+  eventCounts: EventCounts;
 }
 
 export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unknown, options: EngineOptions = {}): Promise<QueryResponse> {
@@ -46,8 +48,8 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
   const now = deps.now();
   const sql = teamStatements(deps.scheduler, teamId, deps.limits);
   const filters = await expandSegments(deps.db, site, parsed.filters, options.viewerId ?? null);
-  const coverage = deps.rollups?.coverage(site.id);
-  const { q, ranges, importsDecision } = await resolveForSite(deps, sql, { ...parsed, filters }, site, now, options, coverage);
+  const rollups = deps.rollupReads.forQuery(site, deps.rollups);
+  const { q, ranges, importsDecision } = await resolveForSite(deps, sql, { ...parsed, filters }, site, now, options, rollups);
   const reads = await openReads({
     q,
     ranges,
@@ -56,7 +58,8 @@ export async function runQuery(deps: QueryEngineDeps, teamId: number, body: unkn
     limits: deps.limits,
     cluster: deps.cluster,
     imported: importsDecision?.included ? importsDecision : undefined,
-    coverage,
+    rollups,
+    eventCounts: deps.eventCounts,
   });
   const { primary, rows, truncated, results } = await answerRows(reads, q);
   return {
@@ -77,10 +80,10 @@ async function resolveForSite(
   site: SiteContext,
   now: number,
   options: EngineOptions,
-  coverage: Coverage | undefined,
+  rollups: QueryRollups,
 ) {
   const imports = parsed.imports ? await completedImports(deps.db, site.id) : [];
-  const siteStart = parsed.dateRange === 'all' ? await firstDataAt(sql, site, imports, firstEventCache(deps, site, coverage)) : null;
+  const siteStart = parsed.dateRange === 'all' ? await firstDataAt(sql, site, imports, rollups) : null;
   const q = resolveQuery(parsed, {
     site,
     now,
@@ -163,50 +166,18 @@ export async function siteDataDays(deps: QueryEngineDeps, teamId: number, domain
  * Where `all` starts: the first event or rolled-up day, or with imported data asked for the first
  * imported day if earlier (the reference's stats start date, §3.4).
  */
-async function firstDataAt(sql: Statements, site: SiteContext, imports: CompletedImport[], cache: FirstEventCache | null): Promise<number | null> {
-  const firstEvent = await firstEventAt(sql, site, cache);
+async function firstDataAt(sql: Statements, site: SiteContext, imports: CompletedImport[], rollups: QueryRollups): Promise<number | null> {
+  // Kept while the site's coverage and windows stand (src/query/rollupReads/rollupReads.ts).
+  const firstEvent = await rollups.firstEvent(() => firstEventAt(sql, site));
   const firstImported = imports.map((i) => i.from).sort()[0];
   const importStart = firstImported === undefined ? null : startOfDay(parseIsoDate(firstImported)!, site.timezone);
   if (firstEvent === null || importStart === null) return firstEvent ?? importStart;
   return Math.min(firstEvent, importStart);
 }
 
-/** The first event or rolled-up day, as the cache holds it under the site's coverage or read (null: read). */
-export async function firstEventAt(sql: Statements, site: SiteContext, cache: FirstEventCache | null): Promise<number | null> {
-  const cached = cache?.read();
-  if (cached !== undefined) return cached;
-  const first = dataSpanFromRows(await sql(DATA_SPAN_SQL, { site: site.id, tz: site.timezone }), site.timezone)?.first ?? null;
-  cache?.write(first);
-  return first;
-}
-
-interface FirstEventCache {
-  read(): number | null | undefined;
-  write(first: number | null): void;
-}
-
-/**
- * Per roll-up book (one per service), each site's first event as last read, with the coverage it
- * was read under: the `all` range asks for it in every panel, so it is read once, not nine times
- * (docs/benchmarks.md). An earlier event can only come as a late row, which
- * pulls the coverage back and drops the site's windows at once (src/rollups/rollups.ts noteWrite);
- * windows merged after it carry a higher computation. So the same days and the same windows mean
- * the same first event, and without windows nothing is kept.
- */
-const firstEvents = new WeakMap<object, LRUCache<number, { under: string; first: number | null }>>();
-
-function firstEventCache(deps: QueryEngineDeps, site: SiteContext, coverage: Coverage | undefined): FirstEventCache | null {
-  if (!deps.rollups || !coverage || coverage.windows.length === 0) return null;
-  const under = JSON.stringify([coverage.timezone, coverage.through, Math.max(...coverage.windows.map((w) => w.computed))]);
-  const sites = firstEvents.get(deps.rollups) ?? new LRUCache({ max: 10_000 });
-  firstEvents.set(deps.rollups, sites);
-  return {
-    read: () => {
-      const entry = sites.get(site.id);
-      return entry?.under === under ? entry.first : undefined;
-    },
-    write: (first) => sites.set(site.id, { under, first }),
-  };
+/** The site's first event or rolled-up day, as the store holds them now. */
+export async function firstEventAt(sql: Statements, site: SiteContext): Promise<number | null> {
+  return dataSpanFromRows(await sql(DATA_SPAN_SQL, { site: site.id, tz: site.timezone }), site.timezone)?.first ?? null;
 }
 
 /** `meta.imports_*` as the reference's API v2 reports them: included or not, and why not. */

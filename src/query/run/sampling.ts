@@ -11,8 +11,12 @@ import { type Statements, toMetricValue } from './execute.js';
  * key. The same rate serves the primary and comparison periods, so both read the same visitors.
  */
 
-// Whether to sample needs only a rough size, so counts are kept for a while.
-const counts = new LRUCache<string, number>({ max: 10_000, ttl: 10 * 60_000 });
+/**
+ * Stored events as last counted: whether to sample needs only a rough size, so counts are kept for
+ * a while. Held by the engine (its deps), one entry per site and range, the oldest dropped first.
+ */
+export type EventCounts = LRUCache<string, number>;
+export const eventCountsCache = (): EventCounts => new LRUCache({ max: 10_000, ttl: 10 * 60_000 });
 
 /** Smallest fraction read, so a sample never collapses to a handful of visitors. */
 const MIN_RATE = 0.01;
@@ -36,7 +40,16 @@ export async function chooseSampleRate(
   site: { id: number },
   ranges: DateRange[],
   cluster: string | null,
+  counts: EventCounts,
 ): Promise<number | null> {
+  const cachedCount = async (key: string, count: () => Promise<Record<string, unknown>[]>): Promise<number> => {
+    let value = counts.get(key);
+    if (value === undefined) {
+      value = toMetricValue((await count())[0]?.events) ?? 0;
+      counts.set(key, value);
+    }
+    return value;
+  };
   // The whole table's row count is metadata; below the threshold no site's range can exceed it.
   const total = await cachedCount('table', () => sql(storedEventsStatement(cluster), {}));
   if (total <= limits.samplingThresholdEvents) return null;
@@ -49,15 +62,6 @@ export async function chooseSampleRate(
     ),
   );
   return sampleRateFor(events, limits.samplingThresholdEvents);
-}
-
-async function cachedCount(key: string, count: () => Promise<Record<string, unknown>[]>): Promise<number> {
-  let value = counts.get(key);
-  if (value === undefined) {
-    value = toMetricValue((await count())[0]?.events) ?? 0;
-    counts.set(key, value);
-  }
-  return value;
 }
 
 /** Read about `threshold` events' worth: the rate rounded down to two decimals, at least MIN_RATE. */

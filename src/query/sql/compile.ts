@@ -1,18 +1,14 @@
-import type { RollupTable } from '../../stores/clickhouse/dailyRollups.js';
-import type { Coverage } from '../../stores/clickhouse/rollupStore.js';
 import { dimensionKind } from '../catalog.js';
 import type { ExchangeRates } from '../exchangeRates.js';
-import { goalCondition, goalDimensionGoals, isScrollGoal } from '../goals.js';
+import { GOAL_COLUMNS, goalCondition, goalDimensionGoals, isScrollGoal } from '../goals.js';
 import { type MetricFacts, metricFacts, metricOf } from '../metrics.js';
-import type { CompileContext, GroupSet, MetricSpec, ResolvedQuery, RevenuePlan, Side } from '../model.js';
+import type { CompileContext, GroupSet, MetricSpec, RangeRollups, ResolvedQuery, RevenuePlan, RolledSide, Side } from '../model.js';
 import type { ImportedSource } from '../plan/importedPlan.js';
 import { filterLeaves, isSessionDimension, metricTable } from '../plan/resolve.js';
-import { coverageServing } from '../plan/rollupCoverage.js';
-import { dayBucket, dimensionLabel, goalKey } from './dimensionSql.js';
+import { dayBucket, dimensionLabel, goalKey, SESSION_DIMENSION_SUBSTITUTES } from './dimensionSql.js';
 import { filtersCondition, isVisitSetTest, usesScrollGoals } from './filters.js';
 import { importedSubquery, importedTotals } from './importedSql.js';
 import { planRevenue } from './revenue.js';
-import { boundsSql, GOAL_COLUMNS, rankingNeedless, rollupSideSql, rollupTableFor, SESSION_DIMENSION_SUBSTITUTES, stitched } from './rollupSource.js';
 import { and, eventsBase, fromTable, sessionsBase } from './tables.js';
 
 /**
@@ -30,10 +26,8 @@ export interface CompiledQuery {
   revenue: RevenuePlan | null;
   /** Where the rows came from: `rollup`, `raw`, or both (raw days after the roll-ups, or some sides read raw). */
   sources: ('rollup' | 'raw')[];
-  /** The first instant raw rows are read from, null when none are (src/query/plan/rawHorizon.ts). */
+  /** The first instant raw rows are read from, null when none are (src/query/rollupReads/rawHorizon.ts). */
   rawFrom: number | null;
-  /** For a ranking of groups (option `bounds`): true when the answer reads each group's own count from one row. */
-  rankingNeedless?: boolean;
 }
 
 /** Which table answers the query, following the reference's table decider. */
@@ -50,40 +44,65 @@ export function planTables(q: ResolvedQuery): Plan {
   return 'split';
 }
 
-/** What compileQuery is asked besides the query. */
-export interface CompileOptions {
+/** What a query is prepared with besides itself and its range. */
+export interface PrepareOptions {
   rates: ExchangeRates;
-  paginate: boolean;
-  restrictTo?: string[][];
   imported?: ImportedSource;
-  rollups?: Coverage;
-  /** Read only these groups from roll-ups (src/query/plan/leadingGroups.ts). */
-  among?: GroupSet;
-  /** Instead of the answer, rank this many groups by their summed visitor counts (from roll-ups only). */
-  bounds?: number;
+  /** How the roll-ups answer the range's sides; none: every side is read raw. */
+  rollups?: RangeRollups | null;
 }
 
-export function compileQuery(ctx: CompileContext, options: CompileOptions): CompiledQuery {
-  const { q, params } = ctx;
+/** What one statement of a prepared query is asked: a page or every group, and the groups it is restricted to. */
+export interface StatementOptions {
+  paginate: boolean;
+  restrictTo?: string[][];
+  /** Read only these groups from roll-ups (src/query/rollupReads/leadingGroups.ts). */
+  among?: GroupSet;
+}
+
+export type CompileOptions = PrepareOptions & StatementOptions;
+
+/**
+ * A query over one range with its sides placed and the source of each chosen, once; each read
+ * of the range (its page, a comparison restricted to the page's groups, a ranking, the leading
+ * groups) renders its statement from it.
+ */
+export interface PreparedQuery {
+  /** Whether the roll-ups answer every side. */
+  readonly rolledUp: boolean;
+  statement(options: StatementOptions): CompiledQuery;
+  /** The result rows' groups ranked by their summed visitor bounds, `count` + 1 of them; null unless every side is rolled up and ranking is needed. */
+  ranking(count: number): CompiledQuery | null;
+}
+
+export function prepareQuery(ctx: CompileContext, options: PrepareOptions): PreparedQuery {
+  const { q } = ctx;
   const plan = planTables(q);
   const placed = placeMetrics(ctx, plan, options.rates);
-  const reading = chooseSource(ctx, placed.sides, options);
+  const reading = chooseSource(ctx, placed.sides, options.rollups);
   const { revenue } = placed;
-  if (options.bounds !== undefined && reading.rollups) {
-    const { table, coverage } = reading.rollups;
-    return {
-      sql: boundsSql(placed.main, ctx, table, coverage, options.bounds),
-      params: params.values,
-      plan,
-      revenue,
-      sources: reading.sources,
-      rawFrom: reading.rawFrom,
-      rankingNeedless: rankingNeedless(placed.main, ctx, table, coverage),
-    };
-  }
-  const sql = options.imported ? mergedStatement(ctx, placed, reading, options.imported, options) : nativeStatement(ctx, placed, reading, options);
-  return { sql, params: params.values, plan, revenue, sources: reading.sources, rawFrom: reading.rawFrom };
+  const { sources, rawFrom } = reading;
+  // Every statement numbers its own parameters on from those placing the metrics took.
+  const own = (): CompileContext => ({ ...ctx, params: ctx.params.copy() });
+  const compiled = (at: CompileContext, sql: string): CompiledQuery => ({ sql, params: at.params.values, plan, revenue, sources, rawFrom });
+  return {
+    rolledUp: reading.main !== null,
+    statement(statement) {
+      const at = own();
+      const imported = options.imported;
+      return compiled(at, imported ? mergedStatement(at, placed, reading, imported, statement) : nativeStatement(at, placed, reading, statement));
+    },
+    ranking(count) {
+      if (reading.main === null) return null;
+      const at = own();
+      const sql = reading.main.ranking(at, count);
+      return sql === null ? null : compiled(at, sql);
+    },
+  };
 }
+
+/** One statement of a query over one range. */
+export const compileQuery = (ctx: CompileContext, options: CompileOptions): CompiledQuery => prepareQuery(ctx, options).statement(options);
 
 /** The sides of a query with every metric's aggregates placed on them, and each metric's expression of the result row. */
 interface PlacedMetrics {
@@ -186,40 +205,39 @@ function baseSides(ctx: CompileContext, plan: Plan, facts: MetricFacts[], engage
   return { events, sessions, main };
 }
 
-/** Where the sides are read from, and each side's subquery. */
+/** Where the sides are read from, and each side's subquery in a statement. */
 interface Reading {
-  render: (side: Side) => string;
+  render: (side: Side, ctx: CompileContext, among?: GroupSet) => string;
   sources: CompiledQuery['sources'];
   rawFrom: number | null;
-  /** When roll-ups answer every side: the table of the side holding the result rows, and the coverage read. */
-  rollups?: { table: RollupTable; coverage: Coverage };
+  /** When the roll-ups answer every side: the side holding the result rows, as they read it. */
+  main: RolledSide | null;
 }
 
 /**
- * Each side from roll-ups where they answer it, else raw. Roll-ups count exactly what raw rows
- * count (test/query/rollups.test.ts), so one figure's parts may come from both: a conversion
- * rate under a goal filter reads its converted visitors raw and its whole from the roll-ups.
+ * Each side from roll-ups where they answer it, else raw; each side is asked once. Roll-ups count
+ * exactly what raw rows count (test/query/rollups.test.ts), so one figure's parts may come from
+ * both: a conversion rate under a goal filter reads its converted visitors raw and its whole from
+ * the roll-ups.
  */
-function chooseSource(ctx: CompileContext, sides: Side[], options: CompileOptions): Reading {
-  const coverage = options.rollups && coverageServing(ctx.range, options.rollups);
-  const tables = sides.map((side) => (coverage ? rollupTableFor(side, ctx, coverage) : null));
-  const raw = (side: Side) => sideSql(side, sides.indexOf(side), ctx);
-  if (coverage === undefined || tables.every((table) => table === null)) return { render: raw, sources: ['raw'], rawFrom: ctx.range.first };
-  const render = (side: Side) => {
+function chooseSource(ctx: CompileContext, sides: Side[], rollups: RangeRollups | null | undefined): Reading {
+  const rolled = sides.map((side) => rollups?.side(side, ctx) ?? null);
+  const raw = (side: Side, at: CompileContext) => sideSql(side, sides.indexOf(side), at);
+  if (!rollups || rolled.every((side) => side === null)) return { render: raw, sources: ['raw'], rawFrom: ctx.range.first, main: null };
+  const render = (side: Side, at: CompileContext, among?: GroupSet) => {
     const index = sides.indexOf(side);
-    const table = tables[index];
-    return table ? rollupSideSql(side, index, ctx, table, coverage, options.among) : raw(side);
+    return rolled[index]?.sql(at, index, among) ?? raw(side, at);
   };
-  if (tables.some((table) => table === null)) return { render, sources: ['rollup', 'raw'], rawFrom: ctx.range.first };
-  const after = stitched(ctx, coverage) ? coverage.until + 1 : null;
-  return { render, sources: after === null ? ['rollup'] : ['rollup', 'raw'], rawFrom: after, rollups: { table: tables[0]!, coverage } };
+  if (rolled.some((side) => side === null)) return { render, sources: ['rollup', 'raw'], rawFrom: ctx.range.first, main: null };
+  const after = rollups.rawFrom;
+  return { render, sources: after === null ? ['rollup'] : ['rollup', 'raw'], rawFrom: after, main: rolled[0]! };
 }
 
 /** The sides' subqueries, the first holding the result rows and the others joined to it on the dimensions they group by. */
-function joinedSides(sides: Side[], reading: Reading): string {
+function joinedSides(ctx: CompileContext, sides: Side[], reading: Reading, among: GroupSet | undefined): string {
   return sides
     .map((side, index) => {
-      const subquery = `(${reading.render(side)}) AS s${index}`;
+      const subquery = `(${reading.render(side, ctx, among)}) AS s${index}`;
       if (index === 0) return subquery;
       const using = side.dims.map((i) => `k${i}`);
       return using.length ? `LEFT JOIN ${subquery} USING (${using.join(', ')})` : `CROSS JOIN ${subquery}`;
@@ -228,7 +246,7 @@ function joinedSides(sides: Side[], reading: Reading): string {
 }
 
 /** What every final statement ends with: the groups kept (`restrictTo`), their order, the page, and the count of every group. */
-function resultClauses(ctx: CompileContext, options: CompileOptions) {
+function resultClauses(ctx: CompileContext, options: StatementOptions) {
   const { q, params } = ctx;
   const dimensionColumns = q.dimensions.map((_, i) => `d${i}`);
   const restrict = options.restrictTo ? `WHERE has(${params.add(options.restrictTo, 'Array(Array(String))')}, [${dimensionColumns.join(', ')}])` : '';
@@ -243,9 +261,9 @@ function resultClauses(ctx: CompileContext, options: CompileOptions) {
 const dimensionLabels = (ctx: CompileContext) => ctx.q.dimensions.map((dimension, i) => `${dimensionLabel(ctx, dimension, `k${i}`)} AS d${i}`);
 
 /** The statement over native rows only. */
-function nativeStatement(ctx: CompileContext, placed: PlacedMetrics, reading: Reading, options: CompileOptions): string {
+function nativeStatement(ctx: CompileContext, placed: PlacedMetrics, reading: Reading, options: StatementOptions): string {
   // In the order their parameters are numbered: the sides, the labels, the closing clauses.
-  const from = joinedSides(placed.sides, reading);
+  const from = joinedSides(ctx, placed.sides, reading, options.among);
   const labels = dimensionLabels(ctx);
   const { totalRows, tail } = resultClauses(ctx, options);
   const select = [
@@ -259,9 +277,9 @@ function nativeStatement(ctx: CompileContext, placed: PlacedMetrics, reading: Re
 }
 
 /** The statement merging native rows with imported ones (mergedFrom). */
-function mergedStatement(ctx: CompileContext, placed: PlacedMetrics, reading: Reading, source: ImportedSource, options: CompileOptions): string {
+function mergedStatement(ctx: CompileContext, placed: PlacedMetrics, reading: Reading, source: ImportedSource, options: StatementOptions): string {
   const { q } = ctx;
-  const from = joinedSides(placed.sides, reading);
+  const from = joinedSides(ctx, placed.sides, reading, options.among);
   const labels = dimensionLabels(ctx);
   const { dimensionColumns, totalRows, tail } = resultClauses(ctx, options);
   const native = `SELECT ${[
@@ -275,7 +293,7 @@ function mergedStatement(ctx: CompileContext, placed: PlacedMetrics, reading: Re
     `${placed.revenueMissing} AS n_revenue_missing`,
   ].join(', ')}\nFROM ${from}`;
   const whole = [...placed.ratioParts.values()].find((parts) => parts.whole)?.whole;
-  const nativeWhole = whole ? { dims: whole.dims, sql: reading.render(whole), visitors: `c${placed.sides.indexOf(whole)}_visitors` } : null;
+  const nativeWhole = whole ? { dims: whole.dims, sql: reading.render(whole, ctx, options.among), visitors: `c${placed.sides.indexOf(whole)}_visitors` } : null;
   const merged = mergedFrom(ctx, native, nativeWhole, source);
   return `SELECT ${[...dimensionColumns, ...merged.metrics, ...merged.extras, ...totalRows].join(', ')}\nFROM ${merged.from}\n${tail}`;
 }

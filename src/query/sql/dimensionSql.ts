@@ -7,6 +7,9 @@ import type { CompileContext } from '../model.js';
  * group reads the same whichever source it came from and the sources' rows can be merged on it.
  */
 
+/** A session row's column for a dimension it carries under another name (raw and rolled-up sides group by these). */
+export const SESSION_DIMENSION_SUBSTITUTES: Record<string, string> = { 'event:page': 'entry_page', 'event:hostname': 'hostname' };
+
 /** A grouped key as the report labels it. */
 export function dimensionLabel(ctx: CompileContext, dimension: string, key: string): string {
   const { params, q } = ctx;

@@ -1,8 +1,5 @@
+import { earliestVisitStart } from '../../stores/clickhouse/schema.js';
 import type { CompileContext } from '../model.js';
-import { STORABLE } from '../plan/dateRange.js';
-
-/** Longer than any visit lasts: a bound on a visit's start that only lets the primary key prune. */
-export const WEEK_MS = 7 * 86_400_000;
 
 export function fromTable(ctx: CompileContext, table: 'events' | 'sessions'): string {
   // The rate is a number we computed, never request text; the same rate on every (sub)query
@@ -35,7 +32,7 @@ export function sessionsBase(ctx: CompileContext): string[] {
   const { params, range } = ctx;
   return [
     `site_id = ${params.add(ctx.q.site.id, 'UInt64')}`,
-    `start >= ${params.instant(Math.max(STORABLE.first, range.first - WEEK_MS))}`,
+    `start >= ${params.instant(earliestVisitStart(range.first))}`,
     `timestamp >= ${params.instant(range.first)}`,
     `start <= ${params.instant(range.last)}`,
     classificationCondition(ctx),

@@ -4,12 +4,12 @@ import type { TableDef } from './ddl.js';
 
 /**
  * The daily roll-ups of our own events (the ten names of design.md's list, and EVENT_TOTALS),
- * kept as aggregate states so that any run of days merges into exact answers: visitors over 90
+ * kept as aggregate states so that any stretch of days merges into exact answers: visitors over 90
  * days is the `uniqMerge` of 90 daily `uniqState`s, not a sum of daily counts. Imported data keeps the
  * reference's plain-count shape in the `rollup_*` tables (schema.ts); these are ours alone.
  *
  * Each table reads one raw table, and keeps that table's column names for its dimensions, so a
- * filter or grouping compiled for raw rows reads the same on a roll-up (src/query/sql/rollupSource.ts):
+ * filter or grouping compiled for raw rows reads the same on a roll-up (src/query/rollupReads/):
  * - `events` tables: one row group per site-local day of the event, engagement rows left out;
  * - `sessions` tables: one row group per local day the visit was last active (`last_day`) and the
  *   day it began (`first_day`), so "visits active in the range" (src/query/sql/tables.ts
@@ -18,8 +18,8 @@ import type { TableDef } from './ddl.js';
  * Every table also holds each whole ISO week (`days` = 7, its day keys the week's Monday) merged
  * from its day rows, so a 91-day range merges 13 weekly states and a few daily ones instead of
  * 91: the cost of merging visitor sets is what bounds a long range (docs/rollups.md). A visit
- * that began in an earlier week than it ended stays in its day rows. Runs of two and four weeks
- * are kept the same way (SPAN_WEEKS).
+ * that began in an earlier week than it ended stays in its day rows. Runs of two to sixteen weeks
+ * are kept the same way (RUN_WEEKS).
  */
 
 export type RollupFamily = 'events' | 'sessions';
@@ -49,7 +49,7 @@ const SIGNED = 'SimpleAggregateFunction(sum, Int64)';
 /**
  * Each row's own visitor count, summed when rows merge: never less than the visitors of the rows
  * it sums, so a breakdown can pick the groups that may lead before merging any visitor set
- * (src/query/plan/leadingGroups.ts). Added by migration 5, which filled it for the rows it found.
+ * (src/query/rollupReads/leadingGroups.ts). Added by migration 5, which filled it for the rows it found.
  */
 export const VISITOR_BOUND: AggregateColumn = { name: 'visitor_bound', type: COUNT, state: `CAST(uniq(user_id) AS ${COUNT})`, combine: 'sum' };
 export const VISITOR_BOUND_COLUMN = `${VISITOR_BOUND.name} ${VISITOR_BOUND.type}`;
@@ -130,7 +130,7 @@ export const NARROW_TABLES: RollupTable[] = [
 
 /**
  * Fewest keys first: a query is answered by the first table of its family holding every column it
- * groups or filters by (src/query/sql/rollupSource.ts). The sort keeps the order among equals.
+ * groups or filters by (src/query/rollupReads/sideTables.ts). The sort keeps the order among equals.
  */
 export const ROLLUP_TABLES: RollupTable[] = [EVENT_TOTALS, ...FIRST_ROLLUP_TABLES, ...NARROW_TABLES].sort((a, b) => a.keys.length - b.keys.length);
 
@@ -145,7 +145,7 @@ export const DAY_KEYS: Record<RollupFamily, { column: string; from: string }[]> 
   ],
 };
 
-/** Every key column of a table in stored order: site, span (`days`: 1, or 7 × SPAN_WEEKS), day keys, classification, dimensions. */
+/** Every key column of a table in stored order: site, length (`days`: 1 for a day row, a block's days), day keys, classification, dimensions. */
 export function keyColumns(table: RollupTable): string[] {
   return ['site_id', 'days', ...DAY_KEYS[table.family].map((d) => d.column), 'classification', ...table.keys.map((k) => k.column)];
 }
@@ -204,12 +204,12 @@ export const rowDay = (table: RollupTable) => DAY_KEYS[table.family][0]!.column;
  * The runs of whole weeks each table keeps merged besides its days (`days` = 7 × weeks, its day
  * keys the run's first Monday): ISO weeks, and runs of two to sixteen weeks, each starting a
  * multiple of its length after ALIGNED_MONDAY. A range's whole weeks are read as the longest runs
- * that fit (spansWithin), so the 11 weeks of a custom 85 days merge about four sets per group
+ * that fit (runsWithin), so the 11 weeks of a custom 85 days merge about four sets per group
  * where they merged eleven: a busy group's set holds up to 65,536 hashes whatever its length, and
  * reading the sets back is what a long range costs (docs/benchmarks.md). Each length is one more pass of the job over the day rows; longer runs than sixteen
  * weeks would serve only ranges the windows of the longer presets already serve.
  */
-export const SPAN_WEEKS = [1, 2, 4, 8, 16] as const;
+export const RUN_WEEKS = [1, 2, 4, 8, 16] as const;
 
 /**
  * The lengths of a week's first days (Monday to the day) and last days (the day to Sunday) kept
@@ -223,7 +223,7 @@ export const EDGE_DAYS = [2, 3, 4, 5, 6] as const;
 const ALIGNED_MONDAY = 4;
 
 /** SQL: the first Monday of the run of `weeks` weeks holding a day (SQL). */
-export function spanStart(weeks: number, day: string): string {
+export function runStart(weeks: number, day: string): string {
   const monday = `toMonday(${day})`;
   return weeks === 1 ? monday : `subtractDays(${monday}, modulo(intDiv(toUInt32(${monday}) - ${ALIGNED_MONDAY}, 7), ${weeks}) * 7)`;
 }
@@ -245,14 +245,14 @@ export interface BlockKind {
 }
 
 /** Whether a run of `weeks` weeks starts on a Monday. */
-const startsSpan = (monday: LocalDate, weeks: number) => ((dayNumber(monday) - ALIGNED_MONDAY) / 7) % weeks === 0;
+const startsRun = (monday: LocalDate, weeks: number) => ((dayNumber(monday) - ALIGNED_MONDAY) / 7) % weeks === 0;
 
 /** Every kind of block stored: runs of weeks, then each week's first and last days. */
 export const BLOCK_KINDS: BlockKind[] = [
-  ...SPAN_WEEKS.map((weeks) => ({
+  ...RUN_WEEKS.map((weeks) => ({
     days: 7 * weeks,
-    start: (day: string) => spanStart(weeks, day),
-    endsOn: (day: LocalDate) => isoWeekday(day) === 7 && startsSpan(addDays(day, 1 - 7 * weeks), weeks),
+    start: (day: string) => runStart(weeks, day),
+    endsOn: (day: LocalDate) => isoWeekday(day) === 7 && startsRun(addDays(day, 1 - 7 * weeks), weeks),
   })),
   ...EDGE_DAYS.flatMap((days) => [
     { days, start: (day: string) => `toMonday(${day})`, endsOn: (day: LocalDate) => isoWeekday(day) === days },
@@ -265,25 +265,25 @@ export const BLOCK_KINDS: BlockKind[] = [
  * that starts where the last ended and ends by `sunday` (at most two of each length but the longest);
  * runs of more than a week only from `runsFrom` on (COVERAGE_RUNS_COLUMN).
  */
-export function spansWithin(monday: LocalDate, sunday: LocalDate, runsFrom: LocalDate, lengths: readonly number[] = SPAN_WEEKS): Block[] {
-  const spans: Block[] = [];
+export function runsWithin(monday: LocalDate, sunday: LocalDate, runsFrom: LocalDate, lengths: readonly number[] = RUN_WEEKS): Block[] {
+  const runs: Block[] = [];
   for (let at = monday; dayNumber(at) < dayNumber(sunday); ) {
     const left = (dayNumber(sunday) - dayNumber(at) + 1) / 7;
     const stored = dayNumber(at) >= dayNumber(runsFrom) ? lengths : [1];
-    const weeks = Math.max(...stored.filter((w) => w <= left && startsSpan(at, w)));
-    spans.push({ days: 7 * weeks, start: at });
+    const weeks = Math.max(...stored.filter((w) => w <= left && startsRun(at, w)));
+    runs.push({ days: 7 * weeks, start: at });
     at = addDays(at, 7 * weeks);
   }
-  return spans;
+  return runs;
 }
 
 /**
  * The stored blocks a range of days from `first` to `last` is read from: its whole weeks as the
- * longest runs that fit (spansWithin), and a partial week at either end as the week's first or
+ * longest runs that fit (runsWithin), and a partial week at either end as the week's first or
  * last days (EDGE_DAYS) where it reaches the week's Monday or Sunday. Its other days (a lone day at
  * an end, days within one week) are read as day rows. Blocks beyond weeks only from `runsFrom` on.
  */
-export function blocksWithin(first: LocalDate, last: LocalDate, runsFrom: LocalDate, lengths: readonly number[] = SPAN_WEEKS): Block[] {
+export function blocksWithin(first: LocalDate, last: LocalDate, runsFrom: LocalDate, lengths: readonly number[] = RUN_WEEKS): Block[] {
   const blocks: Block[] = [];
   let whole: [LocalDate, LocalDate] | null = null;
   for (let monday = addDays(first, 1 - isoWeekday(first)); dayNumber(monday) <= dayNumber(last); monday = addDays(monday, 7)) {
@@ -293,7 +293,7 @@ export function blocksWithin(first: LocalDate, last: LocalDate, runsFrom: LocalD
     if (days === 7) whole = [whole?.[0] ?? monday, to];
     else if (days > 1 && (isoWeekday(from) === 1 || isoWeekday(to) === 7) && dayNumber(from) >= dayNumber(runsFrom)) blocks.push({ days, start: from });
   }
-  if (whole) blocks.push(...spansWithin(whole[0], whole[1], runsFrom, lengths));
+  if (whole) blocks.push(...runsWithin(whole[0], whole[1], runsFrom, lengths));
   return blocks.sort((a, b) => dayNumber(a.start) - dayNumber(b.start));
 }
 
@@ -424,7 +424,7 @@ export const COVERAGE_WINDOW_COLUMNS = ['windows_computed UInt64', 'windows_thro
 
 /**
  * Added to the coverage by migration 13: the first day from which every block but days and weeks
- * (runs of more than one week, SPAN_WEEKS; a week's first or last days, EDGE_DAYS) starting on it
+ * (runs of more than one week, RUN_WEEKS; a week's first or last days, EDGE_DAYS) starting on it
  * or later is stored. The job stores every block once its last day is rolled up; a site rolled up
  * before a kind was added stored none of it, so its blocks begin after the last day it had rolled
  * up (migrations 13 and 15).

@@ -37,7 +37,7 @@ const seconds = (name: string) => `toDateTime({${name}:UInt32}, 'UTC')`;
  * The day so far of a table, its FULL rows of computation `computed` in slot `slot`: the raw rows
  * after `until` and before the family's cut (`cut`), grouped by the table's keys, their day keys
  * `day`. Parameters: `site`, `until`, `cut`, `starts` (visits begun from then: the bound the
- * query's raw rows take, src/query/sql/rollupSource.ts rawVisitsFrom), `tz`, `day`, `slot`, `computed`.
+ * query's raw rows take, schema.ts earliestVisitStart), `tz`, `day`, `slot`, `computed`.
  */
 export function daySoFarInsert(table: RollupTable): string {
   const keys = ['classification', ...table.keys.map((k) => k.column)];

@@ -136,7 +136,7 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
   {
     version: 13,
     name: 'rollup_runs_from',
-    // Runs of two and four weeks (dailyRollups.ts SPAN_WEEKS) are stored from the day a coverage row
+    // Runs of two and four weeks (dailyRollups.ts RUN_WEEKS) are stored from the day a coverage row
     // names on; a site rolled up before them has them from the day after its last day rolled up.
     statements: (target) => addColumnStatements(ROLLUP_COVERAGE.name, COVERAGE_RUNS_COLUMN, target),
   },
@@ -155,7 +155,7 @@ export const EVENT_MIGRATIONS: EventMigration[] = [
     version: 15,
     name: 'rollup_blocks',
     // Runs of eight and sixteen weeks and each week's first and last days (dailyRollups.ts
-    // SPAN_WEEKS, EDGE_DAYS) are stored by the job from now on, under the same coverage day as the
+    // RUN_WEEKS, EDGE_DAYS) are stored by the job from now on, under the same coverage day as the
     // runs of two and four weeks: a site rolled up before them has every block from the day after
     // its last day rolled up, and reads days and weeks before it.
     statements: (target) => fillColumnStatements(ROLLUP_COVERAGE.name, 'runs_from = addDays(through, 1)', target),

@@ -19,12 +19,12 @@ import { DAY_SO_FAR_EVENTS_SQL, type DaySoFar, daySoFarInsert } from './daySoFar
 import { deleteRows } from './deleteRows.js';
 import {
   fitsOneStatement,
-  groupedWindowInsert,
-  groupedWindowSizeSql,
   LATEST_COMPUTATION_SQL,
   type RollupWindow,
+  regroupedWindowInsert,
+  regroupedWindowSizeSql,
   SITE_BOUNDS_SQL,
-  type SpanRead,
+  type WindowRead,
   windowInsert,
   windowSizesSql,
 } from './rollupWindows.js';
@@ -37,7 +37,7 @@ import { FIRST_EVENT_SQL, firstEventFromRow } from './siteSpan.js';
  * stays there, the SQL is here.
  */
 
-/** What a query may read from a site's roll-ups (src/query/sql/rollupSource.ts). */
+/** What a query may read from a site's roll-ups (src/query/rollupReads/). */
 export interface Coverage {
   timezone: string;
   /** The last local day rolled up (`YYYY-MM-DD`). */
@@ -185,9 +185,9 @@ export async function insertRollupDays(
   }
 }
 
-/** The estimated visitor hashes of each window read (`span`: its index), for the statement sizes of a merge. */
-export function windowSizes(client: ClickHouseClient, table: RollupTable, reads: readonly SpanRead[], params: Record<string, unknown>) {
-  return select<{ span: number; hashes: string }>(client, windowSizesSql(table, reads), params);
+/** The estimated visitor hashes of each window read (`window_read`: its index), for the statement sizes of a merge. */
+export function windowSizes(client: ClickHouseClient, table: RollupTable, reads: readonly WindowRead[], params: Record<string, unknown>) {
+  return select<{ window_read: number; hashes: string }>(client, windowSizesSql(table, reads), params);
 }
 
 /** A site's first rolled-up day (the events totals hold a row for every day with events), or null when it has none. */
@@ -197,10 +197,10 @@ export async function firstRolledDay(client: ClickHouseClient, siteId: number): 
   return (found && Number(found.rows) > 0 && parseIsoDate(found.first)) || null;
 }
 
-/** The estimated visitor hashes of a table's grouped window rows of one computation. */
-export async function groupedWindowSize(client: ClickHouseClient, table: RollupTable, computation: Record<string, unknown>): Promise<number> {
-  const [grouped] = await select<{ hashes: string }>(client, groupedWindowSizeSql(table), computation);
-  return Number(grouped?.hashes ?? 0);
+/** The estimated visitor hashes of a table's regrouped window rows of one computation. */
+export async function regroupedWindowSize(client: ClickHouseClient, table: RollupTable, computation: Record<string, unknown>): Promise<number> {
+  const [regrouped] = await select<{ hashes: string }>(client, regroupedWindowSizeSql(table), computation);
+  return Number(regrouped?.hashes ?? 0);
 }
 
 /** Each table's summed visitor bounds of a site's day rows, by table name. */
@@ -210,18 +210,18 @@ export async function siteBounds(client: ClickHouseClient, siteId: number): Prom
 }
 
 /**
- * Runs a merge of windows of a table (each as `reads` says; their grouped rows instead) cut into
+ * Runs a merge of windows of a table (each as `reads` says; their regrouped rows instead) cut into
  * `slices` statements, each with `options` (memory limits and settings).
  */
 export async function mergeWindow(
   client: ClickHouseClient,
   table: RollupTable,
-  merge: { reads: readonly SpanRead[] } | 'grouped',
+  merge: { reads: readonly WindowRead[] } | 'regrouped',
   params: Record<string, unknown>,
   slices: number,
   options: { clickhouse_settings: ClickHouseSettings },
 ): Promise<void> {
-  const query = merge === 'grouped' ? groupedWindowInsert(table) : windowInsert(table, merge.reads);
+  const query = merge === 'regrouped' ? regroupedWindowInsert(table) : windowInsert(table, merge.reads);
   for (let slice = 0; slice < slices; slice++) await client.command({ query, query_params: { ...params, slices, slice }, ...options });
 }
 
@@ -260,6 +260,6 @@ export async function mergeDaySoFar(
       slot: rows.slot,
     };
     await client.command({ query: daySoFarInsert(table), query_params: params, ...options });
-    await mergeWindow(client, table, 'grouped', computation, 1, options);
+    await mergeWindow(client, table, 'regrouped', computation, 1, options);
   }
 }

@@ -84,20 +84,20 @@ export function windowKinds(today: LocalDate, first: LocalDate): WindowKinds {
 }
 
 /** How many Mondays' windows a computation holds: the one furthest back is the last merged (windowsEnding). */
-export const mondaysHeld = (windows: readonly WindowSpan[]) => Math.max(0, ...windows.filter(isMondayWindow).map((w) => w.slot - MONDAY_SLOTS));
+export const mondaysHeld = (windows: readonly WindowRange[]) => Math.max(0, ...windows.filter(isMondayWindow).map((w) => w.slot - MONDAY_SLOTS));
 
 /** The WINDOW_DAYS lengths a computation holds, in WINDOW_DAYS' order. */
-export const lengthsHeld = (windows: readonly WindowSpan[]) => WINDOW_DAYS.filter((days) => windows.some((w) => w.days === days));
+export const lengthsHeld = (windows: readonly WindowRange[]) => WINDOW_DAYS.filter((days) => windows.some((w) => w.days === days));
 
 /** Whether a window is one of the presets' (PRESET_WINDOW_SLOTS) or from a Monday (MONDAY_WEEKS). */
-export const isPresetWindow = (span: WindowSpan) => span.days === 0 && span.slot < MONDAY_SLOTS;
-export const isMondayWindow = (span: WindowSpan) => span.days === 0 && span.slot > MONDAY_SLOTS;
+export const isPresetWindow = (range: WindowRange) => range.days === 0 && range.slot < MONDAY_SLOTS;
+export const isMondayWindow = (range: WindowRange) => range.days === 0 && range.slot > MONDAY_SLOTS;
 
 /** The first day of the `all` window: before any stored day, so it holds every day up to its last. */
 export const OPEN_START = '1970-01-01';
 
-/** A run of days merged into window rows, from `first` to `last` (`YYYY-MM-DD`). */
-export interface WindowSpan {
+/** The days a window merges, from `first` to `last` (`YYYY-MM-DD`), and how it is known: its length or preset, and its slot. */
+export interface WindowRange {
   /** Its length for the windows of WINDOW_DAYS; 0 for a preset's (PRESET_WINDOW_SLOTS). */
   days: number;
   /** For WINDOW_DAYS, 0: ending on the last day rolled up, 1: the same length just before; otherwise its preset's slot. */
@@ -107,7 +107,7 @@ export interface WindowSpan {
 }
 
 /** A window published for queries: its rows are those of computation `computed`. */
-export interface RollupWindow extends WindowSpan {
+export interface RollupWindow extends WindowRange {
   table: string;
   computed: number;
 }
@@ -121,8 +121,8 @@ export interface RollupWindow extends WindowSpan {
  * beside it, as `month` reads today. A preset that has no rolled-up day yet (`month` on the 1st)
  * has none, and one holding the same days as another is left to it.
  */
-export function windowsEnding(through: LocalDate, kinds: WindowKinds, today: LocalDate): WindowSpan[] {
-  const upToThrough = (span: WindowSpan) => ({ ...span, last: formatDate(earlierDay(parseIsoDate(span.last)!, through)) });
+export function windowsEnding(through: LocalDate, kinds: WindowKinds, today: LocalDate): WindowRange[] {
+  const upToThrough = (range: WindowRange) => ({ ...range, last: formatDate(earlierDay(parseIsoDate(range.last)!, through)) });
   const lengths = kinds.lengths.flatMap((days) =>
     [0, 1].map((slot) => {
       const last = addDays(today, -1 - slot * days);
@@ -141,20 +141,20 @@ export function windowsEnding(through: LocalDate, kinds: WindowKinds, today: Loc
     first: formatDate(addDays(thisMonday, -7 * (i + 1))),
     last: formatDate(through),
   }));
-  const spans = [...lengths, ...(kinds.presets ? [...calendar, all] : []), ...mondays];
+  const ranges = [...lengths, ...(kinds.presets ? [...calendar, all] : []), ...mondays];
   // In January the year so far is the month so far, and on a Monday the week before is `7d`: merged once, as the first.
-  const distinct = spans.filter((span, i) => !spans.slice(0, i).some((o) => o.first === span.first && o.last === span.last));
-  return distinct.filter((span) => span.first <= span.last);
+  const distinct = ranges.filter((range, i) => !ranges.slice(0, i).some((o) => o.first === range.first && o.last === range.last));
+  return distinct.filter((range) => range.first <= range.last);
 }
 
 /** The day a site's windows were seen from (windowsEnding's `today`): the day after the last day of its slot-0 ranges. */
-export const windowsSeenFrom = (windows: readonly WindowSpan[]): LocalDate | undefined => {
+export const windowsSeenFrom = (windows: readonly WindowRange[]): LocalDate | undefined => {
   const current = windows.find((w) => w.slot === 0 && w.days > 0);
   return current && addDays(parseIsoDate(current.first)!, current.days);
 };
 
 /** A window's length in days (the open `all` window's counted from OPEN_START). */
-export const windowLength = (span: WindowSpan) => dayNumber(parseIsoDate(span.last)!) - dayNumber(parseIsoDate(span.first)!) + 1;
+export const windowLength = (range: WindowRange) => dayNumber(parseIsoDate(range.last)!) - dayNumber(parseIsoDate(range.first)!) + 1;
 
 export const windowTableName = (table: RollupTable) => `window_${table.name}`;
 
@@ -172,7 +172,7 @@ export const WINDOW_HOLDS: Record<RollupFamily, (first: string, last: string) =>
  * What a window row is grouped by: FULL rows keep every key of the daily table; the others are
  * the full rows merged again by one key column (named) or by none (WHOLE), the other keys left
  * empty. A report by one column over exactly a window then reads one row per group and takes its
- * visitors from the row's own count, without reading a visitor set (src/query/sql/rollupSource.ts).
+ * visitors from the row's own count, without reading a visitor set (src/query/rollupReads/windowChoice.ts).
  */
 export const FULL = '';
 export const WHOLE = '*';
@@ -207,29 +207,29 @@ function mergedAggregates(table: RollupTable): { inner: string[]; outer: string[
  * A window's rows as a merge reads them: the condition picking them from a daily table (`rows`),
  * and every parameter it and the window's own columns name, suffixed with its `index`.
  */
-export interface SpanRead {
+export interface WindowRead {
   index: number;
   rows: string;
   params: Record<string, string | number>;
 }
 
 /**
- * How window `index` is read from a daily table, as a range is (src/query/sql/rollupSource.ts
+ * How window `index` is read from a daily table, as a range is (src/query/rollupReads/sideSql.ts
  * rangeRows): its whole weeks as the longest runs stored and a partial week at either end as the
  * week's first or last days (dailyRollups.ts blocksWithin; `runsFrom` as in the coverage), its other
  * days as day rows: thirteen weeks are a few runs, not thirteen week rows.
  * Reading starts on `from`, the site's first rolled-up day, when the window starts before it (the
  * open `all`): no row is older.
  */
-export function spanRead(table: RollupTable, span: WindowSpan, index: number, from: LocalDate, runsFrom: LocalDate): SpanRead {
-  const params: Record<string, string | number> = { [`days_${index}`]: span.days, [`slot_${index}`]: span.slot, [`first_${index}`]: span.first };
+export function windowRead(table: RollupTable, range: WindowRange, index: number, from: LocalDate, runsFrom: LocalDate): WindowRead {
+  const params: Record<string, string | number> = { [`days_${index}`]: range.days, [`slot_${index}`]: range.slot, [`first_${index}`]: range.first };
   const date = (day: LocalDate) => {
     const name = `day_${index}_${Object.keys(params).length}`;
     params[name] = formatDate(day);
     return `{${name}:Date}`;
   };
-  const first = laterDay(parseIsoDate(span.first)!, from);
-  const last = parseIsoDate(span.last)!;
+  const first = laterDay(parseIsoDate(range.first)!, from);
+  const last = parseIsoDate(range.last)!;
   const days = `days = 1 AND ${WINDOW_HOLDS[table.family](date(first), date(last))}`;
   const blocks = dayNumber(first) <= dayNumber(last) ? blocksWithin(first, last, runsFrom) : [];
   if (blocks.length === 0) return { index, rows: days, params };
@@ -251,7 +251,7 @@ export function spanRead(table: RollupTable, span: WindowSpan, index: number, fr
 const SET_HASHES = 65_536;
 const BYTES_PER_HASH = 16;
 
-/** How many slices a merge whose groups' sets hold `hashes` (from windowSizesSql or groupedWindowSizeSql) is cut into. */
+/** How many slices a merge whose groups' sets hold `hashes` (from windowSizesSql or regroupedWindowSizeSql) is cut into. */
 export function sliceCount(table: RollupTable, hashes: number, sliceBytes: number): number {
   const sets = ROLLUP_AGGREGATES[table.family].filter((a) => a.combine === 'uniqMergeState').length;
   return Math.max(1, Math.ceil((hashes * BYTES_PER_HASH * sets) / sliceBytes));
@@ -261,15 +261,15 @@ const inSlice = (columns: readonly string[]) => `sipHash64(${columns.join(', ')}
 const capped = (rows: string) => `SELECT sum(least(bound, ${SET_HASHES})) AS hashes FROM (${rows})`;
 
 /**
- * The hashes each window's full rows would hold (`span`: its index, `hashes`), from the daily rows
+ * The hashes each window's full rows would hold (`window_read`: its read's index, `hashes`), from the daily rows
  * windowInsert merges. Parameters: `site`, and each read's.
  */
-export function windowSizesSql(table: RollupTable, reads: readonly SpanRead[]): string {
+export function windowSizesSql(table: RollupTable, reads: readonly WindowRead[]): string {
   const keys = ['classification', ...table.keys.map((k) => k.column)];
   return reads
     .map((read) => {
       const groups = `SELECT sum(visitor_bound) AS bound FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND (${read.rows}) GROUP BY ${keys.join(', ')}`;
-      return `SELECT ${read.index} AS span, hashes FROM (${capped(groups)})`;
+      return `SELECT ${read.index} AS window_read, hashes FROM (${capped(groups)})`;
     })
     .join(' UNION ALL ');
 }
@@ -280,22 +280,22 @@ export function windowSizesSql(table: RollupTable, reads: readonly SpanRead[]): 
  * bound is its own merged count, as a day row's is: a group's summed bounds then stay at least its
  * visitors, and close to them.
  *
- * The table is read once, and each row goes to every window holding it (`span`, the read's index):
+ * The table is read once, and each row goes to every window holding it (`window_read`, the read's index):
  * a `UNION ALL` of one read per window would plan and read the table as many times, which for a
  * small site's few rows is most of the round's cost (docs/benchmarks.md).
  */
-export function windowInsert(table: RollupTable, reads: readonly SpanRead[]): string {
+export function windowInsert(table: RollupTable, reads: readonly WindowRead[]): string {
   const keys = ['classification', ...table.keys.map((k) => k.column)];
   const { inner: merged, outer: aggregates } = mergedAggregates(table);
   const each = (column: string, type: string) =>
     valueAt(
       reads.map((read) => `{${column}_${read.index}:${type}}`),
-      'span',
+      'window_read',
     );
-  const spans = indexesMet(reads.map((read) => read.rows));
+  const windows = indexesMet(reads.map((read) => read.rows));
   // The rows' columns are renamed inside, so no alias below shadows a column it reads.
-  const inner = `SELECT span, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} ARRAY JOIN ${spans} AS span
-    WHERE site_id = {site:UInt64} AND ${inSlice(keys)} AND (${anyMet(reads.map((read) => read.rows))}) GROUP BY span, ${keys.join(', ')}`;
+  const inner = `SELECT window_read, ${[...keys, ...merged].join(', ')} FROM ${rollupTableName(table)} ARRAY JOIN ${windows} AS window_read
+    WHERE site_id = {site:UInt64} AND ${inSlice(keys)} AND (${anyMet(reads.map((read) => read.rows))}) GROUP BY window_read, ${keys.join(', ')}`;
   const outer = [
     '{site:UInt64} AS site_id',
     `${each('days', 'UInt8')} AS days`,
@@ -310,13 +310,13 @@ export function windowInsert(table: RollupTable, reads: readonly SpanRead[]): st
 }
 
 /**
- * Whether every window of a table, and then its grouped rows, fits one statement each: a site
- * whose day rows' visitor bounds sum to `bound` holds at most that many hashes in any span's full
+ * Whether every window of a table, and then its regrouped rows, fits one statement each: a site
+ * whose day rows' visitor bounds sum to `bound` holds at most that many hashes in any window's full
  * rows, and in each of their regroupings. Most sites are that small; each statement saved is one
  * less pass of the job over the table (docs/rollups.md, "Windows").
  */
-export function windowsFitOneStatement(table: RollupTable, bound: number, spans: number, sliceBytes: number): boolean {
-  return fitsOneStatement(table, bound * spans * (1 + table.keys.length), sliceBytes);
+export function windowsFitOneStatement(table: RollupTable, bound: number, windows: number, sliceBytes: number): boolean {
+  return fitsOneStatement(table, bound * windows * (1 + table.keys.length), sliceBytes);
 }
 
 /** Whether a merge whose sets hold `hashes` needs no more than one statement (sliceCount). */
@@ -327,16 +327,17 @@ export const SITE_BOUNDS_SQL = ROLLUP_TABLES.map(
   (table) => `SELECT '${table.name}' AS table, sum(visitor_bound) AS bound FROM ${rollupTableName(table)} WHERE site_id = {site:UInt64} AND days = 1`,
 ).join(' UNION ALL ');
 
-/** The columns the full rows of every span are merged again by: each key column alone, and none (WHOLE). */
+/** The columns the full rows of every window are merged again by: each key column alone, and none (WHOLE). */
 const regroupings = (table: RollupTable) => [null, ...table.keys.map((k) => k.column)];
-const REGROUPED_SPANS = ['days', 'slot', 'classification'];
+/** What every regrouping keeps apart: each window (its length and slot) and each classification. */
+const KEPT_BY_EVERY_REGROUPING = ['days', 'slot', 'classification'];
 
 /**
- * The hashes the rows groupedWindowInsert writes would hold, summed over every grouping (one
+ * The hashes the rows regroupedWindowInsert writes would hold, summed over every regrouping (one
  * statement merges them all). Parameters: `site`, `computed`.
  */
-export function groupedWindowSizeSql(table: RollupTable): string {
-  const sets = regroupings(table).map((column) => `(${[...REGROUPED_SPANS, ...(column ? [column] : [])].join(', ')})`);
+export function regroupedWindowSizeSql(table: RollupTable): string {
+  const sets = regroupings(table).map((column) => `(${[...KEPT_BY_EVERY_REGROUPING, ...(column ? [column] : [])].join(', ')})`);
   return capped(
     `SELECT sum(visitor_bound) AS bound FROM ${windowTableName(table)} WHERE site_id = {site:UInt64} AND computed = {computed:UInt64} AND grouping = '${FULL}' GROUP BY GROUPING SETS (${sets.join(', ')})`,
   );
@@ -349,9 +350,9 @@ export function groupedWindowSizeSql(table: RollupTable): string {
  * once, each row going to every regrouping (`regrouped`) with the keys it is not grouped by
  * emptied, as windowInsert reads the day rows once.
  */
-export function groupedWindowInsert(table: RollupTable): string {
+export function regroupedWindowInsert(table: RollupTable): string {
   const { inner: merged, outer: aggregates } = mergedAggregates(table);
-  const spans = ['days', 'slot', ...DAY_KEYS[table.family].map((d) => d.column), 'classification'];
+  const kept = ['days', 'slot', ...DAY_KEYS[table.family].map((d) => d.column), 'classification'];
   const keys = table.keys.map((k) => `if(regrouped = '${k.column}', ${k.column}, defaultValueOfTypeName('${k.type}')) AS regrouped_${k.column}`);
   // A row goes to the regroupings of this slice only, and is read at all only when it goes to one:
   // a busy site's window merged in slices reads each row's visitor sets in the slices that need them.
@@ -361,15 +362,15 @@ export function groupedWindowInsert(table: RollupTable): string {
   const here = keySlices.length > 0 ? `multiIf(${keySlices.map(([column, slice]) => `g = '${column}', ${slice}`).join(', ')}, ${wholeSlice})` : wholeSlice;
   const regroupedHere = `arrayFilter(g -> ${here}, [${names.join(', ')}])`;
   const needed = [wholeSlice, ...keySlices.map(([, slice]) => slice)].join(' OR ');
-  const by = [...spans, 'regrouped', ...table.keys.map((k) => `regrouped_${k.column}`)];
-  const inner = `SELECT ${[...spans, 'regrouped', ...keys, ...merged].join(', ')} FROM ${windowTableName(table)} ARRAY JOIN ${regroupedHere} AS regrouped
+  const by = [...kept, 'regrouped', ...table.keys.map((k) => `regrouped_${k.column}`)];
+  const inner = `SELECT ${[...kept, 'regrouped', ...keys, ...merged].join(', ')} FROM ${windowTableName(table)} ARRAY JOIN ${regroupedHere} AS regrouped
     WHERE site_id = {site:UInt64} AND computed = {computed:UInt64} AND grouping = '${FULL}' AND (${needed}) GROUP BY ${by.join(', ')}`;
   const outer = [
     '{site:UInt64} AS site_id',
     'days',
     'slot',
     'regrouped AS grouping',
-    ...spans.slice(2),
+    ...kept.slice(2),
     ...table.keys.map((k) => `regrouped_${k.column} AS ${k.column}`),
     ...aggregates,
     '{computed:UInt64} AS computed',
@@ -379,7 +380,7 @@ export function groupedWindowInsert(table: RollupTable): string {
 
 /**
  * A published window's rows meeting `rows` in a daily table's columns, `days` set to 0 so that a range reading
- * them beside day and week rows (src/query/sql/rollupSource.ts) tells them apart; with the rows of
+ * them beside day and week rows (src/query/rollupReads/sideSql.ts) tells them apart; with the rows of
  * a day so far (daySoFar.ts) in the same read when `daySoFar` names its slot and computation.
  */
 export function windowRowsSql(

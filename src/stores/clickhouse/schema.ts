@@ -56,6 +56,14 @@ export const SESSIONS: TableDef = {
 };
 
 /**
+ * The earliest start (ms) of a visit still active at `at`: no visit lasts a week. The bound only
+ * lets the primary key (by the day a visit began) prune; it is never earlier than 1970, the first
+ * instant the store holds. A range's visits and the rows after the roll-ups' last instant take
+ * it alike, so the day so far (daySoFar.ts) and the raw rows read after its cut are the same visits.
+ */
+export const earliestVisitStart = (at: number) => Math.max(0, at - 7 * 86_400_000);
+
+/**
  * The tables the ingestion journal writes (src/ingest/journal.ts) remember the tokens of their
  * last 1,000 inserts, so a batch resent after a crash is stored once. Replicated tables on a
  * cluster deduplicate by their own `replicated_deduplication_window`.

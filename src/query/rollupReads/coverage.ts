@@ -7,10 +7,9 @@ import type { DateRange } from '../model.js';
  * range ending partway through a rolled-up day cannot take that day from them: the comparison of
  * a range still in progress does (src/query/plan/dateRange.ts comparisonRange: `month` so far is
  * compared with last month up to the same minute of the same day). That day is read raw, as the
- * days after the roll-ups are (src/query/sql/rollupSource.ts), and the roll-ups serve the days
- * before it.
+ * days after the roll-ups are (stitched), and the roll-ups serve the days before it.
  */
-export function coverageServing(range: DateRange, coverage: Coverage): Coverage {
+export function servedCoverage(range: DateRange, coverage: Coverage): Coverage {
   const { timezone } = coverage;
   const lastDay = toLocal(range.last, timezone);
   if (range.last > coverage.until || range.last === endOfDay(lastDay, timezone)) return coverage;
@@ -23,3 +22,6 @@ export function coverageServing(range: DateRange, coverage: Coverage): Coverage 
     windows: coverage.windows.filter((window) => window.last <= through),
   };
 }
+
+/** Whether a range reaches past the roll-ups (is stitched): its later rows are read raw, in the same statement. */
+export const stitched = (range: DateRange, coverage: Coverage) => range.last > coverage.until;

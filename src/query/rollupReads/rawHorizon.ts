@@ -3,21 +3,21 @@ import { formatDate, toLocal } from '../../time/localTime.js';
 import type { DateRange, SiteContext } from '../model.js';
 
 /**
- * A site that keeps raw events for a limited time (src/rollups/retention.ts) has none before its
- * `rawEventsFrom` mark: only its daily roll-ups remember those days. A query reading raw rows
- * from before the mark would answer from what is left, so it is refused with what to ask instead
- * (docs/rollups.md, Retention); a query the roll-ups answer is not touched.
+ * The raw horizon: a site that keeps raw events for a limited time (src/rollups/retention.ts) has
+ * none before its `rawEventsFrom` mark, and only its daily roll-ups remember those days. A query
+ * reading raw rows from before the mark would answer from what is left, so it is refused with what
+ * to ask instead (docs/rollups.md, Retention); a query the roll-ups answer is not touched.
  */
 
 /** Whether raw rows from `from` on are all kept. */
 const kept = (site: SiteContext, from: number | null) => from === null || site.rawEventsFrom === null || from >= site.rawEventsFrom;
 
-/** Whether every one of these ranges could be read raw: the engine asks before giving up roll-ups for raw rows. */
+/** Whether every one of these ranges could be read raw: asked before giving up roll-ups for raw rows (rollupReads.ts). */
 export const rawRowsCover = (site: SiteContext, ranges: DateRange[]) => ranges.every((range) => kept(site, range.first));
 
 /**
  * Refuses raw rows read from `from` (null: none read) when the site deleted some of them. A query
- * may be asked so the roll-ups answer it (src/query/sql/rollupSource.ts); funnels and journeys are always read raw.
+ * may be asked so the roll-ups answer it (rollupReads.ts); funnels and journeys are always read raw.
  */
 const REPORT_NAMES = { query: 'This query', funnel: 'The funnel report', journeys: 'The journeys report' } as const;
 
