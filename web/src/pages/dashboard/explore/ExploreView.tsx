@@ -126,7 +126,7 @@ export function ExploreView({ journeysPath, dashboardHref, refreshSite }: { jour
               <p className="funnel-summary small muted">
                 {countOf(funnel.at(-1)!.visitors, 'visitor')} took the whole journey: {formatPercent(funnel.at(-1)!.conversion_rate)} of the{' '}
                 {formatNumber(funnel[0]!.visitors)} at its {direction === 'forward' ? 'first' : 'last'} step.
-                {direction === 'backward' && ' Read backward: step 1 is where the journey ends, each next one the step right before.'}
+                {direction === 'backward' && ' Read backward: the first step is where the journey ends, each next one the step right before it.'}
               </p>
               <FunnelChart steps={chartSteps(funnel)} />
             </>
